@@ -1,0 +1,80 @@
+// Package config reads Mneme's typed configuration from environment variables once at start-up and
+// validates it with messages that say what is wrong and how to fix it.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Common is the configuration every service shares. Each service embeds it in its own Config.
+type Common struct {
+	// HTTPAddr is where the HTTP API (and /healthz, /readyz, /metrics) listens.
+	HTTPAddr string `env:"MNEME_HTTP_ADDR" envDefault:"127.0.0.1:8080"`
+	// NATSURL names an external NATS server; empty means "start the embedded one" (target all only).
+	NATSURL string `env:"MNEME_NATS_URL"`
+	// DatabaseURL is the Postgres (with pgvector) connection URL.
+	DatabaseURL string `env:"MNEME_DATABASE_URL" envDefault:"postgres://mneme@127.0.0.1:54329/mneme?sslmode=disable"`
+	// Partitions is the number of claim partitions; fixed per deployment, the same in every stage.
+	Partitions int `env:"MNEME_PARTITIONS" envDefault:"16"`
+	// DevMode is local development mode: no bearer keys, workspaces are created by their first write.
+	DevMode bool `env:"MNEME_DEV_MODE" envDefault:"true"`
+	// LogLevel is debug, info, warn or error.
+	LogLevel string `env:"MNEME_LOG_LEVEL" envDefault:"info"`
+	// ConnectTimeout bounds how long start-up waits for Postgres and NATS before failing.
+	ConnectTimeout time.Duration `env:"MNEME_CONNECT_TIMEOUT" envDefault:"10s"`
+	// ShutdownTimeout bounds how long shutdown waits for in-flight work.
+	ShutdownTimeout time.Duration `env:"MNEME_SHUTDOWN_TIMEOUT" envDefault:"15s"`
+}
+
+// Validator is implemented by configs that check themselves after parsing.
+type Validator interface{ Validate() error }
+
+// Load fills cfg (a pointer to a struct with env tags) from the environment and validates it.
+func Load(cfg any) error {
+	if err := env.Parse(cfg); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if v, ok := cfg.(Validator); ok {
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the shared settings.
+func (c Common) Validate() error {
+	var errs []error
+	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
+		errs = append(errs, fmt.Errorf("MNEME_HTTP_ADDR=%q is not host:port (example: 127.0.0.1:8080): %v", c.HTTPAddr, err))
+	}
+	if c.Partitions < 1 || c.Partitions > 1024 {
+		errs = append(errs, fmt.Errorf("MNEME_PARTITIONS=%d is out of range: use 1..1024 (default 16); it must be the same for every service of a deployment", c.Partitions))
+	}
+	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		errs = append(errs, fmt.Errorf("MNEME_DATABASE_URL=%q is not a postgres:// URL (example: postgres://mneme@127.0.0.1:54329/mneme?sslmode=disable)", c.DatabaseURL))
+	}
+	if c.NATSURL != "" {
+		for _, one := range strings.Split(c.NATSURL, ",") {
+			if u, err := url.Parse(strings.TrimSpace(one)); err != nil || (u.Scheme != "nats" && u.Scheme != "tls" && u.Scheme != "ws" && u.Scheme != "wss") {
+				errs = append(errs, fmt.Errorf("MNEME_NATS_URL=%q: %q is not a nats:// URL (example: nats://127.0.0.1:4222), or leave it empty for the embedded server", c.NATSURL, one))
+			}
+		}
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("MNEME_LOG_LEVEL=%q: use debug, info, warn or error", c.LogLevel))
+	}
+	if c.ConnectTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("MNEME_CONNECT_TIMEOUT=%s must be positive", c.ConnectTimeout))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,3 @@
+module github.com/mneme-ai/mneme/schemas
+
+go 1.26.0
