@@ -119,8 +119,8 @@ func ValidAgentID(id string) error {
 	return nil
 }
 
-// ValidWorkspaceID reports whether ws is an acceptable workspace id: 1–64 characters of [a-z0-9_-], which
-// also makes it a single NATS subject token.
+// ValidWorkspaceID reports whether ws is an acceptable workspace id: 1–64 characters of [a-z0-9_-] starting
+// with a letter or digit, which also makes it a single NATS subject token.
 func ValidWorkspaceID(ws string) error {
 	if ws == "" {
 		return errors.New("workspace id is empty")
@@ -130,7 +130,10 @@ func ValidWorkspaceID(ws string) error {
 	}
 	for i := 0; i < len(ws); i++ {
 		c := ws[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || i > 0 && (c == '_' || c == '-')) {
+			if i == 0 && (c == '_' || c == '-') {
+				return fmt.Errorf("workspace id must start with a letter or digit, not %q", c)
+			}
 			return fmt.Errorf("workspace id has a character %q at byte %d outside [a-z0-9_-]", c, i)
 		}
 	}
