@@ -188,11 +188,26 @@ func New(db *pgxpool.Pool, devMode bool, opts ...Option) *Authenticator {
 // DevMode reports whether the authenticator runs in local development mode.
 func (a *Authenticator) DevMode() bool { return a.devMode }
 
-// Identify authenticates r for workspace ws. write says whether the request writes (a development-mode write
-// creates an unknown workspace; a read of an unknown workspace is 404). Errors are *Error: 401 for a missing
-// or invalid X-Mneme-Agent header or credential, 403 for a credential of another workspace or agent, 400 for
-// an invalid workspace id, 404 for an unknown workspace, 503 when the database cannot be reached.
+// Identify authenticates r for workspace ws and checks the workspace: Authenticate, then CheckWorkspace.
+// write says whether the request writes (a development-mode write creates an unknown workspace; a read of an
+// unknown workspace is a 404). Errors are *Error: 401 for a missing or invalid X-Mneme-Agent header or
+// credential, 403 for a credential of another workspace or agent, 400 for an invalid workspace id, 404 for an
+// unknown workspace, 503 when the database cannot be reached.
 func (a *Authenticator) Identify(r *http.Request, ws string, write bool) (Identity, error) {
+	id, err := a.Authenticate(r, ws)
+	if err != nil {
+		return Identity{}, err
+	}
+	if err := a.CheckWorkspace(r.Context(), ws, id.Agent, write); err != nil {
+		return Identity{}, err
+	}
+	return id, nil
+}
+
+// Authenticate checks who is calling and whether the credential covers workspace ws, without creating the
+// workspace: writers call it before validating a body and CheckWorkspace after, so that a rejected write does
+// not create a workspace. Errors are as for Identify.
+func (a *Authenticator) Authenticate(r *http.Request, ws string) (Identity, error) {
 	agent := r.Header.Get(api.HeaderAgent)
 	if agent == "" {
 		return Identity{}, newError(http.StatusUnauthorized, api.CodeUnauthorized, api.HeaderAgent,
@@ -205,14 +220,10 @@ func (a *Authenticator) Identify(r *http.Request, ws string, write bool) (Identi
 	if err := ValidWorkspaceID(ws); err != nil {
 		return Identity{}, newError(http.StatusBadRequest, api.CodeInvalid, "workspace", err.Error())
 	}
-	ctx := r.Context()
 	if a.devMode {
-		if err := a.CheckWorkspace(ctx, ws, agent, write); err != nil {
-			return Identity{}, err
-		}
 		return Identity{Workspace: ws, Agent: agent}, nil
 	}
-
+	ctx := r.Context()
 	key, err := bearer(r)
 	if err != nil {
 		return Identity{}, err
@@ -235,6 +246,7 @@ func (a *Authenticator) Identify(r *http.Request, ws string, write bool) (Identi
 			fmt.Sprintf("the credential is bound to another agent and cannot act as %q", agent))
 	}
 	// A key row references its workspace (foreign key), so the workspace exists.
+	a.rememberWorkspace(ws)
 	return Identity{Workspace: ws, Agent: agent, KeyBound: ke.agent != ""}, nil
 }
 
