@@ -1,0 +1,228 @@
+package canon
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestSubjectKey(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"The Eiffel Tower", "eiffel_tower"},
+		{"Alice", "alice"},
+		{"alice", "alice"},
+		{"ALICE", "alice"},
+		{"Alice's", "alice"},
+		{"Alice’s", "alice"},
+		{"James'", "james"},
+		{"  “Bob”  ", "bob"},
+		{"\"The Beatles\"", "beatles"},
+		{"a cat", "cat"},
+		{"An Apple a day", "apple_a_day"},
+		{"the the", "the"},
+		{"The", "the"},
+		{"Dr. Smith", "dr_smith"},
+		{"U.S.", "us"},
+		{"New   York\tCity", "new_york_city"},
+		{"eiffel_tower", "eiffel_tower"},
+		{"Ｆｕｌｌwidth", "fullwidth"},
+		{"Rogério Ceni", "rogério_ceni"},
+		{"C++", "c++"},
+		{"(Alice)", "alice"},
+		{"", ""},
+		{"...", ""},
+	}
+	for _, tt := range tests {
+		if got := SubjectKey(tt.in); got != tt.want {
+			t.Errorf("SubjectKey(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPredicateKey(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Lives in", "lives_in"},
+		{"lives_in", "lives_in"},
+		{"lived in", "lives_in"},
+		{"has been living in", "lives_in"},
+		{"is married to", "married_to"},
+		{"was married to", "married_to"},
+		{"has been married to", "married_to"},
+		{"was born in the city of", "born_in"},
+		{"born in", "born_in"},
+		{"is a citizen of", "citizen_of"},
+		{"is the capital of", "capital_of"},
+		{"works for", "works_for"},
+		{"is currently working at", "works_at"},
+		{"favorite color", "favourite_colour"},
+		{"Favourite Colour", "favourite_colour"},
+		{"has", "has"},
+		{"had", "has"},
+		{"is", "is"},
+		{"IS", "is"},
+		{"", ""},
+		{"  --  ", ""},
+	}
+	for _, tt := range tests {
+		if got := PredicateKey(tt.in); got != tt.want {
+			t.Errorf("PredicateKey(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestObjectKey(t *testing.T) {
+	same := [][2]string{
+		{"Washington, D.C.", "washington dc"},
+		{"Kūkai", "kukai"},
+		{"The Beatles", "beatles"},
+		{"  Berlin ", "berlin"},
+		{"Jean-Paul", "jean paul"},
+		{"New_York", "new york"},
+	}
+	for _, p := range same {
+		if a, b := ObjectKey(p[0]), ObjectKey(p[1]); a != b {
+			t.Errorf("ObjectKey(%q) = %q, ObjectKey(%q) = %q; want equal", p[0], a, p[1], b)
+		}
+	}
+	if ObjectKey("Berlin") == ObjectKey("Bern") {
+		t.Error("ObjectKey(Berlin) == ObjectKey(Bern)")
+	}
+}
+
+func TestPolicy(t *testing.T) {
+	p := DefaultPolicy()
+	functional := []string{"lives in", "lives_in", "located_in", "works at", "employer", "job_title", "is married to",
+		"spouse", "age", "capital", "capital_of", "ceo", "head_of_state", "citizen_of", "is a citizen of",
+		"born_in", "date_of_birth", "nationality", "favorite color", "favourite_food"}
+	for _, k := range functional {
+		if !p.Functional(k) {
+			t.Errorf("default policy: %q not functional", k)
+		}
+	}
+	for _, k := range []string{"said", "mentioned", "likes", "visited", "child", "unknown_predicate"} {
+		if p.Functional(k) {
+			t.Errorf("default policy: %q functional", k)
+		}
+	}
+
+	c := NewPolicy([]string{"pet_name", "team_*"}, []string{"lives in", "favourite_book"})
+	for k, want := range map[string]bool{
+		"pet_name": true, "team_captain": true, "team": false,
+		"lives_in": false, "favourite_book": false, "favourite_food": true,
+	} {
+		if got := c.Functional(k); got != want {
+			t.Errorf("configured policy: Functional(%q) = %v, want %v", k, got, want)
+		}
+	}
+	if c.Version() == p.Version() {
+		t.Error("configured policy has the default policy's version")
+	}
+	if NewPolicy([]string{"team_*", "pet_name"}, []string{"favourite_book", "lives in"}).Version() != c.Version() {
+		t.Error("policy version depends on list order")
+	}
+
+	all := NewPolicy([]string{"*"}, []string{"attended"})
+	if !all.Functional("anything_at_all") || all.Functional("attended") || all.Functional("said") {
+		t.Error(`"*" policy: want unknown functional, configured and built-in accumulating not`)
+	}
+	var nilPolicy *Policy
+	if !nilPolicy.Functional("lives_in") {
+		t.Error("nil policy should behave as the default policy")
+	}
+}
+
+func TestPolicyConfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(path, []byte(`{"functional":["mood"],"accumulating":["age"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := PolicyConfig{Functional: []string{" pet "}, File: path}.Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Functional("mood") || !p.Functional("pet") || p.Functional("age") {
+		t.Errorf("policy from file: mood=%v pet=%v age=%v", p.Functional("mood"), p.Functional("pet"), p.Functional("age"))
+	}
+	if _, err := (PolicyConfig{File: filepath.Join(t.TempDir(), "missing.json")}).Policy(); err == nil {
+		t.Error("missing policy file: no error")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`functional: [x]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (PolicyConfig{File: bad}).Policy(); err == nil {
+		t.Error("malformed policy file: no error")
+	}
+
+	t.Setenv("MNEME_FUNCTIONAL_PREDICATES", "mood, shoe_size")
+	t.Setenv("MNEME_ACCUMULATING_PREDICATES", "age")
+	t.Setenv("MNEME_PREDICATE_POLICY_FILE", "")
+	p, err = PolicyFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Functional("shoe size") || p.Functional("age") {
+		t.Error("PolicyFromEnv ignored the environment")
+	}
+}
+
+func TestClaimText(t *testing.T) {
+	tests := []struct{ s, p, o, want string }{
+		{"Alice", "lives_in", "Berlin", "Alice lives in Berlin."},
+		{"Alice", "lives in", "Berlin.", "Alice lives in Berlin."},
+		{"Alice", "married_to", "Bob", "Alice is married to Bob."},
+		{"Alice", "is married to", "Bob", "Alice is married to Bob."},
+		{"Alice", "manager", "Bob", "Alice's manager is Bob."},
+		{"James", "age", "31", "James' age is 31."},
+		{"France", "capital_of", "Paris", "The capital of France is Paris."},
+		{"Tim Cook", "born_in", "Mobile", "Tim Cook was born in Mobile."},
+		{"Alice", "favourite_colour", "green", "Alice's favourite colour is green."},
+		{"Alice", "likes", "jazz", "Alice likes jazz."},
+		{"Alice", "citizen_of", "France", "Alice is a citizen of France."},
+	}
+	for _, tt := range tests {
+		if got := ClaimText(tt.s, tt.p, tt.o); got != tt.want {
+			t.Errorf("ClaimText(%q, %q, %q) = %q, want %q", tt.s, tt.p, tt.o, got, tt.want)
+		}
+	}
+}
+
+func FuzzSubjectKey(f *testing.F) {
+	for _, s := range []string{"The Eiffel Tower", "Alice's", "the the", "“Bob”", "U.S.", "ǅ", "ﬁ", "a_'s", "x's's"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k := SubjectKey(s)
+		if k2 := SubjectKey(k); k2 != k {
+			t.Fatalf("SubjectKey not idempotent: %q -> %q -> %q", s, k, k2)
+		}
+		if !utf8.ValidString(k) {
+			t.Fatalf("SubjectKey(%q) = %q is not UTF-8", s, k)
+		}
+	})
+}
+
+func FuzzPredicateKey(f *testing.F) {
+	for _, s := range []string{"is married to", "has been living in", "was born in the city of", "has had", "is", "IS BEEN"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k := PredicateKey(s)
+		if k2 := PredicateKey(k); k2 != k {
+			t.Fatalf("PredicateKey not idempotent: %q -> %q -> %q", s, k, k2)
+		}
+	})
+}
+
+func FuzzObjectKey(f *testing.F) {
+	for _, s := range []string{"Washington, D.C.", "Kūkai", "The Beatles", "ǅ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k := ObjectKey(s)
+		if k2 := ObjectKey(k); k2 != k {
+			t.Fatalf("ObjectKey not idempotent: %q -> %q -> %q", s, k, k2)
+		}
+	})
+}

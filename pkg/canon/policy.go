@@ -1,0 +1,241 @@
+package canon
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+)
+
+// builtinFunctional lists predicate keys (after PredicateKey) of single-valued attributes: a new value
+// supersedes the old one. Entries ending in "*" match every key with that prefix.
+var builtinFunctional = []string{
+	// where someone or something is
+	"lives_in", "lives_at", "located_in", "based_in", "headquarters", "headquarters_located_in",
+	"headquartered_in", "hometown", "current_city", "address", "moves_to",
+	// work
+	"works_at", "works_for", "works_in", "employer", "employed_by", "employed_at", "job", "job_title",
+	"occupation", "profession", "position", "plays_position_of", "role", "works_in_field_of", "field_of_work",
+	"manager", "boss", "ceo", "chief_executive_officer", "chief_executive_officer_of", "chairperson",
+	"chairperson_of", "director", "director_of", "head_of_state", "head_of_government", "president",
+	"prime_minister", "leader", "owner", "founder",
+	// family and relationships
+	"spouse", "married_to", "wife", "husband", "partner", "girlfriend", "boyfriend", "engaged_to",
+	"relationship_status", "mother", "father",
+	// identity
+	"age", "name", "full_name", "nickname", "gender", "pronouns", "email", "phone", "phone_number",
+	"birthday", "date_of_birth", "born_on", "born_in", "birthplace", "place_of_birth", "died_in", "died_on",
+	"place_of_death", "date_of_death", "citizen_of", "citizenship", "country_of_citizenship", "nationality",
+	"height", "weight", "religion", "affiliated_with_religion_of", "native_language", "first_language",
+	// things
+	"capital", "capital_of", "official_language", "official_language_of", "currency", "population",
+	"continent", "located_in_continent_of", "founded_by", "founded_in", "created_by", "created_in",
+	"created_in_country_of", "developed_by", "produced_by", "company_that_produced", "manufacturer",
+	"performed_by", "author", "author_of", "written_by", "written_in_language_of", "original_broadcaster",
+	"original_language", "genre", "type_of_music", "associated_with_sport_of", "sport", "famous_for",
+	"educated_at", "alma_mater", "university", "school", "speaks_language_of", "price", "status",
+	"deadline", "due_date", "version",
+	// preferences stated as one value
+	"favourite_*", "favourite", "preferred_*",
+}
+
+// builtinAccumulating lists predicate keys that collect many values (and the fallback predicates of
+// sentence-level claims). They are accumulating even when a configured prefix would match them.
+var builtinAccumulating = []string{
+	"said", "mentioned", "asked", "says", "likes", "loves", "enjoys", "hates", "has", "owns", "visits",
+	"goes_to", "attends", "plays", "reads", "writes", "child", "children", "sibling", "friend", "friends",
+	"hobby", "hobbies", "interest", "interests", "speaks", "pet", "pets", "member_of", "skill", "skills",
+	"goal", "goals", "plan", "plans", "event", "activity", "activities", "experience", "uses", "wants",
+	"needs", "studies",
+}
+
+// PolicyConfig is the configuration of the predicate policy. Services embed it in their Config, so
+// config.Load fills it from the environment.
+type PolicyConfig struct {
+	// Functional lists extra single-valued predicates (comma-separated phrases or keys; "x_*" matches the
+	// prefix x_; "*" alone makes every predicate not listed as accumulating functional).
+	Functional []string `env:"MNEME_FUNCTIONAL_PREDICATES" envSeparator:","`
+	// Accumulating lists predicates that are never functional, overriding the built-in functional list.
+	Accumulating []string `env:"MNEME_ACCUMULATING_PREDICATES" envSeparator:","`
+	// File names a JSON file {"functional":[...],"accumulating":[...]} read in addition to the lists above.
+	File string `env:"MNEME_PREDICATE_POLICY_FILE"`
+}
+
+// PolicyFile is the format of MNEME_PREDICATE_POLICY_FILE.
+type PolicyFile struct {
+	Functional   []string `json:"functional"`
+	Accumulating []string `json:"accumulating"`
+}
+
+// Policy decides whether a predicate is functional (single-valued: a new value supersedes the old one) or
+// accumulating (values add up). Configuration overrides the built-in lists: configured accumulating beats
+// everything, then configured functional, then the built-in lists; unknown predicates are accumulating unless
+// "*" was configured as functional. A Policy is immutable and safe for concurrent use.
+type Policy struct {
+	confAcc, confFun   rules
+	builtAcc, builtFun rules
+	allFunctional      bool
+	version            string
+}
+
+type rules struct {
+	exact    map[string]bool
+	prefixes []string
+}
+
+func (r rules) match(key string) bool {
+	if r.exact[key] {
+		return true
+	}
+	for _, p := range r.prefixes {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRules(entries []string) (rules, bool) {
+	r := rules{exact: map[string]bool{}}
+	all := false
+	for _, e := range entries {
+		e = strings.TrimSpace(e)
+		switch {
+		case e == "":
+		case e == "*":
+			all = true
+		case strings.HasSuffix(e, "*"):
+			// A prefix keeps its trailing separator: "favourite_*" matches "favourite_color", not "favourites".
+			p := PredicateKey(strings.TrimSuffix(e, "*"))
+			if strings.HasSuffix(strings.TrimSpace(strings.TrimSuffix(e, "*")), "_") || strings.HasSuffix(strings.TrimSuffix(e, "*"), " ") {
+				p += "_"
+			}
+			if p != "" && p != "_" {
+				r.prefixes = append(r.prefixes, p)
+			}
+		default:
+			if k := PredicateKey(e); k != "" {
+				r.exact[k] = true
+			}
+		}
+	}
+	sort.Strings(r.prefixes)
+	return r, all
+}
+
+// BuiltinFunctional returns the built-in functional predicate keys and prefixes ("x_*").
+func BuiltinFunctional() []string { return append([]string(nil), builtinFunctional...) }
+
+// BuiltinAccumulating returns the built-in accumulating predicate keys.
+func BuiltinAccumulating() []string { return append([]string(nil), builtinAccumulating...) }
+
+// DefaultPolicy is the built-in policy with no configuration.
+func DefaultPolicy() *Policy { return NewPolicy(nil, nil) }
+
+// NewPolicy returns the built-in policy extended by configured functional and accumulating predicates
+// (phrases or keys; "x_*" prefixes; "*" in functional makes unknown predicates functional).
+func NewPolicy(functional, accumulating []string) *Policy {
+	p := &Policy{}
+	p.builtFun, _ = newRules(builtinFunctional)
+	p.builtAcc, _ = newRules(builtinAccumulating)
+	p.confFun, p.allFunctional = newRules(functional)
+	p.confAcc, _ = newRules(accumulating)
+	h := sha256.New()
+	for _, part := range [][]string{builtinFunctional, builtinAccumulating, normalized(functional), normalized(accumulating)} {
+		fmt.Fprintf(h, "%d|%s\n", len(part), strings.Join(part, ","))
+	}
+	p.version = "p1-" + hex.EncodeToString(h.Sum(nil))[:12]
+	return p
+}
+
+func normalized(entries []string) []string {
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Policy builds the policy the configuration describes, reading File when set.
+func (c PolicyConfig) Policy() (*Policy, error) {
+	fun := append([]string(nil), c.Functional...)
+	acc := append([]string(nil), c.Accumulating...)
+	if c.File != "" {
+		f, err := LoadPolicyFile(c.File)
+		if err != nil {
+			return nil, err
+		}
+		fun = append(fun, f.Functional...)
+		acc = append(acc, f.Accumulating...)
+	}
+	return NewPolicy(fun, acc), nil
+}
+
+// LoadPolicyFile reads a JSON policy file {"functional":[...],"accumulating":[...]}.
+func LoadPolicyFile(path string) (PolicyFile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return PolicyFile{}, fmt.Errorf("canon: MNEME_PREDICATE_POLICY_FILE: %w", err)
+	}
+	var f PolicyFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return PolicyFile{}, fmt.Errorf("canon: MNEME_PREDICATE_POLICY_FILE %s is not JSON of the form {\"functional\":[...],\"accumulating\":[...]}: %w", path, err)
+	}
+	return f, nil
+}
+
+// PolicyFromEnv builds the policy from MNEME_FUNCTIONAL_PREDICATES, MNEME_ACCUMULATING_PREDICATES (comma
+// lists) and MNEME_PREDICATE_POLICY_FILE, for callers that do not embed PolicyConfig.
+func PolicyFromEnv() (*Policy, error) {
+	return PolicyConfig{
+		Functional:   splitList(os.Getenv("MNEME_FUNCTIONAL_PREDICATES")),
+		Accumulating: splitList(os.Getenv("MNEME_ACCUMULATING_PREDICATES")),
+		File:         os.Getenv("MNEME_PREDICATE_POLICY_FILE"),
+	}.Policy()
+}
+
+func splitList(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// Functional reports whether the predicate key (or phrase; it is canonicalized) names a single-valued
+// attribute.
+func (p *Policy) Functional(predicateKey string) bool {
+	if p == nil {
+		p = defaultPolicy
+	}
+	k := PredicateKey(predicateKey)
+	switch {
+	case p.confAcc.match(k):
+		return false
+	case p.confFun.match(k):
+		return true
+	case p.builtAcc.exact[k]:
+		return false
+	case p.builtFun.match(k):
+		return true
+	case p.builtAcc.match(k):
+		return false
+	}
+	return p.allFunctional
+}
+
+// Version identifies the policy's effective configuration (built-in lists plus configuration); it changes
+// when either changes, so decisions can record which policy made them.
+func (p *Policy) Version() string {
+	if p == nil {
+		return defaultPolicy.version
+	}
+	return p.version
+}
+
+var defaultPolicy = DefaultPolicy()

@@ -1,0 +1,106 @@
+package canon
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// verbHeads are predicate first words that read as a verb after the subject ("Alice likes jazz").
+var verbHeads = map[string]bool{
+	"lives": true, "works": true, "studies": true, "plays": true, "likes": true, "loves": true, "hates": true,
+	"enjoys": true, "prefers": true, "owns": true, "speaks": true, "teaches": true, "attends": true,
+	"visits": true, "moves": true, "wants": true, "needs": true, "uses": true, "writes": true, "reads": true,
+	"goes": true, "has": true, "said": true, "mentioned": true, "asked": true, "says": true, "went": true,
+	"visited": true, "moved": true, "started": true, "joined": true, "left": true, "bought": true,
+	"adopted": true, "met": true, "plans": true, "feels": true, "thinks": true, "believes": true, "knows": true,
+	"runs": true, "leads": true, "manages": true, "owned": true, "belongs": true, "depends": true,
+	"costs": true, "weighs": true, "measures": true, "contains": true, "includes": true,
+}
+
+// stateHeads are past participles naming a state: "Alice is married to Bob", "Tim was born in Berlin".
+var stateHeads = map[string]string{
+	"born": "was", "died": "", "founded": "was", "created": "was", "developed": "was", "written": "was",
+	"performed": "was", "produced": "was", "educated": "was", "raised": "was",
+}
+
+// memberNouns head predicates that say what the subject is of the object: "Alice is a citizen of France".
+var memberNouns = map[string]bool{
+	"citizen": true, "member": true, "resident": true, "native": true, "fan": true, "student": true,
+	"employee": true, "friend": true, "part": true, "graduate": true, "supporter": true,
+}
+
+// ClaimText returns a self-contained sentence stating subject–predicate–object, for claims that arrive
+// without text. Verb predicates read as "Alice lives in Berlin."; participles as "Alice is married to Bob." or
+// "Tim Cook was born in Mobile."; noun predicates as "Alice's manager is Bob." or "The capital of France is
+// Paris." (for predicates ending in "of"). Underscores in keys are read as spaces.
+func ClaimText(subject, predicate, object string) string {
+	s := strings.Join(strings.Fields(subject), " ")
+	o := strings.Join(strings.Fields(object), " ")
+	o = strings.TrimRight(o, ".")
+	words := strings.Fields(strings.ReplaceAll(predicate, "_", " "))
+	if len(words) == 0 {
+		return sentence(s + " " + o)
+	}
+	head := strings.ToLower(words[0])
+	for _, w := range words {
+		if auxiliaries[strings.ToLower(w)] && len(words) > 1 {
+			// The predicate already carries its auxiliary ("is married to"): say it as given.
+			return sentence(s + " " + strings.Join(words, " ") + " " + o)
+		}
+	}
+	phrase := strings.Join(words, " ")
+	last := strings.ToLower(words[len(words)-1])
+	switch {
+	case head == "said" || head == "mentioned" || head == "says" || head == "asked":
+		return sentence(s + " " + head + ": " + o)
+	case verbHeads[head]:
+		return sentence(s + " " + phrase + " " + o)
+	case stateHeads[head] != "":
+		return sentence(s + " " + stateHeads[head] + " " + phrase + " " + o)
+	case strings.HasSuffix(head, "ed") && len(words) > 1:
+		return sentence(s + " is " + phrase + " " + o)
+	case len(words) > 1 && isPreposition(last):
+		if last == "of" && memberNouns[head] {
+			return sentence(s + " is a " + phrase + " " + o)
+		}
+		if last == "of" {
+			return sentence("The " + phrase + " " + s + " is " + o)
+		}
+		return sentence(s + " is " + phrase + " " + o)
+	}
+	return sentence(possessive(s) + " " + phrase + " is " + o)
+}
+
+func isPreposition(w string) bool {
+	switch w {
+	case "of", "in", "at", "to", "for", "with", "by", "from", "on", "as":
+		return true
+	}
+	return false
+}
+
+func possessive(s string) string {
+	if s == "" {
+		return s
+	}
+	if strings.HasSuffix(s, "s") || strings.HasSuffix(s, "S") {
+		return s + "'"
+	}
+	return s + "'s"
+}
+
+// sentence capitalizes the first letter and ends with a period unless the text already ends a sentence.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	switch s[len(s)-1] {
+	case '.', '!', '?', '"', '\'':
+		return s
+	}
+	return s + "."
+}
