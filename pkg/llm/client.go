@@ -1,8 +1,6 @@
 package llm
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -93,18 +91,4 @@ func endpoint(base *url.URL, path, apiVersion string) string {
 		u.RawQuery = q.Encode()
 	}
 	return u.String()
-}
-
-var errUnimplemented = errors.New("llm: not implemented yet")
-
-func (c *Client) chat(ctx context.Context, req ChatRequest) (*ChatResponse, error) {
-	return nil, errUnimplemented
-}
-
-func (c *Client) chatJSON(ctx context.Context, req ChatRequest, out any) (*ChatResponse, error) {
-	return nil, errUnimplemented
-}
-
-func (c *Client) embed(ctx context.Context, texts []string) (*Embeddings, error) {
-	return nil, errUnimplemented
 }

@@ -29,6 +29,9 @@ var (
 	ErrBadRequest = errors.New("llm: bad request")
 	// ErrUnauthorized: 401 or 403. Permanent.
 	ErrUnauthorized = errors.New("llm: unauthorized")
+	// ErrRefused: the model refused to answer (the message carries a refusal instead of content).
+	// Permanent: asking again at temperature 0 gives the same refusal.
+	ErrRefused = errors.New("llm: model refused")
 	// ErrDimensionMismatch: embeddings whose count differs from the inputs, whose dimensions differ
 	// from each other, or differ from the expected dimension. Permanent.
 	ErrDimensionMismatch = errors.New("llm: embedding dimension mismatch")
