@@ -303,4 +303,3 @@ func decodeProposed(b []byte) (event.ClaimProposedV1, error) {
 	}
 	return c, nil
 }
-
