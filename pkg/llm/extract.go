@@ -27,18 +27,21 @@ func ExtractJSON(content string) ([]byte, error) {
 	if s == "" {
 		return nil, ErrNoJSON
 	}
-	if (s[0] == '{' || s[0] == '[') && json.Valid([]byte(s)) {
-		return []byte(s), nil
-	}
-	// Fenced blocks first: models that fence put the answer there, and prose around it may
-	// contain braces.
-	for _, block := range fencedBlocks(s) {
-		if v, ok := firstValue(block); ok {
-			return v, nil
+	// Fenced blocks first: models that fence put the answer there, and prose around them may
+	// contain braces. A text that starts with a value is that value, whatever follows it.
+	texts := append(fencedBlocks(s), s)
+	for _, t := range texts {
+		t = strings.TrimSpace(t)
+		if t != "" && (t[0] == '{' || t[0] == '[') {
+			if v, ok := decodeOne(t); ok {
+				return v, nil
+			}
 		}
 	}
-	if v, ok := firstValue(s); ok {
-		return v, nil
+	for _, t := range texts {
+		if v, ok := firstValue(t); ok {
+			return v, nil
+		}
 	}
 	return nil, ErrNoJSON
 }

@@ -2,6 +2,8 @@ package llm_test
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -20,6 +22,7 @@ func testConfig(srv *openaitest.Server) llm.Config {
 		MaxElapsed:     30 * time.Second,
 		InitialBackoff: time.Millisecond,
 		MaxBackoff:     5 * time.Millisecond,
+		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 }
 
