@@ -529,3 +529,38 @@ func TestChatRejectsBadInput(t *testing.T) {
 	}
 	_ = http.StatusOK
 }
+
+func TestModels(t *testing.T) {
+	srv := openaitest.NewServer(t, openaitest.WithModels("llama3", "nomic-embed-text"), openaitest.RequireAPIKey("sk-test"))
+	c := newClient(t, testConfig(srv))
+	ids, err := c.Models(ctxT(t))
+	if err != nil || strings.Join(ids, ",") != "llama3,nomic-embed-text" {
+		t.Fatalf("ids %v err %v", ids, err)
+	}
+	r := srv.Requests()[0]
+	if r.Method != http.MethodGet || r.Path != openaitest.PathModels || len(r.Body) != 0 {
+		t.Fatalf("request %+v", r)
+	}
+}
+
+func TestTruncatedExhaustedIsConnectionError(t *testing.T) {
+	srv := openaitest.NewServer(t)
+	srv.EnqueueChat(openaitest.ChatReply("a reply long enough to cut in half").Truncated())
+	cfg := testConfig(srv)
+	cfg.MaxRetries = -1
+	c := newClient(t, cfg)
+	_, err := c.Chat(ctxT(t), llm.ChatRequest{Messages: []llm.Message{llm.User("hi")}})
+	if !errors.Is(err, llm.ErrConnection) || len(srv.Requests()) != 1 {
+		t.Fatalf("err = %v, %d requests", err, len(srv.Requests()))
+	}
+}
+
+func TestInvalidSchemaIsNotAFallback(t *testing.T) {
+	srv := openaitest.NewServer(t)
+	srv.EnqueueChat(openaitest.BadRequest("Invalid schema for response_format 'claims': In context=(), 'additionalProperties' is required to be supplied and to be false.", "response_format"))
+	c := newClient(t, testConfig(srv))
+	_, err := c.ChatJSON(ctxT(t), schemaReq("extract"), &claims{})
+	if !errors.Is(err, llm.ErrBadRequest) || len(srv.Requests()) != 1 || c.StructuredFormat() != llm.FormatJSONSchema {
+		t.Fatalf("err = %v, %d requests, format %v", err, len(srv.Requests()), c.StructuredFormat())
+	}
+}

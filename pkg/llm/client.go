@@ -11,11 +11,12 @@ import (
 
 // Client calls one model of an OpenAI-compatible API. It is safe for concurrent use.
 type Client struct {
-	cfg      Config
-	chatURL  string
-	embedURL string
-	http     *http.Client
-	log      *slog.Logger
+	cfg       Config
+	chatURL   string
+	embedURL  string
+	modelsURL string
+	http      *http.Client
+	log       *slog.Logger
 	// format is the best structured-output Format known to work with this server; it only moves
 	// down the ladder (json_schema → json_object → prompt) so rejected requests are not repeated.
 	format atomic.Int32
@@ -35,6 +36,7 @@ func New(cfg Config) (*Client, error) {
 	c := &Client{cfg: cfg, http: cfg.HTTPClient, log: cfg.Logger}
 	c.chatURL = endpoint(u, "chat/completions", cfg.APIVersion)
 	c.embedURL = endpoint(u, "embeddings", cfg.APIVersion)
+	c.modelsURL = endpoint(u, "models", cfg.APIVersion)
 	c.format.Store(int32(FormatJSONSchema))
 	return c, nil
 }

@@ -52,7 +52,7 @@ type APIError struct {
 }
 
 func (e *APIError) Error() string {
-	s := fmt.Sprintf("llm: HTTP %d", e.StatusCode)
+	s := fmt.Sprintf("HTTP %d", e.StatusCode)
 	if e.Type != "" {
 		s += " " + e.Type
 	}

@@ -28,6 +28,8 @@ type postOptions struct {
 	// formatSensitive marks a request carrying response_format: a non-2xx answer that blames the
 	// response format is permanent at once, so the caller can fall back without burning retries.
 	formatSensitive bool
+	// method is the HTTP method; "" means POST.
+	method string
 }
 
 // post sends body to url with the retry policy and feeds every 2xx body to decode until decode
@@ -104,7 +106,15 @@ func lastOr(err, alt error) error {
 func (c *Client) attempt(ctx, callCtx context.Context, url string, body []byte, u *Usage, opt postOptions, decode decodeFunc, policy *retryAfterBackOff) error {
 	actx, cancel := context.WithTimeout(callCtx, c.cfg.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(actx, http.MethodPost, url, bytes.NewReader(body))
+	method := opt.method
+	if method == "" {
+		method = http.MethodPost
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(actx, method, url, rd)
 	if err != nil {
 		return backoff.Permanent(fmt.Errorf("%w: build request: %w", ErrNotConfigured, err))
 	}
@@ -156,7 +166,9 @@ func (c *Client) transportError(ctx, callCtx, actx context.Context, err error) e
 }
 
 func (c *Client) setHeaders(req *http.Request) {
-	req.Header.Set("Content-Type", "application/json")
+	if req.Body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "mneme-llm/1")
 	for k, v := range c.cfg.Headers {
@@ -180,6 +192,11 @@ func retryableStatus(code int) bool {
 // response_format (OpenAI and vLLM answer 400, some llama.cpp builds 500).
 func blamesResponseFormat(e *APIError) bool {
 	msg := strings.ToLower(e.Message + " " + e.Param + " " + e.Code)
+	// A schema the server understood but found invalid is the caller's bug: falling back would
+	// hide it behind weaker output.
+	if strings.Contains(msg, "invalid schema") {
+		return false
+	}
 	for _, w := range []string{"response_format", "response format", "json_schema", "json schema", "json_object", "structured output", "guided"} {
 		if strings.Contains(msg, w) {
 			return e.StatusCode != http.StatusTooManyRequests && e.StatusCode != http.StatusUnauthorized && e.StatusCode != http.StatusForbidden

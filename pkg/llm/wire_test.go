@@ -89,6 +89,7 @@ func TestBlamesResponseFormat(t *testing.T) {
 		{StatusCode: 400, Message: "maximum context length exceeded"},
 		{StatusCode: 429, Message: "rate limit for response_format requests"},
 		{StatusCode: 500, Message: "internal error"},
+		{StatusCode: 400, Param: "response_format", Message: "Invalid schema for response_format 'claims': 'additionalProperties' is required"},
 	}
 	for _, e := range yes {
 		if !blamesResponseFormat(e) {
@@ -175,6 +176,21 @@ func FuzzParseRetryAfter(f *testing.F) {
 		h.Set("retry-after-ms", ms)
 		if d := parseRetryAfter(h, now); d < 0 {
 			t.Fatalf("negative delay %v from %q/%q", d, ra, ms)
+		}
+	})
+}
+
+func FuzzParseModels(f *testing.F) {
+	for _, s := range []string{`{"data":[{"id":"a"}]}`, `{"models":[{"name":"llama3"}]}`, `{}`, `[]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		ids, err := parseModels(body)
+		if err != nil && !errors.Is(err, ErrMalformedResponse) {
+			t.Fatalf("unexpected error class: %v", err)
+		}
+		if err == nil && ids == nil {
+			t.Fatal("nil ids without error")
 		}
 	})
 }
