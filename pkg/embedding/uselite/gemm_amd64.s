@@ -1,0 +1,93 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func tile6x16AVX2(kc int, a *float32, lda int, p *float32, c *float32, ldc int)
+//
+// C[0:6][0:16] += A[0:6][0:kc] · P[0:kc][0:16]. A and C have row strides lda and ldc (in floats);
+// P is a packed panel (16 floats per k). Registers: Y0–Y11 accumulators (row r in Y2r, Y2r+1),
+// Y12–Y13 the panel row, Y14–Y15 broadcast A values; SI → rows 0–2 of A, DI → rows 3–5.
+TEXT ·tile6x16AVX2(SB), NOSPLIT, $0-48
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ p+24(FP), BX
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R9
+	SHLQ $2, R8
+	SHLQ $2, R9
+	LEAQ (SI)(R8*2), DI
+	ADDQ R8, DI
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+	TESTQ CX, CX
+	JEQ   store
+
+loop:
+	VMOVUPS      (BX), Y12
+	VMOVUPS      32(BX), Y13
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (SI)(R8*1), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS (SI)(R8*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (DI), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS (DI)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (DI)(R8*2), Y15
+	VFMADD231PS  Y12, Y15, Y10
+	VFMADD231PS  Y13, Y15, Y11
+	ADDQ         $4, SI
+	ADDQ         $4, DI
+	ADDQ         $64, BX
+	DECQ         CX
+	JNZ          loop
+
+store:
+	LEAQ    (DX)(R9*2), DI
+	ADDQ    R9, DI
+	VADDPS  (DX), Y0, Y0
+	VMOVUPS Y0, (DX)
+	VADDPS  32(DX), Y1, Y1
+	VMOVUPS Y1, 32(DX)
+	VADDPS  (DX)(R9*1), Y2, Y2
+	VMOVUPS Y2, (DX)(R9*1)
+	VADDPS  32(DX)(R9*1), Y3, Y3
+	VMOVUPS Y3, 32(DX)(R9*1)
+	VADDPS  (DX)(R9*2), Y4, Y4
+	VMOVUPS Y4, (DX)(R9*2)
+	VADDPS  32(DX)(R9*2), Y5, Y5
+	VMOVUPS Y5, 32(DX)(R9*2)
+	VADDPS  (DI), Y6, Y6
+	VMOVUPS Y6, (DI)
+	VADDPS  32(DI), Y7, Y7
+	VMOVUPS Y7, 32(DI)
+	VADDPS  (DI)(R9*1), Y8, Y8
+	VMOVUPS Y8, (DI)(R9*1)
+	VADDPS  32(DI)(R9*1), Y9, Y9
+	VMOVUPS Y9, 32(DI)(R9*1)
+	VADDPS  (DI)(R9*2), Y10, Y10
+	VMOVUPS Y10, (DI)(R9*2)
+	VADDPS  32(DI)(R9*2), Y11, Y11
+	VMOVUPS Y11, 32(DI)(R9*2)
+	VZEROUPPER
+	RET

