@@ -73,10 +73,12 @@ type ChatRequest struct {
 	// Messages is the conversation; at least one is required.
 	Messages []Message
 	// Temperature is sent as is; the zero value 0 is the deterministic default Mneme wants.
+	// Config.ReasoningModel omits it.
 	Temperature float64
 	// Seed, when non-nil, is sent as seed (servers that support it become reproducible).
 	Seed *int64
-	// MaxTokens, when positive, is sent as max_tokens.
+	// MaxTokens, when positive, is sent as max_tokens (max_completion_tokens with
+	// Config.ReasoningModel).
 	MaxTokens int
 	// Schema, when non-nil, requests structured output (see Format for the fallback ladder) and
 	// makes the call fail with ErrMalformedResponse unless the content holds a JSON value

@@ -564,3 +564,17 @@ func TestInvalidSchemaIsNotAFallback(t *testing.T) {
 		t.Fatalf("err = %v, %d requests, format %v", err, len(srv.Requests()), c.StructuredFormat())
 	}
 }
+
+func TestReasoningModelParameters(t *testing.T) {
+	srv := openaitest.NewServer(t)
+	cfg := testConfig(srv)
+	cfg.ReasoningModel = true
+	c := newClient(t, cfg)
+	if _, err := c.Chat(ctxT(t), llm.ChatRequest{Messages: []llm.Message{llm.User("hi")}, MaxTokens: 50}); err != nil {
+		t.Fatal(err)
+	}
+	cr := srv.ChatRequests()[0]
+	if cr.Temperature != nil || cr.MaxTokens != nil || string(cr.Fields["max_completion_tokens"]) != "50" {
+		t.Fatalf("body %s", srv.Requests()[0].Body)
+	}
+}

@@ -146,12 +146,17 @@ func jsonInstruction(s *JSONSchema) string {
 
 func (c *Client) chatBody(req ChatRequest, format Format) chatBody {
 	body := chatBody{
-		Model:       c.cfg.Model,
-		Messages:    req.Messages,
-		Temperature: req.Temperature,
-		Seed:        req.Seed,
-		MaxTokens:   req.MaxTokens,
-		Stop:        req.Stop,
+		Model:    c.cfg.Model,
+		Messages: req.Messages,
+		Seed:     req.Seed,
+		Stop:     req.Stop,
+	}
+	if c.cfg.ReasoningModel {
+		body.MaxCompletion = req.MaxTokens
+	} else {
+		t := req.Temperature
+		body.Temperature = &t
+		body.MaxTokens = req.MaxTokens
 	}
 	switch format {
 	case FormatJSONSchema:

@@ -44,6 +44,10 @@ type Config struct {
 	APIVersion string
 	// Model is the model (or Azure deployment) name sent with every request. Required.
 	Model string
+	// ReasoningModel adapts chat requests to OpenAI reasoning models (o-series, gpt-5), which
+	// reject temperature and max_tokens: temperature is omitted and MaxTokens is sent as
+	// max_completion_tokens. Default false (what local servers and classic models expect).
+	ReasoningModel bool
 	// Headers are extra HTTP headers sent with every request (e.g. OpenAI-Organization).
 	Headers map[string]string
 
@@ -52,7 +56,8 @@ type Config struct {
 	// MaxRetries bounds retries after the first attempt. Default DefaultMaxRetries (4);
 	// negative disables retries.
 	MaxRetries int
-	// MaxElapsed bounds the total time spent on one call including retries and backoff waits; a
+	// MaxElapsed bounds the total time spent on one request including its retries, backoff waits
+	// and structured-output fallbacks' attempts each (every Embed batch is one request); a
 	// Retry-After that would exceed it ends the call. Default DefaultMaxElapsed (2m).
 	MaxElapsed time.Duration
 	// InitialBackoff is the first retry delay before jitter and growth. Default DefaultInitialBackoff

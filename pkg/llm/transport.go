@@ -203,6 +203,13 @@ func blamesResponseFormat(e *APIError) bool {
 		}
 	}
 	if e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity {
+		// A bare "unsupported" counts only when nothing else in the request is named: reasoning
+		// models answer "Unsupported value: 'temperature'…", which no format fallback cures.
+		for _, other := range []string{"temperature", "seed", "max_tokens", "max_completion_tokens", "stop", "model", "messages", "top_p"} {
+			if strings.Contains(msg, other) {
+				return false
+			}
+		}
 		return strings.Contains(msg, "unsupported") || strings.Contains(msg, "not supported")
 	}
 	return false

@@ -14,9 +14,10 @@ import (
 type chatBody struct {
 	Model          string          `json:"model"`
 	Messages       []Message       `json:"messages"`
-	Temperature    float64         `json:"temperature"`
+	Temperature    *float64        `json:"temperature,omitempty"`
 	Seed           *int64          `json:"seed,omitempty"`
 	MaxTokens      int             `json:"max_tokens,omitempty"`
+	MaxCompletion  int             `json:"max_completion_tokens,omitempty"`
 	Stop           []string        `json:"stop,omitempty"`
 	ResponseFormat *responseFormat `json:"response_format,omitempty"`
 }

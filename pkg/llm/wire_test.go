@@ -89,6 +89,7 @@ func TestBlamesResponseFormat(t *testing.T) {
 		{StatusCode: 400, Message: "maximum context length exceeded"},
 		{StatusCode: 429, Message: "rate limit for response_format requests"},
 		{StatusCode: 500, Message: "internal error"},
+		{StatusCode: 400, Param: "temperature", Message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."},
 		{StatusCode: 400, Param: "response_format", Message: "Invalid schema for response_format 'claims': 'additionalProperties' is required"},
 	}
 	for _, e := range yes {
