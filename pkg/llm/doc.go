@@ -18,4 +18,20 @@
 //   - Token accounting: every call returns a Usage, and an Accountant accumulates usage per stage
 //     ("extract", "judge", "reader", ...) across goroutines, optionally exporting OpenTelemetry
 //     counters.
+//
+// Typical use:
+//
+//	acc := llm.NewAccountant()
+//	c, err := llm.New(llm.Config{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5:7b", Accountant: acc})
+//	...
+//	var out struct{ Claims []Claim `json:"claims"` }
+//	resp, err := c.ChatJSON(ctx, llm.ChatRequest{
+//		Stage:    "extract",
+//		Messages: []llm.Message{llm.System(prompt), llm.User(window)},
+//		Schema:   &llm.JSONSchema{Name: "claims", Schema: schemaJSON, Strict: true},
+//	}, &out)
+//	// resp.Usage: this call; acc.Snapshot()["extract"]: all calls of the stage.
+//
+// Tests use package openaitest, a local server speaking the same protocol with scripted answers
+// and failure injection.
 package llm
