@@ -31,6 +31,31 @@ const (
 	defaultConfidence = 1.0
 )
 
+// Batch kinds: the last token of the inbox subject and of the HTTP path.
+const (
+	kindTurns  = "turns"
+	kindClaims = "claims"
+)
+
+// decodeBatch validates a whole body of the given kind and builds its events; any bad item rejects the batch.
+func (s *Service) decodeBatch(kind string, o batchOrigin, body []byte) ([]outEvent, *inputError) {
+	switch kind {
+	case kindTurns:
+		var req api.TurnsRequest
+		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.turnsSchema, &req); ierr != nil {
+			return nil, ierr
+		}
+		return s.buildTurns(o, &req)
+	case kindClaims:
+		var req api.ClaimsRequest
+		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.claimsSchema, &req); ierr != nil {
+			return nil, ierr
+		}
+		return s.buildClaims(o, &req)
+	}
+	return nil, invalid("", "unknown batch kind %q", kind)
+}
+
 // batchOrigin says where a batch came from; it decides how the agent is found and how missing ids are made.
 type batchOrigin struct {
 	workspace string

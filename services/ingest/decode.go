@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -104,9 +105,35 @@ func decodeStrict(body []byte, limit int64, schema *jsonschema.Schema, v any) *i
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
+		ierr := decodeError(err)
+		if ierr.Field == "" {
+			if field, msg := badTime(doc); field != "" {
+				return invalid(field, "%s", msg)
+			}
+		}
+		return ierr
 	}
 	return nil
+}
+
+// badTime finds a time field the schema's date-time format accepted but Go cannot represent (a leap second,
+// for example), since the decoder's error does not say where it is.
+func badTime(doc any) (field, msg string) {
+	top, _ := doc.(map[string]any)
+	for list, name := range map[string]string{"turns": "occurred_at", "claims": "valid_from"} {
+		items, _ := top[list].([]any)
+		for i, it := range items {
+			m, _ := it.(map[string]any)
+			s, ok := m[name].(string)
+			if !ok {
+				continue
+			}
+			if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
+				return fmt.Sprintf("%s[%d].%s", list, i, name), "must be an RFC 3339 time Go can represent (no leap seconds): " + err.Error()
+			}
+		}
+	}
+	return "", ""
 }
 
 func jsonErrorText(err error) string {
@@ -167,6 +194,9 @@ func schemaError(ve *jsonschema.ValidationError) *inputError {
 	case *kind.Pattern:
 		return invalid(field, "has characters or a length outside what is allowed (pattern %s)", k.Want)
 	case *kind.Type:
+		if field == "" {
+			return invalid(field, "the body must be a JSON %s, got %s", strings.Join(k.Want, " or "), k.Got)
+		}
 		return invalid(field, "must be %s, got %s", strings.Join(k.Want, " or "), k.Got)
 	case *kind.Enum:
 		want := make([]string, len(k.Want))
@@ -174,8 +204,10 @@ func schemaError(ve *jsonschema.ValidationError) *inputError {
 			want[i] = fmt.Sprint(w)
 		}
 		return invalid(field, "must be one of %s, got %s", strings.Join(want, ", "), truncatedJSON(k.Got))
-	case *kind.Minimum, *kind.Maximum:
-		return invalid(field, "is out of range: %s", leaf.ErrorKind.LocalizedString(printer))
+	case *kind.Minimum:
+		return invalid(field, "must be at least %s, got %s", k.Want.RatString(), k.Got.RatString())
+	case *kind.Maximum:
+		return invalid(field, "must be at most %s, got %s", k.Want.RatString(), k.Got.RatString())
 	}
 	return invalid(field, "%s", leaf.ErrorKind.LocalizedString(printer))
 }

@@ -16,31 +16,15 @@ func (s *Service) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/workspaces/{ws}/claims", s.handleClaims)
 }
 
-func (s *Service) handleTurns(w http.ResponseWriter, r *http.Request) {
-	s.handleWrite(w, r, "turn", func(o batchOrigin, body []byte) ([]outEvent, *inputError) {
-		var req api.TurnsRequest
-		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.turnsSchema, &req); ierr != nil {
-			return nil, ierr
-		}
-		return s.buildTurns(o, &req)
-	})
-}
-
+func (s *Service) handleTurns(w http.ResponseWriter, r *http.Request) { s.handleWrite(w, r, kindTurns) }
 func (s *Service) handleClaims(w http.ResponseWriter, r *http.Request) {
-	s.handleWrite(w, r, "claim", func(o batchOrigin, body []byte) ([]outEvent, *inputError) {
-		var req api.ClaimsRequest
-		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.claimsSchema, &req); ierr != nil {
-			return nil, ierr
-		}
-		return s.buildClaims(o, &req)
-	})
+	s.handleWrite(w, r, kindClaims)
 }
 
 // handleWrite is the shared shape of both write endpoints: authenticate, read and validate the whole batch,
 // make sure the workspace exists (a development-mode write creates it, but only once the batch is valid),
 // publish every event and answer 202 once all are acknowledged.
-func (s *Service) handleWrite(w http.ResponseWriter, r *http.Request, kind string,
-	build func(batchOrigin, []byte) ([]outEvent, *inputError)) {
+func (s *Service) handleWrite(w http.ResponseWriter, r *http.Request, kind string) {
 	ws := r.PathValue("ws")
 	id, err := s.auth.Authenticate(r, ws)
 	if err != nil {
@@ -53,7 +37,7 @@ func (s *Service) handleWrite(w http.ResponseWriter, r *http.Request, kind strin
 		return
 	}
 	o := batchOrigin{workspace: ws, headerAgent: id.Agent, http: true, receivedAt: time.Now(), newTurnID: randomTurnIDs}
-	events, ierr := build(o, body)
+	events, ierr := s.decodeBatch(kind, o, body)
 	if ierr != nil {
 		s.rejectHTTP(w, r, ierr)
 		return
@@ -71,7 +55,7 @@ func (s *Service) handleWrite(w http.ResponseWriter, r *http.Request, kind strin
 			Message: "the events could not be stored durably; retry the request (events with the same ids have one effect)"}})
 		return
 	}
-	s.metrics.published(r.Context(), transportHTTP, kind, len(events), len(dups))
+	s.metrics.published(r.Context(), transportHTTP, events[0].env.Type, len(events), len(dups))
 	ids := make([]string, len(events))
 	for i, ev := range events {
 		ids[i] = ev.reportID

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -175,7 +174,7 @@ func parseInboxSubject(subject string) (ws, kind string, ierr *inputError) {
 		return "", "", invalid("subject", "%q is not an inbox subject (mneme.inbox.<workspace>.turns|claims)", subject)
 	}
 	ws, kind, ok = strings.Cut(rest, ".")
-	if !ok || (kind != "turns" && kind != "claims") {
+	if !ok || (kind != kindTurns && kind != kindClaims) {
 		return "", "", invalid("subject", "%q is not an inbox subject (mneme.inbox.<workspace>.turns|claims)", subject)
 	}
 	if err := auth.ValidWorkspaceID(ws); err != nil {
@@ -185,21 +184,12 @@ func parseInboxSubject(subject string) (ws, kind string, ierr *inputError) {
 }
 
 func (s *Service) processInbox(ctx context.Context, msg jetstream.Msg, md *jetstream.MsgMetadata) inboxOutcome {
-	ws, kind, ierr := parseInboxSubject(msg.Subject())
+	events, ierr := s.inboxBatch(msg.Subject(), msg.Headers().Get(api.HeaderAgent), md, msg.Data())
 	if ierr != nil {
 		return inboxOutcome{bad: ierr}
 	}
-	o := batchOrigin{
-		workspace:   ws,
-		headerAgent: msg.Headers().Get(api.HeaderAgent),
-		receivedAt:  md.Timestamp,
-		newTurnID:   inboxTurnIDs(ws, md.Stream, md.Sequence.Stream),
-	}
-	events, agent, ierr := s.decodeInbox(kind, o, msg.Data())
-	if ierr != nil {
-		return inboxOutcome{bad: ierr}
-	}
-	if err := s.auth.CheckWorkspace(ctx, ws, agent, true); err != nil {
+	ws := events[0].env.Workspace
+	if err := s.auth.CheckWorkspace(ctx, ws, events[0].agent, true); err != nil {
 		var ae *auth.Error
 		if errors.As(err, &ae) && ae.Status < 500 {
 			return inboxOutcome{bad: &inputError{Status: ae.Status, Code: ae.Body.Code, Field: ae.Body.Field, Message: ae.Body.Message}}
@@ -212,33 +202,21 @@ func (s *Service) processInbox(ctx context.Context, msg jetstream.Msg, md *jetst
 	if err != nil {
 		return inboxOutcome{transient: err}
 	}
-	s.metrics.published(ctx, transportNATS, strings.TrimSuffix(kind, "s"), len(events), len(dups))
+	s.metrics.published(ctx, transportNATS, events[0].env.Type, len(events), len(dups))
 	return inboxOutcome{}
 }
 
-// decodeInbox validates one inbox body and builds its events; it also returns the agent of the first item,
-// recorded as the creator of a workspace the message creates.
-func (s *Service) decodeInbox(kind string, o batchOrigin, body []byte) ([]outEvent, string, *inputError) {
-	var events []outEvent
-	var ierr *inputError
-	switch kind {
-	case "turns":
-		var req api.TurnsRequest
-		if ierr = decodeStrict(body, s.cfg.MaxBodyBytes, s.turnsSchema, &req); ierr != nil {
-			return nil, "", ierr
-		}
-		events, ierr = s.buildTurns(o, &req)
-	case "claims":
-		var req api.ClaimsRequest
-		if ierr = decodeStrict(body, s.cfg.MaxBodyBytes, s.claimsSchema, &req); ierr != nil {
-			return nil, "", ierr
-		}
-		events, ierr = s.buildClaims(o, &req)
-	default:
-		return nil, "", &inputError{Status: http.StatusBadRequest, Code: api.CodeInvalid, Field: "subject", Message: "unknown inbox kind " + kind}
-	}
+// inboxBatch validates one inbox message (subject, X-Mneme-Agent header, body) and builds its events.
+func (s *Service) inboxBatch(subject, headerAgent string, md *jetstream.MsgMetadata, body []byte) ([]outEvent, *inputError) {
+	ws, kind, ierr := parseInboxSubject(subject)
 	if ierr != nil {
-		return nil, "", ierr
+		return nil, ierr
 	}
-	return events, events[0].agent, nil
+	o := batchOrigin{
+		workspace:   ws,
+		headerAgent: headerAgent,
+		receivedAt:  md.Timestamp,
+		newTurnID:   inboxTurnIDs(ws, md.Stream, md.Sequence.Stream),
+	}
+	return s.decodeBatch(kind, o, body)
 }

@@ -62,6 +62,25 @@ func New(deps service.Deps, cfg Config) (*Service, error) {
 	if deps.DB == nil {
 		return nil, errors.New("ingest: no database pool in service.Deps (workspaces and keys are checked in Postgres)")
 	}
+	s, err := newCore(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if deps.Logger != nil {
+		s.log = deps.Logger.With("service", Name)
+	}
+	s.nc = deps.NATS
+	if s.nc == nil {
+		s.nc = deps.JS.Conn()
+	}
+	s.js = deps.JS
+	s.db = deps.DB
+	s.auth = auth.New(deps.DB, cfg.DevMode)
+	return s, nil
+}
+
+// newCore builds the validation and event-building part of the service, which needs no connections.
+func newCore(cfg Config) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("ingest: configuration: %w", err)
 	}
@@ -77,25 +96,13 @@ func New(deps service.Deps, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	log := deps.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	nc := deps.NATS
-	if nc == nil {
-		nc = deps.JS.Conn()
-	}
 	m, err := newMetrics()
 	if err != nil {
 		return nil, fmt.Errorf("ingest: metrics: %w", err)
 	}
 	return &Service{
 		cfg:          cfg,
-		log:          log.With("service", Name),
-		nc:           nc,
-		js:           deps.JS,
-		db:           deps.DB,
-		auth:         auth.New(deps.DB, cfg.DevMode),
+		log:          slog.Default().With("service", Name),
 		policy:       policy,
 		turnsSchema:  turns,
 		claimsSchema: claims,

@@ -46,8 +46,8 @@ func newMetrics() (*metrics, error) {
 
 func attrs(kv ...attribute.KeyValue) metric.AddOption { return metric.WithAttributes(kv...) }
 
-func (m *metrics) published(ctx context.Context, transport, kind string, total, dups int) {
-	a := attrs(attribute.String("transport", transport), attribute.String("kind", kind))
+func (m *metrics) published(ctx context.Context, transport, eventType string, total, dups int) {
+	a := attrs(attribute.String("transport", transport), attribute.String("type", eventType))
 	m.accepted.Add(ctx, int64(total-dups), a)
 	m.nAccepted.Add(int64(total - dups))
 	if dups > 0 {
