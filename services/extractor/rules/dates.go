@@ -1,0 +1,292 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// when is a temporal expression found in a clause, resolved against the turn's time.
+type when struct {
+	start, end int // byte span in the clause
+	// at is the start of the period the expression names.
+	at time.Time
+	// phrase is the absolute replacement for the expression ("on 7 May 2023", "in April 2023").
+	phrase string
+	future bool
+}
+
+var months = map[string]time.Month{
+	"january": time.January, "jan": time.January, "february": time.February, "feb": time.February,
+	"march": time.March, "mar": time.March, "april": time.April, "apr": time.April, "may": time.May,
+	"june": time.June, "jun": time.June, "july": time.July, "jul": time.July, "august": time.August,
+	"aug": time.August, "september": time.September, "sep": time.September, "sept": time.September,
+	"october": time.October, "oct": time.October, "november": time.November, "nov": time.November,
+	"december": time.December, "dec": time.December,
+}
+
+var weekdays = map[string]time.Weekday{
+	"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday,
+	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday,
+}
+
+var numberWords = map[string]int{
+	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "a few": 3, "few": 3,
+	"a couple of": 2, "a couple": 2, "couple of": 2, "several": 3,
+}
+
+const (
+	monthRe   = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
+	weekdayRe = `(monday|tuesday|wednesday|thursday|friday|saturday|sunday)`
+	countRe   = `(\d{1,3}|a few|a couple(?: of)?|couple of|several|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)`
+	unitRe    = `(day|week|weekend|month|year)s?`
+)
+
+type datePattern struct {
+	re      *regexp.Regexp
+	resolve func(m []string, ref time.Time) (time.Time, string, bool, bool) // at, phrase, future, ok
+}
+
+func day(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location()) }
+
+func fmtDay(t time.Time) string   { return fmt.Sprintf("%d %s %d", t.Day(), t.Month(), t.Year()) }
+func fmtMonth(t time.Time) string { return fmt.Sprintf("%s %d", t.Month(), t.Year()) }
+
+func count(s string) int {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if n, ok := numberWords[s]; ok {
+		return n
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// shift moves ref by n units (negative: back) and phrases the period it lands in.
+func shift(ref time.Time, n int, unit string) (time.Time, string) {
+	d := day(ref)
+	switch unit {
+	case "day":
+		t := d.AddDate(0, 0, n)
+		return t, "on " + fmtDay(t)
+	case "week", "weekend":
+		t := d.AddDate(0, 0, 7*n)
+		if n < 0 {
+			return t, "in the " + unit + " of " + fmtDay(t)
+		}
+		return t, "in the " + unit + " of " + fmtDay(t)
+	case "month":
+		t := time.Date(d.Year(), d.Month()+time.Month(n), 1, 0, 0, 0, 0, d.Location())
+		return t, "in " + fmtMonth(t)
+	default:
+		t := time.Date(d.Year()+n, 1, 1, 0, 0, 0, 0, d.Location())
+		return t, "in " + strconv.Itoa(t.Year())
+	}
+}
+
+// lastWeekday is the most recent given weekday strictly before ref's day (or ref's day when sameDay).
+func lastWeekday(ref time.Time, wd time.Weekday, sameDay bool) time.Time {
+	d := day(ref)
+	back := (int(d.Weekday()) - int(wd) + 7) % 7
+	if back == 0 && !sameDay {
+		back = 7
+	}
+	return d.AddDate(0, 0, -back)
+}
+
+func nextWeekday(ref time.Time, wd time.Weekday) time.Time {
+	d := day(ref)
+	fwd := (int(wd) - int(d.Weekday()) + 7) % 7
+	if fwd == 0 {
+		fwd = 7
+	}
+	return d.AddDate(0, 0, fwd)
+}
+
+func weekdayPhrase(t time.Time) string { return "on " + t.Weekday().String() + " " + fmtDay(t) }
+
+var datePatterns = []datePattern{
+	{regexp.MustCompile(`(?i)\b(?:the\s+)?day\s+before\s+yesterday\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t := day(ref).AddDate(0, 0, -2)
+		return t, "on " + fmtDay(t), false, true
+	}},
+	{regexp.MustCompile(`(?i)\b(?:yesterday|last\s+night)(?:\s+(?:morning|afternoon|evening))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t := day(ref).AddDate(0, 0, -1)
+		return t, "on " + fmtDay(t), false, true
+	}},
+	{regexp.MustCompile(`(?i)\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		return ref, "on " + fmtDay(ref), false, true
+	}},
+	{regexp.MustCompile(`(?i)\btomorrow\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t := day(ref).AddDate(0, 0, 1)
+		return t, "on " + fmtDay(t), true, true
+	}},
+	{regexp.MustCompile(`(?i)\b(?:last|this\s+past|past)\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		return day(ref).AddDate(0, 0, -7), "in the " + strings.ToLower(m[1]) + " before " + fmtDay(ref), false, true
+	}},
+	{regexp.MustCompile(`(?i)\b(?:last|past|previous)\s+month\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t, p := shift(ref, -1, "month")
+		return t, p, false, true
+	}},
+	{regexp.MustCompile(`(?i)\b(?:last|past|previous)\s+year\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t, p := shift(ref, -1, "year")
+		return t, p, false, true
+	}},
+	{regexp.MustCompile(`(?i)\bnext\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		return day(ref).AddDate(0, 0, 7), "in the " + strings.ToLower(m[1]) + " after " + fmtDay(ref), true, true
+	}},
+	{regexp.MustCompile(`(?i)\bnext\s+(month|year)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t, p := shift(ref, 1, strings.ToLower(m[1]))
+		return t, p, true, true
+	}},
+	{regexp.MustCompile(`(?i)\bnext\s+` + weekdayRe + `\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t := nextWeekday(ref, weekdays[strings.ToLower(m[1])])
+		return t, weekdayPhrase(t), true, true
+	}},
+	{regexp.MustCompile(`(?i)\b(last|this\s+past|on|this)\s+` + weekdayRe + `(?:\s+(?:morning|afternoon|evening|night))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		wd := weekdays[strings.ToLower(m[2])]
+		lead := strings.ToLower(strings.Fields(m[1])[0])
+		t := lastWeekday(ref, wd, lead == "on" || lead == "this")
+		return t, weekdayPhrase(t), false, true
+	}},
+	{regexp.MustCompile(`(?i)\b` + countRe + `\s+` + unitRe + `\s+ago\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		n := count(m[1])
+		if n <= 0 {
+			return time.Time{}, "", false, false
+		}
+		t, p := shift(ref, -n, strings.ToLower(m[2]))
+		return t, p, false, true
+	}},
+	{regexp.MustCompile(`(?i)\bin\s+` + countRe + `\s+` + unitRe + `\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		n := count(m[1])
+		if n <= 0 {
+			return time.Time{}, "", false, false
+		}
+		t, p := shift(ref, n, strings.ToLower(m[2]))
+		return t, p, true, true
+	}},
+	{regexp.MustCompile(`(?i)\b(?:on\s+)?` + monthRe + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		return dayOfMonth(ref, m[1], m[2], m[3])
+	}},
+	{regexp.MustCompile(`(?i)\b(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		return dayOfMonth(ref, m[2], m[1], m[3])
+	}},
+	{regexp.MustCompile(`(?i)\b(in|since|during|last|this\s+past|next|early|late|mid|by)\s+(?:-\s*)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		mo := months[strings.ToLower(m[2])]
+		lead := strings.ToLower(strings.Fields(m[1])[0])
+		year := ref.Year()
+		if m[3] != "" {
+			year, _ = strconv.Atoi(m[3])
+		} else if lead == "next" {
+			if mo <= ref.Month() {
+				year++
+			}
+		} else if mo > ref.Month() || (lead == "last" && mo == ref.Month()) {
+			year--
+		}
+		t := time.Date(year, mo, 1, 0, 0, 0, 0, ref.Location())
+		phrase := "in " + fmtMonth(t)
+		if lead == "since" {
+			phrase = "since " + fmtMonth(t)
+		}
+		return t, phrase, t.After(ref), true
+	}},
+	{regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t, err := time.ParseInLocation("2006-01-02", m[0], ref.Location())
+		if err != nil {
+			return time.Time{}, "", false, false
+		}
+		return t, "on " + fmtDay(t), t.After(ref), true
+	}},
+	{regexp.MustCompile(`(?i)\b(in|since|during|from|back\s+in|around)\s+((?:19|20)\d\d)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		y, _ := strconv.Atoi(m[2])
+		t := time.Date(y, 1, 1, 0, 0, 0, 0, ref.Location())
+		return t, strings.ToLower(strings.Fields(m[1])[0]) + " " + m[2], y > ref.Year(), true
+	}},
+}
+
+func dayOfMonth(ref time.Time, month, dom, year string) (time.Time, string, bool, bool) {
+	mo, ok := months[strings.ToLower(month)]
+	d, err := strconv.Atoi(dom)
+	if !ok || err != nil || d < 1 || d > 31 {
+		return time.Time{}, "", false, false
+	}
+	y := ref.Year()
+	if year != "" {
+		y, _ = strconv.Atoi(year)
+	}
+	t := time.Date(y, mo, d, 0, 0, 0, 0, ref.Location())
+	if t.Day() != d {
+		return time.Time{}, "", false, false
+	}
+	return t, "on " + fmtDay(t), t.After(day(ref)), true
+}
+
+// findDates returns the temporal expressions of s, resolved against ref, in order of position. Earlier
+// patterns win overlaps (they are the more specific ones).
+func findDates(s string, ref time.Time) []when {
+	var out []when
+	taken := func(a, b int) bool {
+		for _, w := range out {
+			if a < w.end && w.start < b {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range datePatterns {
+		for _, loc := range p.re.FindAllStringSubmatchIndex(s, -1) {
+			if taken(loc[0], loc[1]) {
+				continue
+			}
+			m := make([]string, len(loc)/2)
+			for i := range m {
+				if loc[2*i] >= 0 {
+					m[i] = s[loc[2*i]:loc[2*i+1]]
+				}
+			}
+			at, phrase, future, ok := p.resolve(m, ref)
+			if !ok {
+				continue
+			}
+			out = append(out, when{start: loc[0], end: loc[1], at: at, phrase: phrase, future: future})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out
+}
+
+// replaceDates returns s with each temporal expression replaced by its absolute phrase.
+func replaceDates(s string, ws []when) string {
+	if len(ws) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, w := range ws {
+		b.WriteString(s[last:w.start])
+		b.WriteString(w.phrase)
+		last = w.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// validFrom is the start of the first past expression, else ref.
+func validFrom(ws []when, ref time.Time) time.Time {
+	for _, w := range ws {
+		if !w.future {
+			if w.at.After(ref) {
+				return ref
+			}
+			return w.at
+		}
+	}
+	return ref
+}

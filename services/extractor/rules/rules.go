@@ -1,0 +1,748 @@
+// Package rules is Mneme's deterministic, rule-based claim extractor: the default when no LLM is
+// configured. It reads each turn sentence by sentence and clause by clause:
+//
+//   - numbered fact lines ("12. The capital of X is Y.") carry their number as sequence;
+//   - questions, negated clauses and hypotheticals ("if I…", "would", "maybe") state nothing and yield no claim;
+//   - encyclopedic templates ("The capital of X is Y", "X's manager is Y", "Paris is the capital of France")
+//     and relation phrases ("X was born in the city of Y", "X is famous for Y", "X works for Y") become
+//     subject–predicate–object claims;
+//   - first-person statements are attributed to the speaker ("I moved to Berlin" → Alice lives in Berlin;
+//     "my X is Y" → Alice's X is Y), as are subjectless diary-style clauses ("Lost my job yesterday");
+//   - "my sister Anna" yields a kinship claim;
+//   - dates ("yesterday", "last week", "in 2019", "on May 5") are resolved against the turn's occurred_at: the
+//     claim text states them absolutely and valid_from starts there;
+//   - a sentence no structured claim covers yields a fallback claim (predicate "said"/"mentioned",
+//     accumulating) so nothing said becomes unretrievable.
+//
+// Output is a pure function of the turn: the same turn always yields the same claims in the same order.
+package rules
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/services/extractor/extract"
+)
+
+// Name and Version are the provenance of claims this extractor makes. Version changes whenever the
+// output for the same input may change.
+const (
+	Name    = "rules"
+	Version = "1.0.0"
+)
+
+// Extractor is the rule-based extractor. It is safe for concurrent use.
+type Extractor struct {
+	policy *canon.Policy
+}
+
+// Option configures an Extractor.
+type Option func(*Extractor)
+
+// WithPolicy sets the predicate policy that decides the functional flag (default canon.DefaultPolicy()).
+func WithPolicy(p *canon.Policy) Option { return func(e *Extractor) { e.policy = p } }
+
+// New returns a rule-based extractor.
+func New(opts ...Option) *Extractor {
+	e := &Extractor{policy: canon.DefaultPolicy()}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
+
+// Name implements extract.Extractor.
+func (e *Extractor) Name() string { return Name }
+
+// Version implements extract.Extractor.
+func (e *Extractor) Version() string { return Version }
+
+// Extract implements extract.Extractor: every turn of the window is extracted on its own.
+func (e *Extractor) Extract(ctx context.Context, w extract.Window) (extract.Result, error) {
+	var res extract.Result
+	for _, t := range w.Turns {
+		if err := ctx.Err(); err != nil {
+			return extract.Result{}, err
+		}
+		res.Claims = append(res.Claims, e.ExtractTurn(t)...)
+	}
+	return res, nil
+}
+
+// SpeakerName is the name first-person statements of a turn are attributed to: the speaker, else the role
+// ("user", "assistant"), else "unknown".
+func SpeakerName(t event.TurnAcceptedV1) string {
+	if s := strings.Join(strings.Fields(t.Speaker), " "); s != "" {
+		return s
+	}
+	if t.Role != "" {
+		return t.Role
+	}
+	return "unknown"
+}
+
+// turnCtx carries what every claim of one turn shares.
+type turnCtx struct {
+	turn     event.TurnAcceptedV1
+	speaker  string
+	ref      time.Time
+	numbered bool
+}
+
+// lowerFirst lower-cases the first letter of s when on is set and the first word is not a name.
+func lowerFirst(s string, on bool) string {
+	if !on || s == "" || strings.HasPrefix(s, "I ") {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// ExtractTurn returns the claims of one turn.
+func (e *Extractor) ExtractTurn(t event.TurnAcceptedV1) []extract.Claim {
+	tc := turnCtx{turn: t, speaker: SpeakerName(t), ref: t.OccurredAt}
+	if tc.ref.IsZero() {
+		tc.ref = t.ReceivedAt
+	}
+	var out []extract.Claim
+	seen := map[string]bool{}
+	add := func(c extract.Claim) {
+		k := c.SubjectKey + "\x00" + c.PredicateKey + "\x00" + canon.ObjectKey(c.Object)
+		if c.SubjectKey == "" || c.PredicateKey == "" || c.Object == "" || seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, c)
+	}
+	for _, ln := range splitLines(t.Content) {
+		seq := t.Sequence
+		numbered := ln.sequence != nil
+		if numbered {
+			seq = ln.sequence
+		}
+		tc.numbered = numbered
+		for _, sent := range splitSentences(ln.text) {
+			for _, c := range e.sentenceClaims(tc, sent, seq, numbered) {
+				add(c)
+			}
+		}
+	}
+	return out
+}
+
+func (e *Extractor) sentenceClaims(tc turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
+	sent := stripDiscourse(expand(raw))
+	if sent == "" || isQuestion(sent) || conditional(sent) {
+		return nil
+	}
+	var (
+		claims    []extract.Claim
+		assertive []string
+	)
+	for i, clause := range splitClauses(sent) {
+		clause = stripDiscourse(clause)
+		clause = strings.TrimRight(clause, ".!? ")
+		if clause == "" || nonAssertive(clause) {
+			continue
+		}
+		assertive = append(assertive, clause)
+		dates := findDates(clause, tc.ref)
+		for _, s := range e.clauseSpecs(tc, clause, dates, numbered, i == 0) {
+			claims = append(claims, e.claim(tc, s, clause, dates, seq))
+		}
+	}
+	if len(assertive) == 0 {
+		return nil
+	}
+	if fb, ok := e.fallback(tc, assertive, claims, seq); ok {
+		claims = append(claims, fb)
+	}
+	return claims
+}
+
+// claim completes a spec: subject defaults to the speaker, text to the clause in the third person with
+// absolute dates; keys, policy and valid time are applied.
+func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *int64) extract.Claim {
+	subject := s.subject
+	if subject == "" {
+		subject = tc.speaker
+	}
+	text := s.text
+	switch {
+	case text != "":
+	case tc.numbered:
+		// Lists of facts are already in the third person; "I" there is a regnal number ("Ardashir I").
+		text = sentence(replaceDates(clause, dates))
+	default:
+		text = thirdPersonText(s.prefix+lowerFirst(replaceDates(clause, dates), s.prefix != ""), tc.speaker)
+	}
+	pk := canon.PredicateKey(s.predicate)
+	return extract.Claim{
+		TurnIDs:      []string{tc.turn.TurnID},
+		Subject:      subject,
+		SubjectKey:   canon.SubjectKey(subject),
+		Predicate:    s.predicate,
+		PredicateKey: pk,
+		Object:       s.object,
+		Text:         text,
+		Functional:   e.policy.Functional(pk),
+		ValidFrom:    validFrom(dates, tc.ref),
+		Sequence:     seq,
+		Confidence:   s.confidence,
+	}
+}
+
+// fallback returns the sentence-level claim for the assertive clauses of a sentence unless the structured
+// claims already say all of it or it has no content.
+func (e *Extractor) fallback(tc turnCtx, clauses []string, claims []extract.Claim, seq *int64) (extract.Claim, bool) {
+	body := strings.Join(clauses, ", ")
+	if !informative(body) {
+		return extract.Claim{}, false
+	}
+	allDates := findDates(body, tc.ref)
+	resolved := replaceDates(body, allDates)
+	subject, predicate, text := tc.speaker, "said", ""
+	switch {
+	case tc.numbered:
+		subject, predicate, text = tc.speaker, "mentioned", sentence(resolved)
+		if ent := mainEntity(body); ent != "" {
+			subject = ent
+		}
+	case mentionsSpeaker(body):
+		text = thirdPersonText(resolved, tc.speaker)
+	case properNoun(body) && mainEntity(body) != "":
+		// A statement about someone or something else: file it under that entity.
+		subject, predicate, text = mainEntity(body), "mentioned", sentence(resolved)
+	default:
+		text = sentence(tc.speaker + " said: " + resolved)
+	}
+	if covered(text, claims) {
+		return extract.Claim{}, false
+	}
+	c := e.claim(tc, spec{subject: subject, predicate: predicate, object: sentence(resolved), text: text, confidence: confFallback}, body, allDates, seq)
+	c.Functional = false
+	c.Fallback = true
+	return c, true
+}
+
+// covered reports whether the structured claims' texts contain every content word of body.
+func covered(body string, claims []extract.Claim) bool {
+	if len(claims) == 0 {
+		return false
+	}
+	have := map[string]bool{}
+	for _, c := range claims {
+		for _, w := range words(strings.ToLower(c.Text + " " + c.Object)) {
+			have[w] = true
+		}
+	}
+	missing := 0
+	for _, w := range words(strings.ToLower(body)) {
+		if !filler[w] && !have[w] {
+			missing++
+		}
+	}
+	return missing == 0
+}
+
+var reEntity = regexp.MustCompile(`^(?:The\s+)?([A-Z][\w'.-]*(?:\s+(?:[A-Z][\w'.-]*|of|the|de|von|van|du|da|and|on|in|to|by|for))*(?:\s+[A-Z][\w'.-]*)?)`)
+
+// mainEntity is the proper name a sentence starts with ("Thomas Kyd was born ..." → "Thomas Kyd").
+func mainEntity(s string) string {
+	m := reEntity.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	ent := strings.TrimRight(m[1], " ")
+	for _, tail := range []string{" of", " the", " de", " von", " van", " du", " da", " and", " on", " in", " to", " by", " for"} {
+		ent = strings.TrimSuffix(ent, tail)
+	}
+	if notNames[strings.ToLower(strings.Fields(ent)[0])] {
+		return ""
+	}
+	return ent
+}
+
+// clauseSpecs runs the patterns over one assertive clause.
+func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
+	var out []spec
+	out = append(out, matchKinship(clause, tc.speaker)...)
+	// Match on the clause without a leading time phrase ("Yesterday I took ...", "Last week, I ..."); the
+	// claim text keeps it, resolved.
+	if len(dates) > 0 && dates[0].start == 0 {
+		cut := dates[0].end
+		for cut < len(clause) && (clause[cut] == ',' || clause[cut] == ' ') {
+			cut++
+		}
+		if cut < len(clause) {
+			clause = clause[cut:]
+			dates = shiftDates(dates, cut, 0)
+		}
+	}
+	if m := reCompound.FindStringSubmatchIndex(clause); m != nil {
+		// "My GF and I just had ..." / "Samantha and I decided ...": the speaker is the subject.
+		cut := m[2]
+		clause = clause[cut:]
+		dates = shiftDates(dates, cut, 0)
+	}
+	if s, ok := matchTemplate(clause, numbered); ok {
+		out = append(out, s)
+	} else if s, ok := matchRelation(clause, dates, numbered); ok {
+		out = append(out, s)
+	} else if s, ok := matchPossessive(clause, dates); ok {
+		out = append(out, s)
+	} else if s, ok := matchFirstPerson(clause, dates, firstClause); ok {
+		out = append(out, s)
+	} else if s, ok := matchNamed(clause, dates); ok {
+		out = append(out, s)
+	}
+	return out
+}
+
+func matchTemplate(clause string, numbered bool) (spec, bool) {
+	for _, t := range templates {
+		m := t.re.FindStringSubmatch(clause)
+		if m == nil {
+			continue
+		}
+		subj := cleanNP(m[t.subj])
+		obj := cleanNP(m[t.obj])
+		pred := t.fixedPredicate
+		if pred == "" {
+			pred = strings.ToLower(strings.TrimSpace(m[t.pred])) + t.predicateSuffix
+			if vaguePredicates[strings.ToLower(strings.TrimSpace(m[t.pred]))] {
+				continue
+			}
+		}
+		if t.requireProperSubj && !properNoun(subj) && !(numbered && plainNoun(subj)) {
+			continue
+		}
+		if subj == "" || obj == "" || len(strings.Fields(obj)) > maxObjectWord+4 {
+			continue
+		}
+		conf := confRelation
+		if numbered {
+			conf = confTemplate
+		}
+		return spec{subject: subj, predicate: pred, object: obj, confidence: conf}, true
+	}
+	return spec{}, false
+}
+
+func matchRelation(clause string, dates []when, numbered bool) (spec, bool) {
+	for _, r := range relations {
+		loc := r.re.FindStringSubmatchIndex(clause)
+		if loc == nil {
+			continue
+		}
+		subj := cleanNP(clause[loc[2]:loc[3]])
+		objStart := loc[len(loc)-2]
+		pred := r.predicate
+		if strings.Contains(pred, "$1") && len(loc) > 6 {
+			pred = strings.ReplaceAll(pred, "$1", strings.ToLower(clause[loc[4]:loc[5]]))
+		}
+		var obj string
+		if numbered {
+			obj = cleanNP(clause[objStart:])
+		} else {
+			obj = objectPhrase(clause[objStart:], dates, objStart)
+		}
+		if obj == "" {
+			continue
+		}
+		switch {
+		case subj == "I" || strings.EqualFold(subj, "we"):
+			return spec{predicate: pred, object: obj, confidence: confFirst}, true
+		case properNoun(subj) || (numbered && plainNoun(subj)):
+			return spec{subject: subj, predicate: pred, object: obj, confidence: confRelation}, true
+		}
+	}
+	return spec{}, false
+}
+
+var (
+	rePossessive = regexp.MustCompile(`^(.+?)'s?\s+([a-zA-Z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
+	reMyIs       = regexp.MustCompile(`(?i)^(?:my|our)\s+([a-z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
+	reFavourite  = regexp.MustCompile(`(?i)^(favou?rite|fave)\s+(.+)$`)
+	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)\b`)
+)
+
+// matchPossessive handles "Alice's manager is Bob" and the speaker's "my X is Y".
+func matchPossessive(clause string, dates []when) (spec, bool) {
+	if m := reMyIs.FindStringSubmatchIndex(clause); m != nil {
+		attr := strings.ToLower(strings.TrimSpace(clause[m[2]:m[3]]))
+		objStart := m[4]
+		if fm := reFavourite.FindStringSubmatch(attr); fm != nil {
+			attr = "favourite " + fm[2]
+		}
+		rest := clause[objStart:]
+		if reWeakObject.MatchString(rest) || len(strings.Fields(attr)) > 3 {
+			return spec{}, false
+		}
+		obj := objectPhrase(rest, dates, objStart)
+		if obj == "" {
+			return spec{}, false
+		}
+		if attr == "name" {
+			return spec{predicate: "name", object: obj, confidence: confFirst}, true
+		}
+		return spec{predicate: attr, object: obj, confidence: confFirst}, true
+	}
+	if m := rePossessive.FindStringSubmatchIndex(clause); m != nil {
+		owner := cleanNP(clause[m[2]:m[3]])
+		attr := strings.ToLower(strings.TrimSpace(clause[m[4]:m[5]]))
+		if !properNoun(owner) || len(strings.Fields(attr)) > 3 || vaguePredicates[attr] {
+			return spec{}, false
+		}
+		rest := clause[m[6]:]
+		if reWeakObject.MatchString(rest) {
+			return spec{}, false
+		}
+		obj := objectPhrase(rest, dates, m[6])
+		if obj == "" {
+			return spec{}, false
+		}
+		if fm := reFavourite.FindStringSubmatch(attr); fm != nil {
+			attr = "favourite " + fm[2]
+		}
+		return spec{subject: owner, predicate: attr, object: obj, confidence: confRelation}, true
+	}
+	return spec{}, false
+}
+
+var (
+	reAge       = regexp.MustCompile(`(?i)^I\s+(?:am|was|just\s+turned|turned|will\s+be)\s+(\d{1,3})(?:\s+years?\s+old)?\b`)
+	reFan       = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am|are|have\s+been|have\s+always\s+been|was|were)\s+(?:(?:also|really|always|still|so|mostly|very|totally|super|pretty|quite|now|currently|\w+ly)\s+)*(?:(?:a|an|such\s+a)\s+(?:big|huge|massive|great|true|long-time|longtime|die-hard)?\s*fans?\s+of|into|passionate\s+about|obsessed\s+with|keen\s+on|interested\s+in|crazy\s+about|fond\s+of)\s+`)
+	reStatus    = regexp.MustCompile(`(?i)^I\s+am\s+(?:now\s+|currently\s+|still\s+)?(single|divorced|engaged|married|widowed|retired|pregnant|unemployed|vegan|vegetarian)\b`)
+	reMovedTo   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
+	reMovedFrom = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
+	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:new\s+)?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
+	reIsA       = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
+	reBadIsA    = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
+	reSubjVerb  = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
+	reNamedVerb = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
+)
+
+// matchFirstPerson handles statements whose subject is the speaker ("I ...", "we ...", or none: "Lost my
+// job yesterday").
+func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool) {
+	objAfter := func(loc []int) string { return objectPhrase(clause[loc[1]:], dates, loc[1]) }
+	if m := reAge.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: "age", object: m[1], confidence: confFirst}, true
+	}
+	if loc := reFan.FindStringIndex(clause); loc != nil {
+		if obj := objAfter(loc); obj != "" {
+			return spec{predicate: "likes", object: obj, confidence: confFirst}, true
+		}
+	}
+	if m := reStatus.FindStringSubmatch(clause); m != nil {
+		st := strings.ToLower(m[1])
+		switch st {
+		case "single", "divorced", "engaged", "married", "widowed":
+			return spec{predicate: "relationship status", object: st, confidence: confFirst}, true
+		case "retired", "unemployed":
+			return spec{predicate: "job status", object: st, confidence: confFirst}, true
+		}
+		return spec{predicate: "is", object: st, confidence: confFirst}, true
+	}
+	if loc := reMovedTo.FindStringIndex(clause); loc != nil {
+		if obj := objAfter(loc); obj != "" {
+			return spec{predicate: "lives in", object: obj, confidence: confFirst}, true
+		}
+	}
+	if loc := reMovedFrom.FindStringIndex(clause); loc != nil {
+		if obj := objAfter(loc); obj != "" {
+			return spec{predicate: "moved from", object: obj, confidence: confFirst}, true
+		}
+	}
+	if loc := reNewJob.FindStringIndex(clause); loc != nil {
+		if obj := objAfter(loc); obj != "" {
+			return spec{predicate: "works at", object: obj, confidence: confFirst}, true
+		}
+	}
+	if loc := reIsA.FindStringIndex(clause); loc != nil {
+		if rest := clause[loc[1]:]; !reBadIsA.MatchString(rest) {
+			if obj := objAfter(loc); obj != "" {
+				return spec{predicate: "is a", object: obj, confidence: confFirst}, true
+			}
+		}
+	}
+	if m := reSubjVerb.FindStringSubmatchIndex(clause); m != nil {
+		if s, ok := verbPhrase(clause, m[3], dates); ok {
+			return s, true
+		}
+	}
+	if firstClause {
+		if s, ok := diaryClause(clause, dates); ok {
+			return s, true
+		}
+	}
+	return spec{}, false
+}
+
+// verbPhrase reads the verb group that starts at byte offset at (after the subject) and the object after it.
+// It understands adverbs, "am/is VERB-ing", "have (been) VERB-ed", "will / going to / plan to VERB" (plans),
+// "want to VERB", plain present and past tenses, and "have X" possession.
+func verbPhrase(clause string, at int, dates []when) (spec, bool) {
+	toks := tokenize(clause[at:], at)
+	i := 0
+	skipAdv := func() {
+		for i < len(toks) && adverbs[toks[i].lower] {
+			i++
+		}
+	}
+	skipAdv()
+	if i >= len(toks) {
+		return spec{}, false
+	}
+	obj := func(from int) string {
+		if from >= len(toks) {
+			return ""
+		}
+		return objectPhrase(clause[toks[from].start:], dates, toks[from].start)
+	}
+	conf := confFirst
+	switch w := toks[i].lower; {
+	case w == "will" || (w == "am" || w == "are") && i+2 < len(toks) && (toks[i+1].lower == "going" || toks[i+1].lower == "planning" || toks[i+1].lower == "about") && toks[i+2].lower == "to":
+		// Plans: "I will start", "I am going to start", "I am planning to start".
+		j := i + 1
+		if w != "will" {
+			j = i + 3
+		}
+		for j < len(toks) && adverbs[toks[j].lower] {
+			j++
+		}
+		if j < len(toks) {
+			if b, ok := verbForms[toks[j].lower]; ok && b == toks[j].lower {
+				if o := obj(j); o != "" {
+					return spec{predicate: "plans to", object: o, confidence: conf}, true
+				}
+			}
+		}
+		return spec{}, false
+	case (w == "plan" || w == "want" || w == "need" || w == "decided" || w == "intend" || w == "aim") && i+1 < len(toks) && toks[i+1].lower == "to":
+		pred := map[string]string{"plan": "plans to", "want": "wants to", "need": "needs to", "decided": "decided to", "intend": "plans to", "aim": "plans to"}[w]
+		if o := obj(i + 2); o != "" && !reTellYou.MatchString(o) {
+			return spec{predicate: pred, object: o, confidence: conf}, true
+		}
+		return spec{}, false
+	case w == "am" || w == "are" || w == "was" || w == "were":
+		i++
+		skipAdv()
+		if i < len(toks) && strings.HasSuffix(toks[i].lower, "ing") {
+			if b, ok := verbForms[toks[i].lower]; ok {
+				return verbWithObject(toks, i, b, "is "+toks[i].lower, obj, conf)
+			}
+		}
+		return spec{}, false
+	case w == "have" || w == "has" || w == "had":
+		j := i + 1
+		for j < len(toks) && adverbs[toks[j].lower] {
+			j++
+		}
+		if j < len(toks) && toks[j].lower == "been" {
+			k := j + 1
+			for k < len(toks) && adverbs[toks[k].lower] {
+				k++
+			}
+			if k < len(toks) && toks[k].lower == "to" {
+				if o := obj(k + 1); o != "" {
+					return spec{predicate: "visited", object: o, confidence: conf}, true
+				}
+			}
+			if k < len(toks) && strings.HasSuffix(toks[k].lower, "ing") {
+				if b, ok := verbForms[toks[k].lower]; ok {
+					return verbWithObject(toks, k, b, "has been "+toks[k].lower, obj, conf)
+				}
+			}
+			return spec{}, false
+		}
+		if j < len(toks) && (toks[j].lower == "got" || toks[j].lower == "gotten") {
+			if o := obj(j + 1); o != "" {
+				return spec{predicate: "has", object: o, confidence: conf}, true
+			}
+		}
+		if j < len(toks) {
+			if b, ok := verbBase(toks[j].lower); ok && toks[j].lower != b && b != "have" {
+				return verbWithObject(toks, j, b, toks[j].lower, obj, conf)
+			}
+		}
+		if w == "had" {
+			if o := obj(i + 1); o != "" {
+				return spec{predicate: "had", object: o, confidence: conf}, true
+			}
+			return spec{}, false
+		}
+		if o := obj(i + 1); o != "" && !reWeakObject.MatchString(o) {
+			return spec{predicate: "has", object: o, confidence: conf}, true
+		}
+		return spec{}, false
+	}
+	if b, ok := verbBase(toks[i].lower); ok {
+		return verbWithObject(toks, i, b, toks[i].lower, obj, conf)
+	}
+	return spec{}, false
+}
+
+// reTellYou matches objects that only announce talk ("wanted to tell you about ...").
+var reTellYou = regexp.MustCompile(`(?i)^(?:tell|say|let|share|ask|thank|show|update)\b`)
+
+// verbWithObject builds the claim of a verb at toks[i] (base b, surface pred), taking a particle into the
+// predicate ("went to", "signed up for") and the object after it.
+func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, conf float64) (spec, bool) {
+	j := i + 1
+	for j < len(toks) && particles[toks[j].lower] && j-i <= 2 {
+		pred += " " + toks[j].lower
+		j++
+	}
+	switch b {
+	case "live":
+		if strings.HasSuffix(pred, " in") {
+			pred = "lives in"
+		}
+	case "work":
+		switch {
+		case strings.HasSuffix(pred, " at"):
+			pred = "works at"
+		case strings.HasSuffix(pred, " for"):
+			pred = "works for"
+		}
+	case "love", "like", "enjoy", "adore":
+		if !strings.HasSuffix(pred, "ing") {
+			pred = map[string]string{"love": "loves", "like": "likes", "enjoy": "enjoys", "adore": "loves"}[b]
+		}
+	}
+	o := obj(j)
+	if strings.HasSuffix(pred, " to") && reTellYou.MatchString(o) {
+		return spec{}, false
+	}
+	if o == "" {
+		// Intransitive: "I retired", "we won". The verb is the claim.
+		if j < len(toks) && !particles[toks[j].lower] {
+			return spec{}, false
+		}
+		o = pred
+		pred = "did"
+	}
+	return spec{predicate: pred, object: o, confidence: conf}, true
+}
+
+// diaryClause handles first-person clauses without a subject ("Lost my job as a banker yesterday",
+// "Going to start a business", "Just finished a painting").
+func diaryClause(clause string, dates []when) (spec, bool) {
+	toks := tokenize(clause, 0)
+	i := 0
+	for i < len(toks) && (adverbs[toks[i].lower] || isDateWord(toks[i].lower)) {
+		i++
+	}
+	if i >= len(toks) {
+		return spec{}, false
+	}
+	w := toks[i].lower
+	if w == "going" && i+1 < len(toks) && toks[i+1].lower == "to" {
+		s, ok := verbPhrase("I am "+clause[toks[i].start:], 1, shiftDates(dates, toks[i].start, -5))
+		s.prefix = "I am "
+		return s, ok
+	}
+	if _, past := irregular[w]; past || (strings.HasSuffix(w, "ed") && !nonVerbsEd[w]) {
+		if _, ok := verbBase(w); ok && w != "had" {
+			s, ok := verbPhrase("I "+clause[toks[i].start:], 1, shiftDates(dates, toks[i].start, -2))
+			s.prefix = "I "
+			return s, ok
+		}
+	}
+	return spec{}, false
+}
+
+// shiftDates re-bases date spans when a clause is re-read with a prefix: newStart = start - from + len(prefix).
+func shiftDates(ds []when, from, delta int) []when {
+	out := make([]when, 0, len(ds))
+	for _, d := range ds {
+		if d.start < from {
+			continue
+		}
+		d.start = d.start - from - delta
+		d.end = d.end - from - delta
+		out = append(out, d)
+	}
+	return out
+}
+
+func isDateWord(w string) bool {
+	switch w {
+	case "yesterday", "today", "tonight", "last", "this", "past", "week", "weekend", "month", "year", "night",
+		"morning", "afternoon", "evening", "recently", "lately":
+		return true
+	}
+	return false
+}
+
+// matchNamed handles "Samantha loves theater", "John retired": a named third party and a verb.
+func matchNamed(clause string, dates []when) (spec, bool) {
+	m := reNamedVerb.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return spec{}, false
+	}
+	name := clause[m[2]:m[3]]
+	if notNames[strings.ToLower(strings.Fields(name)[0])] {
+		return spec{}, false
+	}
+	first := strings.Fields(clause[m[4]:m[5]])[0]
+	b, ok := verbBase(first)
+	if !ok || b == first {
+		// A base form after a name is an imperative or a greeting ("Thanks Mel", "Mel, look").
+		if first != "is" && first != "was" && first != "has" {
+			return spec{}, false
+		}
+	}
+	s, ok := verbPhrase(clause, m[4]-1, dates)
+	if !ok {
+		return spec{}, false
+	}
+	s.subject = name
+	s.confidence = confNamed
+	return s, true
+}
+
+var (
+	reKin      = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?((?i)[a-z-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
+	reCompound = regexp.MustCompile(`^(?:(?i:my|our)\s+[\w-]+|[A-Z][a-z]+)\s+and\s+(I|we)\b`)
+)
+
+// matchKinship finds "my sister Anna" / "my dog named Max" anywhere in a clause.
+func matchKinship(clause, speaker string) []spec {
+	var out []spec
+	for _, m := range reKin.FindAllStringSubmatch(clause, -1) {
+		role, ok := kinship[strings.ToLower(m[1])]
+		name := m[2]
+		if !ok || notNames[strings.ToLower(strings.Fields(name)[0])] {
+			continue
+		}
+		owner := speaker + "'s"
+		if strings.HasSuffix(speaker, "s") {
+			owner = speaker + "'"
+		}
+		out = append(out, spec{predicate: role, object: name, text: sentence(owner + " " + role + " is " + name), confidence: confKinship})
+	}
+	return out
+}
+
+type token struct {
+	lower string
+	start int
+}
+
+var reWord = regexp.MustCompile(`[A-Za-z][A-Za-z'-]*`)
+
+// tokenize returns the words of s with their byte offsets shifted by base.
+func tokenize(s string, base int) []token {
+	locs := reWord.FindAllStringIndex(s, -1)
+	out := make([]token, len(locs))
+	for i, l := range locs {
+		out[i] = token{lower: strings.ToLower(s[l[0]:l[1]]), start: base + l[0]}
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+package rules
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// line is one line of a turn: a numbered fact line carries its number as sequence.
+type line struct {
+	text     string
+	sequence *int64
+}
+
+var numberedLine = regexp.MustCompile(`^\s*(\d{1,7})[.)]\s+(\S.*)$`)
+
+// splitLines splits content into lines and recognizes numbered fact lines ("12. The capital of X is Y.").
+// Lines that only introduce a list ("Here is a list of facts:") are dropped.
+func splitLines(content string) []line {
+	var out []line
+	for _, raw := range strings.Split(content, "\n") {
+		raw = strings.TrimSpace(raw)
+		if raw == "" {
+			continue
+		}
+		if m := numberedLine.FindStringSubmatch(raw); m != nil {
+			if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+				out = append(out, line{text: m[2], sequence: &n})
+				continue
+			}
+		}
+		if strings.HasSuffix(raw, ":") && !strings.Contains(raw[:len(raw)-1], ":") {
+			continue
+		}
+		out = append(out, line{text: raw})
+	}
+	return out
+}
+
+// abbreviations are words whose trailing period does not end a sentence.
+var abbreviations = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "jr": true, "sr": true, "vs": true, "etc": true,
+	"e.g": true, "i.e": true, "u.s": true, "d.c": true, "inc": true, "ltd": true, "co": true, "mt": true,
+	"no": true, "prof": true, "gen": true, "sgt": true, "capt": true, "lt": true, "col": true, "ft": true,
+	"approx": true, "dept": true, "est": true, "u.k": true, "a.m": true, "p.m": true, "ave": true,
+}
+
+// splitSentences splits one line into sentences at ., ! or ? (and runs of them) followed by space, except
+// after abbreviations and single initials ("Ursula K. Le Guin").
+func splitSentences(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r != '.' && r != '!' && r != '?' && r != '…' {
+			i += size
+			continue
+		}
+		end := i + size
+		for end < len(s) && strings.ContainsRune(".!?…\"'”’)", rune(s[end])) {
+			end++
+		}
+		// Emoji and similar right after the terminator belong to the sentence.
+		if end < len(s) && !unicode.IsSpace(rune(s[end])) {
+			i = end
+			continue
+		}
+		if r == '.' && isAbbreviation(s[start:i]) {
+			i = end
+			continue
+		}
+		if sent := strings.TrimSpace(s[start:end]); sent != "" {
+			out = append(out, sent)
+		}
+		start = end
+		i = end
+	}
+	if rest := strings.TrimSpace(s[start:]); rest != "" {
+		out = append(out, rest)
+	}
+	return out
+}
+
+// isAbbreviation reports whether the text before a period ends with an abbreviation or an initial.
+func isAbbreviation(before string) bool {
+	j := strings.LastIndexFunc(before, unicode.IsSpace)
+	w := before[j+1:]
+	if w == "" {
+		return false
+	}
+	if utf8.RuneCountInString(w) == 1 {
+		r, _ := utf8.DecodeRuneInString(w)
+		return unicode.IsUpper(r)
+	}
+	return abbreviations[strings.ToLower(strings.Trim(w, "(\"'"))]
+}
+
+// clauseBreak matches where a new clause starts; group 1, when it matched, is the new clause's subject,
+// which stays in the clause.
+var clauseBreak = regexp.MustCompile(`\s+[-–—]+\s+|;\s+|\s*\(\s*|\s*\)\s*|,\s+(?:but|so|because)\s+|\s+(?:but|because|although|though|whereas)\s+|,\s+(?:and\s+)?(?:then\s+)?((?:I|we|my|I'm|I've|we're|we've|I'll|[A-Z][a-z]+\s+and\s+I)\s)`)
+
+// splitClauses splits a sentence into clauses at dashes, semicolons, parentheses and conjunctions that start
+// a new clause. The subject of a clause started by ", and I ..." stays in the clause.
+func splitClauses(s string) []string {
+	var out []string
+	last := 0
+	for _, loc := range clauseBreak.FindAllStringSubmatchIndex(s, -1) {
+		piece := s[last:loc[0]]
+		next := loc[1]
+		if loc[2] >= 0 {
+			next = loc[2]
+		}
+		if p := strings.TrimSpace(piece); p != "" {
+			out = append(out, p)
+		}
+		last = next
+	}
+	if p := strings.TrimSpace(s[last:]); p != "" {
+		out = append(out, p)
+	}
+	return out
+}

@@ -1,0 +1,236 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// typographic maps curly quotes and similar to ASCII so patterns need one spelling.
+var typographic = strings.NewReplacer("’", "'", "‘", "'", "“", "\"", "”", "\"", "…", "...", "\u00a0", " ")
+
+var contractions = []struct {
+	re   *regexp.Regexp
+	repl string
+}{
+	{regexp.MustCompile(`(?i)\b(I)'m\b`), "$1 am"},
+	{regexp.MustCompile(`(?i)\b(I|we|you|they)'ve\b`), "$1 have"},
+	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she|it)'ll\b`), "$1 will"},
+	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she)'d\b`), "$1 would"},
+	{regexp.MustCompile(`(?i)\b(we|you|they)'re\b`), "$1 are"},
+	{regexp.MustCompile(`(?i)\b(can)'t\b`), "${1}not"},
+	{regexp.MustCompile(`(?i)\b(won)'t\b`), "will not"},
+	{regexp.MustCompile(`(?i)\b(\w+)n't\b`), "$1 not"},
+	{regexp.MustCompile(`(?i)\bgonna\b`), "going to"},
+	{regexp.MustCompile(`(?i)\bwanna\b`), "want to"},
+	{regexp.MustCompile(`(?i)\bgotta\b`), "have to"},
+	{regexp.MustCompile(`(?i)\bIm\b`), "I am"},
+	{regexp.MustCompile(`(?i)\bIve\b`), "I have"},
+	{regexp.MustCompile(`(?i)\bi\b`), "I"},
+}
+
+// expand normalizes typography and expands the contractions the patterns care about.
+func expand(s string) string {
+	s = typographic.Replace(s)
+	for _, c := range contractions {
+		s = c.re.ReplaceAllString(s, c.repl)
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+var discourse = regexp.MustCompile(`(?i)^(?:(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+)(?:\s*,\s*[A-Z][a-z]+)?[\s,!.:-]+)+`)
+
+// stripDiscourse drops leading interjections and discourse markers ("Yeah, ", "By the way, ", "Wow, Mel! ").
+func stripDiscourse(s string) string {
+	for {
+		loc := discourse.FindStringIndex(s)
+		if loc == nil || loc[1] == 0 {
+			return s
+		}
+		rest := strings.TrimSpace(s[loc[1]:])
+		if rest == "" {
+			return s
+		}
+		s = rest
+	}
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-'
+	})
+}
+
+var negations = map[string]bool{
+	"not": true, "never": true, "no": true, "cannot": true, "nobody": true, "nothing": true, "neither": true,
+	"nor": true, "nowhere": true, "none": true, "hardly": true, "barely": true,
+}
+
+var hypotheticals = map[string]bool{
+	"would": true, "could": true, "might": true, "maybe": true, "perhaps": true, "wish": true, "wishes": true,
+	"wonder": true, "wondering": true, "suppose": true, "supposing": true, "imagine": true, "if": true,
+	"unless": true, "whether": true, "should": true, "hope": true, "hoping": true, "hopefully": true,
+	"possibly": true, "probably": true, "considering": true, "someday": true, "dream": true, "dreaming": true,
+}
+
+var questionWords = map[string]bool{
+	"what": true, "why": true, "how": true, "when": true, "where": true, "who": true, "which": true, "whose": true,
+	"whom": true, "do": true, "does": true, "did": true, "is": true, "are": true, "was": true, "were": true,
+	"can": true, "could": true, "would": true, "should": true, "will": true, "have": true, "has": true,
+	"had": true, "shall": true, "may": true, "am": true, "anything": true, "any": true,
+}
+
+var subjectPronouns = map[string]bool{"you": true, "i": true, "it": true, "they": true, "he": true,
+	"she": true, "we": true, "there": true, "this": true, "that": true, "your": true, "anyone": true}
+
+// isQuestion reports questions: a final "?" or an inverted auxiliary ("Did you go", "What is").
+func isQuestion(s string) bool {
+	t := strings.TrimRight(s, " \"')")
+	if strings.HasSuffix(t, "?") {
+		return true
+	}
+	ws := words(strings.ToLower(s))
+	if len(ws) >= 2 && questionWords[ws[0]] {
+		switch ws[0] {
+		case "what", "why", "how", "who", "which", "whose", "whom":
+			return true
+		case "when", "where":
+			// "When I was a kid, ..." is a statement.
+			return !subjectPronouns[ws[1]] || ws[1] == "you" || ws[1] == "do" || ws[1] == "did"
+		}
+		return subjectPronouns[ws[1]]
+	}
+	return false
+}
+
+// nonAssertive reports clauses that state no fact: negated, hypothetical or questions.
+func nonAssertive(clause string) bool {
+	if isQuestion(clause) {
+		return true
+	}
+	for _, w := range words(strings.ToLower(clause)) {
+		if negations[w] || hypotheticals[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// conditional reports sentences whose every clause depends on a condition ("If I get the job, I'll move").
+func conditional(sentence string) bool {
+	ws := words(strings.ToLower(sentence))
+	if len(ws) == 0 {
+		return false
+	}
+	switch ws[0] {
+	case "if", "unless", "imagine", "suppose", "supposing", "whether", "maybe", "perhaps":
+		return true
+	}
+	return len(ws) > 1 && ws[0] == "what" && ws[1] == "if"
+}
+
+// filler words carry no content; a sentence made only of them is not worth a claim.
+var filler = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`i me my mine you your yours we us our it its he him his she her they them their
+		a an the this that these those is am are was were be been being have has had do does did will would
+		to of in on at for with and or but so too very really just all some any about up out over again
+		great good nice cool awesome amazing wow thanks thank glad happy sweet fun love lovely totally
+		definitely absolutely sure yeah yes yep oh hey hi hello well sounds looks seems like see talk
+		soon care luck what how there here can could should get got going gonna go lot lots much thing things
+		such pretty super incredible fantastic wonderful beautiful cute right okay ok haha lol man keep up
+		work proud congrats congratulations day today always never one feel feeling felt make makes made
+		know think mean means glad stuff kind sort way time hear heard tell say said let let's`) {
+		filler[w] = true
+	}
+}
+
+// informative reports whether a sentence has at least two content words.
+func informative(s string) bool {
+	n := 0
+	for _, w := range words(strings.ToLower(s)) {
+		if !filler[strings.Trim(w, "'-")] && utf8.RuneCountInString(w) > 1 {
+			n++
+			if n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var firstPerson = regexp.MustCompile(`(?i)\b(?:I|me|my|mine|myself|we|us|our|ours|ourselves)\b`)
+
+// mentionsSpeaker reports whether a clause speaks in the first person.
+func mentionsSpeaker(s string) bool { return firstPerson.MatchString(s) }
+
+var (
+	reAndIAm    = regexp.MustCompile(`\band I am\b`)
+	reAndIHave  = regexp.MustCompile(`\band I have\b`)
+	reIAm       = regexp.MustCompile(`\bI am\b`)
+	reIHave     = regexp.MustCompile(`\bI have\b`)
+	reIWas      = regexp.MustCompile(`\bI was\b`)
+	reIDo       = regexp.MustCompile(`\bI do\b`)
+	reIVerb     = regexp.MustCompile(`\bI((?:\s+(?:just|really|also|still|usually|always|often|sometimes|now|totally|definitely|actually|mostly|absolutely|truly|even))*)\s+([a-z]+)\b`)
+	reI         = regexp.MustCompile(`\bI\b`)
+	reMe        = regexp.MustCompile(`(?i)\b(?:me|myself)\b`)
+	reMy        = regexp.MustCompile(`(?i)\b(?:my|mine)\b`)
+	reWeAre     = regexp.MustCompile(`(?i)\bwe (are|have|were|will)\b`)
+	reWe        = regexp.MustCompile(`(?i)\b(?:we|us|ourselves)\b`)
+	reOur       = regexp.MustCompile(`(?i)\b(?:our|ours)\b`)
+	reSpaces    = regexp.MustCompile(`\s+([,.!?;:])`)
+	reMultiSpac = regexp.MustCompile(`\s{2,}`)
+)
+
+// thirdPersonText rewrites a first-person clause about the speaker into a self-contained third-person
+// sentence: "I moved to Berlin" → "Alice moved to Berlin.", "my sister" → "Alice's sister".
+func thirdPersonText(clause, speaker string) string {
+	s := clause
+	if speaker != "" {
+		poss := speaker + "'s"
+		if strings.HasSuffix(speaker, "s") {
+			poss = speaker + "'"
+		}
+		s = reAndIAm.ReplaceAllString(s, "and "+speaker+" are")
+		s = reAndIHave.ReplaceAllString(s, "and "+speaker+" have")
+		s = reIAm.ReplaceAllString(s, speaker+" is")
+		s = reIHave.ReplaceAllString(s, speaker+" has")
+		s = reIWas.ReplaceAllString(s, speaker+" was")
+		s = reIDo.ReplaceAllString(s, speaker+" does")
+		s = reIVerb.ReplaceAllStringFunc(s, func(m string) string {
+			sub := reIVerb.FindStringSubmatch(m)
+			verb := sub[2]
+			if b, ok := verbForms[verb]; ok && b == verb {
+				verb = thirdPerson(verb)
+			} else if verb == "have" {
+				verb = "has"
+			}
+			return speaker + sub[1] + " " + verb
+		})
+		s = reI.ReplaceAllString(s, speaker)
+		s = reMy.ReplaceAllString(s, poss)
+		s = reMe.ReplaceAllString(s, speaker)
+		s = reWeAre.ReplaceAllString(s, speaker+" and others $1")
+		s = reWe.ReplaceAllString(s, speaker+" and others")
+		s = reOur.ReplaceAllString(s, poss)
+	}
+	return sentence(s)
+}
+
+// sentence tidies spacing, capitalizes the first letter and ends the text with a period unless it already
+// ends a sentence.
+func sentence(s string) string {
+	s = strings.TrimSpace(reMultiSpac.ReplaceAllString(reSpaces.ReplaceAllString(s, "$1"), " "))
+	s = strings.TrimRight(s, ",;:- ")
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if last, _ := utf8.DecodeLastRuneInString(s); !strings.ContainsRune(".!?\"')", last) {
+		s += "."
+	}
+	return s
+}
