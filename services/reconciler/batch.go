@@ -1,0 +1,972 @@
+package reconciler
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/services/reconciler/internal/resolve"
+)
+
+// tierKey names a slot tier: the claims that compete with each other. Shared claims compete per slot in the
+// workspace; private claims per slot and owner agent.
+type tierKey struct{ ws, subject, slot, scope, owner string }
+
+func (k tierKey) String() string {
+	return k.ws + "\x00" + k.subject + "\x00" + k.slot + "\x00" + k.scope + "\x00" + k.owner
+}
+
+func tierOf(ws, subject, slot, scope, owner string) tierKey {
+	if scope == string(event.ScopeShared) {
+		owner = ""
+	}
+	return tierKey{ws: ws, subject: subject, slot: slot, scope: scope, owner: owner}
+}
+
+type subjKey struct{ ws, subject string }
+
+// tclaim is one claim of a loaded tier with its current belief version.
+type tclaim struct {
+	id, objectKey, source, predicateKey, extractor, agent string
+	subject, predicate, object, text                      string
+	validFrom                                             time.Time
+	seq                                                   *int64
+	confidence                                            float32
+	functional                                            bool
+	streamSeq                                             int64
+
+	version      int // 0: no version yet
+	status       resolve.Status
+	validTo      *time.Time
+	supersededBy string
+	newRow       int // index of the current version in batchState.versions, or -1 when it is in the database
+
+	gate      *gateRow
+	confirmed bool
+}
+
+type gateRow struct {
+	state      string // pending, admitted, timed_out
+	deadline   *time.Time
+	onTimeout  string
+	resolvedBy string
+}
+
+type tier struct {
+	key      tierKey
+	claims   []*tclaim
+	byID     map[string]*tclaim
+	verdicts map[resolve.Pair]bool
+}
+
+func (t *tier) add(c *tclaim) {
+	t.claims = append(t.claims, c)
+	t.byID[c.id] = c
+}
+
+type predRow struct {
+	predicateKey, slotKey, phrase, model string
+	embedding                            []float32
+	similarity                           *float64
+	firstClaim                           string
+	streamSeq                            int64
+}
+
+type versionRow struct {
+	claimID, ws  string
+	version      int
+	status       resolve.Status
+	validFrom    time.Time
+	validTo      *time.Time
+	recordedAt   time.Time
+	retiredAt    *time.Time
+	decisionID   string
+	supersededBy string
+}
+
+// dueGate is a pending await-confirmation gate with a deadline.
+type dueGate struct {
+	deadline time.Time
+	claimID  string
+}
+
+type gateHeap []dueGate
+
+func (h gateHeap) Len() int { return len(h) }
+func (h gateHeap) Less(i, j int) bool {
+	if c := h[i].deadline.Compare(h[j].deadline); c != 0 {
+		return c < 0
+	}
+	return h[i].claimID < h[j].claimID
+}
+func (h gateHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *gateHeap) Push(x any)   { *h = append(*h, x.(dueGate)) }
+func (h *gateHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// batchState applies one segment of messages in memory over the tiers they touch (loaded with a few queries up
+// front) and writes the outcome with a few bulk statements at the end, so a batch costs a constant number of
+// round trips rather than several per message.
+type batchState struct {
+	e         *engine
+	partition int
+
+	tiers     map[tierKey]*tier
+	claimTier map[string]tierKey
+	preds     map[subjKey][]*predRow
+	existing  map[string]bool
+	confirmed map[string]bool
+	due       gateHeap
+
+	// Pending writes.
+	claimRows    [][]any
+	vectorRows   [][]any
+	versions     []versionRow
+	retireIDs    []string
+	retireVers   []int32
+	retireAt     []time.Time
+	decisionRows [][]any
+	edges        [][3]string
+	corrob       []corrobRow
+	aliases      map[[3]string]bool
+	predRows     [][]any
+	gates        map[string]*gateRow
+	gateParts    map[string]int
+	confirmRows  [][]any
+	judgeRows    [][]any
+	deadRows     [][]any
+
+	events []event.DecisionRecordedV1
+}
+
+type corrobRow struct {
+	claimID, source, via string
+	at                   time.Time
+}
+
+func newBatchState(e *engine, partition int) *batchState {
+	return &batchState{
+		e: e, partition: partition,
+		tiers: map[tierKey]*tier{}, claimTier: map[string]tierKey{}, preds: map[subjKey][]*predRow{},
+		existing: map[string]bool{}, confirmed: map[string]bool{},
+		aliases: map[[3]string]bool{}, gates: map[string]*gateRow{}, gateParts: map[string]int{},
+	}
+}
+
+// slotted is the pass-1 outcome for a claim item: its slot, or that it is a duplicate.
+type slotted struct {
+	duplicate bool
+	slot      string
+	note      string
+}
+
+func (st *batchState) run(ctx context.Context, tx pgx.Tx, items []item) error {
+	slots, err := st.prefetch(ctx, tx, items)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		it := &items[i]
+		if err := st.sweep(ctx, it.msg.Time); err != nil {
+			return err
+		}
+		if it.dead != "" {
+			st.deadRows = append(st.deadRows, []any{st.partition, int64(it.msg.Seq), nullable(it.ws), nullable(it.subject), nullable(it.agent), it.dead})
+			continue
+		}
+		switch it.kind {
+		case kindClaim:
+			if slots[i].duplicate {
+				continue
+			}
+			if err := st.applyClaim(ctx, it, slots[i]); err != nil {
+				return err
+			}
+		case kindConfirm:
+			st.applyConfirm(it)
+		}
+	}
+	return st.flush(ctx, tx)
+}
+
+// sweepUntil applies every due gate up to t (rebuilds use it to catch up with the partition's log time).
+func (st *batchState) sweep(ctx context.Context, t time.Time) error {
+	for st.due.Len() > 0 && !st.due[0].deadline.After(t) {
+		g := heap.Pop(&st.due).(dueGate)
+		st.timeout(g)
+	}
+	return nil
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// prefetch loads what the segment needs: which claims exist, explicit confirmations, the subjects' predicates,
+// due gates and every tier touched. It resolves slots (pass 1) on the way, because tiers are keyed by slot.
+func (st *batchState) prefetch(ctx context.Context, tx pgx.Tx, items []item) ([]slotted, error) {
+	var ids []string
+	subjects := map[subjKey]bool{}
+	var maxTime time.Time
+	for _, it := range items {
+		maxTime = it.msg.Time
+		if it.dead != "" {
+			continue
+		}
+		switch it.kind {
+		case kindClaim:
+			ids = append(ids, it.claim.ClaimID)
+			subjects[subjKey{it.claim.Workspace, it.claim.SubjectKey}] = true
+		case kindConfirm:
+			ids = append(ids, it.confirm.ClaimID)
+		}
+	}
+	tierSet := map[tierKey]bool{}
+	if len(ids) > 0 {
+		rows, err := tx.Query(ctx, `SELECT id::text, workspace_id, subject_key, slot_key, scope, owner_agent FROM claims WHERE id = ANY($1::uuid[])`, ids)
+		if err != nil {
+			return nil, fmt.Errorf("reconciler: look up claims: %w", err)
+		}
+		for rows.Next() {
+			var id, ws, subject, slot, scope, owner string
+			if err := rows.Scan(&id, &ws, &subject, &slot, &scope, &owner); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			st.existing[id] = true
+			k := tierOf(ws, subject, slot, scope, owner)
+			st.claimTier[id] = k
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("reconciler: look up claims: %w", err)
+		}
+		rows, err = tx.Query(ctx, `SELECT DISTINCT claim_id::text FROM confirmations WHERE claim_id = ANY($1::uuid[])`, ids)
+		if err != nil {
+			return nil, fmt.Errorf("reconciler: look up confirmations: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			st.confirmed[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("reconciler: look up confirmations: %w", err)
+		}
+		// Confirmation targets that exist need their tiers.
+		for _, it := range items {
+			if it.dead == "" && it.kind == kindConfirm {
+				if k, ok := st.claimTier[it.confirm.ClaimID]; ok {
+					tierSet[k] = true
+				}
+			}
+		}
+	}
+	if err := st.loadPredicates(ctx, tx, subjects); err != nil {
+		return nil, err
+	}
+	// Pass 1: slot identity, in stream order (a predicate first seen earlier in the segment can absorb a later
+	// paraphrase).
+	slots := make([]slotted, len(items))
+	for i, it := range items {
+		if it.dead != "" || it.kind != kindClaim {
+			continue
+		}
+		c := it.claim
+		if st.existing[c.ClaimID] {
+			slots[i].duplicate = true
+			continue
+		}
+		st.existing[c.ClaimID] = true
+		slots[i].slot, slots[i].note = st.slotFor(it)
+		k := tierOf(c.Workspace, c.SubjectKey, slots[i].slot, string(c.Scope), c.Provenance.AgentID)
+		tierSet[k] = true
+		st.claimTier[c.ClaimID] = k
+	}
+	// Gates that fall due within this segment's log time.
+	rows, err := tx.Query(ctx, `SELECT g.claim_id::text, g.deadline, c.workspace_id, c.subject_key, c.slot_key, c.scope, c.owner_agent
+		FROM claim_gates g JOIN claims c ON c.id = g.claim_id
+		WHERE g.partition = $1 AND g.state = 'pending' AND g.deadline <= $2`, st.partition, maxTime)
+	if err != nil {
+		return nil, fmt.Errorf("reconciler: due gates: %w", err)
+	}
+	for rows.Next() {
+		var id, ws, subject, slot, scope, owner string
+		var deadline time.Time
+		if err := rows.Scan(&id, &deadline, &ws, &subject, &slot, &scope, &owner); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		k := tierOf(ws, subject, slot, scope, owner)
+		tierSet[k] = true
+		st.claimTier[id] = k
+		heap.Push(&st.due, dueGate{deadline: deadline.UTC(), claimID: id})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reconciler: due gates: %w", err)
+	}
+	if err := st.loadTiers(ctx, tx, tierSet); err != nil {
+		return nil, err
+	}
+	return slots, nil
+}
+
+func (st *batchState) loadPredicates(ctx context.Context, tx pgx.Tx, subjects map[subjKey]bool) error {
+	if len(subjects) == 0 {
+		return nil
+	}
+	var wss, subs []string
+	for k := range subjects {
+		wss = append(wss, k.ws)
+		subs = append(subs, k.subject)
+		st.preds[k] = nil
+	}
+	rows, err := tx.Query(ctx, `SELECT p.workspace_id, p.subject_key, p.predicate_key, p.slot_key, p.model, p.embedding
+		FROM subject_predicates p JOIN unnest($1::text[], $2::text[]) AS k(ws, subject)
+		  ON p.workspace_id = k.ws AND p.subject_key = k.subject
+		ORDER BY p.predicate_key COLLATE "C"`, wss, subs)
+	if err != nil {
+		return fmt.Errorf("reconciler: load predicates: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ws, subject string
+		p := &predRow{}
+		var emb *pgvector.Vector
+		if err := rows.Scan(&ws, &subject, &p.predicateKey, &p.slotKey, &p.model, &emb); err != nil {
+			return fmt.Errorf("reconciler: load predicates: %w", err)
+		}
+		if emb != nil {
+			p.embedding = emb.Slice()
+		}
+		k := subjKey{ws, subject}
+		st.preds[k] = append(st.preds[k], p)
+	}
+	return rows.Err()
+}
+
+// slotFor decides the slot of a new claim: the slot its predicate key already has for this subject, else the
+// slot of the most similar known predicate of the subject (cosine ≥ the configured threshold; ties to the
+// smallest predicate key), else a new slot named by its own predicate key.
+func (st *batchState) slotFor(it item) (slot, note string) {
+	c := it.claim
+	k := subjKey{c.Workspace, c.SubjectKey}
+	for _, p := range st.preds[k] {
+		if p.predicateKey == c.PredicateKey {
+			return p.slotKey, ""
+		}
+	}
+	slot = c.PredicateKey
+	var best *predRow
+	var bestSim float64
+	pe := c.PredicateEmbedding
+	if st.e.cfg.PredicateMerge && pe.Dim > 0 {
+		for _, p := range st.preds[k] {
+			if p.model != pe.Model || len(p.embedding) != len(pe.Values) {
+				continue
+			}
+			sim := cosine(p.embedding, pe.Values)
+			if sim < st.e.cfg.PredicateSimilarity {
+				continue
+			}
+			if best == nil || sim > bestSim || (sim == bestSim && p.predicateKey < best.predicateKey) {
+				best, bestSim = p, sim
+			}
+		}
+	}
+	row := &predRow{predicateKey: c.PredicateKey, slotKey: slot, phrase: c.Predicate, model: pe.Model,
+		embedding: pe.Values, firstClaim: c.ClaimID, streamSeq: int64(it.msg.Seq)}
+	if best != nil {
+		row.slotKey = best.slotKey
+		s := bestSim
+		row.similarity = &s
+		note = fmt.Sprintf("slot: predicate %q merged into slot %q (cosine %.4f with %q >= %g)", c.PredicateKey, best.slotKey, bestSim, best.predicateKey, st.e.cfg.PredicateSimilarity)
+	}
+	st.preds[k] = append(st.preds[k], row)
+	var emb any
+	if pe.Dim > 0 {
+		emb = pgvector.NewVector(pe.Values)
+	}
+	st.predRows = append(st.predRows, []any{c.Workspace, c.SubjectKey, row.predicateKey, row.slotKey, row.phrase, row.model, emb, row.similarity, c.ClaimID, row.streamSeq})
+	return row.slotKey, note
+}
+
+// cosine is computed in float64 with explicit conversions, which forbid fused multiply-add: the same inputs give
+// the same bits on every architecture, so a replay elsewhere merges the same predicates.
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += float64(x * y)
+		na += float64(x * x)
+		nb += float64(y * y)
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / (math.Sqrt(na) * math.Sqrt(nb))
+}
+
+func (st *batchState) loadTiers(ctx context.Context, tx pgx.Tx, set map[tierKey]bool) error {
+	if len(set) == 0 {
+		return nil
+	}
+	var wss, subs, slots, scopes, owners []string
+	keys := make([]tierKey, 0, len(set))
+	for k := range set {
+		if _, ok := st.tiers[k]; ok {
+			continue
+		}
+		keys = append(keys, k)
+		st.tiers[k] = &tier{key: k, byID: map[string]*tclaim{}, verdicts: map[resolve.Pair]bool{}}
+		wss, subs, slots = append(wss, k.ws), append(subs, k.subject), append(slots, k.slot)
+		scopes, owners = append(scopes, k.scope), append(owners, k.owner)
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `SELECT c.workspace_id, c.subject_key, c.slot_key, c.scope, c.owner_agent,
+			c.id::text, c.object_key, c.source_key, c.predicate_key, c.extractor, c.subject, c.predicate, c.object, c.text,
+			c.valid_from, c.sequence, c.confidence, c.functional, c.stream_seq,
+			v.version, v.status, v.valid_to, coalesce(v.superseded_by::text, ''),
+			g.state, g.deadline, g.on_timeout, g.resolved_by,
+			EXISTS (SELECT 1 FROM confirmations f WHERE f.claim_id = c.id)
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(ws, subject, slot, scope, owner)
+		JOIN claims c ON c.workspace_id = k.ws AND c.subject_key = k.subject AND c.slot_key = k.slot AND c.scope = k.scope
+		     AND (k.scope = 'shared' OR c.owner_agent = k.owner)
+		JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL
+		LEFT JOIN claim_gates g ON g.claim_id = c.id`, wss, subs, slots, scopes, owners)
+	if err != nil {
+		return fmt.Errorf("reconciler: load tiers: %w", err)
+	}
+	var judgeIDs []string
+	for rows.Next() {
+		var ws, subject, slot, scope, owner, status string
+		c := &tclaim{newRow: -1}
+		var gState, gOnTimeout, gResolved *string
+		var gDeadline *time.Time
+		if err := rows.Scan(&ws, &subject, &slot, &scope, &owner,
+			&c.id, &c.objectKey, &c.source, &c.predicateKey, &c.extractor, &c.subject, &c.predicate, &c.object, &c.text,
+			&c.validFrom, &c.seq, &c.confidence, &c.functional, &c.streamSeq,
+			&c.version, &status, &c.validTo, &c.supersededBy,
+			&gState, &gDeadline, &gOnTimeout, &gResolved, &c.confirmed); err != nil {
+			rows.Close()
+			return fmt.Errorf("reconciler: load tiers: %w", err)
+		}
+		c.agent = owner
+		c.validFrom = c.validFrom.UTC()
+		if c.validTo != nil {
+			t := c.validTo.UTC()
+			c.validTo = &t
+		}
+		c.status = resolve.Status(status)
+		if gState != nil {
+			c.gate = &gateRow{state: *gState, deadline: gDeadline, onTimeout: deref(gOnTimeout), resolvedBy: deref(gResolved)}
+			if gDeadline != nil {
+				d := gDeadline.UTC()
+				c.gate.deadline = &d
+			}
+		}
+		k := tierOf(ws, subject, slot, scope, owner)
+		t := st.tiers[k]
+		t.add(c)
+		st.claimTier[c.id] = k
+		if st.e.policy.forSlot(slot, scope).judge != judgeNone {
+			judgeIDs = append(judgeIDs, c.id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reconciler: load tiers: %w", err)
+	}
+	for _, t := range st.tiers {
+		slices.SortFunc(t.claims, func(a, b *tclaim) int { return cmp.Compare(a.id, b.id) })
+	}
+	if len(judgeIDs) == 0 {
+		return nil
+	}
+	jrows, err := tx.Query(ctx, `SELECT claim_a::text, claim_b::text, contradicts FROM judgements WHERE claim_a = ANY($1::uuid[]) OR claim_b = ANY($1::uuid[])`, judgeIDs)
+	if err != nil {
+		return fmt.Errorf("reconciler: load judgements: %w", err)
+	}
+	defer jrows.Close()
+	for jrows.Next() {
+		var a, b string
+		var contra bool
+		if err := jrows.Scan(&a, &b, &contra); err != nil {
+			return err
+		}
+		if k, ok := st.claimTier[a]; ok {
+			st.tiers[k].verdicts[resolve.PairOf(a, b)] = contra
+		}
+	}
+	return jrows.Err()
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// functional reports whether the tier's slot is single-valued: the policy's override, else whether any of its
+// claims says so (a set property, so independent of arrival order).
+func (t *tier) functional(r slotRules) bool {
+	if r.functional != nil {
+		return *r.functional
+	}
+	for _, c := range t.claims {
+		if c.functional {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *tier) input(r slotRules) resolve.Input {
+	in := resolve.Input{Ranker: r.ranker, Functional: t.functional(r), Verdicts: t.verdicts}
+	in.Claims = make([]resolve.Claim, len(t.claims))
+	for i, c := range t.claims {
+		in.Claims[i] = resolve.Claim{ID: c.id, ObjectKey: c.objectKey, ValidFrom: c.validFrom, Sequence: c.seq,
+			Confidence: c.confidence, Source: c.source,
+			Held:         c.gate != nil && c.gate.state == "pending",
+			GateRejected: c.gate != nil && c.gate.state == "timed_out" && c.gate.onTimeout == "reject"}
+	}
+	return in
+}
+
+// operatorName is the pipeline that decided the tier, e.g. "await_confirmation|lww+judge".
+func (t *tier) operatorName(r slotRules) string {
+	var parts []string
+	for _, c := range t.claims {
+		if c.gate != nil {
+			parts = append(parts, "await_confirmation")
+			break
+		}
+	}
+	rank := string(r.ranker)
+	if r.ranker == resolve.LWW && !t.functional(r) {
+		rank = "accumulate"
+	}
+	if r.judge != judgeNone {
+		rank += "+judge"
+	}
+	return strings.Join(append(parts, rank), "|")
+}
+
+func live(s resolve.Status) bool {
+	return s == resolve.Active || s == resolve.Disputed || s == resolve.Pending
+}
+
+func (st *batchState) applyClaim(ctx context.Context, it *item, sl slotted) error {
+	c := it.claim
+	at := it.msg.Time
+	k := st.claimTier[c.ClaimID]
+	t := st.tiers[k]
+	if t == nil {
+		t = &tier{key: k, byID: map[string]*tclaim{}, verdicts: map[resolve.Pair]bool{}}
+		st.tiers[k] = t
+	}
+	rules := st.e.policy.forSlot(k.slot, k.scope)
+	// The conflict set: the claims still live in the tier, plus the newcomer.
+	var inputs []string
+	for _, e := range t.claims {
+		if live(e.status) {
+			inputs = append(inputs, e.id)
+		}
+	}
+	text := c.Text
+	if text == "" {
+		text = canon.ClaimText(c.Subject, c.Predicate, c.Object)
+	}
+	n := &tclaim{id: c.ClaimID, objectKey: it.objectKey, source: it.sourceKey, predicateKey: c.PredicateKey,
+		extractor: c.Provenance.Extractor, agent: c.Provenance.AgentID, subject: c.Subject, predicate: c.Predicate,
+		object: c.Object, text: text, validFrom: it.validFrom, seq: c.Sequence, confidence: it.confidence,
+		functional: c.Functional, streamSeq: int64(it.msg.Seq), newRow: -1, confirmed: st.confirmed[c.ClaimID]}
+	prov, err := json.Marshal(c.Provenance)
+	if err != nil {
+		return fmt.Errorf("reconciler: provenance: %w", err)
+	}
+	var seq any
+	if c.Sequence != nil {
+		seq = *c.Sequence
+	}
+	st.claimRows = append(st.claimRows, []any{c.ClaimID, c.Workspace, c.SubjectKey, c.Subject, c.PredicateKey, c.Predicate,
+		k.slot, c.Object, n.objectKey, text, c.Functional, string(c.Scope), n.agent, n.confidence, n.validFrom, seq,
+		string(prov), st.partition, n.streamSeq, at, n.source, n.extractor})
+	st.vectorRows = append(st.vectorRows, []any{c.ClaimID, c.Workspace, c.Embedding.Model, c.Embedding.Dim, pgvector.NewVector(c.Embedding.Values)})
+	if alias := aliasOf(c.Subject); alias != "" {
+		st.aliases[[3]string{c.Workspace, alias, c.SubjectKey}] = true
+	}
+	// Corroboration: every claim of the same object in the tier supports the newcomer and vice versa, counted
+	// once per independent source (the primary key is (claim, source)).
+	st.corrob = append(st.corrob, corrobRow{n.id, n.source, n.id, at})
+	for _, e := range t.claims {
+		if e.objectKey == n.objectKey {
+			st.corrob = append(st.corrob, corrobRow{n.id, e.source, e.id, at}, corrobRow{e.id, n.source, n.id, at})
+		}
+	}
+	t.add(n)
+
+	// Gate stage: await-confirmation.
+	var notes []string
+	if sl.note != "" {
+		notes = append(notes, sl.note)
+	}
+	if g := st.e.policy.forClaim(n.predicateKey, k.slot, k.scope, n.extractor, n.agent); g.await {
+		gr := &gateRow{state: "pending", onTimeout: g.onTimeout}
+		if g.timeout > 0 {
+			d := logTime(at.Add(g.timeout))
+			gr.deadline = &d
+		}
+		n.gate = gr
+		switch {
+		case n.confirmed:
+			gr.state, gr.resolvedBy = "admitted", "confirmation"
+		case st.secondSource(t, n) != "":
+			gr.state, gr.resolvedBy = "admitted", "second-source:"+st.secondSource(t, n)
+		case !resolve.Conflicts(t.input(rules), n.id):
+			gr.state, gr.resolvedBy = "admitted", "no-conflict"
+		default:
+			if gr.deadline != nil {
+				heap.Push(&st.due, dueGate{deadline: *gr.deadline, claimID: n.id})
+			}
+		}
+		st.setGate(n)
+		notes = append(notes, "await_confirmation: "+gr.state+" ("+orNone(gr.resolvedBy)+")")
+	}
+	// A new independent source of the same object confirms held claims.
+	for _, p := range t.claims {
+		if p != n && p.gate != nil && p.gate.state == "pending" && p.objectKey == n.objectKey && p.source != n.source {
+			p.gate.state, p.gate.resolvedBy = "admitted", "second-source:"+n.id
+			st.setGate(p)
+			notes = append(notes, fmt.Sprintf("await_confirmation: %s admitted by a second source", p.id))
+		}
+	}
+	// Judge stage: where rules cannot tell whether two claims contradict.
+	judgeKeys, err := st.judgePairs(ctx, t, n, rules)
+	if err != nil {
+		return err
+	}
+	id := event.DeterministicID("decision", fmt.Sprint(st.partition), fmt.Sprint(it.msg.Seq), k.String())
+	st.settle(t, rules, settleArgs{at: at, streamSeq: it.msg.Seq, decisionID: id, trigger: n, inputs: append(inputs, n.id),
+		judgeKeys: judgeKeys, notes: notes})
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "held"
+	}
+	return s
+}
+
+// secondSource returns a claim of the tier with n's object from another independent source, if any.
+func (st *batchState) secondSource(t *tier, n *tclaim) string {
+	for _, e := range t.claims {
+		if e != n && e.objectKey == n.objectKey && e.source != n.source && !(e.gate != nil && e.gate.state == "timed_out") {
+			return e.id
+		}
+	}
+	return ""
+}
+
+func (st *batchState) setGate(c *tclaim) {
+	st.gates[c.id] = c.gate
+	st.gateParts[c.id] = st.partition
+}
+
+// aliasOf is the surface form of a subject for entity lookup: trimmed, lower case, single spaces.
+func aliasOf(subject string) string {
+	return strings.Join(strings.Fields(strings.ToLower(subject)), " ")
+}
+
+func (st *batchState) applyConfirm(it *item) {
+	c := it.confirm
+	at := it.msg.Time
+	st.confirmRows = append(st.confirmRows, []any{c.ClaimID, c.AgentID, c.Workspace, c.SubjectKey, st.partition, int64(it.msg.Seq), at})
+	st.confirmed[c.ClaimID] = true
+	k, ok := st.claimTier[c.ClaimID]
+	if !ok {
+		return // the claim has not arrived yet; it will find the confirmation
+	}
+	if k.ws != c.Workspace || k.subject != c.SubjectKey {
+		st.e.log.Warn("reconciler: confirmation names another workspace or subject than its claim; ignored",
+			"claim_id", c.ClaimID, "partition", st.partition, "stream_seq", it.msg.Seq)
+		return
+	}
+	t := st.tiers[k]
+	n := t.byID[c.ClaimID]
+	if n == nil {
+		return
+	}
+	n.confirmed = true
+	if n.gate == nil || n.gate.state == "admitted" {
+		return
+	}
+	var inputs []string
+	for _, e := range t.claims {
+		if live(e.status) {
+			inputs = append(inputs, e.id)
+		}
+	}
+	n.gate.state, n.gate.resolvedBy = "admitted", "confirmation:"+c.AgentID
+	st.setGate(n)
+	rules := st.e.policy.forSlot(k.slot, k.scope)
+	id := event.DeterministicID("confirm", fmt.Sprint(st.partition), fmt.Sprint(it.msg.Seq), c.ClaimID)
+	st.settle(t, rules, settleArgs{at: at, streamSeq: it.msg.Seq, decisionID: id, trigger: n, inputs: inputs,
+		outcome: "confirmed", notes: []string{"await_confirmation: explicit confirmation by agent " + c.AgentID}})
+}
+
+// timeout applies a gate's timeout policy at its deadline. The decision is stamped with the deadline (log
+// time) and the claim's own stream position, not with whichever later message noticed it, so a rebuild that
+// notices it elsewhere records the same thing.
+func (st *batchState) timeout(g dueGate) {
+	k, ok := st.claimTier[g.claimID]
+	if !ok {
+		return
+	}
+	t := st.tiers[k]
+	n := t.byID[g.claimID]
+	if n == nil || n.gate == nil || n.gate.state != "pending" || n.gate.deadline == nil || !n.gate.deadline.Equal(g.deadline) {
+		return
+	}
+	var inputs []string
+	for _, e := range t.claims {
+		if live(e.status) {
+			inputs = append(inputs, e.id)
+		}
+	}
+	outcome := "timeout_accepted"
+	if n.gate.onTimeout == "reject" {
+		n.gate.state, n.gate.resolvedBy = "timed_out", "timeout"
+		outcome = "timeout_rejected"
+	} else {
+		n.gate.state, n.gate.resolvedBy = "admitted", "timeout"
+	}
+	st.setGate(n)
+	rules := st.e.policy.forSlot(k.slot, k.scope)
+	id := event.DeterministicID("timeout", g.claimID)
+	st.settle(t, rules, settleArgs{at: g.deadline, streamSeq: uint64(n.streamSeq), decisionID: id, trigger: n, inputs: inputs,
+		outcome: outcome, notes: []string{"await_confirmation: timeout policy " + n.gate.onTimeout}})
+}
+
+type settleArgs struct {
+	at         time.Time
+	streamSeq  uint64
+	decisionID string
+	trigger    *tclaim
+	inputs     []string
+	judgeKeys  []string
+	notes      []string
+	outcome    string
+}
+
+// settle folds the tier, appends a belief version for every claim whose state changed (retiring its previous
+// one at the same transaction time), records supersedes edges and the decision.
+func (st *batchState) settle(t *tier, rules slotRules, a settleArgs) {
+	res := resolve.Fold(t.input(rules))
+	var losers, whys []string
+	for _, c := range t.claims {
+		ns := res.States[c.id]
+		if c.version > 0 && c.status == ns.Status && eqTime(c.validTo, ns.ValidTo) && c.supersededBy == ns.SupersededBy {
+			continue
+		}
+		st.newVersion(t.key.ws, c, ns, a.at, a.decisionID)
+		if (ns.Status == resolve.Superseded || ns.Status == resolve.Rejected) && ns.SupersededBy != "" {
+			st.edges = append(st.edges, [3]string{ns.SupersededBy, c.id, a.decisionID})
+			losers = append(losers, c.id)
+		}
+		whys = append(whys, c.id+": "+string(ns.Status)+" ("+ns.Why+")")
+	}
+	trig := res.States[a.trigger.id]
+	outcome := a.outcome
+	if outcome == "" {
+		outcome = string(trig.Status)
+	}
+	var winner string
+	switch trig.Status {
+	case resolve.Active:
+		winner = a.trigger.id
+	case resolve.Superseded, resolve.Rejected:
+		winner = trig.SupersededBy
+	}
+	slices.Sort(a.inputs)
+	a.inputs = slices.Compact(a.inputs)
+	slices.Sort(losers)
+	op := t.operatorName(rules)
+	reason := strings.Join(append(append([]string{fmt.Sprintf("%s over %d claims", op, len(t.claims))}, a.notes...), whys...), "; ")
+	var owner any
+	if t.key.owner != "" {
+		owner = t.key.owner
+	}
+	judgeKey := strings.Join(a.judgeKeys, ",")
+	st.decisionRows = append(st.decisionRows, []any{a.decisionID, t.key.ws, t.key.subject, t.key.slot, t.key.scope, owner,
+		op, st.e.policy.Version(), a.inputs, nullable(winner), nonNil(losers), outcome, reason, nullable(judgeKey),
+		a.at, st.partition, int64(a.streamSeq)})
+	st.events = append(st.events, event.DecisionRecordedV1{DecisionID: a.decisionID, Workspace: t.key.ws,
+		SubjectKey: t.key.subject, PredicateKey: t.key.slot, Scope: event.Scope(t.key.scope), OwnerAgent: t.key.owner,
+		Operator: op, PolicyVersion: st.e.policy.Version(), Inputs: a.inputs, Winner: winner, Losers: losers,
+		Outcome: outcome, Reason: reason, JudgeKey: judgeKey, DecidedAt: a.at, Partition: st.partition, StreamSeq: a.streamSeq})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func eqTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Equal(*b)
+}
+
+func (st *batchState) newVersion(ws string, c *tclaim, ns resolve.State, at time.Time, decisionID string) {
+	if c.version > 0 {
+		if c.newRow >= 0 {
+			t := at
+			st.versions[c.newRow].retiredAt = &t
+		} else {
+			st.retireIDs = append(st.retireIDs, c.id)
+			st.retireVers = append(st.retireVers, int32(c.version))
+			st.retireAt = append(st.retireAt, at)
+		}
+	}
+	c.version++
+	c.status, c.validTo, c.supersededBy = ns.Status, ns.ValidTo, ns.SupersededBy
+	st.versions = append(st.versions, versionRow{claimID: c.id, ws: ws, version: c.version, status: ns.Status,
+		validFrom: c.validFrom, validTo: ns.ValidTo, recordedAt: at, decisionID: decisionID, supersededBy: ns.SupersededBy})
+	c.newRow = len(st.versions) - 1
+}
+
+// flush writes the segment's outcome: new rows by COPY, changes by set-based statements.
+func (st *batchState) flush(ctx context.Context, tx pgx.Tx) error {
+	copyRows := func(table string, cols []string, rows [][]any) error {
+		if len(rows) == 0 {
+			return nil
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows)); err != nil {
+			return fmt.Errorf("reconciler: write %s: %w", table, err)
+		}
+		return nil
+	}
+	if err := copyRows("claims", []string{"id", "workspace_id", "subject_key", "subject", "predicate_key", "predicate",
+		"slot_key", "object", "object_key", "text", "functional", "scope", "owner_agent", "confidence", "valid_from", "sequence",
+		"provenance", "partition", "stream_seq", "recorded_at", "source_key", "extractor"}, st.claimRows); err != nil {
+		return err
+	}
+	if err := copyRows("claim_vectors", []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, st.vectorRows); err != nil {
+		return err
+	}
+	if err := copyRows("subject_predicates", []string{"workspace_id", "subject_key", "predicate_key", "slot_key", "phrase", "model",
+		"embedding", "similarity", "first_claim", "stream_seq"}, st.predRows); err != nil {
+		return err
+	}
+	if len(st.retireIDs) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE claim_versions v SET retired_at = u.t
+			FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS u(id, ver, t)
+			WHERE v.claim_id = u.id AND v.version = u.ver AND v.retired_at IS NULL`, st.retireIDs, st.retireVers, st.retireAt); err != nil {
+			return fmt.Errorf("reconciler: retire versions: %w", err)
+		}
+	}
+	vrows := make([][]any, len(st.versions))
+	for i, v := range st.versions {
+		vrows[i] = []any{v.claimID, v.version, v.ws, string(v.status), v.validFrom, v.validTo, v.recordedAt, v.retiredAt,
+			v.decisionID, nullable(v.supersededBy)}
+	}
+	if err := copyRows("claim_versions", []string{"claim_id", "version", "workspace_id", "status", "valid_from", "valid_to",
+		"recorded_at", "retired_at", "decision_id", "superseded_by"}, vrows); err != nil {
+		return err
+	}
+	if err := copyRows("decisions", []string{"id", "workspace_id", "subject_key", "slot_key", "scope", "owner_agent", "operator",
+		"policy_version", "inputs", "winner", "losers", "outcome", "reason", "judge_key", "decided_at", "partition", "stream_seq"}, st.decisionRows); err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
+	if len(st.edges) > 0 {
+		var w, l, d []string
+		for _, e := range st.edges {
+			w, l, d = append(w, e[0]), append(l, e[1]), append(d, e[2])
+		}
+		b.Queue(`INSERT INTO supersedes (claim_id, superseded_id, decision_id)
+			SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) ON CONFLICT DO NOTHING`, w, l, d)
+	}
+	if len(st.corrob) > 0 {
+		var ids, srcs, vias []string
+		var ats []time.Time
+		for _, c := range st.corrob {
+			ids, srcs, vias, ats = append(ids, c.claimID), append(srcs, c.source), append(vias, c.via), append(ats, c.at)
+		}
+		b.Queue(`INSERT INTO corroborations (claim_id, source, via_claim_id, recorded_at)
+			SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::timestamptz[]) ON CONFLICT DO NOTHING`, ids, srcs, vias, ats)
+	}
+	if len(st.aliases) > 0 {
+		var ws, al, sk []string
+		for k := range st.aliases {
+			ws, al, sk = append(ws, k[0]), append(al, k[1]), append(sk, k[2])
+		}
+		b.Queue(`INSERT INTO subject_aliases (workspace_id, alias, subject_key)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`, ws, al, sk)
+	}
+	if len(st.gates) > 0 {
+		var ids, states, onTO, resolved []string
+		var ws []string
+		var parts []int32
+		var deadlines []*time.Time
+		for id, g := range st.gates {
+			k := st.claimTier[id]
+			ids, ws, parts, states = append(ids, id), append(ws, k.ws), append(parts, int32(st.gateParts[id])), append(states, g.state)
+			deadlines, onTO, resolved = append(deadlines, g.deadline), append(onTO, g.onTimeout), append(resolved, g.resolvedBy)
+		}
+		b.Queue(`INSERT INTO claim_gates (claim_id, workspace_id, partition, state, deadline, on_timeout, resolved_by)
+			SELECT id, ws, p, s, d, o, nullif(r, '') FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::timestamptz[], $6::text[], $7::text[])
+			  AS u(id, ws, p, s, d, o, r)
+			ON CONFLICT (claim_id) DO UPDATE SET state = EXCLUDED.state, resolved_by = EXCLUDED.resolved_by`,
+			ids, ws, parts, states, deadlines, onTO, resolved)
+	}
+	for _, r := range st.confirmRows {
+		b.Queue(`INSERT INTO confirmations (claim_id, agent_id, workspace_id, subject_key, partition, stream_seq, confirmed_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, r...)
+	}
+	for _, r := range st.judgeRows {
+		b.Queue(`INSERT INTO judgements (claim_a, claim_b, workspace_id, judge_key, contradicts, model, prompt_version)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, r...)
+	}
+	for _, r := range st.deadRows {
+		b.Queue(`INSERT INTO dead_letters (partition, stream_seq, workspace_id, subject_key, agent_id, reason)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, r...)
+	}
+	if b.Len() > 0 {
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return fmt.Errorf("reconciler: write batch: %w", err)
+		}
+	}
+	return nil
+}

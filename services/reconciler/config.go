@@ -1,0 +1,155 @@
+package reconciler
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mneme-ai/mneme/pkg/config"
+)
+
+// Config is the reconciler's configuration, read from MNEME_RECONCILER_* (plus the shared MNEME_* settings) by
+// config.Load. Every zero value of a field means its documented default (Defaults fills them), so a Config built
+// in code needs only the fields it changes.
+type Config struct {
+	config.Common
+
+	// BatchSize is the most claims-stream messages applied in one Postgres transaction. Default 256.
+	BatchSize int `env:"MNEME_RECONCILER_BATCH_SIZE" envDefault:"256"`
+	// BatchWait is how long a partition waits for more messages after the first one before it commits the batch
+	// it has. Default 5ms; 0 means the default.
+	BatchWait time.Duration `env:"MNEME_RECONCILER_BATCH_WAIT" envDefault:"5ms"`
+	// PolicyFile is a JSON resolution policy (see policy.go and docs): rules mapping predicate, scope and source to
+	// an operator. Empty means the built-in policy (LWW for functional slots, accumulate otherwise).
+	PolicyFile string `env:"MNEME_RECONCILER_POLICY_FILE"`
+	// PredicateMerge enables paraphrase merging of predicates of one subject into one slot. Default true.
+	PredicateMerge bool `env:"MNEME_RECONCILER_PREDICATE_MERGE" envDefault:"true"`
+	// PredicateSimilarity is the cosine similarity of two predicate-phrase embeddings at or above which a new
+	// predicate joins an existing predicate's slot. Default 0.85.
+	PredicateSimilarity float64 `env:"MNEME_RECONCILER_PREDICATE_SIMILARITY" envDefault:"0.85"`
+	// MaxAttempts bounds how often one message is tried when applying it fails for a reason that is not a
+	// transient infrastructure error; then it goes to the dead-letter stream and the partition moves on.
+	// Default 5.
+	MaxAttempts int `env:"MNEME_RECONCILER_MAX_ATTEMPTS" envDefault:"5"`
+	// RetryBackoff is the first delay between attempts; it doubles up to 5s. Default 100ms.
+	RetryBackoff time.Duration `env:"MNEME_RECONCILER_RETRY_BACKOFF" envDefault:"100ms"`
+	// RebalanceInterval is how often a replica re-checks the live replicas and takes or releases partitions.
+	// Default 1s.
+	RebalanceInterval time.Duration `env:"MNEME_RECONCILER_REBALANCE_INTERVAL" envDefault:"1s"`
+	// PublishDecisions publishes a DecisionRecordedV1 per decision to mneme.ledger.<ws> after commit. Default true.
+	PublishDecisions bool `env:"MNEME_RECONCILER_PUBLISH_DECISIONS" envDefault:"true"`
+	// ErasureWait is how long POST /v1/workspaces/{ws}/erasures waits for the erasure to complete before it
+	// answers 202 Accepted (poll GET .../erasures/{id}). Default 30s.
+	ErasureWait time.Duration `env:"MNEME_RECONCILER_ERASURE_WAIT" envDefault:"30s"`
+
+	// JudgeBaseURL enables the LLM judge (an OpenAI-compatible API root such as http://localhost:11434/v1) for
+	// the policy rules that ask for it; empty means rules only.
+	JudgeBaseURL string `env:"MNEME_RECONCILER_JUDGE_BASE_URL"`
+	// JudgeModel is the judge's chat model; part of every judge-log key.
+	JudgeModel string `env:"MNEME_RECONCILER_JUDGE_MODEL"`
+	// JudgeAPIKey is sent as a bearer credential; empty for local servers.
+	JudgeAPIKey string `env:"MNEME_RECONCILER_JUDGE_API_KEY"`
+	// JudgeTimeout bounds one judge call including retries. Default 30s.
+	JudgeTimeout time.Duration `env:"MNEME_RECONCILER_JUDGE_TIMEOUT" envDefault:"30s"`
+	// JudgeMaxPairs bounds the pairs judged for one incoming claim (the newest claims of the tier first).
+	// Default 8.
+	JudgeMaxPairs int `env:"MNEME_RECONCILER_JUDGE_MAX_PAIRS" envDefault:"8"`
+}
+
+// Defaults returns c with every zero-valued field set to its documented default.
+func (c Config) Defaults() Config {
+	if c.Partitions == 0 {
+		c.Partitions = 16
+	}
+	if c.BatchSize == 0 {
+		c.BatchSize = 256
+	}
+	if c.BatchWait == 0 {
+		c.BatchWait = 5 * time.Millisecond
+	}
+	if c.PredicateSimilarity == 0 {
+		c.PredicateSimilarity = 0.85
+	}
+	if c.MaxAttempts == 0 {
+		c.MaxAttempts = 5
+	}
+	if c.RetryBackoff == 0 {
+		c.RetryBackoff = 100 * time.Millisecond
+	}
+	if c.RebalanceInterval == 0 {
+		c.RebalanceInterval = time.Second
+	}
+	if c.ErasureWait == 0 {
+		c.ErasureWait = 30 * time.Second
+	}
+	if c.JudgeTimeout == 0 {
+		c.JudgeTimeout = 30 * time.Second
+	}
+	if c.JudgeMaxPairs == 0 {
+		c.JudgeMaxPairs = 8
+	}
+	if c.ShutdownTimeout == 0 {
+		c.ShutdownTimeout = 15 * time.Second
+	}
+	return c
+}
+
+// DefaultConfig is the configuration with every default applied and predicate merging and decision
+// publishing on, as config.Load gives with an empty environment (minus the shared settings).
+func DefaultConfig() Config {
+	return Config{PredicateMerge: true, PublishDecisions: true}.Defaults()
+}
+
+// Validate checks the reconciler settings (after Defaults) and says what is wrong and how to fix it. The shared
+// settings are checked by config.Common.Validate, which config.Load calls through this method.
+func (c Config) Validate() error {
+	return errors.Join(c.Common.Validate(), c.validateOwn())
+}
+
+// validateOwn checks the MNEME_RECONCILER_* settings only; New uses it because the shared settings reach a
+// service through service.Deps.
+func (c Config) validateOwn() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if c.BatchSize < 1 || c.BatchSize > 10000 {
+		bad("MNEME_RECONCILER_BATCH_SIZE=%d is out of range: use 1..10000 (default 256)", c.BatchSize)
+	}
+	if c.BatchWait < 0 || c.BatchWait > 10*time.Second {
+		bad("MNEME_RECONCILER_BATCH_WAIT=%s is out of range: use 0..10s (default 5ms)", c.BatchWait)
+	}
+	if c.PredicateSimilarity <= 0 || c.PredicateSimilarity > 1 {
+		bad("MNEME_RECONCILER_PREDICATE_SIMILARITY=%g is out of range: use a cosine similarity in (0, 1] (default 0.85); set MNEME_RECONCILER_PREDICATE_MERGE=false to disable merging", c.PredicateSimilarity)
+	}
+	if c.MaxAttempts < 1 || c.MaxAttempts > 100 {
+		bad("MNEME_RECONCILER_MAX_ATTEMPTS=%d is out of range: use 1..100 (default 5)", c.MaxAttempts)
+	}
+	if c.RetryBackoff < time.Millisecond || c.RetryBackoff > time.Minute {
+		bad("MNEME_RECONCILER_RETRY_BACKOFF=%s is out of range: use 1ms..1m (default 100ms)", c.RetryBackoff)
+	}
+	if c.RebalanceInterval < 10*time.Millisecond || c.RebalanceInterval > time.Minute {
+		bad("MNEME_RECONCILER_REBALANCE_INTERVAL=%s is out of range: use 10ms..1m (default 1s)", c.RebalanceInterval)
+	}
+	if c.ErasureWait < 0 || c.ErasureWait > 10*time.Minute {
+		bad("MNEME_RECONCILER_ERASURE_WAIT=%s is out of range: use 0..10m (default 30s)", c.ErasureWait)
+	}
+	if c.JudgeBaseURL != "" {
+		u, err := url.Parse(c.JudgeBaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("MNEME_RECONCILER_JUDGE_BASE_URL=%q is not an http(s) URL (example: http://localhost:11434/v1)", c.JudgeBaseURL)
+		}
+		if strings.TrimSpace(c.JudgeModel) == "" {
+			bad("MNEME_RECONCILER_JUDGE_MODEL is empty: name the judge's chat model when MNEME_RECONCILER_JUDGE_BASE_URL is set")
+		}
+	}
+	if c.JudgeTimeout <= 0 {
+		bad("MNEME_RECONCILER_JUDGE_TIMEOUT=%s must be positive (default 30s)", c.JudgeTimeout)
+	}
+	if c.JudgeMaxPairs < 1 || c.JudgeMaxPairs > 100 {
+		bad("MNEME_RECONCILER_JUDGE_MAX_PAIRS=%d is out of range: use 1..100 (default 8)", c.JudgeMaxPairs)
+	}
+	return errors.Join(errs...)
+}
+
+func (c Config) judgeEnabled() bool { return c.JudgeBaseURL != "" && c.JudgeModel != "" }

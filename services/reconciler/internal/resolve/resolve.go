@@ -1,0 +1,345 @@
+// Package resolve holds the contradiction-resolution operators (TOKI) as pure, deterministic functions over a
+// conflict set: the claims of one slot tier. They know nothing of Postgres or NATS, so they are unit-tested on
+// their own, and the reconciler calls them with the whole tier after every change (an n-ary fold over the set),
+// which is what makes the LWW outcome independent of arrival order.
+//
+// The pipeline for one tier is: gates (await-confirmation holds claims out of the candidate set; a gate that
+// timed out with "reject" makes its claim rejected) → a ranker over the remaining candidates (LWW by valid time,
+// or evidence-weighted) → per-claim states. Which claims contradict is a relation given by the caller: for a
+// functional slot every two different objects contradict unless a judge verdict says they do not; for an
+// accumulating slot nothing contradicts unless a judge verdict says so. Two claims with the same object never
+// contradict: they corroborate.
+package resolve
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Status is a claim's belief status in a tier.
+type Status string
+
+// Statuses produced by the operators ("retracted" is never produced by resolution).
+const (
+	Active     Status = "active"
+	Superseded Status = "superseded"
+	Disputed   Status = "disputed"
+	Pending    Status = "pending"
+	Rejected   Status = "rejected"
+)
+
+// Ranker names the operator that ranks the admitted claims of a tier.
+type Ranker string
+
+// Rankers.
+const (
+	// LWW is last-writer-wins by valid time: the later valid_from wins, then the higher source sequence; equal
+	// valid_from with equal or absent sequences and contradicting objects is a dispute.
+	LWW Ranker = "lww"
+	// Evidence is evidence-weighted merge: the value with more independent sources wins, then the higher
+	// confidence; equal evidence between contradicting values is a dispute. Valid time does not decide.
+	Evidence Ranker = "evidence"
+)
+
+// Valid reports whether r is a known ranker.
+func (r Ranker) Valid() bool { return r == LWW || r == Evidence }
+
+// Claim is what the operators need to know about one claim of the tier.
+type Claim struct {
+	ID         string
+	ObjectKey  string
+	ValidFrom  time.Time
+	Sequence   *int64
+	Confidence float32
+	// Source is the independent-source key; corroboration counts distinct sources per object.
+	Source string
+	// Held is true while an await-confirmation gate keeps the claim out of resolution (status pending).
+	Held bool
+	// GateRejected is true when the gate's timeout policy rejected the claim (status rejected).
+	GateRejected bool
+}
+
+// Pair is an unordered pair of claim ids, stored with A < B.
+type Pair struct{ A, B string }
+
+// PairOf returns the pair of two ids in canonical order.
+func PairOf(x, y string) Pair {
+	if x > y {
+		x, y = y, x
+	}
+	return Pair{A: x, B: y}
+}
+
+// Input is one tier to resolve.
+type Input struct {
+	Ranker Ranker
+	// Functional says whether different objects contradict by default (single-valued attribute).
+	Functional bool
+	Claims     []Claim
+	// Verdicts are judge verdicts for pairs: true means the two claims contradict. They override the default
+	// relation for pairs with different objects.
+	Verdicts map[Pair]bool
+}
+
+// State is the outcome for one claim.
+type State struct {
+	Status Status
+	// ValidTo ends the claim's valid time when a later contradicting (or restating) claim took over (LWW).
+	ValidTo *time.Time
+	// SupersededBy is the claim that superseded or outranked this one.
+	SupersededBy string
+	// Why explains the state in words, without claim content (ids and keys only).
+	Why string
+}
+
+// Result is the outcome for every claim of the tier.
+type Result struct {
+	States map[string]State
+}
+
+// Values returns the sorted distinct object keys of the active and disputed claims: "what the tier says now".
+func (r Result) Values(claims []Claim) []string {
+	var out []string
+	for _, c := range claims {
+		if s := r.States[c.ID].Status; s == Active || s == Disputed {
+			out = append(out, c.ObjectKey)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Contradicts reports whether a and b contradict under in's relation.
+func (in Input) Contradicts(a, b *Claim) bool {
+	if a.ObjectKey == b.ObjectKey {
+		return false
+	}
+	if v, ok := in.Verdicts[PairOf(a.ID, b.ID)]; ok {
+		return v
+	}
+	return in.Functional
+}
+
+// CompareTime orders two claims by valid time: valid_from, then sequence when both have one. 0 means the
+// claims are simultaneous (equal valid_from and equal or absent sequence).
+func CompareTime(a, b *Claim) int {
+	if c := a.ValidFrom.Compare(b.ValidFrom); c != 0 {
+		return c
+	}
+	if a.Sequence != nil && b.Sequence != nil {
+		return cmp.Compare(*a.Sequence, *b.Sequence)
+	}
+	return 0
+}
+
+// Fold resolves the tier. It is a pure function of in: the order of in.Claims does not matter.
+func Fold(in Input) Result {
+	claims := slices.Clone(in.Claims)
+	// A canonical order makes every tie-break below independent of the caller's order.
+	slices.SortFunc(claims, func(a, b Claim) int { return cmp.Compare(a.ID, b.ID) })
+	in.Claims = claims
+	res := Result{States: make(map[string]State, len(claims))}
+	var cands []*Claim
+	for i := range claims {
+		c := &claims[i]
+		switch {
+		case c.GateRejected:
+			res.States[c.ID] = State{Status: Rejected, Why: "await-confirmation: not confirmed before the timeout"}
+		case c.Held:
+			res.States[c.ID] = State{Status: Pending, Why: "await-confirmation: held until a second independent source or an explicit confirmation"}
+		default:
+			cands = append(cands, c)
+		}
+	}
+	switch in.Ranker {
+	case Evidence:
+		foldEvidence(in, cands, res.States)
+	default:
+		foldLWW(in, cands, res.States)
+	}
+	return res
+}
+
+func seqString(s *int64) string {
+	if s == nil {
+		return "none"
+	}
+	return fmt.Sprint(*s)
+}
+
+// foldLWW: a claim is superseded by its nearest later claim that contradicts or restates it (its valid time
+// ends where that one's begins); a claim nothing later contradicts is disputed when a simultaneous claim
+// contradicts it, and otherwise active — except that simultaneous restatements of the same object collapse to
+// one representative (highest confidence, then smallest id), the others superseded by it.
+func foldLWW(in Input, cands []*Claim, out map[string]State) {
+	for _, x := range cands {
+		var next *Claim
+		for _, y := range cands {
+			if y == x || CompareTime(y, x) <= 0 {
+				continue
+			}
+			if y.ObjectKey != x.ObjectKey && !in.Contradicts(x, y) {
+				continue
+			}
+			if next == nil || CompareTime(y, next) < 0 || (CompareTime(y, next) == 0 && y.ID < next.ID) {
+				next = y
+			}
+		}
+		if next != nil {
+			vt := next.ValidFrom
+			why := "lww: later valid_from"
+			if next.ValidFrom.Equal(x.ValidFrom) {
+				why = fmt.Sprintf("lww: same valid_from, higher sequence (%s > %s)", seqString(next.Sequence), seqString(x.Sequence))
+			}
+			if next.ObjectKey == x.ObjectKey {
+				why += ", same object restated"
+			}
+			out[x.ID] = State{Status: Superseded, ValidTo: &vt, SupersededBy: next.ID, Why: why}
+			continue
+		}
+		var rivals []string
+		rep := x
+		for _, y := range cands {
+			if y == x || CompareTime(y, x) != 0 {
+				continue
+			}
+			if in.Contradicts(x, y) {
+				rivals = append(rivals, y.ID)
+			} else if y.ObjectKey == x.ObjectKey && better(y, rep) {
+				rep = y
+			}
+		}
+		switch {
+		case len(rivals) > 0:
+			out[x.ID] = State{Status: Disputed, Why: fmt.Sprintf("lww: simultaneous contradicting claims (same valid_from, sequence %s) with %v", seqString(x.Sequence), rivals)}
+		case rep != x:
+			out[x.ID] = State{Status: Superseded, SupersededBy: rep.ID, Why: "lww: simultaneous restatement of the same object; represented by another claim"}
+		default:
+			out[x.ID] = State{Status: Active, Why: "lww: latest valid time"}
+		}
+	}
+}
+
+// better orders representatives of the same object: higher confidence, then smaller id.
+func better(a, b *Claim) bool {
+	if a.Confidence != b.Confidence {
+		return a.Confidence > b.Confidence
+	}
+	return a.ID < b.ID
+}
+
+type weight struct {
+	sources    int
+	confidence float32
+}
+
+func (w weight) compare(v weight) int {
+	if c := cmp.Compare(w.sources, v.sources); c != 0 {
+		return c
+	}
+	return cmp.Compare(w.confidence, v.confidence)
+}
+
+// weights returns, per object key, the evidence of the candidates: distinct independent sources and the highest
+// confidence.
+func weights(cands []*Claim) map[string]weight {
+	srcs := map[string]map[string]bool{}
+	w := map[string]weight{}
+	for _, c := range cands {
+		if srcs[c.ObjectKey] == nil {
+			srcs[c.ObjectKey] = map[string]bool{}
+		}
+		srcs[c.ObjectKey][c.Source] = true
+		cur := w[c.ObjectKey]
+		cur.sources = len(srcs[c.ObjectKey])
+		cur.confidence = max(cur.confidence, c.Confidence)
+		w[c.ObjectKey] = cur
+	}
+	return w
+}
+
+// foldEvidence: a claim is rejected when a contradicting value has more evidence (independent sources, then
+// confidence), disputed when a contradicting value has equal evidence and none more, else its value wins; the
+// claims of a winning value collapse to one representative (latest valid time, then confidence, then id).
+func foldEvidence(in Input, cands []*Claim, out map[string]State) {
+	w := weights(cands)
+	for _, x := range cands {
+		wx := w[x.ObjectKey]
+		var best *Claim
+		tied := false
+		for _, y := range cands {
+			if y == x || !in.Contradicts(x, y) {
+				continue
+			}
+			switch c := w[y.ObjectKey].compare(wx); {
+			case c > 0:
+				if best == nil || w[y.ObjectKey].compare(w[best.ObjectKey]) > 0 ||
+					(w[y.ObjectKey].compare(w[best.ObjectKey]) == 0 && repBefore(y, best)) {
+					best = y
+				}
+			case c == 0:
+				tied = true
+			}
+		}
+		if best != nil {
+			wb := w[best.ObjectKey]
+			out[x.ID] = State{Status: Rejected, SupersededBy: best.ID,
+				Why: fmt.Sprintf("evidence: contradicting value has more evidence (%d sources, confidence %g vs %d, %g)", wb.sources, wb.confidence, wx.sources, wx.confidence)}
+			continue
+		}
+		if tied {
+			out[x.ID] = State{Status: Disputed, Why: fmt.Sprintf("evidence: contradicting values with equal evidence (%d sources, confidence %g)", wx.sources, wx.confidence)}
+			continue
+		}
+		rep := x
+		for _, y := range cands {
+			if y.ObjectKey == x.ObjectKey && repBefore(y, rep) {
+				rep = y
+			}
+		}
+		if rep != x {
+			out[x.ID] = State{Status: Superseded, SupersededBy: rep.ID, Why: "evidence: same object; represented by a later claim"}
+			continue
+		}
+		out[x.ID] = State{Status: Active, Why: fmt.Sprintf("evidence: best supported value (%d sources, confidence %g)", wx.sources, wx.confidence)}
+	}
+}
+
+// repBefore orders claims of one value for representation: later valid time, then higher confidence, then
+// smaller id.
+func repBefore(a, b *Claim) bool {
+	if c := CompareTime(a, b); c != 0 {
+		return c > 0
+	}
+	return better(a, b)
+}
+
+// Conflicts reports whether admitting claim id (held in in) would change the belief about a different object:
+// some admitted claim that is active or disputed without it would change status, and has another object. It
+// is the precondition of await-confirmation: a claim that only restates, or arrives already outranked, is
+// admitted at once.
+func Conflicts(in Input, id string) bool {
+	without := Fold(in)
+	with := in
+	with.Claims = slices.Clone(in.Claims)
+	var obj string
+	for i := range with.Claims {
+		if with.Claims[i].ID == id {
+			with.Claims[i].Held = false
+			obj = with.Claims[i].ObjectKey
+		}
+	}
+	after := Fold(with)
+	for _, c := range in.Claims {
+		if c.ID == id || c.ObjectKey == obj {
+			continue
+		}
+		before := without.States[c.ID].Status
+		if (before == Active || before == Disputed) && after.States[c.ID].Status != before {
+			return true
+		}
+	}
+	return false
+}

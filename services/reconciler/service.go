@@ -1,0 +1,141 @@
+package reconciler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mneme-ai/mneme/pkg/auth"
+	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/llm"
+	"github.com/mneme-ai/mneme/pkg/service"
+)
+
+// Service is the reconciler: it owns a share of the claims partitions and applies them to the projection.
+// It implements service.HTTPService (confirmation and erasure routes).
+type Service struct {
+	deps   service.Deps
+	cfg    Config
+	log    *slog.Logger
+	engine *engine
+	auth   *auth.Authenticator
+
+	ready   atomic.Bool
+	mu      sync.Mutex
+	owned   []int
+	running atomic.Bool
+}
+
+var _ service.HTTPService = (*Service)(nil)
+
+// New builds the reconciler. deps must have DB, JS and Partitions; cfg is applied over its defaults.
+func New(deps service.Deps, cfg Config) (*Service, error) {
+	if deps.DB == nil || deps.JS == nil {
+		return nil, errors.New("reconciler: service.Deps needs DB and JS")
+	}
+	if deps.Partitions <= 0 {
+		deps.Partitions = cfg.Partitions
+	}
+	cfg.Partitions = deps.Partitions
+	cfg = cfg.Defaults()
+	if err := cfg.validateOwn(); err != nil {
+		return nil, err
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	if deps.Instance == "" {
+		host, _ := os.Hostname()
+		deps.Instance = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	e, err := newEngine(deps, cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	return &Service{deps: deps, cfg: cfg, log: deps.Logger, engine: e, auth: auth.New(deps.DB, cfg.DevMode)}, nil
+}
+
+func newEngine(deps service.Deps, cfg Config, live bool) (*engine, error) {
+	pol, err := LoadPolicy(cfg.PolicyFile)
+	if err != nil {
+		return nil, err
+	}
+	e := &engine{cfg: cfg, policy: pol, js: deps.JS, pool: deps.DB, log: deps.Logger, partitions: deps.Partitions,
+		instance: deps.Instance, live: live, pinned: map[string]error{}}
+	e.judge = &judge{model: judgeModelLabel(cfg), timeout: cfg.JudgeTimeout, log: deps.Logger}
+	if live && cfg.judgeEnabled() {
+		c, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, Model: cfg.JudgeModel, APIKey: cfg.JudgeAPIKey,
+			MaxElapsed: cfg.JudgeTimeout, Logger: deps.Logger})
+		if err != nil {
+			return nil, fmt.Errorf("reconciler: judge: %w", err)
+		}
+		e.judge.client = c
+	}
+	return e, nil
+}
+
+// bindJudgeLog opens the judge-log bucket; without it the judge is off (and said so when the policy wants it).
+func (e *engine) bindJudgeLog(ctx context.Context) {
+	kv, err := e.js.KeyValue(ctx, bus.BucketJudge)
+	if err != nil {
+		if !errors.Is(err, jetstream.ErrBucketNotFound) {
+			e.log.Warn("reconciler: judge log bucket unavailable; judge off", "bucket", bus.BucketJudge, "err", err)
+		}
+		return
+	}
+	e.judge.kv = kv
+}
+
+// Name is "reconciler".
+func (s *Service) Name() string { return "reconciler" }
+
+// Run takes part in partition ownership and applies owned partitions until ctx is done, then finishes the
+// batches in flight (bounded by ShutdownTimeout) and releases its partitions.
+func (s *Service) Run(ctx context.Context) error {
+	if !s.running.CompareAndSwap(false, true) {
+		return errors.New("reconciler: Run called twice")
+	}
+	defer s.running.Store(false)
+	s.engine.bindJudgeLog(ctx)
+	o := newOwner(s.engine)
+	err := o.run(ctx, func(ok bool) {
+		s.ready.Store(ok)
+		s.mu.Lock()
+		s.owned = o.owned()
+		s.mu.Unlock()
+	})
+	s.ready.Store(false)
+	return err
+}
+
+// Ready reports whether the replica takes part in ownership and its store answers.
+func (s *Service) Ready(ctx context.Context) error {
+	if !s.ready.Load() {
+		return errors.New("reconciler: not registered for partition ownership yet")
+	}
+	if err := s.deps.DB.Ping(ctx); err != nil {
+		return fmt.Errorf("reconciler: postgres: %w", err)
+	}
+	return nil
+}
+
+// Owned returns the partitions this replica applied at its last rebalance (for status and tests).
+func (s *Service) Owned() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.owned...)
+}
+
+// Routes registers the reconciler's HTTP routes.
+func (s *Service) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /v1/workspaces/{ws}/claims/{id}/confirm", s.handleConfirm)
+	mux.HandleFunc("POST /v1/workspaces/{ws}/erasures", s.handleErasure)
+	mux.HandleFunc("GET /v1/workspaces/{ws}/erasures/{id}", s.handleErasureStatus)
+}

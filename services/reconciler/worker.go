@@ -1,0 +1,371 @@
+package reconciler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/event"
+)
+
+// DLQStage is the dead-letter stage name of the reconciler (subject mneme.dlq.reconciler).
+const DLQStage = "reconciler"
+
+// partitionWorker applies one owned partition: it reads the partition's subject of MNEME_CLAIMS with an ordered
+// consumer starting after the offset stored in Postgres (the offset is the truth; JetStream acks play no part in
+// correctness), cuts batches, and applies each batch in one transaction that also advances the offset.
+type partitionWorker struct {
+	e         *engine
+	partition int
+	offset    uint64
+
+	stop chan struct{} // closed to ask for a graceful stop after the batch in flight
+	done chan struct{} // closed when run returns
+	err  error         // why run returned (nil after a requested stop)
+	// hard cancels in-flight work when a graceful stop takes too long.
+	hard context.CancelFunc
+}
+
+func newPartitionWorker(e *engine, partition int) *partitionWorker {
+	return &partitionWorker{e: e, partition: partition, stop: make(chan struct{}), done: make(chan struct{})}
+}
+
+// start runs the worker in a goroutine; parent bounds all of its work.
+func (w *partitionWorker) start(parent context.Context) {
+	work, hard := context.WithCancel(parent)
+	w.hard = hard
+	go func() {
+		defer close(w.done)
+		defer hard()
+		w.err = w.run(work)
+	}()
+}
+
+// halt asks the worker to stop after its batch in flight and waits up to grace before cancelling that batch.
+func (w *partitionWorker) halt(grace time.Duration) {
+	select {
+	case <-w.stop:
+	default:
+		close(w.stop)
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-w.done:
+	case <-t.C:
+		w.hard()
+		<-w.done
+	}
+}
+
+func (w *partitionWorker) stopping() bool {
+	select {
+	case <-w.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+func (w *partitionWorker) run(ctx context.Context) error {
+	log := w.e.log.With("partition", w.partition)
+	var off int64
+	err := w.e.pool.QueryRow(ctx, `SELECT stream_seq FROM partition_offsets WHERE partition = $1`, w.partition).Scan(&off)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("reconciler: read offset of partition %d: %w", w.partition, err)
+	}
+	w.offset = uint64(off)
+	cons, err := w.e.js.OrderedConsumer(ctx, bus.StreamClaims, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{bus.ClaimsSubject(w.partition)},
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:    w.offset + 1,
+	})
+	if err != nil {
+		return fmt.Errorf("reconciler: consumer of partition %d: %w", w.partition, err)
+	}
+	iter, err := cons.Messages(jetstream.PullMaxMessages(2 * w.e.cfg.BatchSize))
+	if err != nil {
+		return fmt.Errorf("reconciler: consume partition %d: %w", w.partition, err)
+	}
+	defer iter.Stop()
+	log.Info("reconciler: partition acquired", "offset", w.offset)
+
+	waitCtx, cancelWait := context.WithCancel(ctx)
+	defer cancelWait()
+	go func() {
+		select {
+		case <-w.stop:
+			cancelWait()
+		case <-waitCtx.Done():
+		}
+	}()
+	batch := make([]jetstream.Msg, 0, w.e.cfg.BatchSize)
+	for {
+		if w.stopping() {
+			return nil
+		}
+		first, err := iter.Next(jetstream.NextContext(waitCtx))
+		if err != nil {
+			if waitCtx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("reconciler: read partition %d: %w", w.partition, err)
+		}
+		batch = append(batch[:0], first)
+		deadline := time.Now().Add(w.e.cfg.BatchWait)
+		for len(batch) < w.e.cfg.BatchSize {
+			left := time.Until(deadline)
+			if left <= 0 {
+				break
+			}
+			m, err := iter.Next(jetstream.NextMaxWait(left))
+			if err != nil {
+				if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+					break
+				}
+				return fmt.Errorf("reconciler: read partition %d: %w", w.partition, err)
+			}
+			batch = append(batch, m)
+		}
+		if err := w.process(ctx, batch); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+func toLogMsgs(batch []jetstream.Msg, after uint64) []logMsg {
+	out := make([]logMsg, 0, len(batch))
+	for _, m := range batch {
+		md, err := m.Metadata()
+		if err != nil {
+			continue
+		}
+		if md.Sequence.Stream <= after {
+			continue // already applied (a consumer reset replays a little)
+		}
+		out = append(out, logMsg{Seq: md.Sequence.Stream, Subject: m.Subject(), Time: logTime(md.Timestamp),
+			Data: m.Data(), Header: m.Headers(), JS: m})
+		after = md.Sequence.Stream
+	}
+	return out
+}
+
+// process applies one batch: decode, dead-letter what cannot be applied (before the commit that moves past it),
+// apply the rest in one transaction with bounded retries, then publish the decisions.
+func (w *partitionWorker) process(ctx context.Context, batch []jetstream.Msg) error {
+	msgs := toLogMsgs(batch, w.offset)
+	if len(msgs) == 0 {
+		return nil
+	}
+	var items []item
+	if err := w.retryTransient(ctx, func() (err error) {
+		items, err = w.e.prepare(ctx, w.partition, msgs)
+		return err
+	}); err != nil {
+		return err
+	}
+	for i := range items {
+		if items[i].dead != "" {
+			if err := w.deadLetter(ctx, &items[i]); err != nil {
+				return err
+			}
+		}
+	}
+	res, err := w.commit(ctx, items)
+	if err == nil {
+		w.publish(ctx, res)
+		return nil
+	}
+	if errors.Is(err, errFenced) || ctx.Err() != nil || transient(err) {
+		return err
+	}
+	// A message-level failure somewhere in the batch: apply one message at a time to find it.
+	w.e.log.Warn("reconciler: batch failed; applying its messages one by one", "partition", w.partition, "err", err)
+	for i := range items {
+		if err := w.applyOne(ctx, &items[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyOne applies a single item, retrying transient failures without bound (the store or the bus is down: not
+// the message's fault) and other failures up to MaxAttempts, after which the message is dead-lettered.
+func (w *partitionWorker) applyOne(ctx context.Context, it *item) error {
+	attempts := 0
+	delay := w.e.cfg.RetryBackoff
+	for {
+		res, err := w.commit(ctx, []item{*it})
+		if err == nil {
+			w.publish(ctx, res)
+			return nil
+		}
+		if errors.Is(err, errFenced) || ctx.Err() != nil {
+			return err
+		}
+		if !transient(err) {
+			attempts++
+			if attempts >= w.e.cfg.MaxAttempts {
+				it.dead = fmt.Sprintf("apply failed %d times: %s", attempts, errReason(err))
+				w.e.log.Error("reconciler: dead-lettering a message that keeps failing", "partition", w.partition,
+					"stream_seq", it.msg.Seq, "reason", it.dead)
+				if err := w.deadLetter(ctx, it); err != nil {
+					return err
+				}
+				attempts = 0
+				continue
+			}
+		}
+		w.e.log.Warn("reconciler: apply failed; retrying", "partition", w.partition, "stream_seq", it.msg.Seq, "attempt", attempts, "err", err)
+		if err := sleepCtx(ctx, delay); err != nil {
+			return err
+		}
+		delay = min(2*delay, 5*time.Second)
+	}
+}
+
+// commit runs applyBatch in a transaction, turning a panic into an ordinary (message-level) error.
+func (w *partitionWorker) commit(ctx context.Context, items []item) (res *batchResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("reconciler: panic while applying: %v", r)
+		}
+	}()
+	tx, err := w.e.pool.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	res, err = w.e.applyBatch(ctx, tx, w.partition, w.offset, items)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, err
+	}
+	w.offset = items[len(items)-1].msg.Seq
+	return res, nil
+}
+
+func (w *partitionWorker) retryTransient(ctx context.Context, f func() error) error {
+	delay := w.e.cfg.RetryBackoff
+	for {
+		err := f()
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		w.e.log.Warn("reconciler: transient failure; retrying", "partition", w.partition, "err", err)
+		if err := sleepCtx(ctx, delay); err != nil {
+			return err
+		}
+		delay = min(2*delay, 5*time.Second)
+	}
+}
+
+func (w *partitionWorker) deadLetter(ctx context.Context, it *item) error {
+	if !w.e.live || it.msg.JS == nil {
+		return nil
+	}
+	return w.retryTransient(ctx, func() error {
+		return bus.DeadLetter(ctx, w.e.js, DLQStage, it.msg.JS, it.dead)
+	})
+}
+
+// publish sends the batch's decisions to the workspace ledgers, best effort: the decisions rows are the record;
+// the ledger is a feed. The message id is the decision id, so a republish after a retry is dropped by JetStream.
+func (w *partitionWorker) publish(ctx context.Context, res *batchResult) {
+	if res == nil || !w.e.live || !w.e.cfg.PublishDecisions || len(res.decisions) == 0 {
+		return
+	}
+	var futures []jetstream.PubAckFuture
+	for _, d := range res.decisions {
+		env, err := event.New(event.TypeDecisionRecorded, d.DecisionID, "mneme/reconciler", d.Workspace, d.DecidedAt, d)
+		if err != nil {
+			continue
+		}
+		env.Subject = d.SubjectKey
+		msg, err := bus.EventMsg(ctx, bus.LedgerSubject(d.Workspace), env)
+		if err != nil {
+			continue
+		}
+		f, err := w.e.js.PublishMsgAsync(msg)
+		if err != nil {
+			w.e.log.Warn("reconciler: publish decision", "decision_id", d.DecisionID, "err", err)
+			continue
+		}
+		futures = append(futures, f)
+	}
+	go func() {
+		for _, f := range futures {
+			select {
+			case <-f.Ok():
+			case err := <-f.Err():
+				w.e.log.Warn("reconciler: decision not published to the ledger", "subject", f.Msg().Subject, "err", err)
+			}
+		}
+	}()
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// transient reports whether err is an infrastructure failure worth retrying without bound (connection loss,
+// serialization failure, resource exhaustion, a bus timeout) rather than a fault of the message.
+func transient(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code[:2] {
+		case "08", "40", "53", "55", "57", "58":
+			return true
+		}
+		return false
+	}
+	var netErr net.Error
+	var connErr *pgconn.ConnectError
+	switch {
+	case errors.As(err, &netErr), errors.As(err, &connErr), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		pgconn.SafeToRetry(err), pgconn.Timeout(err),
+		errors.Is(err, nats.ErrTimeout), errors.Is(err, nats.ErrConnectionClosed), errors.Is(err, nats.ErrNoResponders),
+		errors.Is(err, jetstream.ErrNoHeartbeat):
+		return true
+	}
+	s := err.Error()
+	return strings.Contains(s, "conn closed") || strings.Contains(s, "closed pool") || strings.Contains(s, "connection reset")
+}
+
+// errReason describes an apply failure for a dead letter: the SQLSTATE and message of a database error (which
+// name types and constraints, not claim content), else the error text, bounded.
+func errReason(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return truncateString(fmt.Sprintf("postgres %s: %s", pgErr.Code, pgErr.Message), 300)
+	}
+	return truncateString(err.Error(), 300)
+}
