@@ -1,0 +1,262 @@
+// Package client is a typed Go client for Mneme's HTTP API (/v1): writes (turns, structured claims), reads
+// (search, answer, subject timelines, claim provenance), confirmations and erasures, and the health probes.
+//
+//	c, err := client.New("http://127.0.0.1:8080", "planner-agent")
+//	_, err = c.Claims(ctx, "team", api.ClaimsRequest{Claims: []api.ClaimInput{{Subject: "Alice", Predicate: "lives in", Object: "Berlin"}}})
+//	res, err := c.Answer(ctx, "team", api.AnswerRequest{Question: "Where does Alice live?"})
+//
+// Every non-2xx response is returned as an *Error carrying the status and the server's api.ErrorBody, so
+// callers can branch on the code and name the offending field:
+//
+//	var e *client.Error
+//	if errors.As(err, &e) && e.Status == http.StatusNotFound { ... }
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mneme-ai/mneme/pkg/api"
+)
+
+// DefaultTimeout bounds one request when no other timeout is configured.
+const DefaultTimeout = 30 * time.Second
+
+// maxResponseBytes bounds a response body the client reads (a subject timeline is the largest).
+const maxResponseBytes = 64 << 20
+
+// Error is a non-2xx response: the HTTP status and the server's error body.
+type Error struct {
+	Status int
+	Body   api.ErrorBody
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mneme: %d %s", e.Status, e.Body.Code)
+	if e.Body.Field != "" {
+		fmt.Fprintf(&b, " (field %s)", e.Body.Field)
+	}
+	if e.Body.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Body.Message)
+	}
+	if e.Body.Limit != "" {
+		fmt.Fprintf(&b, " [limit %s]", e.Body.Limit)
+	}
+	return b.String()
+}
+
+// Sentinel errors matched by errors.Is against an *Error's status.
+var (
+	ErrBadRequest   = errors.New("mneme: bad request")
+	ErrUnauthorized = errors.New("mneme: unauthenticated")
+	ErrForbidden    = errors.New("mneme: permission denied")
+	ErrNotFound     = errors.New("mneme: not found")
+	ErrUnavailable  = errors.New("mneme: unavailable")
+)
+
+// Is lets errors.Is(err, client.ErrNotFound) and friends match by status.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case ErrBadRequest:
+		return e.Status == http.StatusBadRequest || e.Status == http.StatusRequestEntityTooLarge
+	case ErrUnauthorized:
+		return e.Status == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.Status == http.StatusForbidden
+	case ErrNotFound:
+		return e.Status == http.StatusNotFound
+	case ErrUnavailable:
+		return e.Status == http.StatusServiceUnavailable || e.Status == http.StatusGatewayTimeout
+	}
+	return false
+}
+
+// Client calls one Mneme deployment as one agent. It is safe for concurrent use.
+type Client struct {
+	base    *url.URL
+	agent   string
+	key     string
+	http    *http.Client
+	timeout time.Duration
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithKey sends "Authorization: Bearer <key>" (a workspace key; required outside development mode).
+func WithKey(key string) Option { return func(c *Client) { c.key = key } }
+
+// WithHTTPClient sets the underlying HTTP client (transport, proxies, TLS).
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
+
+// WithTimeout bounds each request (default DefaultTimeout); 0 leaves requests bounded only by their context.
+func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = d } }
+
+// New returns a client for the deployment at baseURL (e.g. http://127.0.0.1:8080) acting as agent.
+func New(baseURL, agent string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("mneme: base URL %q is not an http(s) URL", baseURL)
+	}
+	if agent == "" {
+		return nil, errors.New("mneme: agent is required (it is sent as " + api.HeaderAgent + ")")
+	}
+	c := &Client{base: u, agent: agent, http: http.DefaultClient, timeout: DefaultTimeout}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// Agent returns the agent the client acts as.
+func (c *Client) Agent() string { return c.agent }
+
+// WithAgent returns a copy of c acting as another agent (same deployment, key and transport).
+func (c *Client) WithAgent(agent string) *Client {
+	cp := *c
+	cp.agent = agent
+	return &cp
+}
+
+// Turns sends turns (POST /v1/workspaces/{ws}/turns); 202 means they are durably accepted.
+func (c *Client) Turns(ctx context.Context, ws string, req api.TurnsRequest) (*api.AcceptedResponse, error) {
+	var out api.AcceptedResponse
+	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "turns"), nil, req, &out)
+}
+
+// Claims sends structured claims (POST /v1/workspaces/{ws}/claims).
+func (c *Client) Claims(ctx context.Context, ws string, req api.ClaimsRequest) (*api.AcceptedResponse, error) {
+	var out api.AcceptedResponse
+	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "claims"), nil, req, &out)
+}
+
+// Search retrieves claims and a token-budgeted context (POST /v1/workspaces/{ws}/search).
+func (c *Client) Search(ctx context.Context, ws string, req api.SearchRequest) (*api.SearchResponse, error) {
+	var out api.SearchResponse
+	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "search"), nil, req, &out)
+}
+
+// Answer answers a question (POST /v1/workspaces/{ws}/answer).
+func (c *Client) Answer(ctx context.Context, ws string, req api.AnswerRequest) (*api.AnswerResponse, error) {
+	var out api.AnswerResponse
+	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "answer"), nil, req, &out)
+}
+
+// ReadOptions selects a bitemporal read: AsOf (valid time) and KnownAt (transaction time); zero means now.
+type ReadOptions struct {
+	AsOf    time.Time
+	KnownAt time.Time
+}
+
+func (o ReadOptions) query() url.Values {
+	q := url.Values{}
+	if !o.AsOf.IsZero() {
+		q.Set("as_of", o.AsOf.UTC().Format(time.RFC3339Nano))
+	}
+	if !o.KnownAt.IsZero() {
+		q.Set("known_at", o.KnownAt.UTC().Format(time.RFC3339Nano))
+	}
+	return q
+}
+
+// Subject returns the current beliefs and timeline of a subject (GET /v1/workspaces/{ws}/subjects/{key}).
+func (c *Client) Subject(ctx context.Context, ws, subjectKey string, o ReadOptions) (*SubjectResponse, error) {
+	var out SubjectResponse
+	return &out, c.do(ctx, http.MethodGet, wsPath(ws, "subjects", subjectKey), o.query(), nil, &out)
+}
+
+// Claim returns a claim's provenance and decision chain (GET /v1/workspaces/{ws}/claims/{id}).
+func (c *Client) Claim(ctx context.Context, ws, id string, o ReadOptions) (*ClaimResponse, error) {
+	var out ClaimResponse
+	return &out, c.do(ctx, http.MethodGet, wsPath(ws, "claims", id), o.query(), nil, &out)
+}
+
+// Healthz reports whether the process is alive (GET /healthz).
+func (c *Client) Healthz(ctx context.Context) error {
+	return c.do(ctx, http.MethodGet, "/healthz", nil, nil, nil)
+}
+
+// Readyz reports whether every service of the deployment can do its work (GET /readyz).
+func (c *Client) Readyz(ctx context.Context) error {
+	return c.do(ctx, http.MethodGet, "/readyz", nil, nil, nil)
+}
+
+// wsPath joins escaped path segments under /v1/workspaces/{ws}.
+func wsPath(ws string, parts ...string) string {
+	p := "/v1/workspaces/" + url.PathEscape(ws)
+	for _, s := range parts {
+		p += "/" + url.PathEscape(s)
+	}
+	return p
+}
+
+// do sends one request and decodes a 2xx JSON body into out (nil: discard); other statuses become *Error.
+func (c *Client) do(ctx context.Context, method, path string, q url.Values, body, out any) error {
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	u := *c.base
+	u.Path = strings.TrimRight(c.base.Path, "/") + path
+	u.RawPath = strings.TrimRight(c.base.EscapedPath(), "/") + path
+	if len(q) > 0 {
+		u.RawQuery = q.Encode()
+	}
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return fmt.Errorf("mneme: encode request: %w", err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return fmt.Errorf("mneme: %w", err)
+	}
+	req.Header.Set(api.HeaderAgent, c.agent)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("mneme: %s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return fmt.Errorf("mneme: %s %s: read response: %w", method, path, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		e := &Error{Status: resp.StatusCode}
+		var eb api.Error
+		if json.Unmarshal(data, &eb) == nil && eb.Error.Code != "" {
+			e.Body = eb.Error
+		} else {
+			e.Body = api.ErrorBody{Code: http.StatusText(resp.StatusCode), Message: strings.TrimSpace(string(data[:min(len(data), 512)]))}
+		}
+		return e
+	}
+	if out == nil || len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("mneme: %s %s: decode response: %w", method, path, err)
+	}
+	return nil
+}
