@@ -1,0 +1,242 @@
+package query
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/mneme-ai/mneme/pkg/api"
+)
+
+// Answer modes.
+const (
+	ModeDeterministic = "deterministic"
+	ModeMultiHop      = "multi-hop"
+	ModeReader        = "reader"
+	ModeNone          = "none"
+)
+
+// answerBody is the wire form of api.AnswerRequest with times as strings.
+type answerBody struct {
+	Question    string  `json:"question"`
+	AsOf        *string `json:"as_of"`
+	KnownAt     *string `json:"known_at"`
+	TokenBudget int     `json:"token_budget"`
+}
+
+func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
+	var b answerBody
+	if err := s.decodeBody(w, r, &b); err != nil {
+		return err
+	}
+	if err := s.checkText("question", b.Question); err != nil {
+		return err
+	}
+	budget, err := s.checkBudget(b.TokenBudget)
+	if err != nil {
+		return err
+	}
+	asOf, err := parseTime("as_of", b.AsOf)
+	if err != nil {
+		return err
+	}
+	knownAt, err := parseTime("known_at", b.KnownAt)
+	if err != nil {
+		return err
+	}
+	v := view{ws: r.ws, agent: r.agent, asOf: asOf, knownAt: knownAt}
+	res, err := s.answer(r.ctx, v, b.Question, budget)
+	if err != nil {
+		return err
+	}
+	api.WriteJSON(w, http.StatusOK, res)
+	return nil
+}
+
+// dbFacts is facts over Postgres through one view.
+type dbFacts struct {
+	s *Service
+	v view
+}
+
+func (f dbFacts) known(ctx context.Context, keys []string) (map[string][]string, error) {
+	return knownSubjects(ctx, f.s.db, f.v, keys)
+}
+
+func (f dbFacts) about(ctx context.Context, keys []string) ([]claimRow, error) {
+	return claimsBySubjects(ctx, f.s.db, f.v, keys, subjectClaimsLimit)
+}
+
+// temporal says what a question asks of time: the current value (default), a former one ("used to",
+// "originally"), or whether it changed ("still", "changed").
+type temporal int
+
+const (
+	askCurrent temporal = iota
+	askFormer
+	askEarliest
+	askChange
+)
+
+func temporalOf(q string) temporal {
+	low := " " + strings.Join(splitWords(q), " ") + " "
+	has := func(ps ...string) bool {
+		for _, p := range ps {
+			if strings.Contains(low, " "+p+" ") {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("originally", "at first", "initially", "first ever"):
+		return askEarliest
+	case has("used to", "use to", "previously", "formerly", "before", "earlier", "prior"):
+		return askFormer
+	case has("still", "changed", "change", "anymore", "any more", "no longer"):
+		return askChange
+	}
+	return askCurrent
+}
+
+// answer resolves a question deterministically where it can, with the LLM planner and reader where they are
+// configured and needed.
+func (s *Service) answer(ctx context.Context, v view, question string, budget int) (*api.AnswerResponse, error) {
+	t := temporalOf(question)
+	fv := v
+	fv.history = t != askCurrent
+	r := &resolver{f: dbFacts{s: s, v: fv}, v: fv, agent: v.agent, maxHops: s.cfg.MaxHops, slots: map[string][]*slot{}}
+
+	var c *chain
+	var notes []string
+	var planUsage tokenUse
+	if s.llm != nil && s.cfg.Planner == "llm" {
+		pc, u, err := s.planWithLLM(ctx, r, question)
+		planUsage = u
+		switch {
+		case err != nil:
+			notes = append(notes, "LLM plan unavailable ("+err.Error()+"); used the rule-based decomposition")
+		case pc != nil:
+			c = pc
+			notes = append(notes, "decomposed by the LLM planner (Self-Ask); every hop resolved deterministically")
+		}
+	}
+	if c == nil {
+		rc, _, err := r.resolve(ctx, question)
+		if err != nil {
+			return nil, err
+		}
+		c = rc
+	}
+
+	res := &api.AnswerResponse{Mode: ModeNone, ClaimsUsed: []api.Claim{}}
+	var used []item
+	if c != nil {
+		used = s.deterministic(c, t, res)
+	}
+	res.Notes = append(res.Notes, notes...)
+
+	wantReader := s.llm != nil && (s.cfg.Reader == "always" || (s.cfg.Reader == "fallback" && c == nil))
+	if wantReader {
+		if err := s.read(ctx, v, question, budget, used, res); err != nil {
+			return nil, err
+		}
+	} else {
+		ctxText, n := s.renderUsed(used, budget)
+		_ = ctxText
+		res.TokensSpent.Context = n
+	}
+	res.TokensSpent.Prompt += planUsage.prompt
+	res.TokensSpent.Completion += planUsage.completion
+	if res.Mode == ModeNone {
+		res.Notes = append(res.Notes, "no remembered entity and attribute match the question")
+	}
+	return res, nil
+}
+
+// deterministic fills res from a resolved chain and returns the claims it used, in order.
+func (s *Service) deterministic(c *chain, t temporal, res *api.AnswerResponse) []item {
+	var used []item
+	for _, h := range c.hops {
+		used = append(used, item{claim: h.claim, slot: h.slot})
+		res.Hops = append(res.Hops, api.Hop{Subject: h.claim.Subject, Predicate: h.claim.Predicate, Object: h.claim.Object, ClaimID: h.claim.ID})
+		if h.slot.disputed {
+			res.Disputed = true
+			for _, w := range h.slot.winners[1:] {
+				used = append(used, item{claim: w, slot: h.slot})
+			}
+			res.Notes = append(res.Notes, "disputed: "+h.claim.Subject+" — "+h.claim.Predicate+" has conflicting values "+
+				quoteList(objectsOf(h.slot.winners))+"; which is right?")
+		}
+	}
+	last := c.hops[len(c.hops)-1]
+	values := objectsOf(last.slot.winners)
+	switch {
+	case last.slot.disputed:
+		res.Answer = strings.Join(values, " or ") + " (disputed)"
+	case len(values) > 1:
+		res.Answer = strings.Join(values, ", ")
+	default:
+		res.Answer = last.claim.Object
+	}
+	if t != askCurrent {
+		var former []*claimRow
+		for _, cl := range last.slot.claims {
+			if !contains(idsOf(last.slot.winners), cl.ID) && !contains(idsOf(last.slot.overridden), cl.ID) {
+				former = append(former, cl)
+			}
+		}
+		sort.SliceStable(former, func(i, j int) bool { return newer(former[i], former[j]) })
+		for _, f := range former {
+			used = append(used, item{claim: f, slot: last.slot, former: true})
+		}
+		switch {
+		case len(former) == 0 && t == askChange:
+			res.Notes = append(res.Notes, "no earlier value is remembered; the value has not changed")
+		case len(former) == 0:
+			res.Notes = append(res.Notes, "no earlier value is remembered; the current value is given")
+		case t == askFormer:
+			res.Answer = former[0].Object
+			res.Notes = append(res.Notes, "former value; now "+strings.Join(values, ", "))
+		case t == askEarliest:
+			res.Answer = former[len(former)-1].Object
+			res.Notes = append(res.Notes, "earliest remembered value; now "+strings.Join(values, ", "))
+		default:
+			res.Answer += " (changed from " + former[0].Object + ")"
+		}
+	}
+	res.Mode = ModeDeterministic
+	if len(c.hops) > 1 {
+		res.Mode = ModeMultiHop
+	}
+	for _, it := range used {
+		res.ClaimsUsed = append(res.ClaimsUsed, it.apiClaim())
+	}
+	return used
+}
+
+// renderUsed renders the used claims as a reader would see them, within budget, and counts the tokens.
+func (s *Service) renderUsed(used []item, budget int) (string, int) {
+	if len(used) == 0 {
+		return "", 0
+	}
+	_, text, n := s.budget(used, len(used), budget)
+	return text, n
+}
+
+func objectsOf(cs []*claimRow) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Object
+	}
+	return out
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = "\"" + s + "\""
+	}
+	return strings.Join(q, " vs ")
+}

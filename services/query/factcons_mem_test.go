@@ -1,0 +1,64 @@
+package query
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mneme-ai/mneme/services/query/internal/factcons"
+)
+
+// factConsPath is the FactConsolidation data relative to this package (the repository's ../shared/data).
+var factConsPath = filepath.Join("..", "..", "..", "shared", "data", "memoryagentbench", "factconsolidation_6k.json")
+
+// TestFactConsolidationResolver runs the deterministic resolver over the benchmark's facts held in memory (no
+// database): it measures question understanding alone. The end-to-end figure comes from cmd/factcons.
+func TestFactConsolidationResolver(t *testing.T) {
+	rows, err := factcons.Load(factConsPath)
+	if err != nil {
+		if os.IsNotExist(err) || strings.Contains(err.Error(), "no such file") {
+			t.Skipf("benchmark data not present: %v", err)
+		}
+		t.Fatal(err)
+	}
+	for _, row := range rows {
+		m := newMemFacts()
+		for _, f := range factcons.Facts(row.Context) {
+			tr, ok := factcons.Split(f.Text)
+			if !ok {
+				t.Errorf("fact %d has no known shape: %q", f.N, f.Text)
+				continue
+			}
+			m.add(tr.Subject, tr.Predicate, tr.Object, f.Text, f.N)
+		}
+		right := 0
+		for i, q := range row.Questions {
+			r := &resolver{f: m, agent: "a", maxHops: 4, slots: map[string][]*slot{}}
+			c, ms, err := r.resolve(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pred := ""
+			var path []string
+			if c != nil {
+				pred = c.hops[len(c.hops)-1].claim.Object
+				for _, h := range c.hops {
+					path = append(path, h.claim.Text)
+				}
+			}
+			ok := factcons.SubstringExactMatch(pred, row.Answers[i])
+			if ok {
+				right++
+			} else if testing.Verbose() {
+				var mt []string
+				for _, x := range ms {
+					mt = append(mt, x.text)
+				}
+				t.Logf("MISS %s q=%q gold=%v got=%q mentions=%v path=%v", row.Metadata.Source, q, row.Answers[i], pred, mt, path)
+			}
+		}
+		t.Logf("%s: %d/%d = %.1f%%", row.Metadata.Source, right, len(row.Questions), 100*float64(right)/float64(len(row.Questions)))
+	}
+}

@@ -1,0 +1,53 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
+)
+
+// memFacts is an in-memory facts for tests of the deterministic resolver: it holds current claims only.
+type memFacts struct {
+	bySubject map[string][]claimRow
+	aliases   map[string][]string
+}
+
+func newMemFacts() *memFacts {
+	return &memFacts{bySubject: map[string][]claimRow{}, aliases: map[string][]string{}}
+}
+
+// add records a shared, functional claim asserted by agent "a" at sequence seq.
+func (m *memFacts) add(subject, predicate, object, text string, seq int64) {
+	s := seq
+	r := claimRow{
+		ID: fmt.Sprintf("c%04d", seq), Text: text, Subject: subject, SubjectKey: canon.SubjectKey(subject),
+		Predicate: predicate, PredicateKey: canon.PredicateKey(predicate), SlotKey: canon.PredicateKey(predicate),
+		Object: object, ObjectKey: canon.ObjectKey(object), Functional: true, Scope: "shared", Owner: "a",
+		Confidence: 1, Sequence: &s, Status: "active", ValidFrom: time.Unix(0, 0).UTC(), RecordedAt: time.Unix(0, 0).UTC(),
+	}
+	m.bySubject[r.SubjectKey] = append(m.bySubject[r.SubjectKey], r)
+}
+
+func (m *memFacts) known(_ context.Context, keys []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, k := range keys {
+		if _, ok := m.bySubject[k]; ok {
+			out[k] = append(out[k], k)
+		}
+		out[k] = append(out[k], m.aliases[k]...)
+		if len(out[k]) == 0 {
+			delete(out, k)
+		}
+	}
+	return out, nil
+}
+
+func (m *memFacts) about(_ context.Context, keys []string) ([]claimRow, error) {
+	var out []claimRow
+	for _, k := range keys {
+		out = append(out, m.bySubject[k]...)
+	}
+	return out, nil
+}

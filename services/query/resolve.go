@@ -1,0 +1,337 @@
+package query
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
+)
+
+// facts is what deterministic answering reads: which keys name known subjects, and the claims about
+// subjects as the request's view sees them. The service implements it over Postgres; tests over memory.
+type facts interface {
+	// known maps each candidate key that names a visible subject (directly or as an alias) to its subject keys.
+	known(ctx context.Context, keys []string) (map[string][]string, error)
+	// about returns the view's claims about the given subject keys.
+	about(ctx context.Context, subjectKeys []string) ([]claimRow, error)
+}
+
+// hop is one deterministic step: the slot chosen for an entity and its resolved value.
+type hop struct {
+	slot  *slot
+	claim *claimRow
+	score float64
+	// bridge marks a hop taken without a cue word, to reach an entity whose slots the question names.
+	bridge bool
+}
+
+// chain is one candidate resolution of a question: a start entity and hops outward from it.
+type chain struct {
+	start    mention
+	entity   []string // subject keys of the current entity
+	cues     []cue
+	used     []bool
+	hops     []hop
+	score    float64
+	finalVal float64
+}
+
+// resolver answers questions hop by hop over facts, deterministically.
+type resolver struct {
+	f       facts
+	v       view
+	agent   string
+	maxHops int
+	// slots caches the resolved slots of subject keys for one question.
+	slots map[string][]*slot
+}
+
+const (
+	beamWidth    = 8
+	minHopScore  = 0.5
+	// bridgePenalty is charged for a hop the question does not name ("the country of origin of <a club>"
+	// goes through the club's sport); at most one per chain, and never the last hop.
+	bridgePenalty = 0.5
+	hopPenalty   = 0.05
+	maxMentions  = 4
+	proximityBon = 0.15
+)
+
+// mentions finds the spans of the question that name known subjects: longest first, non-overlapping.
+func (r *resolver) mentions(ctx context.Context, q string) ([]mention, error) {
+	keys, spans := ngramKeys(q)
+	known, err := r.f.known(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	fs := fields(q)
+	var found []mention
+	for _, k := range keys { // keys are longest-first
+		subj, ok := known[k]
+		if !ok {
+			continue
+		}
+		sp := spans[k]
+		overlap := false
+		for _, m := range found {
+			if sp[0] < m.to && m.from < sp[1] {
+				overlap = true
+				break
+			}
+		}
+		if overlap {
+			continue
+		}
+		sort.Strings(subj)
+		found = append(found, mention{from: sp[0], to: sp[1], text: strings.Join(fs[sp[0]:sp[1]], " "), key: k, subjects: dedupe(subj)})
+		if len(found) == maxMentions {
+			break
+		}
+	}
+	return found, nil
+}
+
+// slotsOf returns the resolved slots of the given subject keys (cached per question).
+func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*slot, error) {
+	var missing []string
+	for _, k := range keys {
+		if _, ok := r.slots[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		rows, err := r.f.about(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range missing {
+			r.slots[k] = nil
+		}
+		for _, s := range groupSlots(rows, r.agent, r.v) {
+			r.slots[s.subjectKey] = append(r.slots[s.subjectKey], s)
+		}
+	}
+	var out []*slot
+	for _, k := range keys {
+		out = append(out, r.slots[k]...)
+	}
+	return out, nil
+}
+
+// cuesFor returns the question's content words outside the mention, with their field positions. Idioms are
+// replaced by the plain word they mean ("breathe his last" → die).
+func cuesFor(q string, m mention) []cue {
+	all := words(q)
+	var out []cue
+	for i := 0; i < len(all); i++ {
+		w := all[i]
+		if w.field >= m.from && w.field < m.to {
+			continue
+		}
+		if n, meaning := matchIdiom(all[i:]); n > 0 {
+			out = append(out, cue{stem: stem(meaning), field: w.field})
+			i += n - 1
+			continue
+		}
+		if stopwords[w.low] {
+			continue
+		}
+		out = append(out, cue{stem: w.stem, field: w.field})
+	}
+	return out
+}
+
+// resolve finds the best chain for question q: from each mentioned entity outward, choosing at each hop the
+// slot whose relation best matches the question's unconsumed cue words, until the cues are spent. It returns
+// nil when no entity or no matching slot is found.
+func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, error) {
+	ms, err := r.mentions(ctx, q)
+	if err != nil || len(ms) == 0 {
+		return nil, ms, err
+	}
+	var beam []*chain
+	for _, m := range ms {
+		cs := cuesFor(q, m)
+		beam = append(beam, &chain{start: m, entity: m.subjects, cues: cs, used: make([]bool, len(cs))})
+	}
+	var finals []*chain
+	for depth := 0; depth < r.maxHops && len(beam) > 0; depth++ {
+		var next []*chain
+		for _, c := range beam {
+			exp, err := r.expand(ctx, c)
+			if err != nil {
+				return nil, ms, err
+			}
+			next = append(next, exp...)
+		}
+		sort.SliceStable(next, func(i, j int) bool { return next[i].score > next[j].score })
+		if len(next) > beamWidth {
+			next = next[:beamWidth]
+		}
+		// Hop to the objects: an object that is itself a known subject can be expanded further.
+		var objKeys []string
+		for _, c := range next {
+			objKeys = append(objKeys, objectKeys(c.hops[len(c.hops)-1].claim)...)
+		}
+		known, err := r.f.known(ctx, dedupe(objKeys))
+		if err != nil {
+			return nil, ms, err
+		}
+		beam = beam[:0]
+		for _, c := range next {
+			c.finalVal = c.score - remainingPenalty(c) - hopPenalty*float64(len(c.hops))
+			if !c.hops[len(c.hops)-1].bridge {
+				finals = append(finals, c)
+			}
+			var subj []string
+			for _, k := range objectKeys(c.hops[len(c.hops)-1].claim) {
+				subj = append(subj, known[k]...)
+			}
+			if len(subj) > 0 && remainingCues(c) > 0 {
+				c2 := *c
+				c2.entity = dedupe(subj)
+				beam = append(beam, &c2)
+			}
+		}
+	}
+	if len(finals) == 0 {
+		return nil, ms, nil
+	}
+	sort.SliceStable(finals, func(i, j int) bool { return finals[i].finalVal > finals[j].finalVal })
+	return finals[0], ms, nil
+}
+
+// expand returns c extended by each slot of its entity that matches the remaining cues well enough.
+func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
+	slots, err := r.slotsOf(ctx, c.entity)
+	if err != nil {
+		return nil, err
+	}
+	// Anchor fields: the mention for the first hop, else the cues the previous hop consumed.
+	anchor := []int{c.start.from, c.start.to - 1}
+	if len(c.hops) > 0 {
+		anchor = anchor[:0]
+		for i, u := range c.used {
+			if u {
+				anchor = append(anchor, c.cues[i].field)
+			}
+		}
+	}
+	var out []*chain
+	for _, s := range slots {
+		if len(s.winners) == 0 {
+			continue
+		}
+		w := s.winners[0]
+		score, consumed := relationMatch(relationWords(w), c.cues, c.used)
+		if score < minHopScore || len(consumed) == 0 {
+			continue
+		}
+		// Closer cue words are likelier to name this hop: "the capital of the country of X" reads outward.
+		dist := 1 << 30
+		for _, i := range consumed {
+			for _, a := range anchor {
+				if d := abs(c.cues[i].field - a); d < dist {
+					dist = d
+				}
+			}
+		}
+		score += proximityBon / float64(1+dist)
+		used := append([]bool(nil), c.used...)
+		for _, i := range consumed {
+			used[i] = true
+		}
+		n := &chain{start: c.start, entity: c.entity, cues: c.cues, used: used,
+			hops: append(append([]hop(nil), c.hops...), hop{slot: s, claim: w, score: score}), score: c.score + score}
+		out = append(out, n)
+	}
+	if len(out) == 0 && !c.bridged() {
+		for _, s := range slots {
+			if len(s.winners) == 0 {
+				continue
+			}
+			w := s.winners[0]
+			out = append(out, &chain{start: c.start, entity: c.entity, cues: c.cues, used: c.used,
+				hops: append(append([]hop(nil), c.hops...), hop{slot: s, claim: w, score: -bridgePenalty, bridge: true}),
+				score: c.score - bridgePenalty})
+		}
+	}
+	return out, nil
+}
+
+// bridged reports whether the chain already took its one bridge hop.
+func (c *chain) bridged() bool {
+	for _, h := range c.hops {
+		if h.bridge {
+			return true
+		}
+	}
+	return false
+}
+
+// remainingPenalty charges for cue words no hop explained: relation words of the lexicon cost more than
+// other words, which are often filler ("serves", "name").
+func remainingPenalty(c *chain) float64 {
+	p := 0.0
+	for i, u := range c.used {
+		if u {
+			continue
+		}
+		p += cueWeight(c.cues[i].stem)
+	}
+	return p
+}
+
+func remainingCues(c *chain) int {
+	n := 0
+	for i, u := range c.used {
+		if !u && cueWeight(c.cues[i].stem) >= 0.2 {
+			n++
+		}
+	}
+	return n
+}
+
+// cueWeight is how much an unexplained question word counts against a chain.
+func cueWeight(s string) float64 {
+	best := 0.0
+	for _, wt := range membership[s] {
+		best = max(best, wt)
+	}
+	switch {
+	case best >= strongMember:
+		return 0.6
+	case best > 0:
+		return 0.2
+	}
+	return 0.1
+}
+
+// objectKeys returns the subject keys an object could be known under.
+func objectKeys(c *claimRow) []string {
+	k := canon.SubjectKey(c.Object)
+	if k == "" {
+		return nil
+	}
+	return []string{k}
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

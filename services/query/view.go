@@ -1,0 +1,314 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/mneme-ai/mneme/pkg/api"
+)
+
+// view is what one request may see: the caller's workspace and agent (visibility), and which beliefs count
+// (bitemporal coordinates). Every read of the projection goes through the SQL fragments built here, so no read
+// path can forget a visibility or time filter.
+type view struct {
+	ws    string
+	agent string
+	// asOf selects valid time: claims true in the world at that instant (nil: what is true now).
+	asOf *time.Time
+	// knownAt selects transaction time: the belief versions memory held at that instant (nil: current beliefs).
+	knownAt *time.Time
+	// history co-surfaces superseded versions next to current ones.
+	history bool
+}
+
+// candidate reports whether a claim the view selected can be a current value: true now (not superseded), or,
+// for an as-of read, valid at as_of. Other rows are history.
+func (v view) candidate(c *claimRow) bool {
+	if v.asOf == nil {
+		return c.Status != "superseded"
+	}
+	return !c.ValidFrom.After(*v.asOf) && (c.ValidTo == nil || c.ValidTo.After(*v.asOf))
+}
+
+// args returns the named arguments the fragments refer to.
+func (v view) args() pgx.NamedArgs {
+	a := pgx.NamedArgs{"ws": v.ws, "agent": v.agent}
+	if v.asOf != nil {
+		a["as_of"] = *v.asOf
+	}
+	if v.knownAt != nil {
+		a["known_at"] = *v.knownAt
+	}
+	return a
+}
+
+// visible restricts claims c to the workspace and to what the agent may read: its own private claims and the
+// shared tier, never another agent's private claims.
+func (v view) visible() string {
+	return `c.workspace_id = @ws AND (c.scope = 'shared' OR c.owner_agent = @agent)`
+}
+
+// belief selects, for claim versions v, the one version memory held at the transaction time of the view: the
+// unretired version now, or the version whose [recorded_at, retired_at) contains known_at.
+func (v view) belief() string {
+	if v.knownAt == nil {
+		return `v.retired_at IS NULL`
+	}
+	return `v.recorded_at <= @known_at AND (v.retired_at IS NULL OR v.retired_at > @known_at)`
+}
+
+// status keeps the beliefs the view counts as true. Pending (awaiting confirmation), rejected and retracted
+// claims are never presented as facts. With as_of, a claim counts when its valid interval contains as_of;
+// superseded claims count then too (they were true until their successor took over).
+func (v view) status() string {
+	switch {
+	case v.asOf != nil && v.history:
+		return `v.status IN ('active', 'disputed', 'superseded') AND v.valid_from <= @as_of`
+	case v.asOf != nil:
+		return `v.status IN ('active', 'disputed', 'superseded') AND v.valid_from <= @as_of AND (v.valid_to IS NULL OR v.valid_to > @as_of)`
+	case v.history:
+		return `v.status IN ('active', 'disputed', 'superseded')`
+	default:
+		return `v.status IN ('active', 'disputed')`
+	}
+}
+
+// where is the full filter over claims c joined with their versions v.
+func (v view) where() string {
+	return v.visible() + " AND " + v.status()
+}
+
+// claimColumns are the columns of a claimRow, over claims c and claim_versions v.
+const claimColumns = `c.id::text, c.text, c.subject, c.subject_key, c.predicate, c.predicate_key, c.slot_key,
+	c.object, c.object_key, c.functional, c.scope, c.owner_agent, c.confidence::float8, c.sequence,
+	v.status, v.valid_from, v.valid_to, v.recorded_at, v.retired_at, v.version, v.decision_id::text,
+	(SELECT count(*) FROM corroborations co WHERE co.claim_id = c.id)::int,
+	ARRAY(SELECT s.claim_id::text FROM supersedes s WHERE s.superseded_id = c.id ORDER BY s.claim_id)`
+
+// claimRow is one claim with the belief version the view selected.
+type claimRow struct {
+	ID, Text, Subject, SubjectKey, Predicate, PredicateKey, SlotKey, Object, ObjectKey string
+	Functional                                                                         bool
+	Scope, Owner                                                                       string
+	Confidence                                                                         float64
+	Sequence                                                                           *int64
+	Status                                                                             string
+	ValidFrom                                                                          time.Time
+	ValidTo                                                                            *time.Time
+	RecordedAt                                                                         time.Time
+	RetiredAt                                                                          *time.Time
+	Version                                                                            int
+	DecisionID                                                                         *string
+	Corroborations                                                                     int
+	SupersededBy                                                                       []string
+}
+
+func scanClaim(rows pgx.Rows) (claimRow, error) {
+	var r claimRow
+	var validTo, retiredAt pgtype.Timestamptz
+	err := rows.Scan(&r.ID, &r.Text, &r.Subject, &r.SubjectKey, &r.Predicate, &r.PredicateKey, &r.SlotKey,
+		&r.Object, &r.ObjectKey, &r.Functional, &r.Scope, &r.Owner, &r.Confidence, &r.Sequence,
+		&r.Status, &r.ValidFrom, &validTo, &r.RecordedAt, &retiredAt, &r.Version, &r.DecisionID,
+		&r.Corroborations, &r.SupersededBy)
+	if validTo.Valid {
+		t := validTo.Time
+		r.ValidTo = &t
+	}
+	if retiredAt.Valid {
+		t := retiredAt.Time
+		r.RetiredAt = &t
+	}
+	return r, err
+}
+
+func collectClaims(rows pgx.Rows) ([]claimRow, error) {
+	defer rows.Close()
+	var out []claimRow
+	for rows.Next() {
+		r, err := scanClaim(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// apiClaim converts a row to its wire form.
+func (r claimRow) apiClaim() api.Claim {
+	c := api.Claim{
+		ID: r.ID, Text: r.Text, Subject: r.Subject, SubjectKey: r.SubjectKey, Predicate: r.Predicate,
+		PredicateKey: r.PredicateKey, Object: r.Object, Functional: r.Functional, Status: r.Status,
+		ValidFrom: r.ValidFrom.UTC(), RecordedAt: r.RecordedAt.UTC(), Sequence: r.Sequence, Scope: r.Scope,
+		Owner: r.Owner, Confidence: r.Confidence,
+	}
+	if r.ValidTo != nil {
+		t := r.ValidTo.UTC()
+		c.ValidTo = &t
+	}
+	if r.RetiredAt != nil {
+		t := r.RetiredAt.UTC()
+		c.RetiredAt = &t
+	}
+	return c
+}
+
+// newer reports whether a comes after b in the deterministic order of belief: valid time, then the source
+// sequence (absent sorts first), then transaction time, then id. The reader never decides this order.
+func newer(a, b *claimRow) bool {
+	if !a.ValidFrom.Equal(b.ValidFrom) {
+		return a.ValidFrom.After(b.ValidFrom)
+	}
+	as, bs := int64(-1<<63), int64(-1<<63)
+	if a.Sequence != nil {
+		as = *a.Sequence
+	}
+	if b.Sequence != nil {
+		bs = *b.Sequence
+	}
+	if as != bs {
+		return as > bs
+	}
+	if !a.RecordedAt.Equal(b.RecordedAt) {
+		return a.RecordedAt.After(b.RecordedAt)
+	}
+	return a.ID > b.ID
+}
+
+// simultaneous reports whether neither a nor b is newer by valid time and sequence: a true tie.
+func simultaneous(a, b *claimRow) bool {
+	if !a.ValidFrom.Equal(b.ValidFrom) {
+		return false
+	}
+	return (a.Sequence == nil) == (b.Sequence == nil) && (a.Sequence == nil || *a.Sequence == *b.Sequence)
+}
+
+// querier is what the read functions need of a pool or transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// claimsByID loads the given claims as the view sees them (invisible or not-believed ids are skipped).
+func claimsByID(ctx context.Context, q querier, v view, ids []string) ([]claimRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	a := v.args()
+	a["ids"] = ids
+	sql := `SELECT ` + claimColumns + `
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
+		WHERE c.id = ANY(@ids::uuid[]) AND ` + v.where()
+	rows, err := q.Query(ctx, sql, a)
+	if err != nil {
+		return nil, err
+	}
+	return collectClaims(rows)
+}
+
+// subjectClaimsLimit bounds how many claims one subject contributes to a lookup; popular subjects are cut
+// newest-first so a query stays bounded.
+const subjectClaimsLimit = 500
+
+// claimsBySubjects loads the view's claims about the given subject keys (newest first, bounded per call).
+func claimsBySubjects(ctx context.Context, q querier, v view, keys []string, limit int) ([]claimRow, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	a := v.args()
+	a["keys"] = keys
+	a["lim"] = limit
+	sql := `SELECT ` + claimColumns + `
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
+		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[]) AND ` + v.where() + `
+		ORDER BY v.valid_from DESC, c.sequence DESC NULLS LAST, c.id
+		LIMIT @lim`
+	rows, err := q.Query(ctx, sql, a)
+	if err != nil {
+		return nil, err
+	}
+	return collectClaims(rows)
+}
+
+// slotClaims loads every claim of the given slots that the view may see (any status the view allows), to
+// co-surface disputes and history. slots are "subject_key\x00slot_key" pairs.
+func slotClaims(ctx context.Context, q querier, v view, slots [][2]string) ([]claimRow, error) {
+	if len(slots) == 0 {
+		return nil, nil
+	}
+	subj := make([]string, len(slots))
+	slot := make([]string, len(slots))
+	for i, s := range slots {
+		subj[i], slot[i] = s[0], s[1]
+	}
+	a := v.args()
+	a["subj"] = subj
+	a["slot"] = slot
+	sql := `SELECT ` + claimColumns + `
+		FROM unnest(@subj::text[], @slot::text[]) AS k(subject_key, slot_key)
+		JOIN claims c ON c.workspace_id = @ws AND c.subject_key = k.subject_key AND c.slot_key = k.slot_key
+		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
+		WHERE ` + v.where() + `
+		ORDER BY v.valid_from, c.sequence NULLS FIRST, c.id
+		LIMIT 1000`
+	rows, err := q.Query(ctx, sql, a)
+	if err != nil {
+		return nil, err
+	}
+	return collectClaims(rows)
+}
+
+// knownSubjects returns which of the candidate keys name subjects of the workspace the agent can see, mapped
+// to the canonical subject keys they denote (a key maps to itself, an alias to its subjects).
+func knownSubjects(ctx context.Context, q querier, v view, keys []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	a := v.args()
+	a["keys"] = keys
+	// Existence only: a subject whose claims the caller cannot see must not be revealed, so the check joins
+	// the visibility filter. Aliases are matched by key and by lower-cased text.
+	sql := `SELECT k, c.subject_key FROM unnest(@keys::text[]) AS k
+		CROSS JOIN LATERAL (
+			SELECT c.subject_key FROM claims c
+			WHERE c.workspace_id = @ws AND c.subject_key = k AND (c.scope = 'shared' OR c.owner_agent = @agent)
+			LIMIT 1) c
+		UNION
+		SELECT a.alias, a.subject_key FROM subject_aliases a
+		WHERE a.workspace_id = @ws AND a.alias = ANY(@keys::text[])
+		  AND EXISTS (SELECT 1 FROM claims c WHERE c.workspace_id = @ws AND c.subject_key = a.subject_key
+		              AND (c.scope = 'shared' OR c.owner_agent = @agent))`
+	rows, err := q.Query(ctx, sql, a)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, s string
+		if err := rows.Scan(&k, &s); err != nil {
+			return nil, err
+		}
+		out[k] = append(out[k], s)
+	}
+	return out, rows.Err()
+}
+
+// vectorLiteral formats a query vector for a ::vector cast without depending on a registered vector type.
+func vectorLiteral(v []float32) string {
+	var b strings.Builder
+	b.Grow(len(v) * 10)
+	b.WriteByte('[')
+	for i, x := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%g", x)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
