@@ -92,9 +92,9 @@ func (s *Service) handleSubject(w http.ResponseWriter, r *request) error {
 // versionRow is one claim version for timelines.
 type versionRow struct {
 	claimID, text, subject, predicate, slotKey, object, scope, owner string
-	functional                                                      bool
-	sequence                                                        *int64
-	entry                                                           client.TimelineEntry
+	functional                                                       bool
+	sequence                                                         *int64
+	entry                                                            client.TimelineEntry
 }
 
 // subject builds the timeline response, or nil when the subject has no visible claim.

@@ -48,14 +48,14 @@ type resolver struct {
 }
 
 const (
-	beamWidth    = 8
-	minHopScore  = 0.5
+	beamWidth   = 8
+	minHopScore = 0.5
 	// bridgePenalty is charged for a hop the question does not name ("the country of origin of <a club>"
 	// goes through the club's sport); at most one per chain, and never the last hop.
 	bridgePenalty = 0.5
-	hopPenalty   = 0.05
-	maxMentions  = 4
-	proximityBon = 0.15
+	hopPenalty    = 0.05
+	maxMentions   = 4
+	proximityBon  = 0.15
 )
 
 // mentions finds the spans of the question that name known subjects: longest first, non-overlapping.
@@ -253,7 +253,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 			}
 			w := s.winners[0]
 			out = append(out, &chain{start: c.start, entity: c.entity, cues: c.cues, used: c.used,
-				hops: append(append([]hop(nil), c.hops...), hop{slot: s, claim: w, score: -bridgePenalty, bridge: true}),
+				hops:  append(append([]hop(nil), c.hops...), hop{slot: s, claim: w, score: -bridgePenalty, bridge: true}),
 				score: c.score - bridgePenalty})
 		}
 	}
