@@ -100,7 +100,11 @@ func fuzzHTTP(f *testing.F, kind string) {
 	f.Add("", []byte(turns(goodTurn)))
 	f.Add("bad agent", []byte(claims(goodClaim)))
 	f.Add(strings.Repeat("a", 129), []byte(claims(goodClaim)))
-	e := newEnv(f, func(c *Config) { c.MaxBodyBytes = 64 << 10; c.PublishTimeout = 30 * time.Second; c.InboxAckWait = time.Minute })
+	e := newEnv(f, func(c *Config) {
+		c.MaxBodyBytes = 64 << 10
+		c.PublishTimeout = 30 * time.Second
+		c.InboxAckWait = time.Minute
+	})
 	mux := http.NewServeMux()
 	e.svc.Routes(mux)
 	f.Fuzz(func(t *testing.T, agent string, body []byte) {
