@@ -126,6 +126,12 @@ func TestPolicy(t *testing.T) {
 	if !all.Functional("anything_at_all") || all.Functional("attended") || all.Functional("said") {
 		t.Error(`"*" policy: want unknown functional, configured and built-in accumulating not`)
 	}
+	if f, known := p.Lookup("unknown_predicate"); f || known {
+		t.Errorf("Lookup(unknown) = %v, %v; want false, false", f, known)
+	}
+	if f, known := p.Lookup("likes"); f || !known {
+		t.Errorf("Lookup(likes) = %v, %v; want false, true", f, known)
+	}
 	var nilPolicy *Policy
 	if !nilPolicy.Functional("lives_in") {
 		t.Error("nil policy should behave as the default policy")

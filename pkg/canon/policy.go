@@ -14,7 +14,7 @@ import (
 // supersedes the old one. Entries ending in "*" match every key with that prefix.
 var builtinFunctional = []string{
 	// where someone or something is
-	"lives_in", "lives_at", "located_in", "based_in", "headquarters", "headquarters_located_in",
+	"lives_in", "lives_at", "located_in", "from", "comes_from", "origin", "job_status", "based_in", "headquarters", "headquarters_located_in",
 	"headquartered_in", "hometown", "current_city", "address", "moves_to",
 	// work
 	"works_at", "works_for", "works_in", "employer", "employed_by", "employed_at", "job", "job_title",
@@ -210,23 +210,31 @@ func splitList(s string) []string {
 // Functional reports whether the predicate key (or phrase; it is canonicalized) names a single-valued
 // attribute.
 func (p *Policy) Functional(predicateKey string) bool {
+	f, _ := p.Lookup(predicateKey)
+	return f
+}
+
+// Lookup is Functional plus whether the policy knows the predicate (a built-in or configured entry, or a
+// configured "*"). Callers with their own hint for unknown predicates — such as an LLM's judgement — use
+// the hint only when known is false.
+func (p *Policy) Lookup(predicateKey string) (functional, known bool) {
 	if p == nil {
 		p = defaultPolicy
 	}
 	k := PredicateKey(predicateKey)
 	switch {
 	case p.confAcc.match(k):
-		return false
+		return false, true
 	case p.confFun.match(k):
-		return true
+		return true, true
 	case p.builtAcc.exact[k]:
-		return false
+		return false, true
 	case p.builtFun.match(k):
-		return true
+		return true, true
 	case p.builtAcc.match(k):
-		return false
+		return false, true
 	}
-	return p.allFunctional
+	return p.allFunctional, p.allFunctional
 }
 
 // Version identifies the policy's effective configuration (built-in lists plus configuration); it changes
