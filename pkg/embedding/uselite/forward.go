@@ -194,7 +194,7 @@ func attendHead(lp *layerParams, start, n, head int, qkv, att, scores []float32)
 		maxv := float32(math.Inf(-1))
 		for j := 0; j < n; j++ {
 			k := qkv[(start+j)*stride+kOff : (start+j)*stride+kOff+hd]
-			v := dot(q, k) * lp.qScale
+			v := dotSIMD(q, k) * lp.qScale
 			row[j] = v
 			maxv = max(maxv, v)
 		}
@@ -209,7 +209,7 @@ func attendHead(lp *layerParams, start, n, head int, qkv, att, scores []float32)
 		clear(o)
 		for j := 0; j < n; j++ {
 			v := qkv[(start+j)*stride+vOff : (start+j)*stride+vOff+hd]
-			axpy(o, v, row[j]*inv)
+			axpySIMD(o, v, row[j]*inv)
 		}
 	}
 }

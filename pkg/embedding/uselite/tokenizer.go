@@ -142,12 +142,6 @@ func preprocess(text string) []rune {
 	return out
 }
 
-type latticeEdge struct {
-	start int
-	score float64
-	id    int
-}
-
 // Encode returns the token ids of text, without truncation (the model reads at most MaxTokens).
 func (t *Tokenizer) Encode(text string) []int {
 	return t.encodeRunes(preprocess(text))
@@ -158,37 +152,32 @@ func (t *Tokenizer) encodeRunes(symbols []rune) []int {
 	if n == 0 {
 		return []int{}
 	}
-	// edgesByEnd[e] lists the pieces ending at e, in increasing start order — the order the
-	// reference visits them in.
-	edgesByEnd := make([][]latticeEdge, n+1)
+	// Viterbi, relaxing the pieces that start at i for i = 0, 1, …: best[i] is final by then (every
+	// piece ending at i starts before it), and the pieces ending at any one position are visited in
+	// increasing start order — the order in which the reference compares them.
+	best := make([]float64, n+1)
+	words := make([]int, n+1)
+	relax := func(end int, score float64, id int) {
+		if best[end] == 0 || score >= best[end] {
+			best[end] = score
+			words[end] = id
+		}
+	}
 	for i := 0; i < n; i++ {
 		matched := false
 		node := t.root.children[symbols[i]]
-		for j := i; j < n && node != nil; j++ {
+		for j := i; node != nil; {
 			if node.end {
-				edgesByEnd[i+node.depth] = append(edgesByEnd[i+node.depth], latticeEdge{start: i, score: node.score, id: node.id})
+				relax(i+node.depth, node.score+best[i], node.id)
 				matched = true
 			}
-			if j+1 < n {
-				node = node.children[symbols[j+1]]
-			} else {
-				node = nil
+			if j++; j == n {
+				break
 			}
+			node = node.children[symbols[j]]
 		}
 		if !matched {
-			edgesByEnd[i+1] = append(edgesByEnd[i+1], latticeEdge{start: i, score: 0, id: unknownID})
-		}
-	}
-
-	best := make([]float64, n+1)
-	words := make([]int, n+1)
-	for end := 0; end <= n; end++ {
-		for _, e := range edgesByEnd[end] {
-			score := e.score + best[e.start]
-			if best[end] == 0 || score >= best[end] {
-				best[end] = score
-				words[end] = e.id
-			}
+			relax(i+1, best[i], unknownID)
 		}
 	}
 
