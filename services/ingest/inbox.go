@@ -114,7 +114,10 @@ func (s *Service) handleInbox(ctx context.Context, msg jetstream.Msg) {
 		s.log.ErrorContext(ctx, "inbox message without metadata", "subject", msg.Subject(), "err", err)
 		return
 	}
-	out := s.processInbox(ctx, msg, md)
+	// Everything for one message must end before NATS would redeliver it to another worker.
+	pctx, cancel := context.WithTimeout(ctx, s.cfg.InboxAckWait)
+	out := s.processInbox(pctx, msg, md)
+	cancel()
 	switch {
 	case out.bad != nil:
 		s.metrics.reject(ctx, transportNATS, out.bad.Code)
