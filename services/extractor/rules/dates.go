@@ -51,7 +51,9 @@ type datePattern struct {
 	resolve func(m []string, ref time.Time) (time.Time, string, bool, bool) // at, phrase, future, ok
 }
 
-func day(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location()) }
+func day(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
+}
 
 func fmtDay(t time.Time) string   { return fmt.Sprintf("%d %s %d", t.Day(), t.Month(), t.Year()) }
 func fmtMonth(t time.Time) string { return fmt.Sprintf("%s %d", t.Month(), t.Year()) }
