@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/event"
@@ -352,4 +354,76 @@ func TestLeapSecondNamesField(t *testing.T) {
 	if ierr == nil || ierr.Status != 400 || ierr.Field != "claims[1].valid_from" {
 		t.Fatalf("got %+v", ierr)
 	}
+}
+
+// TestRequestExamples checks the golden request examples satisfy their schemas, survive a round trip through
+// the Go types unchanged (so the types and schemas agree), and are accepted by ingest.
+func TestRequestExamples(t *testing.T) {
+	examples, err := schemas.Examples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := core(t, nil)
+	n := 0
+	for _, ex := range examples {
+		var kind string
+		var v any
+		switch ex.SchemaID {
+		case schemaTurnsRequest:
+			kind, v = kindTurns, new(api.TurnsRequest)
+		case schemaClaimsRequest:
+			kind, v = kindClaims, new(api.ClaimsRequest)
+		default:
+			continue
+		}
+		n++
+		t.Run(ex.Path, func(t *testing.T) {
+			if ierr := decodeStrict(ex.JSON, 1<<20, map[string]*jsonschema.Schema{kindTurns: s.turnsSchema, kindClaims: s.claimsSchema}[kind], v); ierr != nil {
+				t.Fatal(ierr)
+			}
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := schemas.Validate(ex.SchemaID, b); err != nil {
+				t.Fatalf("re-encoded example violates its schema: %v", err)
+			}
+			var want, got any
+			_ = json.Unmarshal(ex.JSON, &want)
+			_ = json.Unmarshal(b, &got)
+			if !reflect.DeepEqual(normalizeTimes(want), normalizeTimes(got)) {
+				t.Fatalf("round trip changed the example:\n%s\n%s", ex.JSON, b)
+			}
+			events, ierr := s.decodeBatch(kind, httpOrigin("pm-bot"), ex.JSON)
+			if ierr != nil {
+				t.Fatal(ierr)
+			}
+			for _, ev := range events {
+				validEvent(t, ev.env)
+			}
+		})
+	}
+	if n < 2 {
+		t.Fatalf("found %d request examples, want at least one per request schema", n)
+	}
+}
+
+// normalizeTimes rewrites RFC 3339 strings to one form, since Go re-encodes "+01:00" offsets as given but may
+// drop trailing zero fractions.
+func normalizeTimes(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeTimes(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeTimes(e)
+		}
+	case string:
+		if ts, err := time.Parse(time.RFC3339Nano, x); err == nil {
+			return ts.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	return v
 }
