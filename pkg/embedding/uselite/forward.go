@@ -65,6 +65,7 @@ func (m *Model) forwardBatch(ws *workspace, seqs [][]int32, out [][]float32) {
 	}
 	rows := roundUp(max(total, 1), rowAlign)
 	ws.ensure(p, rows, len(seqs), threads)
+	ws.starts[0] = 0
 	for i, s := range seqs {
 		ws.starts[i+1] = ws.starts[i] + len(s)
 	}
@@ -123,36 +124,65 @@ func (m *Model) forwardBatch(ws *workspace, seqs [][]int32, out [][]float32) {
 // and y may be the same buffer when the layer has no residual projection.
 func (m *Model) layer(ws *workspace, lp *layerParams, rows, total int, seqs [][]int32, in, y []float32) {
 	threads := m.opts.threads
-	h := ws.h[:rows*lp.dIn]
-	layerNormRows(h, in, lp.dIn, rows, lp.attnNorm)
-	qkv := ws.qkv[:rows*3*lp.dAttn]
-	fillRows(qkv, lp.qkvBias, rows)
-	gemm(m.kernel, threads, rows, h, lp.dIn, lp.qkv, qkv, 3*lp.dAttn)
-	att := ws.att[:rows*lp.dAttn]
-	clear(att[total*lp.dAttn:])
+	dIn, dA, dOut, dFFN := lp.dIn, lp.dAttn, lp.dOut, lp.ffn1.cols
+	h := ws.h[:rows*max(dIn, dOut)]
+	qkv := ws.qkv[:rows*3*dA]
+	att := ws.att[:rows*dA]
+	f := ws.ffn[:rows*dFFN]
+
+	// The element-wise work around the matrix products runs in row ranges on all threads, each stage
+	// in one pass: layer norm of the input and the q/k/v bias; the output bias; layer norm, FFN bias.
+	forRows(threads, rows, func(r0, r1 int) {
+		layerNormRows(h[r0*dIn:r1*dIn], in[r0*dIn:r1*dIn], dIn, r1-r0, lp.attnNorm)
+		fillRows(qkv[r0*3*dA:r1*3*dA], lp.qkvBias, r1-r0)
+	})
+	gemm(m.kernel, threads, rows, h, dIn, lp.qkv, qkv, 3*dA)
+	clear(att[total*dA:])
 	attention(ws, lp, seqs, qkv, att, threads)
 
 	if lp.resid != nil {
-		fillRows2(y, lp.outBias, lp.residB, rows)
-		gemm(m.kernel, threads, rows, in, lp.dIn, lp.resid, y, lp.dOut)
+		forRows(threads, rows, func(r0, r1 int) { fillRows2(y[r0*dOut:r1*dOut], lp.outBias, lp.residB, r1-r0) })
+		gemm(m.kernel, threads, rows, in, dIn, lp.resid, y, dOut)
 	} else {
-		addRows(y, lp.outBias, rows)
+		forRows(threads, rows, func(r0, r1 int) { addRows(y[r0*dOut:r1*dOut], lp.outBias, r1-r0) })
 	}
-	gemm(m.kernel, threads, rows, att, lp.dAttn, lp.out, y, lp.dOut)
+	gemm(m.kernel, threads, rows, att, dA, lp.out, y, dOut)
 
-	h = ws.h[:rows*lp.dOut]
-	layerNormRows(h, y, lp.dOut, rows, lp.ffnNorm)
-	dFFN := lp.ffn1.cols
-	f := ws.ffn[:rows*dFFN]
-	fillRows(f, lp.ffn1B, rows)
-	gemm(m.kernel, threads, rows, h, lp.dOut, lp.ffn1, f, dFFN)
-	for i, v := range f {
-		if v < 0 {
-			f[i] = 0
+	forRows(threads, rows, func(r0, r1 int) {
+		layerNormRows(h[r0*dOut:r1*dOut], y[r0*dOut:r1*dOut], dOut, r1-r0, lp.ffnNorm)
+		fillRows(f[r0*dFFN:r1*dFFN], lp.ffn1B, r1-r0)
+	})
+	gemm(m.kernel, threads, rows, h, dOut, lp.ffn1, f, dFFN)
+	forRows(threads, rows, func(r0, r1 int) {
+		for i, v := range f[r0*dFFN : r1*dFFN] {
+			if v < 0 {
+				f[r0*dFFN+i] = 0
+			}
 		}
+		addRows(y[r0*dOut:r1*dOut], lp.ffn2B, r1-r0)
+	})
+	gemm(m.kernel, threads, rows, f, dFFN, lp.ffn2, y, dOut)
+}
+
+// forRows calls fn on contiguous row ranges covering [0, rows), on up to threads goroutines; small
+// inputs run on the caller's goroutine.
+func forRows(threads, rows int, fn func(r0, r1 int)) {
+	const minRowsPerThread = 32
+	workers := min(threads, rows/minRowsPerThread)
+	if workers <= 1 {
+		fn(0, rows)
+		return
 	}
-	addRows(y, lp.ffn2B, rows)
-	gemm(m.kernel, threads, rows, f, dFFN, lp.ffn2, y, lp.dOut)
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(rows*w/workers, rows*(w+1)/workers)
+		}()
+	}
+	fn(0, rows/workers)
+	wg.Wait()
 }
 
 // attention computes scaled dot-product attention within each text (tokens never attend across

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/mneme-ai/mneme/pkg/embedding"
@@ -253,14 +254,83 @@ type layerNormParams struct {
 	eps         float32
 }
 
+// weightReader reads weights by following graph nodes, keeping the first error so a sequence of reads
+// can be checked once.
+type weightReader struct {
+	g   *graph
+	err error
+}
+
+func (r *weightReader) floats(suffix, op string, i int, shape ...int) []float32 {
+	if r.err != nil {
+		return nil
+	}
+	v, err := r.g.floats(suffix, op, i, shape...)
+	r.err = err
+	return v
+}
+
+func (r *weightReader) scalar(suffix, op string, i int) float32 {
+	if r.err != nil {
+		return 0
+	}
+	v, err := r.g.scalarF(suffix, op, i)
+	r.err = err
+	return v
+}
+
+func (r *weightReader) ints(suffix, op string, i int, n int) []int32 {
+	if r.err != nil {
+		return make([]int32, n)
+	}
+	v, err := r.g.ints(suffix, op, i)
+	if err == nil && len(v) != n {
+		err = fmt.Errorf("uselite: input %d of %s has %d values, want %d", i, suffix, len(v), n)
+	}
+	r.err = err
+	if err != nil {
+		return make([]int32, n)
+	}
+	return v
+}
+
+// matrix reads input 1 (the kernel) of a MatMul or 1×1 Conv2D node as a rows×cols matrix (cols -1:
+// any width).
+func (r *weightReader) matrix(suffix, op string, rows, cols int) *matrix {
+	if r.err != nil {
+		return nil
+	}
+	t, err := r.g.input(suffix, op, 1)
+	if err == nil && t.f32 == nil {
+		err = fmt.Errorf("uselite: weight %s is not float32", t.name)
+	}
+	if err == nil {
+		err = checkShape(t, []int{rows, cols})
+	}
+	if err != nil {
+		r.err = err
+		return nil
+	}
+	m, err := newMatrix(t.shape[len(t.shape)-2], t.shape[len(t.shape)-1], t.f32)
+	r.err = err
+	return m
+}
+
+// layerNorm reads the scale, bias and epsilon of the layer norm whose nodes start with prefix.
+func (r *weightReader) layerNorm(prefix string, dim int) layerNormParams {
+	return layerNormParams{
+		scale: r.floats(prefix+"mul", "Mul", 0, dim),
+		bias:  r.floats(prefix+"add_1", "Add", 1, dim),
+		eps:   r.scalar(prefix+"add", "Add", 1),
+	}
+}
+
+// newParams maps the network's weights by following the graph of model.json: each weight is the
+// input of the node that consumes it (the kernel of a Conv2D, the bias of a BiasAdd, …), so a graph
+// that does not have the expected structure fails to load instead of computing something else.
 func newParams(g *graph) (*params, error) {
 	p := &params{}
-	var err error
-	must := func(f func() error) {
-		if err == nil {
-			err = f()
-		}
-	}
+	r := &weightReader{g: g}
 	emb, err := g.input("Encode/embedding_lookup", "GatherV2", 0)
 	if err != nil {
 		return nil, err
@@ -275,20 +345,16 @@ func newParams(g *graph) (*params, error) {
 	if err != nil {
 		return nil, err
 	}
-	if add.Op != "Add" || len(add.Input) != 2 || !hasSuffix(add.Input[0], "Encode/Scatter/ScatterNd") ||
-		!hasSuffix(add.Input[1], "AddTimingSignal/Scatter/ScatterNd") {
+	if add.Op != "Add" || len(add.Input) != 2 || !strings.HasSuffix(add.Input[0], "Encode/Scatter/ScatterNd") ||
+		!strings.HasSuffix(add.Input[1], "AddTimingSignal/Scatter/ScatterNd") {
 		return nil, fmt.Errorf("uselite: unexpected layer 0 input in the graph: %s%v", add.Op, add.Input)
 	}
-	maxLen, err := g.ints("ClipToMaxLength/Less", "Less", 1)
-	if err != nil {
-		return nil, err
+	if maxLen := r.ints("ClipToMaxLength/Less", "Less", 1, 1); r.err == nil && maxLen[0] != MaxTokens {
+		return nil, fmt.Errorf("uselite: graph clips to %d tokens, this package assumes %d", maxLen[0], MaxTokens)
 	}
-	if len(maxLen) != 1 || maxLen[0] != MaxTokens {
-		return nil, fmt.Errorf("uselite: graph clips to %v tokens, this package assumes %d", maxLen, MaxTokens)
-	}
-	invTimescales, err := g.floats("AddTimingSignal/TimingSignal/mul_2", "Mul", 1, 1, p.embDim/2)
-	if err != nil {
-		return nil, err
+	invTimescales := r.floats("AddTimingSignal/TimingSignal/mul_2", "Mul", 1, 1, p.embDim/2)
+	if r.err != nil {
+		return nil, r.err
 	}
 	p.timing = timingSignal(invTimescales, MaxTokens)
 
@@ -298,138 +364,49 @@ func newParams(g *graph) (*params, error) {
 		pre := fmt.Sprintf("TransformerStack/Layer_%d/TransformerLayer/", l)
 		mha := pre + "MultiheadAttention/"
 		lp.dIn = dIn
-		must(func() (e error) { lp.attnNorm, e = readNorm(g, pre+"layer_prepostprocess/layer_norm/", dIn); return })
-		var split []int32
-		must(func() (e error) { split, e = g.ints(mha+"split", "SplitV", 1); return })
-		if err != nil {
-			return nil, err
+		lp.attnNorm = r.layerNorm(pre+"layer_prepostprocess/layer_norm/", dIn)
+		split := r.ints(mha+"split", "SplitV", 1, 3)
+		heads := r.ints(mha+"split_heads/split_last_dimension/Reshape/shape", "Pack", 2, 1)
+		headDim := r.ints(mha+"split_heads/split_last_dimension/Reshape/shape", "Pack", 3, 1)
+		if r.err != nil {
+			return nil, r.err
 		}
-		if len(split) != 3 || split[0] != split[1] || split[1] != split[2] {
-			return nil, fmt.Errorf("uselite: layer %d splits q/k/v as %v", l, split)
+		lp.dAttn, lp.heads, lp.headDim = int(split[0]), int(heads[0]), int(headDim[0])
+		if split[1] != split[0] || split[2] != split[0] || lp.heads*lp.headDim != lp.dAttn {
+			return nil, fmt.Errorf("uselite: layer %d splits q/k/v as %v into %d heads of %d", l, split, lp.heads, lp.headDim)
 		}
-		lp.dAttn = int(split[0])
-		var heads, headDim []int32
-		must(func() (e error) {
-			heads, e = g.ints(mha+"split_heads/split_last_dimension/Reshape/shape", "Pack", 2)
-			return
-		})
-		must(func() (e error) {
-			headDim, e = g.ints(mha+"split_heads/split_last_dimension/Reshape/shape", "Pack", 3)
-			return
-		})
-		if err != nil {
-			return nil, err
+		lp.qkv = r.matrix(mha+"qkv_transform_single/Conv2D", "Conv2D", dIn, 3*lp.dAttn)
+		lp.qkvBias = r.floats(mha+"qkv_transform_single/BiasAdd", "BiasAdd", 1, 3*lp.dAttn)
+		lp.qScale = r.scalar(mha+"mul", "Mul", 1)
+		lp.out = r.matrix(mha+"output_transform_single/Conv2D", "Conv2D", lp.dAttn, -1)
+		if r.err != nil {
+			return nil, r.err
 		}
-		lp.heads, lp.headDim = int(heads[0]), int(headDim[0])
-		if lp.heads*lp.headDim != lp.dAttn {
-			return nil, fmt.Errorf("uselite: layer %d has %d heads of %d for width %d", l, lp.heads, lp.headDim, lp.dAttn)
-		}
-		must(func() (e error) {
-			lp.qkv, e = g.matrix(mha+"qkv_transform_single/Conv2D", "Conv2D", dIn, 3*lp.dAttn)
-			return
-		})
-		must(func() (e error) {
-			lp.qkvBias, e = g.floats(mha+"qkv_transform_single/BiasAdd", "BiasAdd", 1, 3*lp.dAttn)
-			return
-		})
-		must(func() (e error) { lp.qScale, e = g.scalarF(mha+"mul", "Mul", 1); return })
-		var outW *tensor
-		must(func() (e error) { outW, e = g.input(mha+"output_transform_single/Conv2D", "Conv2D", 1); return })
-		if err != nil {
-			return nil, err
-		}
-		lp.dOut = outW.shape[len(outW.shape)-1]
-		must(func() (e error) {
-			lp.out, e = g.matrix(mha+"output_transform_single/Conv2D", "Conv2D", lp.dAttn, lp.dOut)
-			return
-		})
-		must(func() (e error) {
-			lp.outBias, e = g.floats(mha+"output_transform_single/BiasAdd", "BiasAdd", 1, lp.dOut)
-			return
-		})
+		lp.dOut = lp.out.cols
+		lp.outBias = r.floats(mha+"output_transform_single/BiasAdd", "BiasAdd", 1, lp.dOut)
 		if g.hasNode(pre + "AdjustResidualInput/dense/MatMul") {
-			must(func() (e error) {
-				lp.resid, e = g.matrix(pre+"AdjustResidualInput/dense/MatMul", "MatMul", dIn, lp.dOut)
-				return
-			})
-			must(func() (e error) {
-				lp.residB, e = g.floats(pre+"AdjustResidualInput/dense/BiasAdd", "BiasAdd", 1, lp.dOut)
-				return
-			})
+			lp.resid = r.matrix(pre+"AdjustResidualInput/dense/MatMul", "MatMul", dIn, lp.dOut)
+			lp.residB = r.floats(pre+"AdjustResidualInput/dense/BiasAdd", "BiasAdd", 1, lp.dOut)
 		} else if dIn != lp.dOut {
 			return nil, fmt.Errorf("uselite: layer %d changes width %d→%d without a residual projection", l, dIn, lp.dOut)
 		}
-		must(func() (e error) {
-			lp.ffnNorm, e = readNorm(g, pre+"FFN/layer_prepostprocess/layer_norm/", lp.dOut)
-			return
-		})
-		must(func() (e error) {
-			lp.ffn1, e = g.matrix(pre+"FFN/conv1/Tensordot/MatMul", "MatMul", lp.dOut, -1)
-			return
-		})
-		if err != nil {
-			return nil, err
+		lp.ffnNorm = r.layerNorm(pre+"FFN/layer_prepostprocess/layer_norm/", lp.dOut)
+		lp.ffn1 = r.matrix(pre+"FFN/conv1/Tensordot/MatMul", "MatMul", lp.dOut, -1)
+		if r.err != nil {
+			return nil, r.err
 		}
-		must(func() (e error) { lp.ffn1B, e = g.floats(pre+"FFN/conv1/BiasAdd", "BiasAdd", 1, lp.ffn1.cols); return })
-		must(func() (e error) {
-			lp.ffn2, e = g.matrix(pre+"FFN/conv2/Tensordot/MatMul", "MatMul", lp.ffn1.cols, lp.dOut)
-			return
-		})
-		must(func() (e error) { lp.ffn2B, e = g.floats(pre+"FFN/conv2/BiasAdd", "BiasAdd", 1, lp.dOut); return })
-		if err != nil {
-			return nil, err
-		}
+		lp.ffn1B = r.floats(pre+"FFN/conv1/BiasAdd", "BiasAdd", 1, lp.ffn1.cols)
+		lp.ffn2 = r.matrix(pre+"FFN/conv2/Tensordot/MatMul", "MatMul", lp.ffn1.cols, lp.dOut)
+		lp.ffn2B = r.floats(pre+"FFN/conv2/BiasAdd", "BiasAdd", 1, lp.dOut)
 		dIn = lp.dOut
 	}
-	must(func() (e error) {
-		p.final, e = g.matrix("hidden_layers/tanh_layer_0/MatMul", "MatMul", dIn, Dim)
-		return
-	})
-	must(func() (e error) {
-		p.finalBias, e = g.floats("hidden_layers/tanh_layer_0/BiasAdd", "BiasAdd", 1, Dim)
-		return
-	})
-	must(func() (e error) { p.l2Eps, e = g.scalarF("hidden_layers/l2_normalize/Maximum", "Maximum", 1); return })
-	if err != nil {
-		return nil, err
+	p.final = r.matrix("hidden_layers/tanh_layer_0/MatMul", "MatMul", dIn, Dim)
+	p.finalBias = r.floats("hidden_layers/tanh_layer_0/BiasAdd", "BiasAdd", 1, Dim)
+	p.l2Eps = r.scalar("hidden_layers/l2_normalize/Maximum", "Maximum", 1)
+	if r.err != nil {
+		return nil, r.err
 	}
 	return p, nil
-}
-
-func hasSuffix(name, suffix string) bool {
-	return len(name) >= len(suffix) && name[len(name)-len(suffix):] == suffix
-}
-
-func readNorm(g *graph, prefix string, dim int) (layerNormParams, error) {
-	var n layerNormParams
-	var err error
-	if n.scale, err = g.floats(prefix+"mul", "Mul", 0, dim); err != nil {
-		return n, err
-	}
-	if n.bias, err = g.floats(prefix+"add_1", "Add", 1, dim); err != nil {
-		return n, err
-	}
-	if n.eps, err = g.scalarF(prefix+"add", "Add", 1); err != nil {
-		return n, err
-	}
-	return n, nil
-}
-
-// matrix reads input 1 (the kernel) of a MatMul or 1×1 Conv2D node as a rows×cols matrix.
-func (g *graph) matrix(suffix, op string, rows, cols int) (*matrix, error) {
-	t, err := g.input(suffix, op, 1)
-	if err != nil {
-		return nil, err
-	}
-	if t.f32 == nil {
-		return nil, fmt.Errorf("uselite: weight %s is not float32", t.name)
-	}
-	if err := checkShape(t, []int{rows, cols}); err != nil {
-		return nil, err
-	}
-	r := t.shape[len(t.shape)-2]
-	c := t.shape[len(t.shape)-1]
-	return newMatrix(r, c, t.f32)
 }
 
 // timingSignal precomputes the transformer timing signal [sin(p·s_i) …, cos(p·s_i) …] for positions

@@ -2,6 +2,7 @@ package uselite
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -51,6 +52,50 @@ func TestLoadRejectsCorruptShards(t *testing.T) {
 	_, err := Load(dir)
 	if err == nil || errors.Is(err, embedding.ErrModelMissing) || !strings.Contains(err.Error(), "too short") {
 		t.Fatalf("Load(truncated shard) = %v, want a corrupt-download error", err)
+	}
+}
+
+func TestLoadRejectsUnexpectedGraph(t *testing.T) {
+	src := embedding.DefaultModelDir()
+	if _, err := os.Stat(filepath.Join(src, modelFile)); err != nil {
+		loadModel(t, Optimized) // skips or fails with the standard message
+	}
+	raw, err := os.ReadFile(filepath.Join(src, modelFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	const target = "TransformerStack/Layer_1/TransformerLayer/MultiheadAttention/qkv_transform_single/Conv2D"
+	found := false
+	for _, n := range doc["modelTopology"].(map[string]any)["node"].([]any) {
+		if node := n.(map[string]any); strings.HasSuffix(node["name"].(string), target) {
+			node["op"] = "DepthwiseConv2dNative"
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("model.json has no node %s", target)
+	}
+	edited, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, modelFile), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{vocabFile, "group1-shard1of7", "group1-shard2of7", "group1-shard3of7",
+		"group1-shard4of7", "group1-shard5of7", "group1-shard6of7", "group1-shard7of7"} {
+		if err := os.Symlink(filepath.Join(src, name), filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = Load(dir)
+	if err == nil || !strings.Contains(err.Error(), "want Conv2D") {
+		t.Fatalf("Load(graph with an unexpected op) = %v, want an error naming the node", err)
 	}
 }
 
