@@ -13,6 +13,7 @@ type spec struct {
 	predicate  string
 	object     string
 	text       string // claim sentence; "" means the clause rewritten in the third person
+	verbatim   bool   // keep the object as said (fallback claims quote the speaker)
 	prefix     string // implied subject of a subjectless clause ("I ", "I am "), prepended to the text
 	confidence float64
 }
@@ -113,10 +114,10 @@ func properNoun(np string) bool {
 		return false
 	}
 	first := strings.ToLower(strings.Trim(ws[0], `"'(`))
-	if notNames[first] && first != "the" {
+	if notNames[first] && first != "the" && !((first == "a" || first == "an") && len(ws) > 1) {
 		return false
 	}
-	if first == "the" && len(ws) > 1 {
+	if (first == "the" || first == "a" || first == "an") && len(ws) > 1 {
 		ws = ws[1:]
 	}
 	r, _ := utf8.DecodeRuneInString(strings.Trim(ws[0], `"'(`))

@@ -180,13 +180,18 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		text = thirdPersonText(s.prefix+lowerFirst(replaceDates(clause, dates), s.prefix != ""), tc.speaker)
 	}
 	pk := canon.PredicateKey(s.predicate)
+	object := s.object
+	if !tc.numbered && !s.verbatim {
+		// "Rob invited me to a yoga class": the object names the speaker too.
+		object = toThirdPerson(object, tc.speaker)
+	}
 	return extract.Claim{
 		TurnIDs:      []string{tc.turn.TurnID},
 		Subject:      subject,
 		SubjectKey:   canon.SubjectKey(subject),
 		Predicate:    s.predicate,
 		PredicateKey: pk,
-		Object:       s.object,
+		Object:       object,
 		Text:         text,
 		Functional:   e.policy.Functional(pk),
 		ValidFrom:    validFrom(dates, tc.ref),
@@ -222,7 +227,7 @@ func (e *Extractor) fallback(tc turnCtx, clauses []string, claims []extract.Clai
 	if covered(text, claims) {
 		return extract.Claim{}, false
 	}
-	c := e.claim(tc, spec{subject: subject, predicate: predicate, object: sentence(resolved), text: text, confidence: confFallback}, body, allDates, seq)
+	c := e.claim(tc, spec{subject: subject, predicate: predicate, object: sentence(resolved), text: text, confidence: confFallback, verbatim: true}, body, allDates, seq)
 	c.Functional = false
 	c.Fallback = true
 	return c, true
@@ -298,6 +303,12 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		out = append(out, s)
 	} else if s, ok := matchNamed(clause, dates); ok {
 		out = append(out, s)
+	} else if m := reKinLead.FindStringSubmatchIndex(clause); m != nil {
+		// "My sister Anna works at Google": what follows is about Anna.
+		if s, ok := matchNamed(clause[m[2]:], shiftDates(dates, m[2], 0)); ok {
+			s.text = thirdPersonText(replaceDates(clause, dates), tc.speaker)
+			out = append(out, s)
+		}
 	}
 	return out
 }
@@ -593,6 +604,7 @@ var reTellYou = regexp.MustCompile(`(?i)^(?:tell|say|let|share|ask|thank|show|up
 // verbWithObject builds the claim of a verb at toks[i] (base b, surface pred), taking a particle into the
 // predicate ("went to", "signed up for") and the object after it.
 func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, conf float64) (spec, bool) {
+	verb := pred
 	j := i + 1
 	for j < len(toks) && particles[toks[j].lower] && j-i <= 2 {
 		pred += " " + toks[j].lower
@@ -624,7 +636,7 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 		if j < len(toks) && !particles[toks[j].lower] {
 			return spec{}, false
 		}
-		o = pred
+		o = verb
 		pred = "did"
 	}
 	return spec{predicate: pred, object: o, confidence: conf}, true
@@ -709,6 +721,7 @@ func matchNamed(clause string, dates []when) (spec, bool) {
 
 var (
 	reKin      = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?((?i)[a-z-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
+	reKinLead  = regexp.MustCompile(`^(?i:my|our)\s+(?:[a-z-]+\s+)?[a-z-]+,?\s+([A-Z][a-z]+\s)`)
 	reCompound = regexp.MustCompile(`^(?:(?i:my|our)\s+[\w-]+|[A-Z][a-z]+)\s+and\s+(I|we)\b`)
 )
 

@@ -120,5 +120,25 @@ func splitClauses(s string) []string {
 	if p := strings.TrimSpace(s[last:]); p != "" {
 		out = append(out, p)
 	}
+	return splitAndI(out)
+}
+
+var reAndI = regexp.MustCompile(`\s+and\s+(?:then\s+)?((?:I|we)\s)`)
+
+// splitAndI splits "I live in Toronto and I work for Shopify" into two clauses; a short left part stays
+// whole ("My GF and I went ...").
+func splitAndI(clauses []string) []string {
+	var out []string
+	for _, c := range clauses {
+		for {
+			loc := reAndI.FindStringSubmatchIndex(c)
+			if loc == nil || len(strings.Fields(c[:loc[0]])) < 3 {
+				break
+			}
+			out = append(out, strings.TrimSpace(c[:loc[0]]))
+			c = c[loc[2]:]
+		}
+		out = append(out, c)
+	}
 	return out
 }

@@ -187,6 +187,11 @@ var (
 // thirdPersonText rewrites a first-person clause about the speaker into a self-contained third-person
 // sentence: "I moved to Berlin" → "Alice moved to Berlin.", "my sister" → "Alice's sister".
 func thirdPersonText(clause, speaker string) string {
+	return sentence(toThirdPerson(clause, speaker))
+}
+
+// toThirdPerson replaces first-person pronouns with the speaker's name.
+func toThirdPerson(clause, speaker string) string {
 	s := clause
 	if speaker != "" {
 		poss := speaker + "'s"
@@ -216,7 +221,7 @@ func thirdPersonText(clause, speaker string) string {
 		s = reWe.ReplaceAllString(s, speaker+" and others")
 		s = reOur.ReplaceAllString(s, poss)
 	}
-	return sentence(s)
+	return s
 }
 
 // sentence tidies spacing, capitalizes the first letter and ends the text with a period unless it already
