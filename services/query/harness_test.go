@@ -63,14 +63,14 @@ func (h hashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, e
 
 // harness is the query service on a real HTTP server over a fresh, migrated Postgres database.
 type harness struct {
-	t   *testing.T
+	t   testing.TB
 	db  *pgxpool.Pool
 	svc *Service
 	srv *httptest.Server
 	emb hashEmbedder
 }
 
-func newHarness(t *testing.T, mod ...func(*Config)) *harness {
+func newHarness(t testing.TB, mod ...func(*Config)) *harness {
 	t.Helper()
 	db := pgtest.New(t)
 	ctx := context.Background()
