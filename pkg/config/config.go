@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
+	"reflect"
 	"strings"
 	"time"
 
@@ -39,7 +41,7 @@ type Validator interface{ Validate() error }
 // Load fills cfg (a pointer to a struct with env tags) from the environment and validates it.
 func Load(cfg any) error {
 	if err := env.Parse(cfg); err != nil {
-		return fmt.Errorf("config: %w", err)
+		return describe(cfg, err)
 	}
 	if v, ok := cfg.(Validator); ok {
 		if err := v.Validate(); err != nil {
@@ -47,6 +49,51 @@ func Load(cfg any) error {
 		}
 	}
 	return nil
+}
+
+// describe rewrites the library's parse errors, which name Go struct fields, to name the environment variable,
+// its value and the expected type.
+func describe(cfg any, err error) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return fmt.Errorf("config: %w", err)
+	}
+	var out []error
+	for _, e := range agg.Errors {
+		var pe env.ParseError
+		if errors.As(e, &pe) {
+			if name := envName(reflect.TypeOf(cfg), pe.Name); name != "" {
+				out = append(out, fmt.Errorf("%s=%q is not a valid %s", name, os.Getenv(name), pe.Type))
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return fmt.Errorf("config: %w", errors.Join(out...))
+}
+
+// envName finds the env tag of the field called field in t, searching embedded structs.
+func envName(t reflect.Type, field string) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return ""
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Name == field {
+			if tag, _, _ := strings.Cut(f.Tag.Get("env"), ","); tag != "" {
+				return tag
+			}
+		}
+		if f.Type.Kind() == reflect.Struct {
+			if n := envName(f.Type, field); n != "" {
+				return n
+			}
+		}
+	}
+	return ""
 }
 
 // Validate checks the shared settings.

@@ -1,0 +1,332 @@
+// Package app is Mneme's composition root: it reads the configuration, connects to NATS (or starts the
+// embedded server) and Postgres, builds the requested services by hand, serves HTTP and shuts everything
+// down in order. cmd/mneme calls it; the end-to-end tests call it in-process.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel"
+	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
+	"go.opentelemetry.io/otel/propagation"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/config"
+	"github.com/mneme-ai/mneme/pkg/embedding"
+	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
+	"github.com/mneme-ai/mneme/pkg/llm"
+	"github.com/mneme-ai/mneme/pkg/service"
+	"github.com/mneme-ai/mneme/pkg/store"
+	"github.com/mneme-ai/mneme/services/embedder"
+	"github.com/mneme-ai/mneme/services/extractor"
+	"github.com/mneme-ai/mneme/services/ingest"
+	"github.com/mneme-ai/mneme/services/query"
+	"github.com/mneme-ai/mneme/services/reconciler"
+)
+
+// App is a built, not yet running, Mneme process.
+type App struct {
+	cfg      Config
+	log      *slog.Logger
+	embedded *bus.Embedded
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	db       *pgxpool.Pool
+	services []service.Service
+	listener net.Listener
+	server   *http.Server
+	meter    *sdkmetric.MeterProvider
+}
+
+// LoadConfig reads the composition root's configuration from the environment.
+func LoadConfig() (Config, error) {
+	var c Config
+	err := config.Load(&c)
+	return c, err
+}
+
+// Build connects to everything the configured targets need and constructs the services. It fails fast, with
+// a message that says what to fix, when a dependency is unreachable or misconfigured. On error it releases
+// whatever it had already acquired.
+func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
+	a := &App{cfg: cfg, log: log}
+	defer func() {
+		if err != nil {
+			a.close()
+		}
+	}()
+	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
+	exporter, err := otelprom.New()
+	if err != nil {
+		return nil, fmt.Errorf("metrics exporter: %w", err)
+	}
+	a.meter = sdkmetric.NewMeterProvider(sdkmetric.WithReader(exporter))
+	otel.SetMeterProvider(a.meter)
+
+	// Cheap checks first: a missing model or a bad database URL should fail before anything starts.
+	var emb embedding.Embedder
+	if cfg.needsEmbedder() {
+		if emb, err = buildEmbedder(ctx, cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.needsDB() {
+		if a.db, err = store.Connect(ctx, cfg.DatabaseURL, cfg.ConnectTimeout); err != nil {
+			return nil, err
+		}
+		if cfg.MigrateOnStart {
+			applied, err := store.Migrate(ctx, a.db)
+			if err != nil {
+				return nil, err
+			}
+			if len(applied) > 0 {
+				log.Info("applied migrations", "versions", applied)
+			}
+		}
+	}
+	natsURL := cfg.NATSURL
+	if natsURL == "" {
+		if err := os.MkdirAll(cfg.NATSStoreDir, 0o755); err != nil {
+			return nil, fmt.Errorf("MNEME_NATS_STORE_DIR=%q: %w", cfg.NATSStoreDir, err)
+		}
+		if a.embedded, err = bus.StartEmbedded(bus.EmbeddedOptions{Listen: cfg.NATSListen, StoreDir: cfg.NATSStoreDir}); err != nil {
+			return nil, err
+		}
+		natsURL = a.embedded.ClientURL()
+		log.Info("embedded NATS JetStream started", "url", natsURL, "store", cfg.NATSStoreDir)
+	}
+	if a.nc, err = bus.Connect(natsURL, "mneme-"+cfg.Target); err != nil {
+		return nil, err
+	}
+	if a.js, err = jetstream.New(a.nc); err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
+	defer cancel()
+	topo := bus.DefaultTopology()
+	topo.Replicas = cfg.StreamReplicas
+	if err := topo.Ensure(tctx, a.js); err != nil {
+		return nil, fmt.Errorf("%w (is JetStream enabled on the NATS server at %s?)", err, natsURL)
+	}
+
+	host, _ := os.Hostname()
+	deps := service.Deps{
+		Logger:     log,
+		NATS:       a.nc,
+		JS:         a.js,
+		DB:         a.db,
+		Embedder:   emb,
+		Partitions: cfg.Partitions,
+		Instance:   host + "-" + strconv.Itoa(os.Getpid()),
+	}
+	for _, t := range cfg.TargetList() {
+		svc, err := newService(t, deps)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t, err)
+		}
+		a.services = append(a.services, svc)
+	}
+	if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+		return nil, fmt.Errorf("MNEME_HTTP_ADDR=%s: %w (is another Mneme running? `make down` stops the local one)", cfg.HTTPAddr, err)
+	}
+	a.server = &http.Server{Handler: a.routes(), ReadHeaderTimeout: 10 * time.Second}
+	return a, nil
+}
+
+// newService builds one target with its own configuration read from the environment.
+func newService(target string, deps service.Deps) (service.Service, error) {
+	switch target {
+	case "ingest":
+		var c ingest.Config
+		if err := config.Load(&c); err != nil {
+			return nil, err
+		}
+		return ingest.New(deps, c)
+	case "extractor":
+		var c extractor.Config
+		if err := config.Load(&c); err != nil {
+			return nil, err
+		}
+		return extractor.New(deps, c)
+	case "embedder":
+		var c embedder.Config
+		if err := config.Load(&c); err != nil {
+			return nil, err
+		}
+		return embedder.New(deps, c)
+	case "reconciler":
+		var c reconciler.Config
+		if err := config.Load(&c); err != nil {
+			return nil, err
+		}
+		return reconciler.New(deps, c)
+	case "query":
+		var c query.Config
+		if err := config.Load(&c); err != nil {
+			return nil, err
+		}
+		return query.New(deps, c)
+	}
+	return nil, fmt.Errorf("unknown target %q", target)
+}
+
+func buildEmbedder(ctx context.Context, cfg Config) (embedding.Embedder, error) {
+	switch cfg.EmbeddingProvider {
+	case "openai":
+		var opts []embedding.OpenAIOption
+		if cfg.EmbeddingDim > 0 {
+			opts = append(opts, embedding.WithDim(cfg.EmbeddingDim))
+		}
+		e, err := embedding.NewOpenAI(llm.Config{BaseURL: cfg.EmbeddingBaseURL, Model: cfg.EmbeddingModel, APIKey: cfg.EmbeddingAPIKey}, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("embedding provider openai: %w", err)
+		}
+		if e.Dim() == 0 {
+			pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
+			defer cancel()
+			if _, err := e.Probe(pctx); err != nil {
+				return nil, fmt.Errorf("embedding provider openai at %s: %w", cfg.EmbeddingBaseURL, err)
+			}
+		}
+		return e, nil
+	default:
+		dir := cfg.ModelDir
+		if dir == "" {
+			dir = embedding.DefaultModelDir()
+		}
+		m, err := uselite.Load(dir)
+		if err != nil {
+			return nil, fmt.Errorf("local embedding model: %w", err)
+		}
+		return m, nil
+	}
+}
+
+// HTTPAddr is the address the HTTP server listens on (useful with port 0).
+func (a *App) HTTPAddr() string { return a.listener.Addr().String() }
+
+// NATSURL is the URL of the NATS server in use.
+func (a *App) NATSURL() string { return a.nc.ConnectedUrl() }
+
+// JetStream returns the process's JetStream handle.
+func (a *App) JetStream() jetstream.JetStream { return a.js }
+
+// DB returns the Postgres pool, or nil when no target needs it.
+func (a *App) DB() *pgxpool.Pool { return a.db }
+
+func (a *App) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := a.ready(ctx); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("ready\n"))
+	})
+	mux.Handle("GET /metrics", promhttp.Handler())
+	for _, s := range a.services {
+		if h, ok := s.(service.HTTPService); ok {
+			h.Routes(mux)
+		}
+	}
+	return mux
+}
+
+func (a *App) ready(ctx context.Context) error {
+	if a.nc.Status() != nats.CONNECTED {
+		return fmt.Errorf("nats: %s", a.nc.Status())
+	}
+	if a.db != nil {
+		if err := a.db.Ping(ctx); err != nil {
+			return fmt.Errorf("postgres: %w", err)
+		}
+	}
+	for _, s := range a.services {
+		if err := s.Ready(ctx); err != nil {
+			return fmt.Errorf("%s: %w", s.Name(), err)
+		}
+	}
+	return nil
+}
+
+// Run serves until ctx is cancelled, then shuts down: services drain their in-flight work, the HTTP server
+// finishes its requests, the NATS connection drains, telemetry flushes and the pool closes — each bounded by
+// the shutdown timeout. It returns the first service failure, if any.
+func (a *App) Run(ctx context.Context) error {
+	defer a.close()
+	g, gctx := errgroup.WithContext(ctx)
+	for _, s := range a.services {
+		g.Go(func() error {
+			if err := s.Run(gctx); err != nil && !errors.Is(err, context.Canceled) {
+				return fmt.Errorf("%s: %w", s.Name(), err)
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		if err := a.server.Serve(a.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("http: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() error {
+		<-gctx.Done()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownTimeout)
+		defer cancel()
+		return a.server.Shutdown(sctx)
+	})
+	a.log.Info("mneme running", "targets", a.cfg.TargetList(), "http", a.HTTPAddr(), "nats", a.NATSURL())
+	err := g.Wait()
+	a.log.Info("mneme stopped")
+	return err
+}
+
+func (a *App) close() {
+	if a.nc != nil {
+		done := make(chan struct{})
+		a.nc.SetClosedHandler(func(*nats.Conn) { close(done) })
+		if err := a.nc.Drain(); err == nil {
+			select {
+			case <-done:
+			case <-time.After(a.cfg.ShutdownTimeout):
+			}
+		}
+		a.nc.Close()
+	}
+	if a.embedded != nil {
+		a.embedded.Shutdown()
+	}
+	if a.db != nil {
+		a.db.Close()
+	}
+	if a.meter != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = a.meter.Shutdown(ctx)
+	}
+	if a.listener != nil && a.server == nil {
+		_ = a.listener.Close()
+	}
+}
+

@@ -1,0 +1,96 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mneme-ai/mneme/pkg/config"
+)
+
+// Targets are the services one process can run; "all" runs every one of them.
+var Targets = []string{"ingest", "extractor", "embedder", "reconciler", "query"}
+
+// Config is the composition root's configuration; each service reads its own Config besides.
+type Config struct {
+	config.Common
+	// Target is "all" or a comma-separated list of services (MNEME_TARGET, or the -target flag).
+	Target string `env:"MNEME_TARGET" envDefault:"all"`
+	// NATSListen is where the embedded NATS server listens when MNEME_NATS_URL is empty.
+	NATSListen string `env:"MNEME_NATS_LISTEN" envDefault:"127.0.0.1:4222"`
+	// NATSStoreDir holds the embedded server's JetStream files.
+	NATSStoreDir string `env:"MNEME_NATS_STORE_DIR" envDefault:".local/nats"`
+	// EmbeddingProvider is "local" (in-process Universal Sentence Encoder lite) or "openai" (any
+	// OpenAI-compatible embeddings endpoint).
+	EmbeddingProvider string `env:"MNEME_EMBEDDING_PROVIDER" envDefault:"local"`
+	// ModelDir overrides where the local model's weights are read (default .cache/models/use-lite).
+	ModelDir string `env:"MNEME_MODEL_DIR"`
+	// EmbeddingBaseURL, EmbeddingModel, EmbeddingAPIKey and EmbeddingDim configure the openai provider.
+	EmbeddingBaseURL string `env:"MNEME_EMBEDDING_BASE_URL"`
+	EmbeddingModel   string `env:"MNEME_EMBEDDING_MODEL"`
+	EmbeddingAPIKey  string `env:"MNEME_EMBEDDING_API_KEY"`
+	EmbeddingDim     int    `env:"MNEME_EMBEDDING_DIM"`
+	// StreamReplicas is the JetStream replica count of Mneme's streams: 1 on one machine, 3 on a cluster.
+	StreamReplicas int `env:"MNEME_STREAM_REPLICAS" envDefault:"1"`
+	// MigrateOnStart applies database migrations at start-up.
+	MigrateOnStart bool `env:"MNEME_MIGRATE_ON_START" envDefault:"true"`
+}
+
+// TargetList returns the services this process runs, in start order.
+func (c Config) TargetList() []string {
+	if strings.TrimSpace(c.Target) == "all" {
+		return Targets
+	}
+	var out []string
+	for _, t := range Targets {
+		for _, want := range strings.Split(c.Target, ",") {
+			if strings.TrimSpace(want) == t {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// Validate checks the configuration with messages that say how to fix it.
+func (c Config) Validate() error {
+	var errs []error
+	if err := c.Common.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.Target != "all" {
+		for _, t := range strings.Split(c.Target, ",") {
+			if !slices.Contains(Targets, strings.TrimSpace(t)) {
+				errs = append(errs, fmt.Errorf("MNEME_TARGET/-target=%q: unknown service %q; use all or a comma-separated list of %s", c.Target, t, strings.Join(Targets, ", ")))
+			}
+		}
+	}
+	if c.NATSURL == "" && c.Target != "all" {
+		errs = append(errs, fmt.Errorf("MNEME_NATS_URL is required with -target=%s: the embedded NATS server runs only with -target=all, so separate services can share one broker", c.Target))
+	}
+	switch c.EmbeddingProvider {
+	case "local":
+	case "openai":
+		if c.EmbeddingBaseURL == "" || c.EmbeddingModel == "" {
+			errs = append(errs, errors.New("MNEME_EMBEDDING_PROVIDER=openai needs MNEME_EMBEDDING_BASE_URL (e.g. http://localhost:11434/v1) and MNEME_EMBEDDING_MODEL"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("MNEME_EMBEDDING_PROVIDER=%q: use local or openai", c.EmbeddingProvider))
+	}
+	if c.StreamReplicas != 1 && c.StreamReplicas != 3 && c.StreamReplicas != 5 {
+		errs = append(errs, fmt.Errorf("MNEME_STREAM_REPLICAS=%d: use 1 (one server), 3 or 5 (a JetStream cluster)", c.StreamReplicas))
+	}
+	if c.EmbeddingDim < 0 {
+		errs = append(errs, fmt.Errorf("MNEME_EMBEDDING_DIM=%d must not be negative", c.EmbeddingDim))
+	}
+	return errors.Join(errs...)
+}
+
+func (c Config) needsDB() bool {
+	return slices.ContainsFunc(c.TargetList(), func(t string) bool { return t == "ingest" || t == "reconciler" || t == "query" })
+}
+
+func (c Config) needsEmbedder() bool {
+	return slices.ContainsFunc(c.TargetList(), func(t string) bool { return t == "embedder" || t == "query" })
+}
