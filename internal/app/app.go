@@ -329,4 +329,3 @@ func (a *App) close() {
 		_ = a.listener.Close()
 	}
 }
-
