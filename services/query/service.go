@@ -127,10 +127,24 @@ func (s *Service) Ready(ctx context.Context) error {
 
 // Routes implements service.HTTPService.
 func (s *Service) Routes(mux *http.ServeMux) {
-	mux.Handle("POST /v1/workspaces/{ws}/search", s.handler(s.handleSearch))
-	mux.Handle("POST /v1/workspaces/{ws}/answer", s.handler(s.handleAnswer))
-	mux.Handle("GET /v1/workspaces/{ws}/subjects/{subject_key}", s.handler(s.handleSubject))
-	mux.Handle("GET /v1/workspaces/{ws}/claims/{id}", s.handler(s.handleClaim))
+	for _, r := range s.routes() {
+		mux.Handle(r.pattern, s.handler(r.h))
+	}
+}
+
+type route struct {
+	pattern string
+	h       func(http.ResponseWriter, *request) error
+}
+
+// routes lists the endpoints (the OpenAPI document is checked against this list).
+func (s *Service) routes() []route {
+	return []route{
+		{"POST /v1/workspaces/{ws}/search", s.handleSearch},
+		{"POST /v1/workspaces/{ws}/answer", s.handleAnswer},
+		{"GET /v1/workspaces/{ws}/subjects/{subject_key}", s.handleSubject},
+		{"GET /v1/workspaces/{ws}/claims/{id}", s.handleClaim},
+	}
 }
 
 // denseDimension returns the dimension dense retrieval runs at, or 0 with the reason it cannot run: no
