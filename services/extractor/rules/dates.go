@@ -79,9 +79,6 @@ func shift(ref time.Time, n int, unit string) (time.Time, string) {
 		return t, "on " + fmtDay(t)
 	case "week", "weekend":
 		t := d.AddDate(0, 0, 7*n)
-		if n < 0 {
-			return t, "in the " + unit + " of " + fmtDay(t)
-		}
 		return t, "in the " + unit + " of " + fmtDay(t)
 	case "month":
 		t := time.Date(d.Year(), d.Month()+time.Month(n), 1, 0, 0, 0, 0, d.Location())
@@ -138,6 +135,13 @@ var datePatterns = []datePattern{
 	}},
 	{regexp.MustCompile(`(?i)\b(?:last|past|previous)\s+year\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t, p := shift(ref, -1, "year")
+		return t, p, false, true
+	}},
+	{regexp.MustCompile(`(?i)\bthis\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		return day(ref), "in the " + strings.ToLower(m[1]) + " of " + fmtDay(ref), false, true
+	}},
+	{regexp.MustCompile(`(?i)\bthis\s+(month|year)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t, p := shift(ref, 0, strings.ToLower(m[1]))
 		return t, p, false, true
 	}},
 	{regexp.MustCompile(`(?i)\bnext\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {

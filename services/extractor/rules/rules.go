@@ -145,7 +145,8 @@ func (e *Extractor) sentenceClaims(tc turnCtx, raw string, seq *int64, numbered 
 	for i, clause := range splitClauses(sent) {
 		clause = stripDiscourse(clause)
 		clause = strings.TrimRight(clause, ".!? ")
-		if clause == "" || nonAssertive(clause) {
+		clause = assertedPart(clause)
+		if clause == "" {
 			continue
 		}
 		assertive = append(assertive, clause)
@@ -533,6 +534,15 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 				}
 			}
 		}
+		if w == "will" {
+			return spec{}, false
+		}
+		// "I am going to a conference": not a plan to do something but a place to go.
+		return verbWithObject(toks, i+1, "go", "is going", obj, conf)
+	case (w == "am" || w == "are" || w == "is") && i+2 < len(toks) && (toks[i+1].lower == "excited" || toks[i+1].lower == "stoked" || toks[i+1].lower == "thrilled" || toks[i+1].lower == "eager" || toks[i+1].lower == "ready") && toks[i+2].lower == "to":
+		if o := obj(i + 3); o != "" {
+			return spec{predicate: "plans to", object: o, confidence: conf}, true
+		}
 		return spec{}, false
 	case (w == "plan" || w == "want" || w == "need" || w == "decided" || w == "intend" || w == "aim") && i+1 < len(toks) && toks[i+1].lower == "to":
 		pred := map[string]string{"plan": "plans to", "want": "wants to", "need": "needs to", "decided": "decided to", "intend": "plans to", "aim": "plans to"}[w]
@@ -540,12 +550,35 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 			return spec{predicate: pred, object: o, confidence: conf}, true
 		}
 		return spec{}, false
-	case w == "am" || w == "are" || w == "was" || w == "were":
+	case w == "am" || w == "are" || w == "was" || w == "were" || w == "is":
+		past := w == "was" || w == "were"
 		i++
 		skipAdv()
-		if i < len(toks) && strings.HasSuffix(toks[i].lower, "ing") {
-			if b, ok := verbForms[toks[i].lower]; ok {
-				return verbWithObject(toks, i, b, "is "+toks[i].lower, obj, conf)
+		if i >= len(toks) {
+			return spec{}, false
+		}
+		next := toks[i].lower
+		switch {
+		case strings.HasSuffix(next, "ing") && len(next) > 4:
+			// Progressive: known verbs and unknown -ing words alike ("carving out", "teaming up").
+			b := verbForms[next]
+			if b == "" {
+				b = strings.TrimSuffix(next, "ing")
+			}
+			return verbWithObject(toks, i, b, "is "+next, obj, conf)
+		case next == "a" || next == "an":
+			if i+1 < len(toks) && !reBadIsA.MatchString(toks[i+1].lower) {
+				if o := obj(i + 1); o != "" {
+					return spec{predicate: "is a", object: o, confidence: conf}, true
+				}
+			}
+		case next == "from":
+			if o := obj(i + 1); o != "" {
+				return spec{predicate: "from", object: o, confidence: conf}, true
+			}
+		case past && (next == "in" || next == "at"):
+			if o := obj(i + 1); o != "" && properNoun(o) {
+				return spec{predicate: "visited", object: o, confidence: conf}, true
 			}
 		}
 		return spec{}, false
@@ -598,6 +631,11 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 	return spec{}, false
 }
 
+// pronounObject are objects that only point back at something said before.
+var pronounObject = map[string]bool{"it": true, "this": true, "that": true, "them": true, "him": true, "her": true,
+	"one": true, "these": true, "those": true, "so": true, "too": true, "you": true, "it all": true, "them all": true,
+	"that one": true, "this one": true, "all": true, "everything": true, "something": true}
+
 // reTellYou matches objects that only announce talk ("wanted to tell you about ...").
 var reTellYou = regexp.MustCompile(`(?i)^(?:tell|say|let|share|ask|thank|show|update)\b`)
 
@@ -631,6 +669,10 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 	if strings.HasSuffix(pred, " to") && reTellYou.MatchString(o) {
 		return spec{}, false
 	}
+	if pronounObject[strings.ToLower(o)] {
+		// "I love it": the claim would not say what.
+		return spec{}, false
+	}
 	if o == "" {
 		// Intransitive: "I retired", "we won". The verb is the claim.
 		if j < len(toks) && !particles[toks[j].lower] {
@@ -654,7 +696,19 @@ func diaryClause(clause string, dates []when) (spec, bool) {
 		return spec{}, false
 	}
 	w := toks[i].lower
+	if w == "been" && i+1 < len(toks) && strings.HasSuffix(toks[i+1].lower, "ing") {
+		// "Been working on some projects": "I have been working ...".
+		s, ok := verbPhrase("I have "+clause[toks[i].start:], 1, shiftDates(dates, toks[i].start, -7))
+		s.prefix = "I have "
+		return s, ok
+	}
 	if w == "going" && i+1 < len(toks) && toks[i+1].lower == "to" {
+		s, ok := verbPhrase("I am "+clause[toks[i].start:], 1, shiftDates(dates, toks[i].start, -5))
+		s.prefix = "I am "
+		return s, ok
+	}
+	if strings.HasSuffix(w, "ing") && len(w) > 4 && len(toks) <= 8 && !hasFiniteVerb(toks[i+1:]) {
+		// "Mostly just chilling at home": an ongoing activity of the speaker.
 		s, ok := verbPhrase("I am "+clause[toks[i].start:], 1, shiftDates(dates, toks[i].start, -5))
 		s.prefix = "I am "
 		return s, ok
@@ -667,6 +721,20 @@ func diaryClause(clause string, dates []when) (spec, bool) {
 		}
 	}
 	return spec{}, false
+}
+
+// hasFiniteVerb reports a copula or third-person verb among toks ("Playing games helps me" has one).
+func hasFiniteVerb(toks []token) bool {
+	for _, t := range toks {
+		switch t.lower {
+		case "is", "are", "was", "were", "has", "have", "had", "does", "do", "did":
+			return true
+		}
+		if b, ok := verbForms[t.lower]; ok && b != t.lower && strings.HasSuffix(t.lower, "s") {
+			return true
+		}
+	}
+	return false
 }
 
 // shiftDates re-bases date spans when a clause is re-read with a prefix: newStart = start - from + len(prefix).
@@ -699,7 +767,12 @@ func matchNamed(clause string, dates []when) (spec, bool) {
 		return spec{}, false
 	}
 	name := clause[m[2]:m[3]]
-	if notNames[strings.ToLower(strings.Fields(name)[0])] {
+	lead := strings.ToLower(strings.Fields(name)[0])
+	if notNames[lead] || filler[lead] {
+		return spec{}, false
+	}
+	if _, isVerb := verbBase(lead); isVerb || lead == "been" {
+		// "Been working on ...", "Loved it": a verb, not a name.
 		return spec{}, false
 	}
 	first := strings.Fields(clause[m[4]:m[5]])[0]

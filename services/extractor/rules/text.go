@@ -14,6 +14,7 @@ var contractions = []struct {
 	re   *regexp.Regexp
 	repl string
 }{
+	{regexp.MustCompile(`(?i)\b(?:I\s+)?can(?:no|')?t\s+wait\s+(?:for|to)\b`), "I look forward to"},
 	{regexp.MustCompile(`(?i)\b(I)'m\b`), "$1 am"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they)'ve\b`), "$1 have"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she|it)'ll\b`), "$1 will"},
@@ -71,7 +72,7 @@ var hypotheticals = map[string]bool{
 	"would": true, "could": true, "might": true, "maybe": true, "perhaps": true, "wish": true, "wishes": true,
 	"wonder": true, "wondering": true, "suppose": true, "supposing": true, "imagine": true, "if": true,
 	"unless": true, "whether": true, "should": true, "hope": true, "hoping": true, "hopefully": true,
-	"possibly": true, "probably": true, "considering": true, "someday": true, "dream": true, "dreaming": true,
+	"possibly": true, "probably": true, "considering": true, "someday": true,
 }
 
 var questionWords = map[string]bool{
@@ -113,6 +114,48 @@ func nonAssertive(clause string) bool {
 		if negations[w] || hypotheticals[w] {
 			return true
 		}
+	}
+	return false
+}
+
+// minAssertedWords is the shortest prefix kept before a negation or hedge ("I read it and hoping ..." keeps
+// "I read it"); anything shorter ("I would", "I am not") cannot state a fact.
+const minAssertedWords = 3
+
+var reCutTail = regexp.MustCompile(`(?i)[\s,]+(?:and|but|or|so|because|which|that)?\s*$`)
+
+// assertedPart returns the part of a clause before its first negation or hedge when that part can stand
+// alone, the whole clause when it has neither, and "" when nothing in it is asserted.
+func assertedPart(clause string) string {
+	if isQuestion(clause) {
+		return ""
+	}
+	for _, loc := range reWordLoc.FindAllStringIndex(clause, -1) {
+		w := strings.ToLower(clause[loc[0]:loc[1]])
+		if !negations[w] && !hypotheticals[w] {
+			continue
+		}
+		prefix := reCutTail.ReplaceAllString(strings.TrimSpace(clause[:loc[0]]), "")
+		// A hedge right after a subject pronoun or auxiliary governs the whole clause.
+		if len(strings.Fields(prefix)) < minAssertedWords || endsWithAuxiliary(prefix) {
+			return ""
+		}
+		return prefix
+	}
+	return clause
+}
+
+var reWordLoc = regexp.MustCompile(`[\p{L}\p{N}'-]+`)
+
+func endsWithAuxiliary(s string) bool {
+	ws := words(strings.ToLower(s))
+	if len(ws) == 0 {
+		return true
+	}
+	switch ws[len(ws)-1] {
+	case "i", "we", "you", "he", "she", "it", "they", "am", "is", "are", "was", "were", "do", "does", "did",
+		"have", "has", "had", "will", "can", "to", "be", "been", "that", "it's", "there", "this":
+		return true
 	}
 	return false
 }
