@@ -317,7 +317,7 @@ func interval(c api.Claim) string {
 	return c.ValidFrom.Format("2006-01-02") + " → " + end
 }
 
-func heading(s string) { fmt.Printf("\n\033[1m%s\033[0m\n", s) }
+func heading(s string)       { fmt.Printf("\n\033[1m%s\033[0m\n", s) }
 func say(f string, a ...any) { fmt.Printf("  "+f+"\n", a...) }
 
 func short(id string) string {
