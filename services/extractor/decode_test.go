@@ -36,11 +36,11 @@ func TestDecodeTurn(t *testing.T) {
 		t.Errorf("defaults: %+v, %v", got, err)
 	}
 	bad := map[string]func(*event.TurnAcceptedV1){
-		"no turn id":    func(tu *event.TurnAcceptedV1) { tu.TurnID = "" },
-		"no agent":      func(tu *event.TurnAcceptedV1) { tu.AgentID = "" },
-		"bad scope":     func(tu *event.TurnAcceptedV1) { tu.Scope = "public" },
-		"other ws":      func(tu *event.TurnAcceptedV1) { tu.Workspace = "other" },
-		"huge":          func(tu *event.TurnAcceptedV1) { tu.Content = strings.Repeat("a", maxContentBytes+1) },
+		"no turn id": func(tu *event.TurnAcceptedV1) { tu.TurnID = "" },
+		"no agent":   func(tu *event.TurnAcceptedV1) { tu.AgentID = "" },
+		"bad scope":  func(tu *event.TurnAcceptedV1) { tu.Scope = "public" },
+		"other ws":   func(tu *event.TurnAcceptedV1) { tu.Workspace = "other" },
+		"huge":       func(tu *event.TurnAcceptedV1) { tu.Content = strings.Repeat("a", maxContentBytes+1) },
 	}
 	for name, mutate := range bad {
 		tu := good

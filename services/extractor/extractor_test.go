@@ -190,21 +190,6 @@ func proposedClaims(t *testing.T, js jetstream.JetStream) []event.ClaimProposedV
 	return out
 }
 
-func streamCount(t *testing.T, js jetstream.JetStream, stream string) uint64 {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	st, err := js.Stream(ctx, stream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := st.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return info.State.Msgs
-}
-
 // settled reports whether the extractor consumer has acknowledged everything in the turns stream.
 func settled(t *testing.T, js jetstream.JetStream) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

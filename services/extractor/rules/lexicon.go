@@ -160,10 +160,6 @@ var kinship = map[string]string{
 	"pet": "pet", "turtle": "pet", "bird": "pet", "horse": "pet", "snake": "pet", "hamster": "pet",
 }
 
-// functionalKin are kinship roles with one holder at a time.
-var functionalKin = map[string]bool{"wife": true, "husband": true, "spouse": true, "boss": true, "manager": true,
-	"mother": true, "father": true, "girlfriend": true, "boyfriend": true, "fiance": true}
-
 // notNames are capitalized words that start sentences but do not name anyone.
 var notNames = map[string]bool{
 	"the": true, "this": true, "that": true, "these": true, "those": true, "it": true, "its": true, "they": true,

@@ -102,6 +102,18 @@ var vaguePredicates = map[string]bool{
 	"look": true, "view": true, "size": true, "color": true, "colour": true,
 }
 
+// capitalized reports a noun phrase whose first word starts with a capital letter or a digit, whatever the
+// word: inside a sentence ("The capital of Great Britain", "The author of Our Mutual Friend") capitals mark
+// names even when the word is also an ordinary one.
+func capitalized(np string) bool {
+	np = strings.TrimSpace(strings.Trim(np, `"'(`))
+	if np == "" || len(strings.Fields(np)) > 10 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(np)
+	return unicode.IsUpper(r) || unicode.IsDigit(r)
+}
+
 // properNoun reports a noun phrase that names something: its first word starts with a capital letter or a
 // digit, and it is not a pronoun or sentence adverb.
 func properNoun(np string) bool {

@@ -20,6 +20,7 @@ package rules
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -101,6 +102,13 @@ func lowerFirst(s string, on bool) string {
 	return strings.ToLower(s[:1]) + s[1:]
 }
 
+func seqKey(s *int64) string {
+	if s == nil {
+		return ""
+	}
+	return strconv.FormatInt(*s, 10)
+}
+
 // ExtractTurn returns the claims of one turn.
 func (e *Extractor) ExtractTurn(t event.TurnAcceptedV1) []extract.Claim {
 	tc := turnCtx{turn: t, speaker: SpeakerName(t), ref: t.OccurredAt}
@@ -110,7 +118,9 @@ func (e *Extractor) ExtractTurn(t event.TurnAcceptedV1) []extract.Claim {
 	var out []extract.Claim
 	seen := map[string]bool{}
 	add := func(c extract.Claim) {
-		k := c.SubjectKey + "\x00" + c.PredicateKey + "\x00" + canon.ObjectKey(c.Object)
+		// The sequence is part of the identity: a fact list may repeat a fact after overriding it, and the
+		// repetition is what makes it current again.
+		k := c.SubjectKey + "\x00" + c.PredicateKey + "\x00" + canon.ObjectKey(c.Object) + "\x00" + seqKey(c.Sequence)
 		if c.SubjectKey == "" || c.PredicateKey == "" || c.Object == "" || seen[k] {
 			return
 		}
@@ -329,7 +339,7 @@ func matchTemplate(clause string, numbered bool) (spec, bool) {
 				continue
 			}
 		}
-		if t.requireProperSubj && !properNoun(subj) && !(numbered && plainNoun(subj)) {
+		if t.requireProperSubj && !capitalized(subj) && !(numbered && plainNoun(subj)) {
 			continue
 		}
 		if subj == "" || obj == "" || len(strings.Fields(obj)) > maxObjectWord+4 {

@@ -94,8 +94,12 @@ func isAbbreviation(before string) bool {
 		r, _ := utf8.DecodeRuneInString(w)
 		return unicode.IsUpper(r)
 	}
-	return abbreviations[strings.ToLower(strings.Trim(w, "(\"'"))]
+	w = strings.Trim(w, "(\"'")
+	return abbreviations[strings.ToLower(w)] || reInitialism.MatchString(w)
 }
+
+// reInitialism matches dotted initialisms before their final period ("U.S.A", "D.C", "e.g").
+var reInitialism = regexp.MustCompile(`^(?:\p{L}\.)+\p{L}$`)
 
 // clauseBreak matches where a new clause starts; group 1, when it matched, is the new clause's subject,
 // which stays in the clause.

@@ -105,19 +105,6 @@ func isQuestion(s string) bool {
 	return false
 }
 
-// nonAssertive reports clauses that state no fact: negated, hypothetical or questions.
-func nonAssertive(clause string) bool {
-	if isQuestion(clause) {
-		return true
-	}
-	for _, w := range words(strings.ToLower(clause)) {
-		if negations[w] || hypotheticals[w] {
-			return true
-		}
-	}
-	return false
-}
-
 // minAssertedWords is the shortest prefix kept before a negation or hedge ("I read it and hoping ..." keeps
 // "I read it"); anything shorter ("I would", "I am not") cannot state a fact.
 const minAssertedWords = 3
@@ -131,8 +118,13 @@ func assertedPart(clause string) string {
 		return ""
 	}
 	for _, loc := range reWordLoc.FindAllStringIndex(clause, -1) {
-		w := strings.ToLower(clause[loc[0]:loc[1]])
+		raw := clause[loc[0]:loc[1]]
+		w := strings.ToLower(raw)
 		if !negations[w] && !hypotheticals[w] {
+			continue
+		}
+		if raw != w && loc[0] > 0 && !isTitleCase(raw) {
+			// "Alta IF", "NO" inside a name: an acronym, not a hedge.
 			continue
 		}
 		prefix := reCutTail.ReplaceAllString(strings.TrimSpace(clause[:loc[0]]), "")
@@ -143,6 +135,12 @@ func assertedPart(clause string) string {
 		return prefix
 	}
 	return clause
+}
+
+// isTitleCase reports "Maybe" (capital then lower case), as opposed to "IF" or "NOT".
+func isTitleCase(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && strings.ToLower(w[n:]) == w[n:]
 }
 
 var reWordLoc = regexp.MustCompile(`[\p{L}\p{N}'-]+`)
