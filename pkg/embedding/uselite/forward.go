@@ -154,11 +154,7 @@ func (m *Model) layer(ws *workspace, lp *layerParams, rows, total int, seqs [][]
 	})
 	gemm(m.kernel, threads, rows, h, dOut, lp.ffn1, f, dFFN)
 	forRows(threads, rows, func(r0, r1 int) {
-		for i, v := range f[r0*dFFN : r1*dFFN] {
-			if v < 0 {
-				f[r0*dFFN+i] = 0
-			}
-		}
+		reluSIMD(f[r0*dFFN : r1*dFFN])
 		addRows(y[r0*dOut:r1*dOut], lp.ffn2B, r1-r0)
 	})
 	gemm(m.kernel, threads, rows, f, dFFN, lp.ffn2, y, dOut)
@@ -240,6 +236,14 @@ func attendHead(lp *layerParams, start, n, head int, qkv, att, scores []float32)
 		for j := 0; j < n; j++ {
 			v := qkv[(start+j)*stride+vOff : (start+j)*stride+vOff+hd]
 			axpySIMD(o, v, row[j]*inv)
+		}
+	}
+}
+
+func relu(x []float32) {
+	for i, v := range x {
+		if v < 0 {
+			x[i] = 0
 		}
 	}
 }

@@ -72,7 +72,21 @@ func dotAVX2(a, b *float32, n int) float32
 //go:noescape
 func axpyAVX2(alpha float32, x, y *float32, n int)
 
+//go:noescape
+func reluAVX2(x *float32, n int)
+
 var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// reluSIMD sets the negative elements of x to zero.
+func reluSIMD(x []float32) {
+	n := len(x) &^ 15
+	if !hasAVX2 || n == 0 {
+		relu(x)
+		return
+	}
+	reluAVX2(&x[0], n)
+	relu(x[n:])
+}
 
 // dotSIMD returns Σ a[i]·b[i] (len(b) ≥ len(a)).
 func dotSIMD(a, b []float32) float32 {

@@ -399,3 +399,26 @@ axpyloop:
 axpydone:
 	VZEROUPPER
 	RET
+
+// func reluAVX2(x *float32, n int)
+//
+// x[i] = max(x[i], 0) for n a multiple of 16.
+TEXT ·reluAVX2(SB), NOSPLIT, $0-16
+	MOVQ   x+0(FP), DI
+	MOVQ   n+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	SHRQ   $4, CX
+	JEQ    reludone
+
+reluloop:
+	VMAXPS  (DI), Y0, Y1
+	VMAXPS  32(DI), Y0, Y2
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y2, 32(DI)
+	ADDQ    $64, DI
+	DECQ    CX
+	JNZ     reluloop
+
+reludone:
+	VZEROUPPER
+	RET

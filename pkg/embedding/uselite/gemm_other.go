@@ -11,3 +11,5 @@ func extraKernels() []gemmKernel { return nil }
 func dotSIMD(a, b []float32) float32 { return dot(a, b) }
 
 func axpySIMD(dst, x []float32, alpha float32) { axpy(dst, x, alpha) }
+
+func reluSIMD(x []float32) { relu(x) }

@@ -69,12 +69,20 @@ func BenchmarkGemm(b *testing.B) {
 	}
 }
 
-func TestDotAxpySIMD(t *testing.T) {
+func TestSIMDHelpers(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 15, 16, 17, 64, 100, 128} {
 		a, b := randomMatrix(r, 1, n), randomMatrix(r, 1, n)
 		if got, want := dotSIMD(a, b), dot(a, b); math.Abs(float64(got-want)) > 1e-4 {
 			t.Errorf("dotSIMD n=%d: %v, want %v", n, got, want)
+		}
+		r1, r2 := append([]float32(nil), a...), append([]float32(nil), a...)
+		reluSIMD(r1)
+		relu(r2)
+		for i := range r1 {
+			if r1[i] != r2[i] || r1[i] < 0 {
+				t.Fatalf("reluSIMD n=%d: x[%d]=%v, want %v", n, i, r1[i], r2[i])
+			}
 		}
 		y1, y2 := append([]float32(nil), b...), append([]float32(nil), b...)
 		axpySIMD(y1, a, 0.37)

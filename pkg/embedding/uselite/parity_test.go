@@ -83,15 +83,20 @@ func cosine(a []float32, b []float64) float64 {
 func TestParityWithReference(t *testing.T) {
 	f := readFixture(t)
 	// The optimised path is checked batched and one text per call; the slower pure-Go kernel batched;
-	// the naive baseline (seconds per long text, far more under -race) on the shorter texts.
+	// the naive baseline (seconds per long text) on the shorter texts. Under the race detector or
+	// -short, the pure-Go paths see only short texts.
+	blockedMax, naiveMax := MaxTokens+1000, 12
+	if raceEnabled || testing.Short() {
+		blockedMax, naiveMax = 6, 6
+	}
 	for _, tc := range []struct {
 		impl      Implementation
 		single    bool
 		maxTokens int
 	}{
 		{Optimized, true, MaxTokens + 1000},
-		{Blocked, false, MaxTokens + 1000},
-		{Naive, false, 12},
+		{Blocked, false, blockedMax},
+		{Naive, false, naiveMax},
 	} {
 		t.Run(tc.impl.String(), func(t *testing.T) {
 			m := loadModel(t, tc.impl)
