@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/embedding"
 )
@@ -163,9 +164,10 @@ func (m *Model) Implementation() string {
 // Tokenizer returns the model's tokenizer.
 func (m *Model) Tokenizer() *Tokenizer { return m.tok }
 
-// Embed implements embedding.Embedder. Texts longer than MaxTokens tokens are truncated; a text
-// without tokens (the empty string) gets the embedding of zero tokens, as the reference computes it
-// for such a text inside a batch.
+// Embed implements embedding.Embedder. The model reads the first MaxTokens tokens of each text (of
+// its first 64 KiB); a text without tokens (the empty string) gets the embedding of zero tokens, as
+// the reference computes it for such a text inside a batch. Batches larger than the pass size
+// (WithMaxBatchTokens) are computed in several passes, and ctx is checked before each.
 func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	if len(texts) == 0 {
@@ -210,7 +212,7 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 
 // tokens returns the ids the model reads for text: its tokens, truncated to MaxTokens.
 func (m *Model) tokens(text string) []int32 {
-	ids := m.tok.Encode(text)
+	ids := m.tok.Encode(clipText(text))
 	if len(ids) > MaxTokens {
 		ids = ids[:MaxTokens]
 	}
@@ -219,6 +221,34 @@ func (m *Model) tokens(text string) []int32 {
 		out[i] = int32(id)
 	}
 	return out
+}
+
+// maxTextBytes bounds the text the tokenizer reads, so a huge input costs bounded work. The model
+// reads 128 tokens and a vocabulary piece spans at most 16 characters, so the first 128 tokens lie in
+// the first 8 KiB of a text unless long runs of characters outside the vocabulary (each run collapses
+// into one unknown token) push them further; beyond 64 KiB the text is cut, at a space when there is
+// one ("▁" only starts pieces, so a space is a token boundary).
+const maxTextBytes = 64 << 10
+
+// clipText cuts text to at most maxTextBytes, at a space when there is one in the last quarter.
+func clipText(text string) string {
+	if len(text) <= maxTextBytes {
+		return text
+	}
+	cut := text[:maxTextBytes]
+	if i := strings.LastIndexByte(cut, ' '); i > maxTextBytes*3/4 {
+		return cut[:i]
+	}
+	// Do not split a UTF-8 sequence.
+	for i := len(cut); i > len(cut)-utf8.UTFMax && i > 0; i-- {
+		if utf8.RuneStart(cut[i-1]) {
+			if utf8.FullRune([]byte(cut[i-1:])) {
+				return cut
+			}
+			return cut[:i-1]
+		}
+	}
+	return cut
 }
 
 // params are the network's weights, mapped from the graph.

@@ -1,6 +1,7 @@
 package uselite
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -74,4 +75,21 @@ func FuzzParseVocabulary(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestClipText(t *testing.T) {
+	short := "hello world"
+	if clipText(short) != short {
+		t.Fatal("short text changed")
+	}
+	long := strings.Repeat("word ", maxTextBytes/5+100)
+	got := clipText(long)
+	if len(got) > maxTextBytes || !strings.HasPrefix(long, got) || strings.HasSuffix(got, " ") {
+		t.Fatalf("clipText(long words): %d bytes, suffix %q", len(got), got[len(got)-10:])
+	}
+	cjk := strings.Repeat("東", maxTextBytes) // no spaces, 3-byte runes
+	got = clipText(cjk)
+	if len(got) > maxTextBytes || !utf8.ValidString(got) || !strings.HasPrefix(cjk, got) {
+		t.Fatalf("clipText(cjk): %d bytes, valid %v", len(got), utf8.ValidString(got))
+	}
 }
