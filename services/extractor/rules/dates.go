@@ -268,6 +268,8 @@ func findDates(s string, ref time.Time) []when {
 	return out
 }
 
+var reEndsWithPrep = regexp.MustCompile(`(?i)\b(?:for|by|until|till|from|of|since|before|after|through)\s+$`)
+
 // replaceDates returns s with each temporal expression replaced by its absolute phrase.
 func replaceDates(s string, ws []when) string {
 	if len(ws) == 0 {
@@ -276,8 +278,14 @@ func replaceDates(s string, ws []when) string {
 	var b strings.Builder
 	last := 0
 	for _, w := range ws {
-		b.WriteString(s[last:w.start])
-		b.WriteString(w.phrase)
+		before := s[last:w.start]
+		phrase := w.phrase
+		// "for tonight" → "for 22 May 2023", not "for on 22 May 2023".
+		if reEndsWithPrep.MatchString(before) {
+			phrase = strings.TrimPrefix(strings.TrimPrefix(phrase, "on "), "in ")
+		}
+		b.WriteString(before)
+		b.WriteString(phrase)
 		last = w.end
 	}
 	b.WriteString(s[last:])

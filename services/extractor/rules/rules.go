@@ -257,7 +257,7 @@ func covered(body string, claims []extract.Claim) bool {
 	}
 	missing := 0
 	for _, w := range words(strings.ToLower(body)) {
-		if !filler[w] && !have[w] {
+		if !filler[w] && !adverbs[w] && !isDateWord(w) && !have[w] {
 			missing++
 		}
 	}
@@ -297,6 +297,15 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 			clause = clause[cut:]
 			dates = shiftDates(dates, cut, 0)
 		}
+	}
+	// "Now I'm going to ...", "After my last run, I saw ...": match from the subject.
+	if m := reLeadIn.FindStringSubmatchIndex(clause); m != nil && m[2] > 0 {
+		cut := m[2]
+		clause = clause[cut:]
+		dates = shiftDates(dates, cut, 0)
+	}
+	if s, ok := matchMyFavourite(clause, dates); ok {
+		return append(out, s)
 	}
 	if m := reCompound.FindStringSubmatchIndex(clause); m != nil {
 		// "My GF and I just had ..." / "Samantha and I decided ...": the speaker is the subject.
@@ -803,10 +812,30 @@ func matchNamed(clause string, dates []when) (spec, bool) {
 }
 
 var (
-	reKin      = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?((?i)[a-z-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
-	reKinLead  = regexp.MustCompile(`^(?i:my|our)\s+(?:[a-z-]+\s+)?[a-z-]+,?\s+([A-Z][a-z]+\s)`)
+	reKin     = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?((?i)[a-z-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
+	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[a-z-]+\s+)?[a-z-]+,?\s+([A-Z][a-z]+\s)`)
+	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
+	reLeadIn   = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+)((?:I|we)\s)`)
+	reFave     = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s)\s+(?:definitely\s+|totally\s+|really\s+|still\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s*,.*)?$`)
 	reCompound = regexp.MustCompile(`^(?:(?i:my|our)\s+[\w-]+|[A-Z][a-z]+)\s+and\s+(I|we)\b`)
 )
+
+// matchMyFavourite handles "Blue's my fave", "Star Wars is my favorite movie".
+func matchMyFavourite(clause string, dates []when) (spec, bool) {
+	m := reFave.FindStringSubmatch(clause)
+	if m == nil {
+		return spec{}, false
+	}
+	obj := cleanNP(m[1])
+	if obj == "" || pronounObject[strings.ToLower(obj)] || subjectPronouns[strings.ToLower(obj)] {
+		return spec{}, false
+	}
+	pred := "favourite"
+	if what := strings.TrimSpace(m[2]); what != "" {
+		pred += " " + what
+	}
+	return spec{predicate: pred, object: obj, confidence: confFirst}, true
+}
 
 // matchKinship finds "my sister Anna" / "my dog named Max" anywhere in a clause.
 func matchKinship(clause, speaker string) []spec {

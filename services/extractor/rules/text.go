@@ -16,6 +16,7 @@ var contractions = []struct {
 }{
 	{regexp.MustCompile(`(?i)\b(?:I\s+)?can(?:no|')?t\s+wait\s+(?:for|to)\b`), "I look forward to"},
 	{regexp.MustCompile(`(?i)\b(I)'m\b`), "$1 am"},
+	{regexp.MustCompile(`\b([A-Z][a-z]+)'s\s+(my|our)\s`), "$1 is $2 "},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they)'ve\b`), "$1 have"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she|it)'ll\b`), "$1 will"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she)'d\b`), "$1 would"},
@@ -109,6 +110,8 @@ func isQuestion(s string) bool {
 // "I read it"); anything shorter ("I would", "I am not") cannot state a fact.
 const minAssertedWords = 3
 
+var reTrailingPronoun = regexp.MustCompile(`(?i)(?:\s+(?:I|we|you|he|she|it|they|that|which|who))+$`)
+
 var reCutTail = regexp.MustCompile(`(?i)[\s,]+(?:and|but|or|so|because|which|that)?\s*$`)
 
 // assertedPart returns the part of a clause before its first negation or hedge when that part can stand
@@ -128,6 +131,8 @@ func assertedPart(clause string) string {
 			continue
 		}
 		prefix := reCutTail.ReplaceAllString(strings.TrimSpace(clause[:loc[0]]), "")
+		// "I saw the impact I could make": the hedge belongs to a relative clause; keep what precedes it.
+		prefix = reTrailingPronoun.ReplaceAllString(prefix, "")
 		// A hedge right after a subject pronoun or auxiliary governs the whole clause.
 		if len(strings.Fields(prefix)) < minAssertedWords || endsWithAuxiliary(prefix) {
 			return ""

@@ -22,7 +22,10 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/llm"
+	"github.com/mneme-ai/mneme/pkg/tokens"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
+	"github.com/mneme-ai/mneme/services/extractor/llmextract"
 	"github.com/mneme-ai/mneme/services/extractor/rules"
 )
 
@@ -31,8 +34,16 @@ func main() {
 	out := flag.String("out", "", "write results as JSON to this file")
 	repeat := flag.Int("repeat", 3, "extract every conversation this many times for the throughput figure (best run counts)")
 	samples := flag.Int("samples", 0, "print this many sample claims of evidence turns to stderr")
+	windowTokens := flag.Int("window-tokens", 2048, "token budget of an extraction window (consecutive turns of a session)")
+	llmURL := flag.String("llm-base-url", os.Getenv("MNEME_EXTRACTOR_LLM_BASE_URL"), "OpenAI-compatible API root; empty uses the rule-based extractor")
+	llmModel := flag.String("llm-model", os.Getenv("MNEME_EXTRACTOR_LLM_MODEL"), "chat model for -llm-base-url")
 	flag.Parse()
-	if err := run(context.Background(), *data, *out, *repeat, *samples, os.Stdout, os.Stderr); err != nil {
+	ex, acct, err := newExtractor(*llmURL, *llmModel, os.Getenv("MNEME_EXTRACTOR_LLM_API_KEY"))
+	if err != nil {
+		slog.Error("extractstats", "err", err)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), ex, acct, *data, *out, *repeat, *samples, *windowTokens, os.Stdout, os.Stderr); err != nil {
 		slog.Error("extractstats", "err", err)
 		os.Exit(1)
 	}
@@ -84,6 +95,8 @@ type Results struct {
 	GeneratedAt      time.Time `json:"generated_at"`
 	Conversations    []Stats   `json:"conversations"`
 	Total            Stats     `json:"total"`
+	// Usage is the LLM token usage of the "extract" stage (LLM extractor only).
+	Usage *llm.Usage `json:"usage,omitempty"`
 }
 
 var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
@@ -163,7 +176,38 @@ func evidenceOf(s sample) map[string]bool {
 	return ev
 }
 
-func run(ctx context.Context, data, out string, repeat, samples int, stdout, stderr io.Writer) error {
+// newExtractor returns the LLM extractor when a base URL is given, else the rules.
+func newExtractor(baseURL, model, key string) (extract.Extractor, *llm.Accountant, error) {
+	if baseURL == "" {
+		return rules.New(), nil, nil
+	}
+	acct := llm.NewAccountant()
+	c, err := llm.New(llm.Config{BaseURL: baseURL, Model: model, APIKey: key, Accountant: acct})
+	if err != nil {
+		return nil, nil, err
+	}
+	return llmextract.New(c), acct, nil
+}
+
+// windows groups a conversation's turns as the service does: consecutive turns of one session up to the
+// token budget.
+func windows(turns []event.TurnAcceptedV1, budget int) []extract.Window {
+	counter := tokens.Default()
+	var out []extract.Window
+	size := 0
+	for _, t := range turns {
+		n := counter.Count(t.Content) + 12
+		if len(out) == 0 || out[len(out)-1].SessionID != t.SessionID || size+n > budget {
+			out = append(out, extract.Window{Workspace: t.Workspace, SessionID: t.SessionID})
+			size = 0
+		}
+		out[len(out)-1].Turns = append(out[len(out)-1].Turns, t)
+		size += n
+	}
+	return out
+}
+
+func run(ctx context.Context, ex extract.Extractor, acct *llm.Accountant, data, out string, repeat, samples, windowTokens int, stdout, stderr io.Writer) error {
 	b, err := os.ReadFile(data)
 	if err != nil {
 		return fmt.Errorf("read LoCoMo data: %w (pass -data ../shared/data/locomo/locomo_conv0-6.json relative to the repository root)", err)
@@ -176,7 +220,10 @@ func run(ctx context.Context, data, out string, repeat, samples int, stdout, std
 		return errors.New("no conversations in " + data)
 	}
 	repeat = max(repeat, 1)
-	ex := rules.New()
+	if acct != nil {
+		// LLM calls cost money and time: one pass only.
+		repeat = 1
+	}
 	res := Results{Data: data, Extractor: ex.Name(), ExtractorVersion: ex.Version(), Repeat: repeat, GeneratedAt: time.Now().UTC()}
 	total := Stats{Conversation: "total"}
 	printed := 0
@@ -192,12 +239,14 @@ func run(ctx context.Context, data, out string, repeat, samples int, stdout, std
 		for range repeat {
 			start := time.Now()
 			byTurn = make(map[string][]extract.Claim, len(turns))
-			for _, t := range turns {
-				r, err := ex.Extract(ctx, extract.Window{Workspace: t.Workspace, SessionID: t.SessionID, Turns: []event.TurnAcceptedV1{t}})
+			for _, w := range windows(turns, windowTokens) {
+				r, err := ex.Extract(ctx, w)
 				if err != nil {
 					return err
 				}
-				byTurn[t.TurnID] = r.Claims
+				for _, c := range r.Claims {
+					byTurn[c.TurnIDs[0]] = append(byTurn[c.TurnIDs[0]], c)
+				}
 			}
 			best = min(best, time.Since(start))
 		}
@@ -253,6 +302,10 @@ func run(ctx context.Context, data, out string, repeat, samples int, stdout, std
 	}
 	finish(&total)
 	res.Total = total
+	if acct != nil {
+		u := acct.Stage(llmextract.Stage)
+		res.Usage = &u
+	}
 	printTable(stdout, res)
 	if out != "" {
 		jb, err := json.MarshalIndent(res, "", "  ")
@@ -294,4 +347,8 @@ func printTable(w io.Writer, r Results) {
 	t := r.Total
 	t.Conversation = fmt.Sprintf("**all %d**", len(r.Conversations))
 	row(t)
+	if r.Usage != nil {
+		fmt.Fprintf(w, "\nLLM usage (stage extract): %d calls, %d retries, %d prompt + %d completion tokens\n",
+			r.Usage.Calls, r.Usage.Retries, r.Usage.PromptTokens, r.Usage.CompletionTokens)
+	}
 }
