@@ -23,8 +23,9 @@ type digestTable struct {
 	name, cols, from, order string
 }
 
-// fullDigest covers the whole projection except wall-clock columns (partition_offsets.owner/updated_at,
-// erasures, members), in primary-key order with the "C" collation so every server sorts the same way.
+// fullDigest covers the whole projection in primary-key order with the "C" collation, so every server sorts the
+// same way. Left out: wall-clock bookkeeping (erasures, members) and partition_offsets, which are positions, not
+// content (an erasure deletes its own command message, so a replay legitimately stops at an earlier position).
 var fullDigest = []digestTable{
 	{"claims", `id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key, text,
 		functional, scope, owner_agent, confidence, valid_from, sequence, provenance, partition, stream_seq, recorded_at,
@@ -45,7 +46,7 @@ var fullDigest = []digestTable{
 		`claim_id, agent_id COLLATE "C"`},
 	{"judgements", "claim_a, claim_b, workspace_id, judge_key, contradicts, model, prompt_version", "judgements", "claim_a, claim_b"},
 	{"dead_letters", "partition, stream_seq", "dead_letters", "partition, stream_seq"},
-	{"partition_offsets", "partition, stream_seq, log_time", "partition_offsets", "partition"},
+	{"duplicate_messages", "partition, stream_seq, claim_id", "duplicate_messages", "partition, stream_seq"},
 }
 
 // beliefDigest covers what memory believes now, leaving out transaction-time history and audit rows (which
@@ -79,7 +80,15 @@ func BeliefDigest(ctx context.Context, pool *pgxpool.Pool) (string, error) {
 }
 
 func digest(ctx context.Context, pool *pgxpool.Pool, tables []digestTable) (string, error) {
+	d, _, err := digestTables(ctx, pool, tables, nil)
+	return d, err
+}
+
+// digestTables computes the digest and, per table, its own hash; rowsOut, when non-nil, receives every row text
+// (tests use it to show where two projections differ).
+func digestTables(ctx context.Context, pool *pgxpool.Pool, tables []digestTable, rowsOut map[string][]string) (string, map[string]string, error) {
 	h := sha256.New()
+	per := map[string]string{}
 	err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		// Text output of time stamps and numbers depends on these settings; fix them.
 		if _, err := tx.Exec(ctx, `SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL extra_float_digits = 1; SET LOCAL IntervalStyle = 'iso_8601'`, pgx.QueryExecModeSimpleProtocol); err != nil {
@@ -87,6 +96,7 @@ func digest(ctx context.Context, pool *pgxpool.Pool, tables []digestTable) (stri
 		}
 		for _, t := range tables {
 			fmt.Fprintf(h, "table %s\n", t.name)
+			th := sha256.New()
 			rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT row(%s)::text FROM %s ORDER BY %s`, t.cols, t.from, t.order))
 			if err != nil {
 				return fmt.Errorf("digest %s: %w", t.name, err)
@@ -99,7 +109,13 @@ func digest(ctx context.Context, pool *pgxpool.Pool, tables []digestTable) (stri
 				}
 				h.Write([]byte(s))
 				h.Write([]byte{'\n'})
+				th.Write([]byte(s))
+				th.Write([]byte{'\n'})
+				if rowsOut != nil {
+					rowsOut[t.name] = append(rowsOut[t.name], s)
+				}
 			}
+			per[t.name] = hex.EncodeToString(th.Sum(nil))
 			rows.Close()
 			if err := rows.Err(); err != nil {
 				return fmt.Errorf("digest %s: %w", t.name, err)
@@ -108,9 +124,9 @@ func digest(ctx context.Context, pool *pgxpool.Pool, tables []digestTable) (stri
 		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("reconciler: digest: %w", err)
+		return "", nil, fmt.Errorf("reconciler: digest: %w", err)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), per, nil
 }
 
 // ReplayOptions configure Replay.

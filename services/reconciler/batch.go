@@ -150,6 +150,7 @@ type batchState struct {
 	confirmRows  [][]any
 	judgeRows    [][]any
 	deadRows     [][]any
+	dupRows      [][]any
 
 	events []event.DecisionRecordedV1
 }
@@ -175,8 +176,10 @@ type slotted struct {
 	note      string
 }
 
-func (st *batchState) run(ctx context.Context, tx pgx.Tx, items []item) error {
-	slots, err := st.prefetch(ctx, tx, items)
+// run applies items in order and writes the outcome. Gates due by horizon (if later than the last item) are
+// also applied: a subject rebuild uses it to catch up with the partition's log time.
+func (st *batchState) run(ctx context.Context, tx pgx.Tx, items []item, horizon time.Time) error {
+	slots, err := st.prefetch(ctx, tx, items, horizon)
 	if err != nil {
 		return err
 	}
@@ -192,6 +195,7 @@ func (st *batchState) run(ctx context.Context, tx pgx.Tx, items []item) error {
 		switch it.kind {
 		case kindClaim:
 			if slots[i].duplicate {
+				st.dupRows = append(st.dupRows, []any{st.partition, int64(it.msg.Seq), it.claim.ClaimID})
 				continue
 			}
 			if err := st.applyClaim(ctx, it, slots[i]); err != nil {
@@ -200,6 +204,9 @@ func (st *batchState) run(ctx context.Context, tx pgx.Tx, items []item) error {
 		case kindConfirm:
 			st.applyConfirm(it)
 		}
+	}
+	if err := st.sweep(ctx, horizon); err != nil {
+		return err
 	}
 	return st.flush(ctx, tx)
 }
@@ -222,12 +229,14 @@ func nullable(s string) any {
 
 // prefetch loads what the segment needs: which claims exist, explicit confirmations, the subjects' predicates,
 // due gates and every tier touched. It resolves slots (pass 1) on the way, because tiers are keyed by slot.
-func (st *batchState) prefetch(ctx context.Context, tx pgx.Tx, items []item) ([]slotted, error) {
+func (st *batchState) prefetch(ctx context.Context, tx pgx.Tx, items []item, horizon time.Time) ([]slotted, error) {
 	var ids []string
 	subjects := map[subjKey]bool{}
-	var maxTime time.Time
+	maxTime := horizon
 	for _, it := range items {
-		maxTime = it.msg.Time
+		if it.msg.Time.After(maxTime) {
+			maxTime = it.msg.Time
+		}
 		if it.dead != "" {
 			continue
 		}
@@ -958,6 +967,9 @@ func (st *batchState) flush(ctx context.Context, tx pgx.Tx) error {
 	for _, r := range st.judgeRows {
 		b.Queue(`INSERT INTO judgements (claim_a, claim_b, workspace_id, judge_key, contradicts, model, prompt_version)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, r...)
+	}
+	for _, r := range st.dupRows {
+		b.Queue(`INSERT INTO duplicate_messages (partition, stream_seq, claim_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, r...)
 	}
 	for _, r := range st.deadRows {
 		b.Queue(`INSERT INTO dead_letters (partition, stream_seq, workspace_id, subject_key, agent_id, reason)

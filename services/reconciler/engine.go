@@ -295,6 +295,13 @@ func (e *engine) prepare(ctx context.Context, partition int, msgs []logMsg) ([]i
 // batchResult is what a committed batch leaves to do: decisions to publish.
 type batchResult struct {
 	decisions []event.DecisionRecordedV1
+	// commands are erasure command messages to delete once the transaction has committed.
+	commands []commandRef
+}
+
+type commandRef struct {
+	erasureID string
+	seq       uint64
 }
 
 // applyBatch applies items (already decoded, in stream order) in tx: it checks the partition offset is still
@@ -332,7 +339,7 @@ func (e *engine) applyBatch(ctx context.Context, tx pgx.Tx, partition int, expec
 		}
 		if i > seg {
 			st := newBatchState(e, partition)
-			if err := st.run(ctx, tx, items[seg:i]); err != nil {
+			if err := st.run(ctx, tx, items[seg:i], time.Time{}); err != nil {
 				return nil, err
 			}
 			res.decisions = append(res.decisions, st.events...)
@@ -341,6 +348,7 @@ func (e *engine) applyBatch(ctx context.Context, tx pgx.Tx, partition int, expec
 			if err := e.applyErasure(ctx, tx, partition, items[i]); err != nil {
 				return nil, err
 			}
+			res.commands = append(res.commands, commandRef{erasureID: items[i].erasure.ErasureID, seq: items[i].msg.Seq})
 		}
 		seg = i + 1
 	}

@@ -2,25 +2,578 @@ package reconciler
 
 import (
 	"context"
-	"net/http"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/event"
 )
 
+// Erasure kinds.
+const (
+	EraseSubject   = "subject"
+	EraseAgent     = "agent"
+	EraseWorkspace = "workspace"
+)
+
+// How an erasure works. The HTTP handler records the request (erasures: who, when, kind and a hash of the
+// target; never the target in clear) and publishes one ErasureRequestedV1 command to every affected claims
+// partition (the subject's partition, or all of them). Each partition's owner applies its command in stream
+// order, inside the batch transaction that advances the offset, so an erasure is serialized with the claims it
+// erases: (1) it finds, in that partition, the claims, duplicate messages, confirmations and dead letters of the
+// target; (2) deletes those source messages from MNEME_CLAIMS (secure delete: the stored bytes are overwritten)
+// and the judge-log entries that judged erased claims; (3) deletes their projection rows; for an agent erasure the
+// subjects the agent spoke about are then rebuilt from their surviving messages, exactly as a replay without the
+// agent's messages would build them; (4) records its part. The part that completes the erasure (parts serialize
+// on the erasures row) also purges the non-partitioned streams: the source turns (MNEME_TURNS), queued proposed
+// claims (MNEME_PROPOSED), ledger decisions (MNEME_LEDGER), dead letters (MNEME_DLQ), and for a workspace its
+// inbox. Finally each command message is itself deleted after its transaction commits (a leftover, after a
+// crash, is deleted when the partition is next acquired).
+//
+// Replay after an erasure cannot resurrect anything: the messages are gone from every stream, and a replay that
+// meets a leftover command applies the same deletions. Content published after the command (seq > the command's)
+// is new knowledge and is kept; turns still inside the pipeline at that moment may produce claims afterwards.
+
+// erasureTarget describes which rows of a partition an erasure covers.
+type erasureTarget struct {
+	id, ws, kind, target string
+}
+
+func targetHash(ws, target string) string {
+	if target == "" {
+		return ""
+	}
+	h := sha256.Sum256([]byte(ws + "\x00" + target))
+	return hex.EncodeToString(h[:])
+}
+
+// where returns the SQL condition on claims (alias c) selecting the target, with its arguments from $2 on ($1 is
+// the partition).
+func (t erasureTarget) claimCond() (string, []any) {
+	switch t.kind {
+	case EraseSubject:
+		return "c.workspace_id = $2 AND c.subject_key = $3", []any{t.ws, t.target}
+	case EraseAgent:
+		return "c.workspace_id = $2 AND c.owner_agent = $3", []any{t.ws, t.target}
+	default:
+		return "c.workspace_id = $2", []any{t.ws}
+	}
+}
+
+// erasureOutcome is what a part did.
+type erasureOutcome struct {
+	claims, messages int
+}
+
+// applyErasure carries out this partition's part of an erasure (see the comment above).
 func (e *engine) applyErasure(ctx context.Context, tx pgx.Tx, partition int, it item) error {
+	c := it.erasure
+	t := erasureTarget{id: c.ErasureID, ws: c.Workspace, kind: c.Kind, target: c.Target}
+	parts := 1
+	if t.kind != EraseSubject {
+		parts = e.partitions
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO erasures (id, workspace_id, kind, target_hash, requested_by, requested_at, partitions)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+		t.id, t.ws, t.kind, nullable(targetHash(t.ws, t.target)), c.RequestedBy, c.RequestedAt, parts); err != nil {
+		return fmt.Errorf("reconciler: erasure record: %w", err)
+	}
+	// Parts of one erasure serialize here, so the last one sees every other part committed.
+	var status string
+	if err := tx.QueryRow(ctx, `SELECT status FROM erasures WHERE id = $1 FOR UPDATE`, t.id).Scan(&status); err != nil {
+		return fmt.Errorf("reconciler: erasure record: %w", err)
+	}
+	var done bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM erasure_parts WHERE erasure_id = $1 AND partition = $2)`, t.id, partition).Scan(&done); err != nil {
+		return err
+	}
+	if done {
+		return nil
+	}
+	out, erased, turns, err := e.erasePartition(ctx, tx, partition, t, it.msg.Time)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO erasure_parts (erasure_id, partition, stream_seq, claims_erased, messages_purged, erased_claims, turn_ids)
+		VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7)`, t.id, partition, int64(it.msg.Seq), out.claims, out.messages, erased, turns); err != nil {
+		return fmt.Errorf("reconciler: erasure part: %w", err)
+	}
+	var partsDone int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM erasure_parts WHERE erasure_id = $1`, t.id).Scan(&partsDone); err != nil {
+		return err
+	}
+	if partsDone < parts {
+		return nil
+	}
+	// The last part: purge the streams that are not partitioned, then close the record.
+	global := 0
+	if e.live {
+		var allErased []string
+		var allTurns []string
+		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT x) FILTER (WHERE x IS NOT NULL), '{}')::text[]
+			FROM erasure_parts p LEFT JOIN LATERAL unnest(p.erased_claims) AS x ON true WHERE p.erasure_id = $1`, t.id).Scan(&allErased); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT x) FILTER (WHERE x IS NOT NULL), '{}')
+			FROM erasure_parts p LEFT JOIN LATERAL unnest(p.turn_ids) AS x ON true WHERE p.erasure_id = $1`, t.id).Scan(&allTurns); err != nil {
+			return err
+		}
+		n, err := e.purgeStreams(ctx, t, allErased, allTurns)
+		if err != nil {
+			return err
+		}
+		global = n
+	}
+	if _, err := tx.Exec(ctx, `UPDATE erasures SET status = 'completed', completed_at = now(),
+			claims_erased = (SELECT coalesce(sum(claims_erased), 0) FROM erasure_parts WHERE erasure_id = $1),
+			messages_purged = $2 + (SELECT coalesce(sum(messages_purged), 0) FROM erasure_parts WHERE erasure_id = $1)
+		WHERE id = $1`, t.id, global); err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `UPDATE erasure_parts SET erased_claims = NULL, turn_ids = NULL WHERE erasure_id = $1`, t.id)
+	return err
+}
+
+// erasePartition deletes the target's messages and rows in one partition and rebuilds what must be rebuilt. It
+// returns the erased claim ids and their source turn ids.
+func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t erasureTarget, at time.Time) (erasureOutcome, []string, []string, error) {
+	var out erasureOutcome
+	cond, args := t.claimCond()
+	args = append([]any{partition}, args...)
+	rows, err := tx.Query(ctx, `SELECT c.id::text, c.subject_key, c.stream_seq, coalesce(c.provenance->'turn_ids', '[]'::jsonb)
+		FROM claims c WHERE c.partition = $1 AND `+cond, args...)
+	if err != nil {
+		return out, nil, nil, fmt.Errorf("reconciler: erasure: find claims: %w", err)
+	}
+	var ids []string
+	var seqs []int64
+	subjects := map[string]bool{}
+	turnSet := map[string]bool{}
+	for rows.Next() {
+		var id, subject string
+		var seq int64
+		var turns []string
+		if err := rows.Scan(&id, &subject, &seq, &turns); err != nil {
+			rows.Close()
+			return out, nil, nil, err
+		}
+		ids, seqs = append(ids, id), append(seqs, seq)
+		subjects[subject] = true
+		for _, tid := range turns {
+			turnSet[tid] = true
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return out, nil, nil, err
+	}
+	out.claims = len(ids)
+	// Other messages of the target in this partition: repeated claims, confirmations, dead letters.
+	var extraCond string
+	extraArgs := []any{partition, t.ws, ids}
+	switch t.kind {
+	case EraseSubject:
+		extraCond = "subject_key = $4"
+		extraArgs = append(extraArgs, t.target)
+	case EraseAgent:
+		extraCond = "agent_id = $4"
+		extraArgs = append(extraArgs, t.target)
+	default:
+		extraCond = "$4 = ''"
+		extraArgs = append(extraArgs, "")
+	}
+	var more []int64
+	var confSubjects []string
+	if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(s), '{}') FROM (
+			SELECT stream_seq AS s FROM duplicate_messages WHERE partition = $1 AND claim_id = ANY($3::uuid[])
+			UNION SELECT stream_seq FROM confirmations WHERE partition = $1 AND workspace_id = $2 AND (`+extraCond+` OR claim_id = ANY($3::uuid[]))
+			UNION SELECT stream_seq FROM dead_letters WHERE partition = $1 AND workspace_id = $2 AND (`+extraCond+`)) x`, extraArgs...).Scan(&more); err != nil {
+		return out, nil, nil, fmt.Errorf("reconciler: erasure: find messages: %w", err)
+	}
+	if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT subject_key), '{}') FROM confirmations
+			WHERE partition = $1 AND workspace_id = $2 AND (`+extraCond+` OR claim_id = ANY($3::uuid[]))`, extraArgs...).Scan(&confSubjects); err != nil {
+		return out, nil, nil, err
+	}
+	for _, s := range confSubjects {
+		subjects[s] = true
+	}
+	var judgeKeys []string
+	if len(ids) > 0 {
+		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT judge_key), '{}') FROM judgements
+			WHERE claim_a = ANY($1::uuid[]) OR claim_b = ANY($1::uuid[])`, ids).Scan(&judgeKeys); err != nil {
+			return out, nil, nil, err
+		}
+	}
+	// Survivors of an agent erasure: the other messages of the subjects the agent spoke about.
+	var survivors []int64
+	subjectList := make([]string, 0, len(subjects))
+	for s := range subjects {
+		subjectList = append(subjectList, s)
+	}
+	slices.Sort(subjectList)
+	if t.kind == EraseAgent && len(subjectList) > 0 {
+		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(s ORDER BY s), '{}') FROM (
+				SELECT c.stream_seq AS s FROM claims c WHERE c.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3) AND c.owner_agent <> $4
+				UNION SELECT d.stream_seq FROM duplicate_messages d JOIN claims c ON c.id = d.claim_id
+				  WHERE d.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3) AND c.owner_agent <> $4
+				UNION SELECT f.stream_seq FROM confirmations f WHERE f.partition = $1 AND f.workspace_id = $2 AND f.subject_key = ANY($3)
+				  AND f.agent_id <> $4 AND NOT (f.claim_id = ANY($5::uuid[]))) x`,
+			partition, t.ws, subjectList, t.target, ids).Scan(&survivors); err != nil {
+			return out, nil, nil, fmt.Errorf("reconciler: erasure: find surviving messages: %w", err)
+		}
+	}
+	// Delete the source messages first: if the transaction then fails, the retry finds the rows and deletes them.
+	if e.live {
+		toDelete := append(append([]int64(nil), seqs...), more...)
+		n, err := e.deleteMsgs(ctx, bus.StreamClaims, toDelete)
+		if err != nil {
+			return out, nil, nil, err
+		}
+		out.messages += n
+		e.purgeJudgeKeys(ctx, judgeKeys)
+	}
+	if err := deleteSubjectRows(ctx, tx, partition, t, subjectList, ids); err != nil {
+		return out, nil, nil, err
+	}
+	if t.kind == EraseAgent && len(survivors) > 0 {
+		if err := e.rebuild(ctx, tx, partition, survivors, at); err != nil {
+			return out, nil, nil, err
+		}
+	}
+	turns := make([]string, 0, len(turnSet))
+	for tid := range turnSet {
+		turns = append(turns, tid)
+	}
+	slices.Sort(turns)
+	return out, ids, turns, nil
+}
+
+// deleteSubjectRows deletes every projection row of the given subjects in the partition (whole subjects: for an
+// agent erasure they are rebuilt right after), and for a workspace everything of it in the partition.
+func deleteSubjectRows(ctx context.Context, tx pgx.Tx, partition int, t erasureTarget, subjects, ids []string) error {
+	type stmt struct {
+		sql  string
+		args []any
+	}
+	bySubject := []any{partition, t.ws, subjects}
+	stmts := []stmt{
+		{`DELETE FROM duplicate_messages d USING claims c WHERE d.claim_id = c.id AND c.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3)`, bySubject},
+		{`DELETE FROM duplicate_messages WHERE partition = $1 AND claim_id = ANY($2::uuid[])`, []any{partition, ids}},
+		{`DELETE FROM claims WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
+		{`DELETE FROM decisions WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
+		{`DELETE FROM subject_predicates WHERE workspace_id = $1 AND subject_key = ANY($2)`, []any{t.ws, subjects}},
+		{`DELETE FROM subject_aliases WHERE workspace_id = $1 AND subject_key = ANY($2)`, []any{t.ws, subjects}},
+		{`DELETE FROM confirmations WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
+	}
+	switch t.kind {
+	case EraseSubject:
+		stmts = append(stmts, stmt{`DELETE FROM dead_letters WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject})
+	case EraseAgent:
+		stmts = append(stmts, stmt{`DELETE FROM dead_letters WHERE partition = $1 AND workspace_id = $2 AND agent_id = $3`, []any{partition, t.ws, t.target}})
+	default:
+		wsOnly := []any{partition, t.ws}
+		stmts = append(stmts,
+			stmt{`DELETE FROM dead_letters WHERE partition = $1 AND workspace_id = $2`, wsOnly},
+			stmt{`DELETE FROM confirmations WHERE partition = $1 AND workspace_id = $2`, wsOnly},
+			stmt{`DELETE FROM decisions WHERE partition = $1 AND workspace_id = $2`, wsOnly})
+	}
+	for _, s := range stmts {
+		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
+			return fmt.Errorf("reconciler: erasure: %w", err)
+		}
+	}
 	return nil
 }
 
-func (s *Service) handleConfirm(w http.ResponseWriter, r *http.Request) {
-	api.WriteError(w, http.StatusNotImplemented, api.CodeInternal, "", "not yet")
+// rebuild re-applies surviving messages (by stream sequence, in order) to subjects whose rows were just deleted,
+// then applies await-confirmation timeouts due by the partition's log time, which is what the live path had done
+// for them.
+func (e *engine) rebuild(ctx context.Context, tx pgx.Tx, partition int, seqs []int64, at time.Time) error {
+	stream, err := e.js.Stream(ctx, bus.StreamClaims)
+	if err != nil {
+		return fmt.Errorf("reconciler: rebuild: %w", err)
+	}
+	msgs := make([]logMsg, 0, len(seqs))
+	for _, s := range seqs {
+		m, err := stream.GetMsg(ctx, uint64(s))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("reconciler: rebuild: read message %d: %w", s, err)
+		}
+		msgs = append(msgs, logMsg{Seq: m.Sequence, Subject: m.Subject, Time: logTime(m.Time), Data: m.Data, Header: m.Header})
+	}
+	items, err := e.prepare(ctx, partition, msgs)
+	if err != nil {
+		return err
+	}
+	var horizon time.Time
+	if err := tx.QueryRow(ctx, `SELECT coalesce(log_time, '-infinity'::timestamptz) FROM partition_offsets WHERE partition = $1`, partition).Scan(&horizon); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return err
+	}
+	if at.After(horizon) {
+		horizon = at
+	}
+	st := newBatchState(e, partition)
+	return st.run(ctx, tx, items, horizon.UTC())
 }
 
-func (s *Service) handleErasure(w http.ResponseWriter, r *http.Request) {
-	api.WriteError(w, http.StatusNotImplemented, api.CodeInternal, "", "not yet")
+// deleteMsgs securely deletes stream messages by sequence; already deleted ones are skipped.
+func (e *engine) deleteMsgs(ctx context.Context, streamName string, seqs []int64) (int, error) {
+	if len(seqs) == 0 {
+		return 0, nil
+	}
+	st, err := e.js.Stream(ctx, streamName)
+	if err != nil {
+		return 0, fmt.Errorf("reconciler: erasure: stream %s: %w", streamName, err)
+	}
+	n := 0
+	for _, s := range seqs {
+		if err := st.SecureDeleteMsg(ctx, uint64(s)); err != nil {
+			if isNotFound(err) {
+				continue
+			}
+			return n, fmt.Errorf("reconciler: erasure: delete %s message %d: %w", streamName, s, err)
+		}
+		n++
+	}
+	return n, nil
 }
 
-func (s *Service) handleErasureStatus(w http.ResponseWriter, r *http.Request) {
-	api.WriteError(w, http.StatusNotImplemented, api.CodeInternal, "", "not yet")
+func isNotFound(err error) bool {
+	return errors.Is(err, jetstream.ErrMsgNotFound) || strings.Contains(err.Error(), "no message found") ||
+		strings.Contains(err.Error(), "message not found")
+}
+
+func canonSubject(s string) string { return canon.SubjectKey(s) }
+
+func (e *engine) purgeJudgeKeys(ctx context.Context, keys []string) {
+	if e.judge == nil || e.judge.kv == nil {
+		return
+	}
+	for _, k := range keys {
+		if err := e.judge.kv.Purge(ctx, k); err != nil {
+			e.log.Warn("reconciler: erasure: purge judge log entry", "key", k, "err", err)
+		}
+	}
+}
+
+// scanDelete walks the messages of filter in stream (work queues included) and securely deletes those match
+// selects.
+func (e *engine) scanDelete(ctx context.Context, streamName, filter string, match func(*jetstream.RawStreamMsg) bool) (int, error) {
+	st, err := e.js.Stream(ctx, streamName)
+	if err != nil {
+		return 0, fmt.Errorf("reconciler: erasure: stream %s: %w", streamName, err)
+	}
+	n := 0
+	for seq := uint64(1); ; {
+		m, err := st.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(filter))
+		if err != nil {
+			if isNotFound(err) {
+				return n, nil
+			}
+			return n, fmt.Errorf("reconciler: erasure: scan %s: %w", filter, err)
+		}
+		if match(m) {
+			if err := st.SecureDeleteMsg(ctx, m.Sequence); err != nil && !isNotFound(err) {
+				return n, fmt.Errorf("reconciler: erasure: delete %s message %d: %w", streamName, m.Sequence, err)
+			}
+			n++
+		}
+		seq = m.Sequence + 1
+	}
+}
+
+// looseEvent is the part of any Mneme event or inbox body an erasure matches on.
+type looseEvent struct {
+	Workspace string          `json:"workspace"`
+	Data      json.RawMessage `json:"data"`
+}
+
+type looseData struct {
+	Workspace   string           `json:"workspace"`
+	AgentID     string           `json:"agent_id"`
+	SubjectKey  string           `json:"subject_key"`
+	TurnID      string           `json:"turn_id"`
+	Provenance  event.Provenance `json:"provenance"`
+	Inputs      []string         `json:"inputs"`
+	Winner      string           `json:"winner"`
+	Losers      []string         `json:"losers"`
+	ClaimID     string           `json:"claim_id"`
+	Subject     string           `json:"subject"`
+	Claims      []looseData      `json:"claims"`
+	Turns       []looseData      `json:"turns"`
+	RequestedBy string           `json:"requested_by"`
+}
+
+// matches reports whether an event or inbox body (data) falls under the erasure, given the erased claim ids and
+// source turn ids.
+func (t erasureTarget) matches(data []byte, hdr nats.Header, erased, turns map[string]bool) bool {
+	var env looseEvent
+	if err := json.Unmarshal(data, &env); err != nil {
+		return false
+	}
+	var d looseData
+	if len(env.Data) > 0 {
+		if json.Unmarshal(env.Data, &d) != nil {
+			return false
+		}
+	} else if json.Unmarshal(data, &d) != nil { // an inbox body, not an envelope
+		return false
+	}
+	ws := d.Workspace
+	if ws == "" {
+		ws = env.Workspace
+	}
+	if ws == "" && hdr != nil {
+		// Inbox bodies name their workspace only in the subject (mneme.inbox.<ws>.*).
+		if parts := strings.Split(hdr.Get(bus.HeaderDLQSubject), "."); len(parts) >= 3 && parts[1] == "inbox" {
+			ws = parts[2]
+		}
+	}
+	if ws != t.ws {
+		return false
+	}
+	if t.kind == EraseWorkspace {
+		return true
+	}
+	agent := d.AgentID
+	if agent == "" {
+		agent = d.Provenance.AgentID
+	}
+	if erased[d.ClaimID] || erased[d.Winner] || turns[d.TurnID] {
+		return true
+	}
+	for _, id := range append(append([]string(nil), d.Inputs...), d.Losers...) {
+		if erased[id] {
+			return true
+		}
+	}
+	switch t.kind {
+	case EraseSubject:
+		if d.SubjectKey == t.target {
+			return true
+		}
+	case EraseAgent:
+		if agent == t.target || (hdr != nil && hdr.Get(bus.HeaderAgent) == t.target) {
+			return true
+		}
+	}
+	for _, sub := range append(append([]looseData(nil), d.Claims...), d.Turns...) {
+		if t.kind == EraseAgent && (sub.AgentID == t.target || hdr != nil && hdr.Get(bus.HeaderAgent) == t.target && sub.AgentID == "") {
+			return true
+		}
+		if t.kind == EraseSubject && sub.Subject != "" && canonSubject(sub.Subject) == t.target {
+			return true
+		}
+	}
+	return false
+}
+
+// purgeStreams deletes the erasure's messages from the streams that are not partitioned. It returns how many.
+func (e *engine) purgeStreams(ctx context.Context, t erasureTarget, erasedIDs, turnIDs []string) (int, error) {
+	erased := map[string]bool{}
+	for _, id := range erasedIDs {
+		erased[id] = true
+	}
+	turns := map[string]bool{}
+	for _, id := range turnIDs {
+		turns[id] = true
+	}
+	match := func(m *jetstream.RawStreamMsg) bool { return t.matches(m.Data, m.Header, erased, turns) }
+	total := 0
+	for _, s := range []struct{ stream, filter string }{
+		{bus.StreamTurns, bus.TurnsSubject(t.ws)},
+		{bus.StreamProposed, bus.ProposedSubject(t.ws)},
+		{bus.StreamLedger, bus.LedgerSubject(t.ws)},
+		{bus.StreamDLQ, "mneme.dlq.>"},
+		{bus.StreamInbox, "mneme.inbox." + t.ws + ".>"},
+	} {
+		f := match
+		if s.stream == bus.StreamInbox && t.kind != EraseWorkspace {
+			continue // unprocessed inbox messages of one subject or agent are not looked into
+		}
+		if s.stream == bus.StreamInbox {
+			f = func(*jetstream.RawStreamMsg) bool { return true }
+		}
+		n, err := e.scanDelete(ctx, s.stream, s.filter, f)
+		if err != nil {
+			return total, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// purgeLeftoverCommands deletes erasure command messages of this partition whose part committed but whose
+// deletion did not happen (a crash right after the commit).
+func (e *engine) purgeLeftoverCommands(ctx context.Context, partition int) error {
+	rows, err := e.pool.Query(ctx, `SELECT erasure_id::text, stream_seq FROM erasure_parts WHERE partition = $1 AND NOT command_purged`, partition)
+	if err != nil {
+		return err
+	}
+	type cmd struct {
+		id  string
+		seq int64
+	}
+	var cmds []cmd
+	for rows.Next() {
+		var c cmd
+		if err := rows.Scan(&c.id, &c.seq); err != nil {
+			rows.Close()
+			return err
+		}
+		cmds = append(cmds, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range cmds {
+		if err := e.deleteCommand(ctx, partition, c.id, c.seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *engine) deleteCommand(ctx context.Context, partition int, id string, seq int64) error {
+	if _, err := e.deleteMsgs(ctx, bus.StreamClaims, []int64{seq}); err != nil {
+		return err
+	}
+	_, err := e.pool.Exec(ctx, `UPDATE erasure_parts SET command_purged = true WHERE erasure_id = $1 AND partition = $2`, id, partition)
+	return err
+}
+
+// ErasureRequest is the body of POST /v1/workspaces/{ws}/erasures.
+type ErasureRequest struct {
+	// Kind is "subject" (target: a subject or its canonical key), "agent" (target: an agent id) or "workspace".
+	Kind   string `json:"kind"`
+	Target string `json:"target,omitempty"`
+}
+
+// ErasureStatus is the answer of the erasure endpoints: the record, never the erased content.
+type ErasureStatus struct {
+	ErasureID      string     `json:"erasure_id"`
+	Workspace      string     `json:"workspace"`
+	Kind           string     `json:"kind"`
+	TargetHash     string     `json:"target_hash,omitempty"`
+	RequestedBy    string     `json:"requested_by"`
+	RequestedAt    time.Time  `json:"requested_at"`
+	Status         string     `json:"status"`
+	CompletedAt    *time.Time `json:"completed_at,omitempty"`
+	ClaimsErased   int        `json:"claims_erased"`
+	MessagesPurged int        `json:"messages_purged"`
 }

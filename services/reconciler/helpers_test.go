@@ -89,6 +89,7 @@ func testConfig() Config {
 	c.RebalanceInterval = 50 * time.Millisecond
 	c.RetryBackoff = 5 * time.Millisecond
 	c.ShutdownTimeout = 5 * time.Second
+	c.DevMode = true
 	return c
 }
 
@@ -265,4 +266,36 @@ func currentStatus(t testing.TB, pool *pgxpool.Pool, ws string) map[string]strin
 		out[id] = s
 	}
 	return out
+}
+
+// diffProjections logs the rows that differ between two projections.
+func diffProjections(t testing.TB, a, b *pgxpool.Pool) {
+	t.Helper()
+	ra, rb := map[string][]string{}, map[string][]string{}
+	_, pa, err := digestTables(context.Background(), a, fullDigest, ra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pb, _ := digestTables(context.Background(), b, fullDigest, rb)
+	for name, h := range pa {
+		if pb[name] == h {
+			continue
+		}
+		inB := map[string]bool{}
+		for _, r := range rb[name] {
+			inB[r] = true
+		}
+		inA := map[string]bool{}
+		for _, r := range ra[name] {
+			inA[r] = true
+			if !inB[r] {
+				t.Logf("%s only in first: %s", name, r)
+			}
+		}
+		for _, r := range rb[name] {
+			if !inA[r] {
+				t.Logf("%s only in second: %s", name, r)
+			}
+		}
+	}
 }

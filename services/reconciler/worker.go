@@ -99,6 +99,11 @@ func (w *partitionWorker) run(ctx context.Context) error {
 	}
 	defer iter.Stop()
 	log.Info("reconciler: partition acquired", "offset", w.offset)
+	if w.e.live {
+		if err := w.e.purgeLeftoverCommands(ctx, w.partition); err != nil {
+			log.Warn("reconciler: leftover erasure commands", "err", err)
+		}
+	}
 
 	waitCtx, cancelWait := context.WithCancel(ctx)
 	defer cancelWait()
@@ -287,7 +292,16 @@ func (w *partitionWorker) deadLetter(ctx context.Context, it *item) error {
 // publish sends the batch's decisions to the workspace ledgers, best effort: the decisions rows are the record;
 // the ledger is a feed. The message id is the decision id, so a republish after a retry is dropped by JetStream.
 func (w *partitionWorker) publish(ctx context.Context, res *batchResult) {
-	if res == nil || !w.e.live || !w.e.cfg.PublishDecisions || len(res.decisions) == 0 {
+	if res == nil || !w.e.live {
+		return
+	}
+	for _, c := range res.commands {
+		// The command names its target in clear: it goes once its part has committed.
+		if err := w.e.deleteCommand(ctx, w.partition, c.erasureID, int64(c.seq)); err != nil {
+			w.e.log.Warn("reconciler: delete erasure command (retried when the partition is next acquired)", "partition", w.partition, "err", err)
+		}
+	}
+	if !w.e.cfg.PublishDecisions || len(res.decisions) == 0 {
 		return
 	}
 	var futures []jetstream.PubAckFuture
