@@ -22,6 +22,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/openaitest"
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/schemas"
+	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
 const testWS = "acme"
@@ -452,5 +453,72 @@ func TestConfigValidation(t *testing.T) {
 	}
 	if cfg.WindowTokens != 512 || cfg.LLMEnabled() || cfg.IdleFlush != time.Second {
 		t.Errorf("loaded %+v", cfg)
+	}
+}
+
+func TestPublishFailureRetriesThenDeadLetters(t *testing.T) {
+	env := startNATS(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// Without the proposed stream every claim publish fails.
+	if err := env.js.DeleteStream(ctx, bus.StreamProposed); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig()
+	cfg.MaxDeliver = 2
+	cfg.PublishTimeout = time.Second
+	svc, _ := runService(t, env, cfg)
+	publishTurn(t, env.js, turn("t-1", "s1", "Alice", "I moved to Berlin last week.", 0), "")
+	waitFor(t, "turn dead-lettered", func() bool { return svc.Stats().DeadLetters == 1 })
+	dl := storedMsgs(t, env.js, bus.StreamDLQ, bus.DLQSubject(dlqStage))
+	if len(dl) != 1 || !contains(dl[0].Header.Get(bus.HeaderDLQReason), "publish failed after 2 deliveries") {
+		t.Fatalf("dead letters %d, reason %q", len(dl), dl[0].Header.Get(bus.HeaderDLQReason))
+	}
+	if st := svc.Stats(); st.Retries != 1 || st.Claims != 0 {
+		t.Errorf("stats %+v, want one retry and no claims", st)
+	}
+	waitFor(t, "turn terminated", func() bool { return settled(t, env.js) })
+}
+
+// panicky breaks on one turn, like an extractor bug triggered by one input.
+type panicky struct{ extract.Extractor }
+
+func (p panicky) Extract(ctx context.Context, w extract.Window) (extract.Result, error) {
+	for _, t := range w.Turns {
+		if strings.Contains(t.Content, "boom") {
+			panic("boom")
+		}
+	}
+	return p.Extractor.Extract(ctx, w)
+}
+
+func TestExtractorPanicDeadLettersOnlyTheBadTurn(t *testing.T) {
+	env := startNATS(t)
+	cfg := testConfig()
+	cfg.IdleFlush = 300 * time.Millisecond // the three turns share one window
+	svc, err := New(service.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), JS: env.js}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.primary = panicky{svc.primary}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- svc.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	waitFor(t, "ready", func() bool { return svc.Ready(ctx) == nil })
+	publishTurn(t, env.js, turn("t-1", "s1", "Alice", "I moved to Berlin last week.", 0), "")
+	publishTurn(t, env.js, turn("t-2", "s1", "Alice", "This one goes boom.", 1), "")
+	publishTurn(t, env.js, turn("t-3", "s1", "Alice", "My favorite color is green.", 2), "")
+	waitFor(t, "turns settled", func() bool { return settled(t, env.js) })
+	dl := storedMsgs(t, env.js, bus.StreamDLQ, bus.DLQSubject(dlqStage))
+	if len(dl) != 1 || !contains(dl[0].Header.Get(bus.HeaderDLQReason), "panicked") {
+		t.Fatalf("dead letters: %d", len(dl))
+	}
+	got := map[string]bool{}
+	for _, c := range proposedClaims(t, env.js) {
+		got[c.Provenance.TurnIDs[0]] = true
+	}
+	if !got["t-1"] || !got["t-3"] || got["t-2"] {
+		t.Errorf("claims from turns %v, want t-1 and t-3 only", got)
 	}
 }
