@@ -26,11 +26,14 @@ type Config struct {
 	EmbeddingProvider string `env:"MNEME_EMBEDDING_PROVIDER" envDefault:"local"`
 	// ModelDir overrides where the local model's weights are read (default .cache/models/use-lite).
 	ModelDir string `env:"MNEME_MODEL_DIR"`
-	// EmbeddingBaseURL, EmbeddingModel, EmbeddingAPIKey and EmbeddingDim configure the openai provider.
+	// EmbeddingBaseURL is the API root of the openai provider, e.g. http://localhost:11434/v1 (Ollama).
 	EmbeddingBaseURL string `env:"MNEME_EMBEDDING_BASE_URL"`
-	EmbeddingModel   string `env:"MNEME_EMBEDDING_MODEL"`
-	EmbeddingAPIKey  string `env:"MNEME_EMBEDDING_API_KEY"`
-	EmbeddingDim     int    `env:"MNEME_EMBEDDING_DIM"`
+	// EmbeddingModel is the embedding model name of the openai provider.
+	EmbeddingModel string `env:"MNEME_EMBEDDING_MODEL"`
+	// EmbeddingAPIKey is the bearer key of the openai provider (empty for local servers).
+	EmbeddingAPIKey string `env:"MNEME_EMBEDDING_API_KEY"`
+	// EmbeddingDim requests vectors of this dimension from the openai provider (0: the model's own).
+	EmbeddingDim int `env:"MNEME_EMBEDDING_DIM"`
 	// StreamReplicas is the JetStream replica count of Mneme's streams: 1 on one machine, 3 on a cluster.
 	StreamReplicas int `env:"MNEME_STREAM_REPLICAS" envDefault:"1"`
 	// MigrateOnStart applies database migrations at start-up.
