@@ -592,6 +592,11 @@ func live(s resolve.Status) bool {
 }
 
 func (st *batchState) applyClaim(ctx context.Context, it *item, sl slotted) error {
+	if st.e.faultHook != nil {
+		if err := st.e.faultHook(it); err != nil {
+			return err
+		}
+	}
 	c := it.claim
 	at := it.msg.Time
 	k := st.claimTier[c.ClaimID]

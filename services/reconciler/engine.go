@@ -83,6 +83,9 @@ type engine struct {
 	// live is false in replays: no dead letters or decisions are published and no stream messages deleted.
 	live bool
 
+	// faultHook, set only by tests, fails applying chosen items (to exercise bounded retries).
+	faultHook func(*item) error
+
 	pinMu  sync.Mutex
 	pinned map[string]error // "model/dim" → PinEmbedding result (nil = pinned)
 }

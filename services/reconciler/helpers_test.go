@@ -94,11 +94,14 @@ func testConfig() Config {
 }
 
 // runService starts a reconciler replica and stops it when the test ends (or when stop is called).
-func runService(t testing.TB, pool *pgxpool.Pool, b *testBus, cfg Config, instance string) (svc *Service, stop func()) {
+func runService(t testing.TB, pool *pgxpool.Pool, b *testBus, cfg Config, instance string, setup ...func(*Service)) (svc *Service, stop func()) {
 	t.Helper()
 	svc, err := New(service.Deps{Logger: testLogger(), NATS: b.nc, JS: b.js, DB: pool, Partitions: cfg.Partitions, Instance: instance}, cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range setup {
+		f(svc)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
