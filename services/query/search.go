@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/mneme-ai/mneme/pkg/api"
 )
@@ -67,6 +68,7 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	w.Header().Set("Server-Timing", res.serverTiming())
 	api.WriteJSON(w, http.StatusOK, res.response(s.tok.Name()))
 	return nil
 }
@@ -78,6 +80,20 @@ type searchResult struct {
 	contextTokens int
 	embedDur      time.Duration
 	retrieveDur   time.Duration
+	first, second time.Duration
+	assembleDur   time.Duration
+}
+
+// timing is where a retrieval spent its time (reported in the Server-Timing header).
+type timing struct{ first, second time.Duration }
+
+// serverTiming renders the phases for the Server-Timing response header (milliseconds).
+func (r *searchResult) serverTiming() string {
+	f := func(name string, d time.Duration) string {
+		return fmt.Sprintf("%s;dur=%.2f", name, float64(d.Microseconds())/1000)
+	}
+	return strings.Join([]string{f("embed", r.embedDur), f("retrieve", r.retrieveDur), f("retrieve1", r.first),
+		f("retrieve2", r.second), f("assemble", r.assembleDur)}, ", ")
 }
 
 func (r *searchResult) response(tokenizer string) api.SearchResponse {
@@ -132,105 +148,163 @@ func (s *Service) search(ctx context.Context, v view, p searchParams) (*searchRe
 		}
 	}
 	t0 := time.Now()
-	cands, err := s.retrieve(ctx, v, p.query, qvec, dim)
-	if err != nil {
-		return nil, err
-	}
-	items, err := s.assemble(ctx, v, p, cands)
+	cands, tm, err := s.retrieve(ctx, v, p.query, qvec, dim)
 	if err != nil {
 		return nil, err
 	}
 	res.retrieveDur = time.Since(t0)
+	res.first, res.second = tm.first, tm.second
+	t1 := time.Now()
+	items, err := s.assemble(ctx, v, p, cands)
+	if err != nil {
+		return nil, err
+	}
+	res.assembleDur = time.Since(t1)
 	res.items, res.context, res.contextTokens = s.budget(items, p.k, p.budget)
 	return res, nil
 }
 
-// retrieve returns fused candidates (best first) from the three modes. The dense and lexical queries and the
-// subject lookup go to Postgres in one batch, inside one read-only transaction whose settings tune the HNSW
-// scan: iterative scanning (relaxed order) keeps the scan going until the visibility and time filters have
-// passed enough rows, so filters never starve the result.
-func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []float32, dim int) ([]candidate, error) {
+// retrieve returns fused candidates (best first) from the three modes, in two round trips to Postgres inside
+// one read-only transaction. The first batch runs the dense query, the precise lexical query (every term) and
+// the entity lookup; the second fetches the mentioned subjects' claims and, only when the precise lexical
+// query found too little, a bounded any-term lexical query. The transaction's settings tune the HNSW scan:
+// iterative scanning (relaxed order) keeps the scan going until the visibility and time filters have passed
+// enough rows, so filters never starve the result.
+func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []float32, dim int) ([]candidate, *timing, error) {
+	tm := &timing{}
 	n := s.cfg.Candidates
 	keys, spans := ngramKeys(query)
-	lex := lexicalQuery(query)
+	terms := lexicalTerms(query)
 
+	t0 := time.Now()
 	tx, err := s.db.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return nil, err
+		return nil, tm, err
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 
-	batch := &pgx.Batch{}
-	dense, lexical := false, false
+	var denseIDs, lexicalIDs []string
+	var known map[string][]string
+	b1 := &pgx.Batch{}
 	if qvec != nil {
-		batch.Queue(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, fmt.Sprint(s.cfg.EfSearch))
+		b1.Queue(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`,
+			fmt.Sprint(s.cfg.EfSearch)).Exec(func(pgconn.CommandTag) error { return nil })
 		a := v.args()
 		a["qvec"] = vectorLiteral(qvec)
 		a["n"] = n
 		expr := fmt.Sprintf("(cv.embedding::vector(%d))", dim)
-		dense = true
-		batch.Queue(`SELECT c.id::text, `+expr+` <=> @qvec::vector AS dist
+		b1.Queue(`SELECT c.id::text, `+expr+` <=> @qvec::vector AS dist
 			FROM claim_vectors cv
 			JOIN claims c ON c.id = cv.claim_id
 			JOIN claim_versions v ON v.claim_id = cv.claim_id AND `+v.belief()+`
 			WHERE cv.workspace_id = @ws AND `+v.where()+`
 			ORDER BY `+expr+` <=> @qvec::vector
-			LIMIT @n`, a)
+			LIMIT @n`, a).Query(func(rows pgx.Rows) error {
+			ids, err := scanIDs(rows)
+			denseIDs = ids
+			return err
+		})
 	}
-	if lex != "" {
-		a := v.args()
-		a["lex"] = lex
-		a["n"] = n
-		lexical = true
-		batch.Queue(`SELECT c.id::text, ts_rank_cd(c.tsv, q) AS rank
-			FROM websearch_to_tsquery('english', @lex) AS q, claims c
-			JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
-			WHERE c.workspace_id = @ws AND c.tsv @@ q AND `+v.where()+`
-			ORDER BY rank DESC, c.id
-			LIMIT @n`, a)
+	if len(terms) > 0 {
+		b1.Queue(lexicalSQL(v, false), lexicalArgs(v, strings.Join(terms, " "), n)).Query(func(rows pgx.Rows) error {
+			ids, err := scanIDs(rows)
+			lexicalIDs = ids
+			return err
+		})
 	}
-	var denseIDs, lexicalIDs []string
-	if batch.Len() > 0 {
-		br := tx.SendBatch(ctx, batch)
-		err := func() error {
-			if dense {
-				if _, err := br.Exec(); err != nil {
-					return err
-				}
-				ids, err := collectIDs(br)
-				if err != nil {
-					return err
-				}
-				denseIDs = ids
-			}
-			if lexical {
-				ids, err := collectIDs(br)
-				if err != nil {
-					return err
-				}
-				lexicalIDs = ids
-			}
-			return nil
-		}()
-		if cerr := br.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return nil, err
+	if len(keys) > 0 {
+		sql, a := knownSubjectsSQL(v, keys)
+		b1.Queue(sql, a).Query(func(rows pgx.Rows) error {
+			k, err := scanKnown(rows)
+			known = k
+			return err
+		})
+	}
+	if b1.Len() > 0 {
+		if err := tx.SendBatch(ctx, b1).Close(); err != nil {
+			return nil, tm, err
 		}
 	}
-	subjectIDs, err := subjectCandidates(ctx, tx, v, query, keys, spans, n)
-	if err != nil {
-		return nil, err
+	tm.first = time.Since(t0)
+
+	// Second round trip: the mentioned subjects' claims, and any-term lexical matches when needed.
+	t1 := time.Now()
+	ms := mentionsOf(keys, spans, known)
+	var subjects []string
+	for _, m := range ms {
+		subjects = append(subjects, m.subjects...)
 	}
-	return fuse(s.cfg.RRFK, denseIDs, lexicalIDs, subjectIDs), nil
+	var subjRows []claimRow
+	b2 := &pgx.Batch{}
+	if len(subjects) > 0 {
+		sql, a := claimsBySubjectsSQL(v, dedupe(subjects), subjectClaimsLimit)
+		b2.Queue(sql, a).Query(func(rows pgx.Rows) error {
+			r, err := collectClaims(rows)
+			subjRows = r
+			return err
+		})
+	}
+	// Any-term matching is the low-precision fallback: only when every-term matching found little and no
+	// entity of the query is known (then names carry the query), and bounded.
+	var anyIDs []string
+	if len(terms) > 1 && len(lexicalIDs) < n/2 && len(ms) == 0 {
+		b2.Queue(lexicalSQL(v, true), lexicalArgs(v, strings.Join(terms, " or "), n)).Query(func(rows pgx.Rows) error {
+			ids, err := scanIDs(rows)
+			anyIDs = ids
+			return err
+		})
+	}
+	if b2.Len() > 0 {
+		if err := tx.SendBatch(ctx, b2).Close(); err != nil {
+			return nil, tm, err
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, tm, err
+	}
+	tm.second = time.Since(t1)
+	// Precise matches rank before any-term matches in the lexical list.
+	for _, id := range anyIDs {
+		if !contains(lexicalIDs, id) {
+			lexicalIDs = append(lexicalIDs, id)
+		}
+	}
+	subjectIDs := rankSubjectClaims(query, ms, subjRows, n)
+	return fuse(s.cfg.RRFK, denseIDs, lexicalIDs, subjectIDs), tm, nil
 }
 
-func collectIDs(br pgx.BatchResults) ([]string, error) {
-	rows, err := br.Query()
-	if err != nil {
-		return nil, err
+// lexicalScanCap bounds the rows an any-term full-text query ranks: common words match a large share of a big
+// workspace, and ranking all of them would make the query unbounded.
+const lexicalScanCap = 1000
+
+// lexicalSQL is the full-text query over claims c: every term (websearch AND) or, with anyTerm, any term
+// (bounded by lexicalScanCap before ranking).
+func lexicalSQL(v view, anyTerm bool) string {
+	if anyTerm {
+		return `SELECT m.id::text, ts_rank_cd(m.tsv, m.q) AS rank FROM (
+			SELECT c.id, c.tsv, q FROM websearch_to_tsquery('english', @lex) AS q, claims c
+			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
+			WHERE c.workspace_id = @ws AND c.tsv @@ q AND ` + v.where() + `
+			LIMIT ` + fmt.Sprint(lexicalScanCap) + `) m
+			ORDER BY rank DESC, m.id
+			LIMIT @n`
 	}
+	return `SELECT c.id::text, ts_rank_cd(c.tsv, q) AS rank
+		FROM websearch_to_tsquery('english', @lex) AS q, claims c
+		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
+		WHERE c.workspace_id = @ws AND c.tsv @@ q AND ` + v.where() + `
+		ORDER BY rank DESC, c.id
+		LIMIT @n`
+}
+
+func lexicalArgs(v view, lex string, n int) pgx.NamedArgs {
+	a := v.args()
+	a["lex"] = lex
+	a["n"] = n
+	return a
+}
+
+func scanIDs(rows pgx.Rows) ([]string, error) {
 	defer rows.Close()
 	var ids []string
 	for rows.Next() {
@@ -244,14 +318,9 @@ func collectIDs(br pgx.BatchResults) ([]string, error) {
 	return ids, rows.Err()
 }
 
-// subjectCandidates is the third mode: entity mentions of the query matched to canonical subjects (and
-// aliases), their claims ranked by how well their relation matches the rest of the query.
-func subjectCandidates(ctx context.Context, q querier, v view, query string, keys []string, spans map[string][2]int, n int) ([]string, error) {
-	known, err := knownSubjects(ctx, q, v, keys)
-	if err != nil || len(known) == 0 {
-		return nil, err
-	}
-	// Longest mentions first; overlapping shorter ones are dropped ("United States of America" over "America").
+// mentionsOf turns known n-gram keys into mentions: longest first, overlapping shorter ones dropped
+// ("United States of America" over "America").
+func mentionsOf(keys []string, spans map[string][2]int, known map[string][]string) []mention {
 	var ms []mention
 	for _, k := range keys {
 		subj, ok := known[k]
@@ -267,38 +336,40 @@ func subjectCandidates(ctx context.Context, q querier, v view, query string, key
 			}
 		}
 		if !overlap {
-			ms = append(ms, mention{from: sp[0], to: sp[1], key: k, subjects: subj})
+			sort.Strings(subj)
+			ms = append(ms, mention{from: sp[0], to: sp[1], key: k, subjects: dedupe(subj)})
 		}
 		if len(ms) == maxMentions {
 			break
 		}
 	}
-	var subjects []string
-	for _, m := range ms {
-		subjects = append(subjects, m.subjects...)
-	}
-	rows, err := claimsBySubjects(ctx, q, v, dedupe(subjects), subjectClaimsLimit)
-	if err != nil {
-		return nil, err
-	}
+	return ms
+}
+
+// rankSubjectClaims is the third mode: the claims of the mentioned subjects, ranked by how well their relation
+// matches the rest of the query, then newest first.
+func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []string {
 	type scored struct {
-		id    string
 		score float64
 		row   *claimRow
+	}
+	cues := make([][]cue, len(ms))
+	for i, m := range ms {
+		cues[i] = cuesFor(query, m)
 	}
 	var out []scored
 	for i := range rows {
 		r := &rows[i]
 		best := -1e9
-		for _, m := range ms {
+		rel := relationWords(r)
+		for j, m := range ms {
 			if !contains(m.subjects, r.SubjectKey) {
 				continue
 			}
-			cs := cuesFor(query, m)
-			sc, _ := relationMatch(relationWords(r), cs, make([]bool, len(cs)))
+			sc, _ := relationMatch(rel, cues[j], make([]bool, len(cues[j])))
 			best = max(best, sc)
 		}
-		out = append(out, scored{id: r.ID, score: best, row: r})
+		out = append(out, scored{score: best, row: r})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
@@ -311,9 +382,9 @@ func subjectCandidates(ctx context.Context, q querier, v view, query string, key
 		if len(ids) == n {
 			break
 		}
-		ids = append(ids, o.id)
+		ids = append(ids, o.row.ID)
 	}
-	return ids, nil
+	return ids
 }
 
 func contains(ss []string, s string) bool {
@@ -358,28 +429,17 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 	for i, c := range cands {
 		ids[i] = c.id
 	}
-	rows, err := claimsByID(ctx, s.db, v, ids)
+	// Every believed claim of the candidates' slots, so resolution sees the whole slot (history only when
+	// asked); the candidates themselves are among them.
+	sv := v
+	sv.history = p.history
+	all, err := slotClaimsOf(ctx, s.db, sv, ids)
 	if err != nil {
 		return nil, err
 	}
 	byID := map[string]*claimRow{}
-	var slotKeys [][2]string
-	seenSlot := map[[2]string]bool{}
-	for i := range rows {
-		r := &rows[i]
-		byID[r.ID] = r
-		id := slotID(r.SubjectKey, r.SlotKey)
-		if !seenSlot[id] {
-			seenSlot[id] = true
-			slotKeys = append(slotKeys, id)
-		}
-	}
-	// Every believed claim of those slots, so resolution sees the whole slot (history only when asked).
-	sv := v
-	sv.history = p.history
-	all, err := slotClaims(ctx, s.db, sv, slotKeys)
-	if err != nil {
-		return nil, err
+	for i := range all {
+		byID[all[i].ID] = &all[i]
 	}
 	slots := map[[2]string]*slot{}
 	for _, sl := range groupSlots(all, v.agent, sv) {

@@ -163,15 +163,15 @@ func asksAboutChange(q string) bool {
 	return false
 }
 
-// lexicalQuery turns arbitrary text into an OR-query for websearch_to_tsquery: words of letters and digits
-// only (so no operator or quote in the caller's text can change its meaning), stopwords dropped, at most
-// maxLexicalTerms terms.
-func lexicalQuery(s string) string {
+// lexicalTerms turns arbitrary text into terms for websearch_to_tsquery: words of letters and digits only
+// (so no operator or quote in the caller's text can change the query's meaning), stopwords and the words
+// "or"/"and" dropped, at most maxLexicalTerms terms.
+func lexicalTerms(s string) []string {
 	const maxLexicalTerms = 32
 	seen := map[string]bool{}
 	var terms []string
 	for _, w := range words(s) {
-		if stopwords[w.low] || seen[w.low] || len(w.low) > 64 || w.low == "or" {
+		if stopwords[w.low] || seen[w.low] || len(w.low) > 64 || w.low == "or" || w.low == "and" {
 			continue
 		}
 		seen[w.low] = true
@@ -180,5 +180,5 @@ func lexicalQuery(s string) string {
 			break
 		}
 	}
-	return strings.Join(terms, " or ")
+	return terms
 }

@@ -193,23 +193,6 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-// claimsByID loads the given claims as the view sees them (invisible or not-believed ids are skipped).
-func claimsByID(ctx context.Context, q querier, v view, ids []string) ([]claimRow, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	a := v.args()
-	a["ids"] = ids
-	sql := `SELECT ` + claimColumns + `
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
-		WHERE c.id = ANY(@ids::uuid[]) AND ` + v.where()
-	rows, err := q.Query(ctx, sql, a)
-	if err != nil {
-		return nil, err
-	}
-	return collectClaims(rows)
-}
-
 // subjectClaimsLimit bounds how many claims one subject contributes to a lookup; popular subjects are cut
 // newest-first so a query stays bounded.
 const subjectClaimsLimit = 500
@@ -219,14 +202,7 @@ func claimsBySubjects(ctx context.Context, q querier, v view, keys []string, lim
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	a := v.args()
-	a["keys"] = keys
-	a["lim"] = limit
-	sql := `SELECT ` + claimColumns + `
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
-		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[]) AND ` + v.where() + `
-		ORDER BY v.valid_from DESC, c.sequence DESC NULLS LAST, c.id
-		LIMIT @lim`
+	sql, a := claimsBySubjectsSQL(v, keys, limit)
 	rows, err := q.Query(ctx, sql, a)
 	if err != nil {
 		return nil, err
@@ -234,27 +210,32 @@ func claimsBySubjects(ctx context.Context, q querier, v view, keys []string, lim
 	return collectClaims(rows)
 }
 
-// slotClaims loads every claim of the given slots that the view may see (any status the view allows), to
-// co-surface disputes and history. slots are "subject_key\x00slot_key" pairs.
-func slotClaims(ctx context.Context, q querier, v view, slots [][2]string) ([]claimRow, error) {
-	if len(slots) == 0 {
+func claimsBySubjectsSQL(v view, keys []string, limit int) (string, pgx.NamedArgs) {
+	a := v.args()
+	a["keys"] = keys
+	a["lim"] = limit
+	return `SELECT ` + claimColumns + `
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
+		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[]) AND ` + v.where() + `
+		ORDER BY v.valid_from DESC, c.sequence DESC NULLS LAST, c.id
+		LIMIT @lim`, a
+}
+
+// slotClaimsOf loads every claim the view may see of the slots of the given claims (the claims themselves
+// included when the view sees them), bounded.
+func slotClaimsOf(ctx context.Context, q querier, v view, ids []string) ([]claimRow, error) {
+	if len(ids) == 0 {
 		return nil, nil
 	}
-	subj := make([]string, len(slots))
-	slot := make([]string, len(slots))
-	for i, s := range slots {
-		subj[i], slot[i] = s[0], s[1]
-	}
 	a := v.args()
-	a["subj"] = subj
-	a["slot"] = slot
+	a["ids"] = ids
 	sql := `SELECT ` + claimColumns + `
-		FROM unnest(@subj::text[], @slot::text[]) AS k(subject_key, slot_key)
+		FROM (SELECT DISTINCT x.subject_key, x.slot_key FROM claims x WHERE x.id = ANY(@ids::uuid[]) AND x.workspace_id = @ws) k
 		JOIN claims c ON c.workspace_id = @ws AND c.subject_key = k.subject_key AND c.slot_key = k.slot_key
 		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
 		WHERE ` + v.where() + `
 		ORDER BY v.valid_from, c.sequence NULLS FIRST, c.id
-		LIMIT 1000`
+		LIMIT 2000`
 	rows, err := q.Query(ctx, sql, a)
 	if err != nil {
 		return nil, err
@@ -265,15 +246,23 @@ func slotClaims(ctx context.Context, q querier, v view, slots [][2]string) ([]cl
 // knownSubjects returns which of the candidate keys name subjects of the workspace the agent can see, mapped
 // to the canonical subject keys they denote (a key maps to itself, an alias to its subjects).
 func knownSubjects(ctx context.Context, q querier, v view, keys []string) (map[string][]string, error) {
-	out := map[string][]string{}
 	if len(keys) == 0 {
-		return out, nil
+		return map[string][]string{}, nil
 	}
+	sql, a := knownSubjectsSQL(v, keys)
+	rows, err := q.Query(ctx, sql, a)
+	if err != nil {
+		return nil, err
+	}
+	return scanKnown(rows)
+}
+
+// knownSubjectsSQL checks existence only: a subject whose claims the caller cannot see must not be revealed,
+// so the check joins the visibility filter. Aliases are matched by their lower-cased surface form.
+func knownSubjectsSQL(v view, keys []string) (string, pgx.NamedArgs) {
 	a := v.args()
 	a["keys"] = keys
-	// Existence only: a subject whose claims the caller cannot see must not be revealed, so the check joins
-	// the visibility filter. Aliases are matched by key and by lower-cased text.
-	sql := `SELECT k, c.subject_key FROM unnest(@keys::text[]) AS k
+	return `SELECT k, c.subject_key FROM unnest(@keys::text[]) AS k
 		CROSS JOIN LATERAL (
 			SELECT c.subject_key FROM claims c
 			WHERE c.workspace_id = @ws AND c.subject_key = k AND (c.scope = 'shared' OR c.owner_agent = @agent)
@@ -282,12 +271,12 @@ func knownSubjects(ctx context.Context, q querier, v view, keys []string) (map[s
 		SELECT a.alias, a.subject_key FROM subject_aliases a
 		WHERE a.workspace_id = @ws AND a.alias = ANY(@keys::text[])
 		  AND EXISTS (SELECT 1 FROM claims c WHERE c.workspace_id = @ws AND c.subject_key = a.subject_key
-		              AND (c.scope = 'shared' OR c.owner_agent = @agent))`
-	rows, err := q.Query(ctx, sql, a)
-	if err != nil {
-		return nil, err
-	}
+		              AND (c.scope = 'shared' OR c.owner_agent = @agent))`, a
+}
+
+func scanKnown(rows pgx.Rows) (map[string][]string, error) {
 	defer rows.Close()
+	out := map[string][]string{}
 	for rows.Next() {
 		var k, s string
 		if err := rows.Scan(&k, &s); err != nil {

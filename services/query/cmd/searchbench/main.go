@@ -1,0 +1,894 @@
+// Command searchbench measures search latency and dense-index recall of the query service on a generated
+// corpus of N claims in one workspace (10k, 100k, 1M, ... selectable with -sizes).
+//
+// For each size it creates a fresh database on the server of -db, applies the migrations, bulk-loads the corpus
+// with COPY (secondary indexes dropped during the load and rebuilt after, as a bulk import would), then:
+//
+//   - runs the query service in-process behind a real HTTP server and measures POST /search end to end with
+//     the query embedding precomputed, so the figures exclude it (p50/p99 over -queries queries);
+//   - measures the query embedding itself separately with the local model (USE-lite) when its weights are
+//     present (-model-dir), since that is what a deployment pays on top;
+//   - measures recall@10 of the dense HNSW scan (at each -ef) against an exact scan with the same filters.
+//
+// The corpus: subjects with a handful of attributes each (predicates from a fixed vocabulary), 10% of slots
+// with an older superseded value, 1% private claims of other agents; vectors are synthetic, clustered 512-d
+// unit vectors (embedding 1M texts with the local model would take hours on 2 cores; the index does not care
+// where vectors come from). Queries are questions about random subjects whose vectors lie near their claims.
+//
+// It prints Markdown tables and writes JSON (-out).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/client"
+	"github.com/mneme-ai/mneme/pkg/embedding"
+	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
+	"github.com/mneme-ai/mneme/pkg/service"
+	"github.com/mneme-ai/mneme/pkg/store"
+	"github.com/mneme-ai/mneme/services/query"
+)
+
+const (
+	dim       = 512
+	workspace = "bench"
+	agent     = "agent-0"
+	model     = "synthetic-512"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "searchbench:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	db        string
+	sizes     []int
+	queries   int
+	k         int
+	efs       []int
+	recallQs  int
+	out       string
+	modelDir  string
+	keep      bool
+	reuse     bool
+	seed      uint64
+	clusters  int
+	timeout   time.Duration
+	maxWorkMB int
+}
+
+func run() error {
+	var c config
+	var sizes, efs string
+	flag.StringVar(&c.db, "db", envOr("MNEME_DATABASE_URL", "postgres://mneme@127.0.0.1:54329/mneme?sslmode=disable"), "Postgres URL of a role that may CREATE DATABASE; a database per size is created beside it")
+	flag.StringVar(&sizes, "sizes", "10000,100000", "corpus sizes (claims), comma-separated, e.g. 10000,100000,1000000")
+	flag.IntVar(&c.queries, "queries", 300, "search queries timed per size")
+	flag.IntVar(&c.k, "k", 10, "k of every search")
+	flag.StringVar(&efs, "ef", "40,64,100", "HNSW ef_search values to measure (the first one that is the service default 64 is used for latency)")
+	flag.IntVar(&c.recallQs, "recall-queries", 100, "queries for recall@10")
+	flag.StringVar(&c.out, "out", "bench-results/searchbench.json", "JSON results file")
+	flag.StringVar(&c.modelDir, "model-dir", embedding.DefaultModelDir(), "USE-lite weights for timing the query embedding (skipped when absent)")
+	flag.BoolVar(&c.keep, "keep", false, "keep the generated databases")
+	flag.BoolVar(&c.reuse, "reuse", false, "reuse a kept database of the same size instead of generating it")
+	flag.Uint64Var(&c.seed, "seed", 1, "random seed")
+	flag.IntVar(&c.clusters, "clusters", 2000, "vector clusters (topics)")
+	flag.DurationVar(&c.timeout, "timeout", 2*time.Hour, "overall time limit")
+	flag.IntVar(&c.maxWorkMB, "maintenance-work-mem-mb", 1024, "maintenance_work_mem for the index builds")
+	flag.Parse()
+	var err error
+	if c.sizes, err = ints(sizes); err != nil {
+		return fmt.Errorf("-sizes: %w", err)
+	}
+	if c.efs, err = ints(efs); err != nil {
+		return fmt.Errorf("-ef: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	embedStats, err := measureEmbedding(ctx, c, log)
+	if err != nil {
+		return err
+	}
+	var results []sizeResult
+	for _, n := range c.sizes {
+		r, err := benchSize(ctx, c, n, log)
+		if err != nil {
+			return fmt.Errorf("size %d: %w", n, err)
+		}
+		results = append(results, r)
+	}
+	report := struct {
+		Machine        string       `json:"machine"`
+		Date           string       `json:"date"`
+		K              int          `json:"k"`
+		QueryEmbedding *latency     `json:"query_embedding,omitempty"`
+		Sizes          []sizeResult `json:"sizes"`
+	}{Machine: machine(), Date: time.Now().UTC().Format(time.RFC3339), K: c.k, QueryEmbedding: embedStats, Sizes: results}
+	printMarkdown(os.Stdout, report.QueryEmbedding, results, c)
+	if c.out != "" {
+		if err := os.MkdirAll(dirOf(c.out), 0o755); err != nil {
+			return err
+		}
+		b, _ := json.MarshalIndent(report, "", "  ")
+		if err := os.WriteFile(c.out, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+		fmt.Printf("\nJSON: %s\n", c.out)
+	}
+	return nil
+}
+
+type latency struct {
+	N    int     `json:"n"`
+	P50  float64 `json:"p50_ms"`
+	P90  float64 `json:"p90_ms"`
+	P99  float64 `json:"p99_ms"`
+	Mean float64 `json:"mean_ms"`
+}
+
+func summarize(ds []time.Duration) *latency {
+	if len(ds) == 0 {
+		return nil
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	q := func(p float64) float64 {
+		i := int(math.Ceil(p*float64(len(s)))) - 1
+		return ms(s[max(0, min(i, len(s)-1))])
+	}
+	var sum time.Duration
+	for _, d := range s {
+		sum += d
+	}
+	return &latency{N: len(s), P50: q(0.50), P90: q(0.90), P99: q(0.99), Mean: ms(sum / time.Duration(len(s)))}
+}
+
+func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())/10) / 100 }
+
+type efResult struct {
+	EfSearch   int      `json:"ef_search"`
+	RecallAt10 float64  `json:"recall_at_10"`
+	Dense      *latency `json:"dense_query"`
+}
+
+type sizeResult struct {
+	Claims      int                 `json:"claims"`
+	Subjects    int                 `json:"subjects"`
+	LoadSeconds float64             `json:"load_seconds"`
+	IndexSecs   float64             `json:"index_build_seconds"`
+	Search      *latency            `json:"search_http"`
+	Phases      map[string]*latency `json:"search_phases"`
+	Exact       *latency            `json:"exact_dense_query"`
+	EfSearch    []efResult          `json:"ef"`
+	MeanClaims  float64             `json:"mean_claims_returned"`
+	MeanTokens  float64             `json:"mean_context_tokens"`
+}
+
+// corpus generation ---------------------------------------------------------------------------------------
+
+var predicates = []string{"lives in", "works at", "born in", "married to", "manager", "favourite food", "speaks",
+	"plays", "drives", "owns", "studies", "hometown", "employer", "job title", "email", "phone", "birthday",
+	"favourite colour", "allergic to", "prefers", "reads", "supports team", "member of", "nationality",
+	"religion", "pet", "hobby", "deadline", "budget", "status", "owner", "location", "language", "sibling",
+	"mentor", "client", "vendor", "salary", "height", "age"}
+
+var firstNames = strings.Fields(`Alice Bob Carol Dave Erin Frank Grace Heidi Ivan Judy Mallory Niaj Olivia Peggy Rupert
+	Sybil Trent Victor Walter Xena Yusuf Zara Amir Bea Chen Dmitri Elif Farah Goran Hana Ines Jonas Kemal Lena Marek
+	Nadia Omar Pia Quinn Rosa Sven Tomas Uma Vera Wen Ximena Yara Zeno Anika Bruno Cyra Dario Esme Felix Gia Hugo Ilse
+	Jin Kai Lior Mina Nils Oona Paz Raul Saoirse Teo Ugo Vik Wilma Yan Zoe Ada Basil Clio Dane Eva Finn Gil Hal Ida Jon`)
+
+var lastNames = strings.Fields(`Smith Jones Garcia Muller Rossi Novak Kowalski Silva Tanaka Kim Nguyen Patel Khan
+	Cohen Dubois Jensen Larsen Berg Horvat Popescu Ivanova Petrov Costa Lopez Moreau Weber Fischer Wagner Becker Hoffmann
+	Schulz Koch Richter Klein Wolf Neumann Schwarz Zimmermann Braun Hartmann Lange Schmitt Werner Krause Meier Lehmann
+	Schmid Schulze Maier Kohler Herrmann Walter Mayer Huber Kaiser Fuchs Peters Lang Scholz Moller Weiss Jung Hahn
+	Schubert Vogel Friedrich Keller Gunther Frank Berger Winkler Roth Beck Lorenz Baumann Franke Albrecht Schuster`)
+
+var objects = strings.Fields(`Berlin Paris Madrid Lisbon Rome Vienna Prague Warsaw Oslo Dublin Athens Cairo Lagos Nairobi
+	Tokyo Seoul Lima Quito Austin Denver Boston Toronto Sydney Perth Acme Globex Initech Umbrella Hooli Vandelay Stark
+	pizza sushi ramen tacos curry falafel pasta paella English French Spanish German Italian Polish Turkish Hindi
+	chess tennis football cricket hockey golf piano violin guitar Tesla Volvo Fiat Toyota red blue green yellow
+	peanuts pollen gluten dairy cats dogs parrots hamsters Buddhism Islam Judaism Christianity Hinduism engineer doctor
+	teacher lawyer nurse chef pilot artist writer analyst March April May June July August September October`)
+
+type gen struct {
+	rng       *rand.Rand
+	centroids [][]float32
+}
+
+func newGen(seed uint64, clusters int) *gen {
+	g := &gen{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	g.centroids = make([][]float32, clusters)
+	for i := range g.centroids {
+		g.centroids[i] = g.unit(nil, 0)
+	}
+	return g
+}
+
+// unit returns a unit vector near center (noise sigma per dimension), or a random one when center is nil.
+func (g *gen) unit(center []float32, sigma float64) []float32 {
+	v := make([]float32, dim)
+	var n float64
+	for i := range v {
+		x := g.rng.NormFloat64()
+		if center != nil {
+			x = float64(center[i]) + sigma*x
+		}
+		v[i] = float32(x)
+		n += x * x
+	}
+	inv := float32(1 / math.Sqrt(n))
+	for i := range v {
+		v[i] *= inv
+	}
+	return v
+}
+
+func subjectName(i int) string {
+	f, l := len(firstNames), len(lastNames)
+	name := firstNames[i%f] + " " + lastNames[(i/f)%l]
+	if k := i / (f * l); k > 0 {
+		name += " " + strconv.Itoa(k+1)
+	}
+	return name
+}
+
+// claimsPerSubject is the mean attribute count of a subject.
+const claimsPerSubject = 5
+
+// slotOf deterministically gives subject s its j-th predicate and topic cluster.
+func (g *gen) topic(subject, pred int) int {
+	return (subject*7919 + pred*104729) % len(g.centroids)
+}
+
+type row struct {
+	id                                      string
+	subject, subjectKey, predicate, predKey string
+	object, objectKey, text, scope, owner   string
+	validFrom                               time.Time
+	seq                                     int64
+	status                                  string
+	validTo                                 *time.Time
+	vector                                  []float32
+	versions                                int
+	supersededBy                            string
+	recordedAt, retiredAt, secondRecordedAt time.Time
+}
+
+// rows generates n claims: for each subject, claimsPerSubject predicates; 10% of slots get an older value that
+// the newer one superseded; 1% of claims are private to other agents.
+func (g *gen) rows(n int, emit func(r *row) error) (subjects int, err error) {
+	base := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	count := 0
+	for s := 0; count < n; s++ {
+		subjects++
+		name := subjectName(s)
+		key := canon.SubjectKey(name)
+		for j := 0; j < claimsPerSubject && count < n; j++ {
+			p := predicates[(s+j*3)%len(predicates)]
+			t := g.topic(s, j)
+			mk := func(obj string, vf time.Time, seq int64) *row {
+				r := &row{id: uuidFor(s, j, seq), subject: name, subjectKey: key, predicate: p, predKey: canon.PredicateKey(p),
+					object: obj, objectKey: canon.ObjectKey(obj), scope: "shared", owner: agent, validFrom: vf, seq: seq,
+					status: "active", versions: 1, recordedAt: vf.Add(time.Hour)}
+				r.text = canon.ClaimText(name, p, obj)
+				r.vector = g.unit(g.centroids[t], 0.06)
+				if g.rng.IntN(100) == 0 {
+					r.scope, r.owner = "private", "agent-"+strconv.Itoa(1+g.rng.IntN(5))
+				}
+				return r
+			}
+			vf := base.Add(time.Duration(g.rng.IntN(4*365*24)) * time.Hour)
+			cur := mk(objects[g.rng.IntN(len(objects))], vf, int64(count))
+			if g.rng.IntN(10) == 0 && count+1 < n {
+				old := mk(objects[g.rng.IntN(len(objects))], vf.Add(-time.Duration(1+g.rng.IntN(700))*24*time.Hour), int64(count)+1)
+				old.scope, old.owner = cur.scope, cur.owner
+				old.id = uuidFor(s, j, -1)
+				old.status, old.versions, old.supersededBy = "superseded", 2, cur.id
+				vt := cur.validFrom
+				old.validTo = &vt
+				old.retiredAt, old.secondRecordedAt = cur.recordedAt, cur.recordedAt
+				if err := emit(old); err != nil {
+					return subjects, err
+				}
+				count++
+			}
+			if err := emit(cur); err != nil {
+				return subjects, err
+			}
+			count++
+		}
+	}
+	return subjects, nil
+}
+
+func uuidFor(s, j int, seq int64) string {
+	x := uint64(s)*1_000_003 + uint64(j)*7 + uint64(seq+2)*0x9e3779b9
+	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", uint32(s), uint16(j), uint16(seq+2)&0xfff, uint16(x>>20)&0xfff, x&0xffffffffffff)
+}
+
+// loading -------------------------------------------------------------------------------------------------
+
+func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResult, error) {
+	res := sizeResult{Claims: n}
+	dbName := fmt.Sprintf("mneme_searchbench_%d", n)
+	dbURL, err := withDatabase(c.db, dbName)
+	if err != nil {
+		return res, err
+	}
+	g := newGen(c.seed, c.clusters)
+	fresh := !c.reuse || !databaseExists(ctx, c.db, dbName)
+	if fresh {
+		if err := recreateDatabase(ctx, c.db, dbName); err != nil {
+			return res, err
+		}
+	}
+	pool, err := store.Connect(ctx, dbURL, 30*time.Second)
+	if err != nil {
+		return res, err
+	}
+	defer pool.Close()
+	if !c.keep {
+		defer func() {
+			pool.Close()
+			_ = dropDatabase(context.WithoutCancel(ctx), c.db, dbName)
+		}()
+	}
+	if fresh {
+		if _, err := store.Migrate(ctx, pool); err != nil {
+			return res, err
+		}
+		if err := store.PinEmbedding(ctx, pool, model, dim); err != nil {
+			return res, err
+		}
+		log.Info("loading", "claims", n, "database", dbName)
+		t0 := time.Now()
+		defs, err := dropIndexes(ctx, pool)
+		if err != nil {
+			return res, err
+		}
+		subjects, err := load(ctx, pool, g, n)
+		if err != nil {
+			return res, err
+		}
+		res.Subjects = subjects
+		res.LoadSeconds = time.Since(t0).Seconds()
+		t1 := time.Now()
+		log.Info("building indexes", "count", len(defs))
+		if err := createIndexes(ctx, pool, defs, c.maxWorkMB); err != nil {
+			return res, err
+		}
+		res.IndexSecs = time.Since(t1).Seconds()
+		if _, err := pool.Exec(ctx, `ANALYZE`); err != nil {
+			return res, err
+		}
+		log.Info("loaded", "claims", n, "load_s", res.LoadSeconds, "index_s", res.IndexSecs)
+	} else {
+		_, subjects := countOnly(n)
+		res.Subjects = subjects
+	}
+
+	queries := makeQueries(g, n, max(c.queries, c.recallQs))
+	if err := searchLatency(ctx, c, pool, queries, &res); err != nil {
+		return res, err
+	}
+	if err := recall(ctx, c, pool, queries[:min(c.recallQs, len(queries))], &res); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func countOnly(n int) (int, int) {
+	// Subjects needed for n claims: every subject has claimsPerSubject slots, 10% with a second value.
+	return n, int(math.Ceil(float64(n) / (claimsPerSubject * 1.1)))
+}
+
+// dropIndexes drops the secondary indexes of the bulk-loaded tables and returns their definitions.
+func dropIndexes(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
+	rows, err := pool.Query(ctx, `SELECT i.indexname, i.indexdef FROM pg_indexes i
+		JOIN pg_class c ON c.relname = i.indexname
+		WHERE i.schemaname = 'public' AND i.tablename IN ('claims', 'claim_versions', 'claim_vectors', 'corroborations', 'subject_aliases', 'supersedes')
+		  AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)`)
+	if err != nil {
+		return nil, err
+	}
+	var names, defs []string
+	for rows.Next() {
+		var n, d string
+		if err := rows.Scan(&n, &d); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names, defs = append(names, n), append(defs, d)
+	}
+	rows.Close()
+	for _, n := range names {
+		if _, err := pool.Exec(ctx, `DROP INDEX `+pgx.Identifier{n}.Sanitize()); err != nil {
+			return nil, err
+		}
+	}
+	return defs, rows.Err()
+}
+
+func createIndexes(ctx context.Context, pool *pgxpool.Pool, defs []string, workMB int) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	for _, q := range []string{fmt.Sprintf(`SET maintenance_work_mem = '%dMB'`, workMB), `SET max_parallel_maintenance_workers = 1`} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	// The HNSW build dominates; the others are quick.
+	sort.SliceStable(defs, func(i, j int) bool { return !strings.Contains(defs[i], "hnsw") && strings.Contains(defs[j], "hnsw") })
+	for _, d := range defs {
+		t0 := time.Now()
+		if _, err := conn.Exec(ctx, d); err != nil {
+			return fmt.Errorf("%s: %w", d, err)
+		}
+		if time.Since(t0) > 5*time.Second {
+			slog.Info("index built", "seconds", time.Since(t0).Seconds(), "index", truncate(d, 90))
+		}
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func load(ctx context.Context, pool *pgxpool.Pool, g *gen, n int) (int, error) {
+	if _, err := pool.Exec(ctx, `INSERT INTO workspaces (id, created_by) VALUES ($1, 'searchbench') ON CONFLICT DO NOTHING`, workspace); err != nil {
+		return 0, err
+	}
+	const batch = 20000
+	var claims, versions, vectors, corr [][]any
+	aliases := map[string]string{}
+	flush := func() error {
+		for _, t := range []struct {
+			table string
+			cols  []string
+			rows  [][]any
+		}{
+			{"claims", []string{"id", "workspace_id", "subject_key", "subject", "predicate_key", "predicate", "slot_key", "object", "object_key",
+				"text", "functional", "scope", "owner_agent", "confidence", "valid_from", "sequence", "provenance", "partition", "stream_seq", "recorded_at"}, claims},
+			{"claim_versions", []string{"claim_id", "version", "workspace_id", "status", "valid_from", "valid_to", "recorded_at", "retired_at"}, versions},
+			{"claim_vectors", []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, vectors},
+			{"corroborations", []string{"claim_id", "source", "via_claim_id", "recorded_at"}, corr},
+		} {
+			if len(t.rows) == 0 {
+				continue
+			}
+			if _, err := pool.CopyFrom(ctx, pgx.Identifier{t.table}, t.cols, pgx.CopyFromRows(t.rows)); err != nil {
+				return fmt.Errorf("copy %s: %w", t.table, err)
+			}
+		}
+		claims, versions, vectors, corr = claims[:0], versions[:0], vectors[:0], corr[:0]
+		return nil
+	}
+	prov := `{"agent_id":"agent-0","extractor":"structured","extractor_version":"searchbench"}`
+	var edges [][]any
+	subjects, err := g.rows(n, func(r *row) error {
+		claims = append(claims, []any{r.id, workspace, r.subjectKey, r.subject, r.predKey, r.predicate, r.predKey, r.object, r.objectKey,
+			r.text, true, r.scope, r.owner, float32(1), r.validFrom, r.seq, prov, 0, r.seq, r.recordedAt})
+		if r.versions == 2 {
+			versions = append(versions, []any{r.id, 1, workspace, "active", r.validFrom, nil, r.recordedAt, r.retiredAt},
+				[]any{r.id, 2, workspace, r.status, r.validFrom, r.validTo, r.secondRecordedAt, nil})
+			edges = append(edges, []any{r.supersededBy, r.id})
+		} else {
+			versions = append(versions, []any{r.id, 1, workspace, r.status, r.validFrom, r.validTo, r.recordedAt, nil})
+		}
+		vectors = append(vectors, []any{r.id, workspace, model, dim, pgvector.NewVector(r.vector)})
+		corr = append(corr, []any{r.id, "agent:" + r.owner, r.id, r.recordedAt})
+		aliases[strings.ToLower(r.subject)] = r.subjectKey
+		if len(claims) >= batch {
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := flush(); err != nil {
+		return 0, err
+	}
+	// Edges reference claims, which now all exist.
+	var dec string
+	if err := pool.QueryRow(ctx, `SELECT '00000000-0000-4000-8000-000000000001'`).Scan(&dec); err != nil {
+		return 0, err
+	}
+	var erows [][]any
+	for _, e := range edges {
+		erows = append(erows, []any{e[0], e[1], dec})
+	}
+	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"supersedes"}, []string{"claim_id", "superseded_id", "decision_id"}, pgx.CopyFromRows(erows)); err != nil {
+		return 0, fmt.Errorf("copy supersedes: %w", err)
+	}
+	var arows [][]any
+	for a, k := range aliases {
+		arows = append(arows, []any{workspace, a, k})
+	}
+	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"subject_aliases"}, []string{"workspace_id", "alias", "subject_key"}, pgx.CopyFromRows(arows)); err != nil {
+		return 0, fmt.Errorf("copy subject_aliases: %w", err)
+	}
+	return subjects, nil
+}
+
+// queries ---------------------------------------------------------------------------------------------------
+
+type benchQuery struct {
+	text   string
+	vector []float32
+}
+
+var questionShapes = []string{"What is the %s of %s?", "%s %s", "Tell me about %[2]s and their %[1]s", "Where does %[2]s stand on %[1]s?"}
+
+func makeQueries(g *gen, n, count int) []benchQuery {
+	_, subjects := countOnly(n)
+	rng := rand.New(rand.NewPCG(99, 7))
+	out := make([]benchQuery, count)
+	for i := range out {
+		s := rng.IntN(max(1, subjects-1))
+		j := rng.IntN(claimsPerSubject)
+		p := predicates[(s+j*3)%len(predicates)]
+		out[i].text = fmt.Sprintf(questionShapes[i%len(questionShapes)], p, subjectName(s))
+		out[i].vector = g.unit(g.centroids[g.topic(s, j)], 0.08)
+	}
+	return out
+}
+
+// fixedEmbedder returns the precomputed vector of each benchmark query, so search timings exclude embedding.
+type fixedEmbedder struct{ vecs map[string][]float32 }
+
+func (f fixedEmbedder) Model() string { return model }
+func (f fixedEmbedder) Dim() int      { return dim }
+func (f fixedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v, ok := f.vecs[t]
+		if !ok {
+			return nil, errors.New("searchbench: unknown query")
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func searchLatency(ctx context.Context, c config, pool *pgxpool.Pool, qs []benchQuery, res *sizeResult) error {
+	vecs := map[string][]float32{}
+	for _, q := range qs {
+		vecs[q.text] = q.vector
+	}
+	cfg := query.DefaultConfig()
+	cfg.DevMode = true
+	cfg.RequestTimeout = 30 * time.Second
+	svc, err := query.New(service.Deps{DB: pool, Embedder: fixedEmbedder{vecs}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, cfg)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	svc.Routes(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	cl, err := client.New(srv.URL, agent, client.WithTimeout(time.Minute))
+	if err != nil {
+		return err
+	}
+	// Warm up: caches and connection pool, as a running service would be.
+	for _, q := range qs[:min(20, len(qs))] {
+		if _, err := cl.Search(ctx, workspace, api.SearchRequest{Query: q.text, K: c.k}); err != nil {
+			return err
+		}
+	}
+	var ds []time.Duration
+	var claims, tokens int
+	phases := map[string][]time.Duration{}
+	for _, q := range qs[:min(c.queries, len(qs))] {
+		body, _ := json.Marshal(api.SearchRequest{Query: q.text, K: c.k})
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/workspaces/"+workspace+"/search", strings.NewReader(string(body)))
+		req.Header.Set(api.HeaderAgent, agent)
+		t0 := time.Now()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		var r api.SearchResponse
+		err = json.NewDecoder(resp.Body).Decode(&r)
+		resp.Body.Close()
+		ds = append(ds, time.Since(t0))
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("search: status %d: %v", resp.StatusCode, err)
+		}
+		for _, part := range strings.Split(resp.Header.Get("Server-Timing"), ",") {
+			name, dur, ok := strings.Cut(strings.TrimSpace(part), ";dur=")
+			if f, err := strconv.ParseFloat(dur, 64); ok && err == nil {
+				phases[name] = append(phases[name], time.Duration(f*float64(time.Millisecond)))
+			}
+		}
+		claims += len(r.Claims)
+		tokens += r.ContextTokens
+	}
+	res.Phases = map[string]*latency{}
+	for name, d := range phases {
+		res.Phases[name] = summarize(d)
+	}
+	res.Search = summarize(ds)
+	res.MeanClaims = float64(claims) / float64(len(ds))
+	res.MeanTokens = float64(tokens) / float64(len(ds))
+	return nil
+}
+
+// recall compares the service's dense query (HNSW, iterative scan, visibility and belief filters) with the exact
+// scan under the same filters.
+func recall(ctx context.Context, c config, pool *pgxpool.Pool, qs []benchQuery, res *sizeResult) error {
+	const q = `SELECT c.id::text
+		FROM claim_vectors cv
+		JOIN claims c ON c.id = cv.claim_id
+		JOIN claim_versions v ON v.claim_id = cv.claim_id AND v.retired_at IS NULL
+		WHERE cv.workspace_id = $1 AND c.workspace_id = $1 AND (c.scope = 'shared' OR c.owner_agent = $2)
+		  AND v.status IN ('active', 'disputed')
+		ORDER BY (cv.embedding::vector(512)) <=> $3::vector
+		LIMIT 10`
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	top := func(exact bool, ef int, vec []float32) ([]string, time.Duration, error) {
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer func() { _ = tx.Rollback(ctx) }()
+		settings := []string{fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", ef), "SET LOCAL hnsw.iterative_scan = relaxed_order"}
+		if exact {
+			settings = append(settings, "SET LOCAL enable_indexscan = off", "SET LOCAL enable_bitmapscan = off")
+		}
+		for _, s := range settings {
+			if _, err := tx.Exec(ctx, s); err != nil {
+				return nil, 0, err
+			}
+		}
+		t0 := time.Now()
+		// Simple protocol: no cached plan survives the SET (see RUNTIME.md).
+		rows, err := tx.Query(ctx, q, pgx.QueryExecModeSimpleProtocol, workspace, agent, pgvector.NewVector(vec))
+		if err != nil {
+			return nil, 0, err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		return ids, time.Since(t0), err
+	}
+	truth := make([][]string, len(qs))
+	var exactDs []time.Duration
+	for i, qq := range qs {
+		ids, d, err := top(true, 40, qq.vector)
+		if err != nil {
+			return err
+		}
+		truth[i], exactDs = ids, append(exactDs, d)
+	}
+	res.Exact = summarize(exactDs)
+	for _, ef := range c.efs {
+		var hit, total int
+		var ds []time.Duration
+		for i, qq := range qs {
+			ids, d, err := top(false, ef, qq.vector)
+			if err != nil {
+				return err
+			}
+			ds = append(ds, d)
+			set := map[string]bool{}
+			for _, id := range ids {
+				set[id] = true
+			}
+			for _, id := range truth[i] {
+				total++
+				if set[id] {
+					hit++
+				}
+			}
+		}
+		res.EfSearch = append(res.EfSearch, efResult{EfSearch: ef, RecallAt10: math.Round(1000*float64(hit)/float64(max(total, 1))) / 1000, Dense: summarize(ds)})
+	}
+	return nil
+}
+
+// measureEmbedding times the local model on benchmark-like questions (what a deployment adds to a search).
+func measureEmbedding(ctx context.Context, c config, log *slog.Logger) (*latency, error) {
+	if _, err := os.Stat(c.modelDir); err != nil {
+		log.Warn("query embedding not measured: no local model", "dir", c.modelDir)
+		return nil, nil
+	}
+	m, err := uselite.Load(c.modelDir)
+	if err != nil {
+		log.Warn("query embedding not measured", "err", err)
+		return nil, nil
+	}
+	g := newGen(c.seed, 1)
+	qs := makeQueries(g, 100000, 120)
+	var ds []time.Duration
+	for i, q := range qs {
+		t0 := time.Now()
+		if _, err := m.Embed(ctx, []string{q.text}); err != nil {
+			return nil, err
+		}
+		if i >= 20 {
+			ds = append(ds, time.Since(t0))
+		}
+	}
+	return summarize(ds), nil
+}
+
+// databases -------------------------------------------------------------------------------------------------
+
+func withDatabase(admin, name string) (string, error) {
+	u, err := url.Parse(admin)
+	if err != nil {
+		return "", err
+	}
+	u.Path = "/" + name
+	return u.String(), nil
+}
+
+func adminConn(ctx context.Context, admin string) (*pgx.Conn, error) {
+	return pgx.Connect(ctx, admin)
+}
+
+func databaseExists(ctx context.Context, admin, name string) bool {
+	conn, err := adminConn(ctx, admin)
+	if err != nil {
+		return false
+	}
+	defer conn.Close(ctx)
+	var ok bool
+	_ = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&ok)
+	return ok
+}
+
+func recreateDatabase(ctx context.Context, admin, name string) error {
+	if err := dropDatabase(ctx, admin, name); err != nil {
+		return err
+	}
+	conn, err := adminConn(ctx, admin)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE DATABASE `+pgx.Identifier{name}.Sanitize()); err != nil {
+		return err
+	}
+	return nil
+}
+
+func dropDatabase(ctx context.Context, admin, name string) error {
+	conn, err := adminConn(ctx, admin)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `DROP DATABASE IF EXISTS `+pgx.Identifier{name}.Sanitize()+` WITH (FORCE)`)
+	return err
+}
+
+// output ----------------------------------------------------------------------------------------------------
+
+func printMarkdown(w io.Writer, emb *latency, rs []sizeResult, c config) {
+	fmt.Fprintf(w, "\n### Search latency (POST /search over HTTP, k=%d, one client, query embedding excluded)\n\n", c.k)
+	fmt.Fprintln(w, "| claims | subjects | load (COPY) | index build | search p50 | p90 | p99 | mean claims | mean context tokens |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range rs {
+		fmt.Fprintf(w, "| %s | %s | %.1f s | %.1f s | %.2f ms | %.2f ms | %.2f ms | %.1f | %.0f |\n", human(r.Claims), human(r.Subjects),
+			r.LoadSeconds, r.IndexSecs, r.Search.P50, r.Search.P90, r.Search.P99, r.MeanClaims, r.MeanTokens)
+	}
+	fmt.Fprintln(w, "\nWhere a search spends its time (p50 / p99, ms): round trip 1 = dense + precise lexical + entity lookup; round trip 2 = subject claims (+ any-term lexical); assemble = slots of the candidates.")
+	fmt.Fprintln(w, "\n| claims | round trip 1 | round trip 2 | assemble |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|")
+	for _, r := range rs {
+		p := func(n string) string {
+			if l := r.Phases[n]; l != nil {
+				return fmt.Sprintf("%.2f / %.2f", l.P50, l.P99)
+			}
+			return "–"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", human(r.Claims), p("retrieve1"), p("retrieve2"), p("assemble"))
+	}
+	if emb != nil {
+		fmt.Fprintf(w, "\nQuery embedding (USE-lite, local, one query at a time): p50 %.2f ms, p99 %.2f ms — add it to the figures above.\n", emb.P50, emb.P99)
+	}
+	fmt.Fprintln(w, "\n### Dense retrieval: HNSW (iterative scan, with visibility and belief filters) vs exact scan, top-10")
+	fmt.Fprintln(w, "\n| claims | ef_search | recall@10 | HNSW p50 | HNSW p99 | exact p50 | exact p99 |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range rs {
+		for _, e := range r.EfSearch {
+			fmt.Fprintf(w, "| %s | %d | %.3f | %.2f ms | %.2f ms | %.2f ms | %.2f ms |\n", human(r.Claims), e.EfSearch, e.RecallAt10,
+				e.Dense.P50, e.Dense.P99, r.Exact.P50, r.Exact.P99)
+		}
+	}
+}
+
+func human(n int) string {
+	switch {
+	case n >= 1_000_000 && n%1_000_000 == 0:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 1000 && n%1000 == 0:
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return strconv.Itoa(n)
+}
+
+func machine() string {
+	host, _ := os.Hostname()
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	cores := strings.Count(string(b), "processor\t:")
+	model := ""
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "model name") {
+			_, model, _ = strings.Cut(l, ": ")
+			break
+		}
+	}
+	return fmt.Sprintf("%s, %d cores (%s)", host, cores, model)
+}
+
+func ints(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not a positive integer", f)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("empty list")
+	}
+	return out, nil
+}
+
+func envOr(k, d string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return d
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		return p[:i]
+	}
+	return "."
+}
