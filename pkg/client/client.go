@@ -181,6 +181,26 @@ func (c *Client) Claim(ctx context.Context, ws, id string, o ReadOptions) (*Clai
 	return &out, c.do(ctx, http.MethodGet, wsPath(ws, "claims", id), o.query(), nil, &out)
 }
 
+// Confirm explicitly confirms a pending claim (POST /v1/workspaces/{ws}/claims/{id}/confirm).
+func (c *Client) Confirm(ctx context.Context, ws, claimID string) (*ConfirmResponse, error) {
+	var out ConfirmResponse
+	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "claims", claimID, "confirm"), nil, nil, &out)
+}
+
+// RequestErasure asks to forget a subject, an agent's claims or the workspace (POST /v1/workspaces/{ws}/erasures).
+// The server waits a while for completion: the returned Erasure has Status "completed", or "requested" when it
+// is still running (poll with Erasure).
+func (c *Client) RequestErasure(ctx context.Context, ws string, req ErasureRequest) (*Erasure, error) {
+	var out Erasure
+	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "erasures"), nil, req, &out)
+}
+
+// Erasure returns the record of an erasure (GET /v1/workspaces/{ws}/erasures/{id}).
+func (c *Client) Erasure(ctx context.Context, ws, id string) (*Erasure, error) {
+	var out Erasure
+	return &out, c.do(ctx, http.MethodGet, wsPath(ws, "erasures", id), nil, nil, &out)
+}
+
 // Healthz reports whether the process is alive (GET /healthz).
 func (c *Client) Healthz(ctx context.Context) error {
 	return c.do(ctx, http.MethodGet, "/healthz", nil, nil, nil)

@@ -110,3 +110,40 @@ type Corroboration struct {
 	ViaClaimID string    `json:"via_claim_id"`
 	RecordedAt time.Time `json:"recorded_at"`
 }
+
+// ConfirmResponse is the answer of POST /v1/workspaces/{ws}/claims/{id}/confirm (202): the confirmation is
+// durably queued on the claim's partition and applies when the reconciler reaches it.
+type ConfirmResponse struct {
+	Status         string `json:"status"`
+	ClaimID        string `json:"claim_id"`
+	ConfirmationID string `json:"confirmation_id"`
+}
+
+// Erasure kinds.
+const (
+	EraseSubject   = "subject"
+	EraseAgent     = "agent"
+	EraseWorkspace = "workspace"
+)
+
+// ErasureRequest is the body of POST /v1/workspaces/{ws}/erasures.
+type ErasureRequest struct {
+	// Kind is EraseSubject (Target: a subject or its key), EraseAgent (Target: an agent id) or EraseWorkspace.
+	Kind   string `json:"kind"`
+	Target string `json:"target,omitempty"`
+}
+
+// Erasure is the record of an erasure: what kind, a hash of the target, who asked, when, and what was removed
+// — never the erased content.
+type Erasure struct {
+	ErasureID      string     `json:"erasure_id"`
+	Workspace      string     `json:"workspace"`
+	Kind           string     `json:"kind"`
+	TargetHash     string     `json:"target_hash,omitempty"`
+	RequestedBy    string     `json:"requested_by"`
+	RequestedAt    time.Time  `json:"requested_at"`
+	Status         string     `json:"status"`
+	CompletedAt    *time.Time `json:"completed_at,omitempty"`
+	ClaimsErased   int        `json:"claims_erased"`
+	MessagesPurged int        `json:"messages_purged"`
+}
