@@ -12,9 +12,13 @@ import (
 // Advisory lock classes (the first int4 of two-key advisory locks). Advisory locks are per database, so each
 // deployment (and each test database) has its own.
 const (
-	lockClassPartition int32 = 0x6d6e5250 // "mnRP"
+	lockClassPartition int32 = PartitionLockClass
 	lockClassMember    int32 = 0x6d6e524d // "mnRM"
 )
+
+// PartitionLockClass is the first key of the two-key session advisory lock a replica holds per owned partition
+// (the second key is the partition number): pg_locks shows who owns what.
+const PartitionLockClass = 0x6d6e5250 // "mnRP"
 
 // owner manages this replica's partitions. It holds, on one dedicated connection, a member lock (which makes it
 // count as live) and one session lock per owned partition; Postgres releases them all when the process or the

@@ -153,13 +153,178 @@ func Fold(in Input) Result {
 			cands = append(cands, c)
 		}
 	}
-	switch in.Ranker {
-	case Evidence:
-		foldEvidence(in, cands, res.States)
-	default:
+	switch {
+	case in.Ranker == Evidence:
+		if len(in.Verdicts) > 0 || !foldEvidenceFast(in, cands, res.States) {
+			foldEvidence(in, cands, res.States)
+		}
+	case len(in.Verdicts) > 0 || !foldLWWFast(in, cands, res.States):
 		foldLWW(in, cands, res.States)
 	}
 	return res
+}
+
+// weakOrder reports whether CompareTime is a strict weak order on cs: within each valid_from either every claim
+// has a sequence or none has (one present and one absent compare equal, which is not transitive otherwise).
+func weakOrder(cs []*Claim) bool {
+	withSeq := map[int64]bool{}
+	without := map[int64]bool{}
+	for _, c := range cs {
+		k := c.ValidFrom.UnixNano()
+		if c.Sequence != nil {
+			withSeq[k] = true
+		} else {
+			without[k] = true
+		}
+		if withSeq[k] && without[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// foldLWWFast is foldLWW for the common case without judge verdicts, in O(n log n): the claims that compete
+// with each other form one component (functional: all of them; accumulating: those of one object), and within a
+// component every later claim contradicts or restates an earlier one, so a claim's successor is the first claim of
+// the next later time class. It reports false (doing nothing) when it does not apply.
+func foldLWWFast(in Input, cands []*Claim, out map[string]State) bool {
+	if !weakOrder(cands) {
+		return false
+	}
+	comps := map[string][]*Claim{}
+	var keys []string
+	for _, c := range cands {
+		k := ""
+		if !in.Functional {
+			k = c.ObjectKey
+		}
+		if _, ok := comps[k]; !ok {
+			keys = append(keys, k)
+		}
+		comps[k] = append(comps[k], c)
+	}
+	for _, k := range keys {
+		comp := comps[k]
+		slices.SortFunc(comp, func(a, b *Claim) int {
+			if c := CompareTime(a, b); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.ID, b.ID)
+		})
+		// Time classes: runs of simultaneous claims.
+		var classes [][]*Claim
+		for i, c := range comp {
+			if i == 0 || CompareTime(comp[i-1], c) != 0 {
+				classes = append(classes, nil)
+			}
+			classes[len(classes)-1] = append(classes[len(classes)-1], c)
+		}
+		for ci, class := range classes {
+			if ci+1 < len(classes) {
+				next := classes[ci+1][0] // smallest id of the next class
+				for _, x := range class {
+					vt := next.ValidFrom
+					why := "lww: later valid_from"
+					if next.ValidFrom.Equal(x.ValidFrom) {
+						why = fmt.Sprintf("lww: same valid_from, higher sequence (%s > %s)", seqString(next.Sequence), seqString(x.Sequence))
+					}
+					if next.ObjectKey == x.ObjectKey {
+						why += ", same object restated"
+					}
+					out[x.ID] = State{Status: Superseded, ValidTo: &vt, SupersededBy: next.ID, Why: why}
+				}
+				continue
+			}
+			// The latest class: contradicting objects dispute; restatements collapse to a representative.
+			reps := map[string]*Claim{}
+			rivalsOf := map[string][]string{}
+			for _, x := range class {
+				if r, ok := reps[x.ObjectKey]; !ok || better(x, r) {
+					reps[x.ObjectKey] = x
+				}
+			}
+			if len(reps) > 1 {
+				for _, x := range class {
+					for _, y := range class {
+						if y.ObjectKey != x.ObjectKey {
+							rivalsOf[x.ID] = append(rivalsOf[x.ID], y.ID)
+						}
+					}
+				}
+			}
+			for _, x := range class {
+				switch {
+				case len(rivalsOf[x.ID]) > 0:
+					out[x.ID] = State{Status: Disputed, Why: fmt.Sprintf("lww: simultaneous contradicting claims (same valid_from, sequence %s) with %v", seqString(x.Sequence), rivalsOf[x.ID])}
+				case reps[x.ObjectKey] != x:
+					out[x.ID] = State{Status: Superseded, SupersededBy: reps[x.ObjectKey].ID, Why: "lww: simultaneous restatement of the same object; represented by another claim"}
+				default:
+					out[x.ID] = State{Status: Active, Why: "lww: latest valid time"}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// foldEvidenceFast is foldEvidence without judge verdicts, in O(n log n): per object the evidence and the
+// representative are computed once; in a functional slot a value is outranked by the best other value.
+func foldEvidenceFast(in Input, cands []*Claim, out map[string]State) bool {
+	w := weights(cands)
+	reps := map[string]*Claim{}
+	for _, c := range cands {
+		if r, ok := reps[c.ObjectKey]; !ok || repBefore(c, r) {
+			reps[c.ObjectKey] = c
+		}
+	}
+	objs := make([]string, 0, len(w))
+	for o := range w {
+		objs = append(objs, o)
+	}
+	// Best first; ties by representative order so "the best contradicting claim" matches foldEvidence.
+	slices.SortFunc(objs, func(a, b string) int {
+		if c := w[b].compare(w[a]); c != 0 {
+			return c
+		}
+		if repBefore(reps[a], reps[b]) {
+			return -1
+		}
+		if repBefore(reps[b], reps[a]) {
+			return 1
+		}
+		return 0
+	})
+	for _, x := range cands {
+		wx := w[x.ObjectKey]
+		if in.Functional {
+			// The best value other than x's.
+			best := ""
+			for _, o := range objs {
+				if o != x.ObjectKey {
+					best = o
+					break
+				}
+			}
+			if best != "" {
+				switch c := w[best].compare(wx); {
+				case c > 0:
+					wb := w[best]
+					out[x.ID] = State{Status: Rejected, SupersededBy: reps[best].ID,
+						Why: fmt.Sprintf("evidence: contradicting value has more evidence (%d sources, confidence %g vs %d, %g)", wb.sources, wb.confidence, wx.sources, wx.confidence)}
+					continue
+				case c == 0:
+					out[x.ID] = State{Status: Disputed, Why: fmt.Sprintf("evidence: contradicting values with equal evidence (%d sources, confidence %g)", wx.sources, wx.confidence)}
+					continue
+				}
+			}
+		}
+		if rep := reps[x.ObjectKey]; rep != x {
+			out[x.ID] = State{Status: Superseded, SupersededBy: rep.ID, Why: "evidence: same object; represented by a later claim"}
+			continue
+		}
+		out[x.ID] = State{Status: Active, Why: fmt.Sprintf("evidence: best supported value (%d sources, confidence %g)", wx.sources, wx.confidence)}
+	}
+	return true
 }
 
 func seqString(s *int64) string {

@@ -1,8 +1,11 @@
 package resolve
 
 import (
+	"cmp"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -229,4 +232,53 @@ func TestCompareTime(t *testing.T) {
 	if got := fmt.Sprint(PairOf("b", "a")); got != "{a b}" {
 		t.Fatalf("PairOf = %s", got)
 	}
+}
+
+// The O(n log n) folds agree with the pairwise definitions on random conflict sets.
+func TestFastFoldsMatchPairwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	for round := range 3000 {
+		n := 1 + rng.IntN(9)
+		var cs []Claim
+		allSeq := rng.IntN(2) == 0
+		for i := range n {
+			c := cl(fmt.Sprintf("c%02d", i), fmt.Sprintf("o%d", rng.IntN(3)), rng.IntN(4),
+				withSource(fmt.Sprintf("s%d", rng.IntN(3))), withConf(float32(rng.IntN(3))/4))
+			if allSeq {
+				c.Sequence = seq(int64(rng.IntN(3)))
+			}
+			cs = append(cs, c)
+		}
+		for _, functional := range []bool{true, false} {
+			for _, r := range []Ranker{LWW, Evidence} {
+				in := Input{Ranker: r, Functional: functional, Claims: cs}
+				fast := Fold(in).States
+				slow := map[string]State{}
+				var cands []*Claim
+				sorted := append([]Claim(nil), cs...)
+				slices.SortFunc(sorted, func(a, b Claim) int { return cmp.Compare(a.ID, b.ID) })
+				for i := range sorted {
+					cands = append(cands, &sorted[i])
+				}
+				if r == LWW {
+					foldLWW(in, cands, slow)
+				} else {
+					foldEvidence(in, cands, slow)
+				}
+				for id, s := range slow {
+					f := fast[id]
+					if f.Status != s.Status || f.SupersededBy != s.SupersededBy || !eqTimePtr(f.ValidTo, s.ValidTo) {
+						t.Fatalf("round %d %s functional=%v claim %s: fast %+v, pairwise %+v\nclaims %+v", round, r, functional, id, f, s, cs)
+					}
+				}
+			}
+		}
+	}
+}
+
+func eqTimePtr(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Equal(*b)
 }
