@@ -70,8 +70,11 @@ type tier struct {
 	verdicts map[resolve.Pair]bool
 }
 
+// add inserts c keeping t.claims ordered by id: every loop over a tier then runs in the same order however the
+// stream was cut into batches, which keeps decision reasons, gate notes and corroboration rows replay-identical.
 func (t *tier) add(c *tclaim) {
-	t.claims = append(t.claims, c)
+	i, _ := slices.BinarySearchFunc(t.claims, c.id, func(e *tclaim, id string) int { return cmp.Compare(e.id, id) })
+	t.claims = slices.Insert(t.claims, i, c)
 	t.byID[c.id] = c
 }
 
@@ -151,6 +154,8 @@ type batchState struct {
 	judgeRows    [][]any
 	deadRows     [][]any
 	dupRows      [][]any
+	// failedErasures are erasures whose command was dead-lettered: their record says so.
+	failedErasures []string
 
 	events []event.DecisionRecordedV1
 }
@@ -190,6 +195,9 @@ func (st *batchState) run(ctx context.Context, tx pgx.Tx, items []item, horizon 
 		}
 		if it.dead != "" {
 			st.deadRows = append(st.deadRows, []any{st.partition, int64(it.msg.Seq), nullable(it.ws), nullable(it.subject), nullable(it.agent), it.dead})
+			if it.kind == kindErasure && it.erasure != nil {
+				st.failedErasures = append(st.failedErasures, it.erasure.ErasureID)
+			}
 			continue
 		}
 		switch it.kind {
@@ -501,7 +509,8 @@ func (st *batchState) loadTiers(ctx context.Context, tx pgx.Tx, set map[tierKey]
 		}
 		k := tierOf(ws, subject, slot, scope, owner)
 		t := st.tiers[k]
-		t.add(c)
+		t.claims = append(t.claims, c) // sorted below
+		t.byID[c.id] = c
 		st.claimTier[c.id] = k
 		if st.e.policy.forSlot(slot, scope).judge != judgeNone {
 			judgeIDs = append(judgeIDs, c.id)
@@ -972,6 +981,9 @@ func (st *batchState) flush(ctx context.Context, tx pgx.Tx) error {
 	for _, r := range st.judgeRows {
 		b.Queue(`INSERT INTO judgements (claim_a, claim_b, workspace_id, judge_key, contradicts, model, prompt_version)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, r...)
+	}
+	for _, id := range st.failedErasures {
+		b.Queue(`UPDATE erasures SET status = 'failed' WHERE id = $1 AND status <> 'completed'`, id)
 	}
 	for _, r := range st.dupRows {
 		b.Queue(`INSERT INTO duplicate_messages (partition, stream_seq, claim_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, r...)

@@ -314,17 +314,12 @@ func (e *engine) applyBatch(ctx context.Context, tx pgx.Tx, partition int, expec
 	if len(items) == 0 {
 		return &batchResult{}, nil
 	}
+	// The row exists from the partition's first batch on; creating it is idempotent under racing owners.
+	if _, err := tx.Exec(ctx, `INSERT INTO partition_offsets (partition, stream_seq, owner) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING`, partition, e.instance); err != nil {
+		return nil, fmt.Errorf("reconciler: create offset of partition %d: %w", partition, err)
+	}
 	var cur int64
-	err := tx.QueryRow(ctx, `SELECT stream_seq FROM partition_offsets WHERE partition = $1 FOR UPDATE`, partition).Scan(&cur)
-	if errors.Is(err, pgx.ErrNoRows) {
-		if expected != 0 {
-			return nil, errFenced
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO partition_offsets (partition, stream_seq, owner) VALUES ($1, 0, $2)`, partition, e.instance); err != nil {
-			return nil, fmt.Errorf("reconciler: create offset of partition %d: %w", partition, err)
-		}
-		cur = 0
-	} else if err != nil {
+	if err := tx.QueryRow(ctx, `SELECT stream_seq FROM partition_offsets WHERE partition = $1 FOR UPDATE`, partition).Scan(&cur); err != nil {
 		return nil, fmt.Errorf("reconciler: read offset of partition %d: %w", partition, err)
 	}
 	if uint64(cur) != expected {
