@@ -9,58 +9,102 @@
 //
 //   - claims: one row per distinct claim id, immutable (content + provenance). slot_key is the predicate after
 //     paraphrase merging; claims with the same (workspace_id, subject_key, slot_key) compete, shared ones per
-//     workspace, private ones per owner_agent ("slot tier"). object_key is canon.ObjectKey(object); source_key is
-//     the independent-source key ("agent:<id>/turn:<first turn>", "agent:<id>/ref:<source ref>" or
-//     "agent:<id>"); extractor is provenance.extractor. recorded_at = log time of arrival; stream_seq/partition =
-//     its position in MNEME_CLAIMS. owner_agent = provenance.agent_id (the asserting agent).
+//     workspace, private ones per owner_agent (a "slot tier"; tiers never compete with each other). object_key is
+//     canon.ObjectKey(object); source_key is the independent-source key ("agent:<id>/turn:<first turn>",
+//     "agent:<id>/ref:<source ref>" or "agent:<id>"); extractor is provenance.extractor; owner_agent =
+//     provenance.agent_id (the asserting agent). recorded_at = log time of arrival; partition/stream_seq = its
+//     position in MNEME_CLAIMS.
 //   - claim_vectors: one row per claim (append-only, never updated), model and dim with every vector.
 //   - claim_versions: the belief history of each claim. The current belief is the row with retired_at IS NULL
 //     (exactly one per claim). A change of belief retires the current row (retired_at = log time of the change)
-//     and appends version+1 (recorded_at = the same time). status: active (current value of its slot tier),
-//     superseded (a later claim took over; valid_to = that claim's valid_from, superseded_by = it; a same-object
-//     restatement also supersedes, with the same valid_to rule), disputed (truly simultaneous contradicting
-//     claims: all sides flagged, surface them together), pending (held by await-confirmation), rejected (outranked
-//     by evidence, superseded_by = the winner; or not confirmed before an await-confirmation timeout). valid_from
-//     is the claim's; valid_to is set only by LWW. decision_id names the decision that produced the version.
-//     "True now": current rows with status active (or disputed); "true at valid time T": claims whose
-//     valid_from <= T and (valid_to IS NULL OR valid_to > T) among non-rejected, non-pending current rows;
-//     "believed at transaction time T'": rows with recorded_at <= T' AND (retired_at IS NULL OR retired_at > T').
-//   - decisions: one row per (message, slot tier) the message changed: operator pipeline (e.g. "lww",
-//     "accumulate", "evidence", "await_confirmation|lww", "+judge" when a judge was consulted), policy_version,
-//     inputs (the conflict set: the tier's live claims before the message plus the newcomer), winner, losers (the
-//     claims this decision superseded or rejected), outcome (the triggering claim's new status, or confirmed /
-//     timeout_accepted / timeout_rejected), reason (ids and keys only, never claim content), judge_key
-//     (comma-separated keyed-judge-log entries used), decided_at (log time), partition/stream_seq.
-//   - supersedes: edge claim_id → superseded_id with the decision that first drew it. Edges are never deleted by
-//     resolution; the current successor of a claim is claim_versions.superseded_by of its current row.
-//   - corroborations: (claim_id, source) for every independent source asserting the same object in the same slot
-//     tier, the claim's own source included: count(*) per claim_id is its corroboration count.
-//   - subject_aliases: (workspace_id, alias, subject_key) where alias is the lower-cased, space-normalized surface
-//     form of the subject as claims named it.
-//   - subject_predicates: per (workspace, subject, predicate_key) the slot it was merged into, with the cosine
-//     similarity that merged it (NULL when it opened its own slot).
-//   - claim_gates, confirmations, judgements, dead_letters, erasures, erasure_parts: see
-//     pkg/store/migrations/0002_reconciler.sql.
-//   - partition_offsets: the last applied claims-stream sequence per partition, written in the same transaction
-//     as the rows it produced.
+//     and appends version+1 (recorded_at = the same time). status:
+//     active — the current value of its tier (accumulating slots have several);
+//     superseded — a later claim took over: superseded_by = that claim, valid_to = its valid_from (LWW); a later
+//     restatement of the same object also supersedes; a simultaneous or evidence-ranked restatement is
+//     superseded by its representative with valid_to NULL;
+//     disputed — truly simultaneous contradicting claims (same valid_from, equal or absent sequence), or equal
+//     evidence: every side is flagged; surface them together;
+//     pending — held by await-confirmation (not yet part of resolution);
+//     rejected — outranked by evidence (superseded_by = the winner's representative), or not confirmed before an
+//     await-confirmation timeout whose policy rejects.
+//     valid_from is the claim's; decision_id names the decision that produced the version.
+//     Reads: "true now" = current rows with status active or disputed; "true at valid time T as believed at
+//     transaction time T'" = rows with recorded_at <= T' < coalesce(retired_at, infinity), status active, disputed
+//     or superseded, valid_from <= T < coalesce(valid_to, infinity), minus superseded rows with valid_to NULL
+//     (duplicates, represented by their representative). See BeliefsAt, CurrentBeliefs and History in view.go.
+//   - decisions: one row per (message, slot tier) the message changed, plus one per confirmation and timeout:
+//     operator is the pipeline that decided ("lww", "accumulate", "evidence", prefixed "await_confirmation|" when
+//     a gate is involved, suffixed "+judge" when the slot consults the judge), policy_version, inputs (the
+//     conflict set: the tier's live claims before the message plus the newcomer), winner (the newcomer when it
+//     became active, else the claim that outranked it), losers (claims this decision superseded or rejected),
+//     outcome (the triggering claim's new status, or confirmed / timeout_accepted / timeout_rejected), reason
+//     (operator, slot merging note, and why each changed claim got its status; ids and keys only, never claim
+//     content), judge_key (comma-separated keyed judge-log entries consulted), decided_at (log time),
+//     partition/stream_seq of the triggering message (a timeout carries its claim's position and its deadline).
+//   - supersedes: edge claim_id → superseded_id with the decision that first drew it; never deleted by resolution.
+//     The current successor of a claim is claim_versions.superseded_by of its current row.
+//   - corroborations: (claim_id, source) for every independent source asserting the same object in the same tier,
+//     the claim's own source included: count(*) per claim_id is its corroboration count.
+//   - subject_aliases: (workspace_id, alias, subject_key): alias is the lower-cased, space-normalized surface form
+//     of the subject as claims named it.
+//   - subject_predicates: per (workspace, subject, predicate_key) the slot it joined and the cosine similarity that
+//     merged it (NULL when it opened its own slot).
+//   - claim_gates: await-confirmation state per held claim (pending / admitted / timed_out, deadline in log time,
+//     resolved_by: no-conflict, second-source:<claim>, confirmation:<agent>, timeout).
+//   - confirmations: explicit confirmations (ClaimConfirmedV1), possibly before their claim arrives.
+//   - judgements: the judge verdicts this projection applied (claim_a < claim_b, contradicts, judge_key).
+//   - dead_letters, duplicate_messages: positions of dead-lettered and repeated claims-stream messages.
+//   - partition_offsets: the last applied claims-stream sequence per partition (and its log time), written in the
+//     same transaction as the rows it produced.
+//   - erasures, erasure_parts: the erasure record (kind, target_hash = sha256(workspace NUL target), requested_by,
+//     requested_at, status, counts; never the target in clear) and each partition's part (see erasure.go).
 //
-// Private claims: a private claim is only ever in a tier of its owner; readers must filter
-// scope = 'shared' OR owner_agent = <calling agent> (see the read helpers in view.go). An agent's view is its
-// private tier over the shared tier: private wins unless the shared claim is newer by valid time and
-// corroborated by at least two independent sources.
+// Private claims: a private claim is only ever in a tier of its owner. Readers must filter
+// scope = 'shared' OR owner_agent = <calling agent> (view.go does it in one place). An agent's view is its private
+// tier over the shared tier per slot: private wins unless a shared claim is newer by valid time than every private
+// one and corroborated by at least two independent sources (OverlayTiers).
+//
+// # Resolution
+//
+// For each claim the reconciler finds its slot (its predicate's slot for the subject, or the slot of the most
+// similar predicate phrase of the subject at or above MNEME_RECONCILER_PREDICATE_SIMILARITY; decided from the
+// store in stream order and noted in the decision), adds it to its tier and folds the whole tier again with the
+// pure operators of internal/resolve: gates (await-confirmation) → optional judge verdicts → ranker (LWW or
+// evidence-weighted). The fold is a function of the set, so LWW's outcome does not depend on arrival order; a
+// late older claim is inserted already superseded. The policy (policy.go, MNEME_RECONCILER_POLICY_FILE) picks
+// the operators per slot and the gates per claim; its version is in every decision. The optional LLM judge
+// (judge.go) writes each verdict to the keyed judge log (KV MNEME_JUDGE) before applying it; replays and
+// redeliveries read the log.
 //
 // # Partition ownership
 //
 // Each partition has exactly one active owner across replicas. A replica holds, on one dedicated Postgres
 // connection, a session advisory lock per owned partition and a member lock that makes it count as live; Postgres
 // drops them when the process dies (kill -9 included) or its connection breaks, so partitions are free the moment
-// their owner is gone, without lease timeouts. Each replica takes at most ceil(P/live) partitions and releases
-// extras (after finishing the batch in flight) when others join. Alternatives considered: orbit.go pcgroups
-// (ownership in NATS, pinned consumer groups) would fence the consumer but not the Postgres writes, which is where
-// exactly-once effect must hold; leases in a table need clock-based expiry. The advisory lock alone is not enough
-// either (a process that lost its connection may still be mid-batch on another one), hence the fence: every batch
-// transaction starts with SELECT stream_seq FROM partition_offsets WHERE partition = $1 FOR UPDATE and aborts
-// unless it equals the offset the batch started from. Inside the transaction a pg_advisory_xact_lock per
-// (workspace, subject_key) guards the subject at hand-over. The owner reads its partition with an ordered
-// consumer from the stored offset + 1: Postgres holds the truth, JetStream acks play no part.
+// their owner is gone, without lease timeouts or clocks. Each replica takes at most ceil(P/live) partitions and
+// releases extras (after finishing the batch in flight) when others join. Alternatives considered: orbit.go
+// pcgroups (pinned consumer groups in NATS) would fence the consumer but not the Postgres writes, which is where
+// the exactly-once effect must hold; leases in a table need expiry by wall clock. The advisory lock alone is not
+// enough either (a process that lost its lock connection may still be mid-batch on a pool connection), hence the
+// fence: every batch transaction starts with SELECT stream_seq FROM partition_offsets WHERE partition = $1 FOR
+// UPDATE and aborts unless it equals the offset the batch started from. Inside the transaction a
+// pg_advisory_xact_lock per (workspace, subject_key) guards the subject at hand-over. The owner reads its
+// partition with an ordered consumer from the stored offset + 1: Postgres holds the truth, JetStream acks play no
+// part. A batch (up to MNEME_RECONCILER_BATCH_SIZE messages) loads the tiers it touches with a few queries, folds
+// in memory in stream order and writes with COPY and set-based statements, then advances the offset in the same
+// transaction; decisions are published to mneme.ledger.<ws> after commit (message id = decision id).
+//
+// # Failures
+//
+// Undecodable or invalid messages are dead-lettered (bus.DeadLetter, stage "reconciler") before the commit that
+// moves past them. A batch that fails for a reason other than a transient infrastructure error is re-applied one
+// message at a time; a message that keeps failing is dead-lettered after MNEME_RECONCILER_MAX_ATTEMPTS, so a
+// partition never stalls. Transient errors (connection loss, serialization failures, bus timeouts) are retried
+// without bound: they are not the message's fault.
+//
+// # Admin
+//
+// Digest is a canonical SHA-256 over the projection (BeliefDigest over the current belief only); Replay rebuilds
+// the projection from the claims stream and the judge log into an empty database. Erasure (erasure.go) deletes a
+// subject's, an agent's or a workspace's content from Postgres and every stream and keeps the record.
 package reconciler
