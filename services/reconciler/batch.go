@@ -642,7 +642,9 @@ func (st *batchState) applyClaim(ctx context.Context, it *item, sl slotted) erro
 		k.slot, c.Object, n.objectKey, text, c.Functional, string(c.Scope), n.agent, n.confidence, n.validFrom, seq,
 		string(prov), st.partition, n.streamSeq, at, n.source, n.extractor})
 	st.vectorRows = append(st.vectorRows, []any{c.ClaimID, c.Workspace, c.Embedding.Model, c.Embedding.Dim, pgvector.NewVector(c.Embedding.Values)})
-	if alias := aliasOf(c.Subject); alias != "" {
+	// Aliases are read by every agent of the workspace, so only shared claims name them: a private claim's wording
+	// of its subject stays private.
+	if alias := aliasOf(c.Subject); alias != "" && c.Scope == event.ScopeShared {
 		st.aliases[[3]string{c.Workspace, alias, c.SubjectKey}] = true
 	}
 	// Corroboration: every claim of the same object in the tier supports the newcomer and vice versa, counted

@@ -46,9 +46,10 @@
 //   - corroborations: (claim_id, source) for every independent source asserting the same object in the same tier,
 //     the claim's own source included: count(*) per claim_id is its corroboration count.
 //   - subject_aliases: (workspace_id, alias, subject_key): alias is the lower-cased, space-normalized surface form
-//     of the subject as claims named it.
+//     of the subject as shared claims named it (private claims add no aliases: every agent reads this table).
 //   - subject_predicates: per (workspace, subject, predicate_key) the slot it joined and the cosine similarity that
-//     merged it (NULL when it opened its own slot).
+//     merged it (NULL when it opened its own slot). Internal to the reconciler (it includes private claims'
+//     predicates); readers use claims.slot_key.
 //   - claim_gates: await-confirmation state per held claim (pending / admitted / timed_out, deadline in log time,
 //     resolved_by: no-conflict, second-source:<claim>, confirmation:<agent>, timeout).
 //   - confirmations: explicit confirmations (ClaimConfirmedV1), possibly before their claim arrives.
@@ -59,8 +60,9 @@
 //   - erasures, erasure_parts: the erasure record (kind, target_hash = sha256(workspace NUL target), requested_by,
 //     requested_at, status, counts; never the target in clear) and each partition's part (see erasure.go).
 //
-// Private claims: a private claim is only ever in a tier of its owner. Readers must filter
-// scope = 'shared' OR owner_agent = <calling agent> (view.go does it in one place). An agent's view is its private
+// Private claims: a private claim is only ever in a tier of its owner. Readers must filter claims by
+// scope = 'shared' OR owner_agent = <calling agent> (view.go does it in one place), and decisions by
+// owner_agent IS NULL OR owner_agent = <calling agent> (a private tier's decisions name its claims). An agent's view is its private
 // tier over the shared tier per slot: private wins unless a shared claim is newer by valid time than every private
 // one and corroborated by at least two independent sources (OverlayTiers).
 //

@@ -158,7 +158,8 @@ func TestPrivateIsolation(t *testing.T) {
 	theirs := mkClaim("wsi", "Finn", "favourite food", "curry", baseTime.Add(3*time.Hour), cfg.Partitions, withScope(event.ScopePrivate), withAgent("agent-y"))
 	shared := mkClaim("wsi", "Finn", "favourite food", "pizza", baseTime.Add(time.Hour), cfg.Partitions, withAgent("agent-z"))
 	otherWS := mkClaim("wsj", "Finn", "favourite food", "sushi", baseTime.Add(4*time.Hour), cfg.Partitions, withAgent("agent-x"))
-	for _, c := range []event.ClaimEmbeddedV1{mine, theirs, shared, otherWS} {
+	hidden := mkClaim("wsi", "Quillon Ravensworth", "owes", "money", baseTime, cfg.Partitions, withScope(event.ScopePrivate), withAgent("agent-x"))
+	for _, c := range []event.ClaimEmbeddedV1{mine, theirs, shared, otherWS, hidden} {
 		publishClaim(t, b.js, c)
 	}
 	waitApplied(t, pool, b.js, cfg.Partitions, 20*time.Second)
@@ -202,6 +203,13 @@ func TestPrivateIsolation(t *testing.T) {
 				t.Fatalf("agent-q current view %+v", cur)
 			}
 		}
+	}
+	// Shared tables carry nothing of private claims: no alias, and decisions of private tiers name their owner.
+	var aliases, unowned int
+	_ = pool.QueryRow(ctx, `SELECT count(*) FROM subject_aliases WHERE alias LIKE '%quillon%'`).Scan(&aliases)
+	_ = pool.QueryRow(ctx, `SELECT count(*) FROM decisions d WHERE d.owner_agent IS NULL AND $1 = ANY(d.inputs)`, hidden.ClaimID).Scan(&unowned)
+	if aliases != 0 || unowned != 0 {
+		t.Fatalf("a private claim leaks through aliases (%d) or unowned decisions (%d)", aliases, unowned)
 	}
 	// Confirming someone else's private claim is a 404, as for a missing claim.
 	resp, _ := postJSON(t, srv.URL+"/v1/workspaces/wsi/claims/"+mine.ClaimID+"/confirm", "agent-y", nil)
