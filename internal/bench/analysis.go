@@ -13,6 +13,8 @@ const (
 	ResolutionError = "resolution error"
 	RetrievalMiss   = "retrieval miss"
 	AssemblyError   = "assembly error"
+	// GoldInconsistent marks a miss on a question whose published gold contradicts the benchmark's own rule.
+	GoldInconsistent = "gold inconsistent"
 )
 
 // analysisBudget is the budget whose context the analysis explains for context goals (LoCoMo's goal is
@@ -23,7 +25,13 @@ const analysisBudget = 500
 func (e *Evaluator) analyze(ctx context.Context, conv *Conversation, q *Question, row *Row) {
 	switch {
 	case e.Bench == FactConsolidation:
-		if row.Answer == nil || row.Answer.Correct || len(q.Chain) == 0 {
+		if row.Answer == nil || row.Answer.Correct {
+			return
+		}
+		if len(q.Chain) == 0 {
+			if q.GoldNote != "" {
+				row.Analysis, row.Detail = GoldInconsistent, q.GoldNote
+			}
 			return
 		}
 		e.analyzeFacts(ctx, conv, q, row)

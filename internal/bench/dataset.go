@@ -92,6 +92,9 @@ type Question struct {
 	Stale []string
 	// Chain is the reconstruction of a FactConsolidation answer: the fact numbers of each hop, in order.
 	Chain []int64
+	// GoldNote flags a gold answer at odds with the benchmark's own rule (FactConsolidation: a gold that only
+	// follows from overridden facts).
+	GoldNote string
 	// StaleTurns maps each hop's fact turn ("fact-N") to the turns of the older facts it overrides.
 	StaleTurns map[string][]string
 	// Rubric is BEAM's list of judge criteria.
@@ -124,17 +127,30 @@ func (d *Dataset) Limit(n int) {
 	d.Conversations = slices.DeleteFunc(d.Conversations, func(c *Conversation) bool { return !need[c.ID] })
 }
 
-// LimitPerConversation keeps at most n questions per conversation (n <= 0 keeps all), so a subset still
-// covers every conversation.
+// LimitPerConversation keeps at most n questions per conversation (n <= 0 keeps all), evenly spaced through
+// the conversation's questions in dataset order, so a subset still covers every conversation and, where the
+// published order groups questions by category, every category.
 func (d *Dataset) LimitPerConversation(n int) {
 	if n <= 0 {
 		return
 	}
-	seen := map[string]int{}
-	d.Questions = slices.DeleteFunc(d.Questions, func(q *Question) bool {
-		seen[q.ConversationID]++
-		return seen[q.ConversationID] > n
-	})
+	byConv := map[string][]*Question{}
+	for _, q := range d.Questions {
+		byConv[q.ConversationID] = append(byConv[q.ConversationID], q)
+	}
+	keep := map[*Question]bool{}
+	for _, qs := range byConv {
+		if len(qs) <= n {
+			for _, q := range qs {
+				keep[q] = true
+			}
+			continue
+		}
+		for i := 0; i < n; i++ {
+			keep[qs[i*len(qs)/n]] = true
+		}
+	}
+	d.Questions = slices.DeleteFunc(d.Questions, func(q *Question) bool { return !keep[q] })
 }
 
 // Turns returns every turn of the conversation in order.

@@ -111,8 +111,14 @@ func (e *Evaluator) scoreAnswer(q *Question, a *Answer) *AnswerResult {
 func (e *Evaluator) scoreContext(q *Question, budget int, r *Retrieval) BudgetResult {
 	br := BudgetResult{Budget: budget, Tokens: r.Tokens, Items: len(r.Items), Note: r.Note}
 	br.GoldInContext = len(ContainsAny(r.Context, q.Golds)) > 0
-	br.StaleInContext = len(ContainsAny(r.Context, q.Stale)) > 0
 	reached := r.TurnSet()
+	for _, olds := range q.StaleTurns {
+		for _, t := range olds {
+			if reached[t] {
+				br.StaleInContext = true
+			}
+		}
+	}
 	if len(q.Evidence) > 0 {
 		rec, hit := Recall(q.Evidence, reached)
 		br.EvidenceRecall, br.EvidenceHit = &rec, hit

@@ -95,11 +95,12 @@ func TestEvaluateRow(t *testing.T) {
 	ctx := context.Background()
 	conflicted := true
 	q := &Question{ID: "q1", ConversationID: "c", Text: "What is X famous for?", Golds: []string{"The Fairly OddParents"},
-		Category: "single-hop", Conflicted: &conflicted, Stale: []string{"Rurouni Kenshin"}, Evidence: []string{"fact-259"}}
+		Category: "single-hop", Conflicted: &conflicted, Stale: []string{"Rurouni Kenshin"}, Evidence: []string{"fact-259"},
+		StaleTurns: map[string][]string{"fact-259": {"fact-91"}}}
 	conv := &Conversation{ID: "c"}
 	sys := &scriptedAnswerer{scripted{name: SystemMneme, answer: "Rurouni Kenshin",
 		text:  "X is famous for The Fairly OddParents. X was famous for Rurouni Kenshin.",
-		items: []Item{{ID: "a", TurnIDs: []string{"fact-259"}, Status: "active"}}}}
+		items: []Item{{ID: "a", TurnIDs: []string{"fact-259"}, Status: "active"}, {ID: "b", TurnIDs: []string{"fact-91"}, Status: "superseded"}}}}
 	e := &Evaluator{Bench: FactConsolidation, Budgets: []int{100, 500}, Config: "cfg"}
 	row := e.Evaluate(ctx, sys, conv, q)
 	if row.Error != "" || row.Answer == nil || row.Answer.Correct || !row.Answer.Stale || row.Answer.Tokens != 12 {

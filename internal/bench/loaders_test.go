@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,10 @@ func TestLoadFactConsolidationShipped(t *testing.T) {
 		if q.Category == "single-hop" && len(q.Chain) != 1 {
 			t.Errorf("single-hop %s (%q → %v) has chain %v", q.ID, q.Text, q.Golds, q.Chain)
 		}
+	}
+	// mh q86's gold (New Delhi) follows fact 158, which fact 341 overrides.
+	if n := byID["factconsolidation_mh_6k_no86"]; n.Conflicted != nil || !strings.Contains(n.GoldNote, "158") {
+		t.Errorf("mh q86: conflicted %v, note %q", n.Conflicted, n.GoldNote)
 	}
 	mh := byID["factconsolidation_mh_6k_no0"]
 	if mh == nil || len(mh.Chain) < 2 || mh.Golds[0] != "Belgium" {
@@ -278,10 +283,19 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestLimit(t *testing.T) {
+	spread := &Dataset{}
+	for i := range 10 {
+		spread.Questions = append(spread.Questions, &Question{ID: strconv.Itoa(i), ConversationID: "a"})
+	}
+	spread.LimitPerConversation(3)
+	if ids := []string{spread.Questions[0].ID, spread.Questions[1].ID, spread.Questions[2].ID}; len(spread.Questions) != 3 || strings.Join(ids, ",") != "0,3,6" {
+		t.Fatalf("evenly spaced: %v", ids)
+	}
+
 	d := &Dataset{Conversations: []*Conversation{{ID: "a"}, {ID: "b"}}, Questions: []*Question{
 		{ID: "1", ConversationID: "a"}, {ID: "2", ConversationID: "a"}, {ID: "3", ConversationID: "b"}, {ID: "4", ConversationID: "b"}}}
 	d.LimitPerConversation(1)
-	if len(d.Questions) != 2 || d.Questions[1].ID != "3" {
+	if len(d.Questions) != 2 || d.Questions[0].ID != "1" || d.Questions[1].ID != "3" {
 		t.Fatalf("%v", d.Questions)
 	}
 	d.Limit(1)

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -9,6 +10,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Series is one system's curve in a Pareto plot: its points (tokens, metric), by budget.
@@ -99,9 +102,11 @@ func RenderPlot(dir string, ps PlotSpec) error {
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Y.Min, p.Y.Max = 0, 1.05
 	p.Add(plotter.NewGrid())
-	p.Legend.Top = false
-	p.Legend.Left = false
-	p.Legend.YOffs = vg.Points(20)
+	// The legend is drawn beside the plot, never over its points.
+	leg := plot.NewLegend()
+	leg.Top, leg.Left = true, true
+	leg.ThumbnailWidth = vg.Points(20)
+	leg.TextStyle.Font.Size = vg.Points(9)
 	minX, maxX := 1e18, 1.0
 	for i, s := range ps.Series {
 		for _, pt := range s.Points {
@@ -124,13 +129,24 @@ func RenderPlot(dir string, ps PlotSpec) error {
 			l.LineStyle.Color = color
 			l.LineStyle.Width = vg.Points(1.5)
 			p.Add(l)
-			p.Legend.Add(s.Name, l, sc)
+			leg.Add(s.Name, l, sc)
 		} else {
-			p.Legend.Add(s.Name, sc)
+			leg.Add(s.Name, sc)
 		}
 	}
 	p.X.Min, p.X.Max = max(minX/1.5, 1), maxX*1.5
-	p.Legend.ThumbnailWidth = vg.Points(20)
-	p.Legend.TextStyle.Font.Size = vg.Points(9)
-	return p.Save(8*vg.Inch, 5*vg.Inch, filepath.Join(dir, ps.File))
+	const width, height, legendWidth = 9 * vg.Inch, 5 * vg.Inch, 2.3 * vg.Inch
+	img := vgimg.New(width, height)
+	dc := draw.New(img)
+	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
+	leg.Draw(draw.Crop(dc, width-legendWidth+vg.Points(8), 0, 0, -vg.Points(30)))
+	f, err := os.Create(filepath.Join(dir, ps.File))
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return fmt.Errorf("plot %s: %w", ps.File, err)
+	}
+	return f.Close()
 }

@@ -333,7 +333,7 @@ func (rep *Report) factConsMarkdown(b *strings.Builder, names []string, groups m
 		b.WriteString(t.String() + "\n")
 	}
 	b.WriteString("## Contexts at each token budget\n\n" +
-		"Gold in context: the normalized gold occurs in the context. Stale in context: an overridden value of a slot the answer depends on occurs too. Unambiguous: gold in context and no stale value — what a reader that does not track freshness is sure to get right.\n\n")
+		"Gold in context: the normalized gold occurs in the context. Stale in context: the context also shows an overridden fact of a slot the answer depends on (through claim provenance; for raw history, the fact's line). Unambiguous: gold in context and no stale value — what a reader that does not track freshness is sure to get right.\n\n")
 	t = &table{head: []string{"system", "budget", "tokens", "SH gold", "SH stale", "SH unambiguous", "MH gold", "MH stale", "MH unambiguous"}}
 	for _, sys := range names {
 		rows := groups[sys]
@@ -425,21 +425,16 @@ func (rep *Report) beamMarkdown(b *strings.Builder, names []string, groups map[s
 	}
 	b.WriteString(t.String() + "\n")
 	cats := slices.DeleteFunc(categories(rep.Rows), func(c string) bool { return c == AbilityAbstention })
-	for _, bud := range budgetsOf(rep.Rows) {
-		if bud != analysisBudget && bud != 0 {
-			continue
+	fmt.Fprintf(b, "## Source-message recall per ability at %d tokens\n\n", analysisBudget)
+	t = &table{head: append([]string{"system", "all"}, cats...)}
+	for _, sys := range names {
+		cells := []string{sys, pct(budgetStat(groups[sys], analysisBudget, recallOf))}
+		for _, c := range cats {
+			cells = append(cells, pct(budgetStat(filterRows(groups[sys], func(r *Row) bool { return r.Category == c }), analysisBudget, recallOf)))
 		}
-		fmt.Fprintf(b, "## Source-message recall per ability at %s tokens\n\n", budgetLabel(bud))
-		t = &table{head: append([]string{"system", "all"}, cats...)}
-		for _, sys := range names {
-			cells := []string{sys, pct(budgetStat(groups[sys], bud, recallOf))}
-			for _, c := range cats {
-				cells = append(cells, pct(budgetStat(filterRows(groups[sys], func(r *Row) bool { return r.Category == c }), bud, recallOf)))
-			}
-			t.add(cells...)
-		}
-		b.WriteString(t.String() + "\n")
+		t.add(cells...)
 	}
+	b.WriteString(t.String() + "\nfull-context shows the whole history at every budget.\n\n")
 }
 
 func (rep *Report) llmMarkdown(b *strings.Builder, names []string, groups map[string][]*Row) {
@@ -523,7 +518,7 @@ func (rep *Report) analysisMarkdown(b *strings.Builder) {
 	}
 	b.WriteString("## Error analysis (mneme)\n\n")
 	t := &table{head: []string{"class", "questions"}}
-	for _, c := range []string{ExtractionMiss, ResolutionError, RetrievalMiss, AssemblyError} {
+	for _, c := range []string{ExtractionMiss, ResolutionError, RetrievalMiss, AssemblyError, GoldInconsistent} {
 		if counts[c] > 0 {
 			t.add(c, strconv.Itoa(counts[c]))
 		}
@@ -580,7 +575,7 @@ func (rep *Report) definitions(b *strings.Builder) {
 	if rep.Reader != "" {
 		defs = append(defs, "**LLM accuracy**: the reader answers from each system's context at the reader budget and the benchmark's judging protocol scores it (FactConsolidation substring exact match; LoCoMo CORRECT/WRONG judge, adversarial by the official rule; BEAM mean of 0/0.5/1 per rubric item; LongMemEval yes/no judge with per-type criteria).")
 	}
-	defs = append(defs, "**error classes** (mneme misses): *extraction miss* — the source turn produced no claim; *resolution error* — its claims are retired, an overridden value stayed active, or conflicting statements were not flagged; *retrieval miss* — live claims exist but the context or the answer did not use them; *assembly error* — every needed claim was used and the answer is still wrong.")
+	defs = append(defs, "**error classes** (mneme misses): *extraction miss* — the source turn produced no claim; *resolution error* — its claims are retired, an overridden value stayed active, or conflicting statements were not flagged; *retrieval miss* — live claims exist but the context or the answer did not use them; *assembly error* — every needed claim was used and the answer is still wrong; *gold inconsistent* — the published gold follows only from overridden facts (the benchmark's own newest-wins rule gives another answer), so the miss is the label's.")
 	for _, d := range defs {
 		b.WriteString("- " + d + "\n")
 	}

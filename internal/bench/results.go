@@ -67,7 +67,8 @@ type BudgetResult struct {
 	Items  int `json:"items"`
 	// GoldInContext: a gold answer occurs in the context (official normalization).
 	GoldInContext bool `json:"gold_in_context"`
-	// StaleInContext: a superseded value occurs in the context (FactConsolidation).
+	// StaleInContext: the context shows an overridden fact of a slot the answer depends on (FactConsolidation;
+	// by provenance for claims, by the line itself for raw history).
 	StaleInContext bool `json:"stale_in_context,omitempty"`
 	// EvidenceRecall is the share of the question's evidence turns the context reaches; EvidenceHit lists them.
 	EvidenceRecall *float64 `json:"evidence_recall,omitempty"`
