@@ -203,33 +203,35 @@ func (c *Client) Erasure(ctx context.Context, ws, id string) (*Erasure, error) {
 
 // Healthz reports whether the process is alive (GET /healthz).
 func (c *Client) Healthz(ctx context.Context) error {
-	return c.do(ctx, http.MethodGet, "/healthz", nil, nil, nil)
+	return c.do(ctx, http.MethodGet, []string{"healthz"}, nil, nil, nil)
 }
 
 // Readyz reports whether every service of the deployment can do its work (GET /readyz).
 func (c *Client) Readyz(ctx context.Context) error {
-	return c.do(ctx, http.MethodGet, "/readyz", nil, nil, nil)
+	return c.do(ctx, http.MethodGet, []string{"readyz"}, nil, nil, nil)
 }
 
-// wsPath joins escaped path segments under /v1/workspaces/{ws}.
-func wsPath(ws string, parts ...string) string {
-	p := "/v1/workspaces/" + url.PathEscape(ws)
-	for _, s := range parts {
-		p += "/" + url.PathEscape(s)
-	}
-	return p
+// wsPath joins path segments under /v1/workspaces/{ws}; do escapes each segment.
+func wsPath(ws string, parts ...string) []string {
+	return append([]string{"v1", "workspaces", ws}, parts...)
 }
 
 // do sends one request and decodes a 2xx JSON body into out (nil: discard); other statuses become *Error.
-func (c *Client) do(ctx context.Context, method, path string, q url.Values, body, out any) error {
+func (c *Client) do(ctx context.Context, method string, segments []string, q url.Values, body, out any) error {
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
+	// Path holds the segments as they are and RawPath their escaped form, so a subject key with "'", "/" or
+	// non-ASCII letters reaches the server as one intact path segment.
 	u := *c.base
-	u.Path = strings.TrimRight(c.base.Path, "/") + path
-	u.RawPath = strings.TrimRight(c.base.EscapedPath(), "/") + path
+	path, raw := strings.TrimRight(c.base.Path, "/"), strings.TrimRight(c.base.EscapedPath(), "/")
+	for _, s := range segments {
+		path += "/" + s
+		raw += "/" + url.PathEscape(s)
+	}
+	u.Path, u.RawPath = path, raw
 	if len(q) > 0 {
 		u.RawQuery = q.Encode()
 	}
