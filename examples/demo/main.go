@@ -74,7 +74,7 @@ func run(ctx context.Context, url, natsURL, ws string) error {
 	if err := d.waitSlot(ctx, "alice", "lives_in", map[string]string{"Paris": "active"}); err != nil {
 		return err
 	}
-	if err := d.answer(ctx, d.scheduler, "Where does Alice live?", nil, nil); err != nil {
+	if err := d.answer(ctx, d.scheduler, "Where does Alice live?", nil, nil, "Paris"); err != nil {
 		return err
 	}
 
@@ -87,7 +87,7 @@ func run(ctx context.Context, url, natsURL, ws string) error {
 	if err := d.waitSlot(ctx, "alice", "lives_in", map[string]string{"Paris": "superseded", "Berlin": "active"}); err != nil {
 		return err
 	}
-	if err := d.answer(ctx, d.planner, "Where does Alice live?", nil, nil); err != nil {
+	if err := d.answer(ctx, d.planner, "Where does Alice live?", nil, nil, "Berlin"); err != nil {
 		return err
 	}
 
@@ -104,13 +104,13 @@ func run(ctx context.Context, url, natsURL, ws string) error {
 	}
 
 	heading("4. As-of questions — valid time and transaction time")
-	if err := d.answer(ctx, d.scheduler, "Where did Alice live?", ts("2024-06-01"), nil); err != nil {
+	if err := d.answer(ctx, d.scheduler, "Where did Alice live?", ts("2024-06-01"), nil, "Paris"); err != nil {
 		return err
 	}
-	if err := d.answer(ctx, d.scheduler, "Where did Alice live?", ts("2023-01-01"), nil); err != nil {
+	if err := d.answer(ctx, d.scheduler, "Where did Alice live?", ts("2023-01-01"), nil, "London"); err != nil {
 		return err
 	}
-	if err := d.answer(ctx, d.scheduler, "Where does Alice live?", nil, &beforeUpdate); err != nil {
+	if err := d.answer(ctx, d.scheduler, "Where does Alice live?", nil, &beforeUpdate, "Paris"); err != nil {
 		return err
 	}
 
@@ -127,11 +127,15 @@ func run(ctx context.Context, url, natsURL, ws string) error {
 		if err != nil {
 			return err
 		}
-		sees := "does NOT see it"
-		if contains(r.Claims, "4512") {
-			sees = "sees it"
+		sees := contains(r.Claims, "4512")
+		if sees != (c.Agent() == planner) {
+			return fmt.Errorf("isolation: %s sees the private fact: %v", c.Agent(), sees)
 		}
-		say("%-9s searches \"What is Alice's door code?\" → %s", c.Agent(), sees)
+		verdict := "does NOT see it"
+		if sees {
+			verdict = "sees it"
+		}
+		say("%-9s searches \"What is Alice's door code?\" → %s", c.Agent(), verdict)
 	}
 
 	heading("6. A fact said in conversation — extracted from a turn")
@@ -142,7 +146,7 @@ func run(ctx context.Context, url, natsURL, ws string) error {
 	if err := d.waitVisible(ctx, d.planner, "Where does Bob live?", "Lisbon"); err != nil {
 		return err
 	}
-	if err := d.answer(ctx, d.planner, "Where does Bob live?", nil, nil); err != nil {
+	if err := d.answer(ctx, d.planner, "Where does Bob live?", nil, nil, "Lisbon"); err != nil {
 		return err
 	}
 
@@ -158,7 +162,7 @@ func run(ctx context.Context, url, natsURL, ws string) error {
 	if err := d.waitSlot(ctx, "project_apollo", "launch_date", map[string]string{"March 3": "disputed", "March 10": "disputed"}); err != nil {
 		return err
 	}
-	if err := d.answer(ctx, d.scheduler, "What is the launch date of Project Apollo?", nil, nil); err != nil {
+	if err := d.answer(ctx, d.scheduler, "What is the launch date of Project Apollo?", nil, nil, "March"); err != nil {
 		return err
 	}
 
@@ -224,7 +228,8 @@ func (d *demo) waitVisible(ctx context.Context, c *client.Client, q, object stri
 	})
 }
 
-func (d *demo) answer(ctx context.Context, c *client.Client, q string, asOf, knownAt *time.Time) error {
+// answer asks q and fails unless the answer contains want: the demo is also the scenario test (internal/e2e).
+func (d *demo) answer(ctx context.Context, c *client.Client, q string, asOf, knownAt *time.Time, want string) error {
 	r, err := c.Answer(ctx, d.ws, api.AnswerRequest{Question: q, AsOf: asOf, KnownAt: knownAt})
 	if err != nil {
 		return err
@@ -243,6 +248,9 @@ func (d *demo) answer(ctx context.Context, c *client.Client, q string, asOf, kno
 	say("%s asks %q%s\n      → %s%s   (mode %s, %d context tokens)", c.Agent(), q, when, r.Answer, flag, r.Mode, r.TokensSpent.Context)
 	for _, cl := range r.ClaimsUsed {
 		say("        used: %s [%s, valid %s]", cl.Text, cl.Status, interval(cl))
+	}
+	if !strings.Contains(r.Answer, want) {
+		return fmt.Errorf("%s asked %q%s: answer %q, want %q", c.Agent(), q, when, r.Answer, want)
 	}
 	return nil
 }
