@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mneme-ai/mneme/pkg/embedding"
+	"github.com/mneme-ai/mneme/pkg/openaitest"
 )
 
 // TestEndToEnd runs the mneme-bench command on tiny slices (the hand-written LongMemEval file and three
@@ -61,10 +62,12 @@ func TestEndToEnd(t *testing.T) {
 	conn.Close(ctx)
 
 	out := t.TempDir()
+	var env []string
 	run := func(args ...string) Summary {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"-progress=false", "-settle", "1s"}, args...)...)
 		cmd.Dir = root
+		cmd.Env = append(os.Environ(), env...)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
@@ -105,6 +108,28 @@ func TestEndToEnd(t *testing.T) {
 	if rows2, _ := ReadJSONL[Row](filepath.Join(lme, "results.jsonl")); len(rows2) != 12 {
 		t.Fatalf("rerun wrote %d rows", len(rows2)-12)
 	}
+
+	// With an LLM configured (here the local OpenAI-protocol test server), every row carries the reader's
+	// answer and the judge's verdict.
+	srv := openaitest.NewServer(t, openaitest.WithChatHandler(func(r openaitest.Request) openaitest.Response {
+		if strings.Contains(string(r.Body), "response_format") || strings.Contains(string(r.Body), "Reply with JSON") {
+			return openaitest.ChatReplyJSON(map[string]string{"answer": "yes"})
+		}
+		return openaitest.ChatReply("A border collie")
+	}))
+	env = []string{"MNEME_LLM_BASE_URL=" + srv.URL(), "MNEME_LLM_MODEL=test-reader"}
+	withLLM := filepath.Join(out, "llm")
+	s = run("-bench", LongMemEval, "-data", filepath.Join("internal", "bench", "testdata", "longmemeval_tiny.json"), "-out", withLLM, "-budgets", "100", "-systems", "chunk-rag,full-context")
+	if s.Headline[SystemFullContext]["llm_accuracy"] != 1 || s.Errors != 0 {
+		t.Fatalf("LLM summary %+v", s)
+	}
+	rows, _ = ReadJSONL[Row](filepath.Join(withLLM, "results.jsonl"))
+	for _, r := range rows {
+		if r.LLM == nil || r.LLM.Model != "test-reader" || r.LLM.Answer != "A border collie" {
+			t.Fatalf("row without LLM result: %+v", r)
+		}
+	}
+	env = nil
 
 	if _, err := os.Stat(filepath.Join(root, "..", "shared", "data", "memoryagentbench", "factconsolidation_6k.json")); err == nil {
 		fc := filepath.Join(out, "fc")
