@@ -259,11 +259,17 @@ func startMneme(ctx context.Context, o options, log *slog.Logger) (*bench.Mneme,
 		if err != nil {
 			return nil, nil, err
 		}
-		m.Client = &bench.Client{BaseURL: url, Agent: "mneme-bench"}
+		if m.Client, err = bench.NewClient(url, "mneme-bench", ""); err != nil {
+			return nil, nil, errors.Join(err, stop())
+		}
 		m.JS, m.DB = js, db
 		return m, stop, nil
 	}
-	m.Client = &bench.Client{BaseURL: o.url, Agent: "mneme-bench", APIKey: o.apiKey}
+	c, err := bench.NewClient(o.url, "mneme-bench", o.apiKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-url: %w", err)
+	}
+	m.Client = c
 	var closers []func()
 	if o.databaseURL != "" {
 		db, err := pgxpool.New(ctx, o.databaseURL)

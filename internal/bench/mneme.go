@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/client"
 	"github.com/mneme-ai/mneme/pkg/tokens"
 )
 
@@ -129,7 +130,7 @@ func (m *Mneme) ingest(ctx context.Context, conv *Conversation) (IngestStats, er
 			size += len(turns[j].Content) + 512
 			j++
 		}
-		if _, err := m.Client.PostTurns(ctx, ws, turns[i:j]); err != nil {
+		if _, err := m.Client.API.Turns(ctx, ws, api.TurnsRequest{Turns: turns[i:j]}); err != nil {
 			return stats, fmt.Errorf("mneme: ingesting %s turns %d..%d: %w", conv.ID, i, j-1, err)
 		}
 		i = j
@@ -215,9 +216,8 @@ func (m *Mneme) fingerprint(ctx context.Context, ws, probe string) (fingerprint,
 		return fp, err
 	}
 	// Remote system without database access: watch what a search shows.
-	resp, err := m.Client.Search(ctx, ws, api.SearchRequest{Query: probe, K: 10})
-	var apiErr *APIError
-	if errors.As(err, &apiErr) && apiErr.Status == 404 {
+	resp, err := m.Client.API.Search(ctx, ws, api.SearchRequest{Query: probe, K: 10})
+	if errors.Is(err, client.ErrNotFound) {
 		return fp, nil // workspace not created yet
 	}
 	if err != nil {
@@ -379,7 +379,7 @@ func (v *mnemeView) Retrieve(ctx context.Context, conv *Conversation, q *Questio
 	if k <= 0 {
 		k = 100
 	}
-	resp, err := v.m.Client.Search(ctx, ws, api.SearchRequest{Query: q.Text, K: k, TokenBudget: budget, IncludeHistory: v.allVersions})
+	resp, err := v.m.Client.API.Search(ctx, ws, api.SearchRequest{Query: q.Text, K: k, TokenBudget: budget, IncludeHistory: v.allVersions})
 	if err != nil {
 		return nil, err
 	}
@@ -408,7 +408,7 @@ func claimsInContext(ctxText string, claims []api.Claim) ([]api.Claim, string) {
 func (v *mnemeView) Answer(ctx context.Context, conv *Conversation, q *Question) (*Answer, error) {
 	ws := v.m.workspace(conv)
 	req := api.AnswerRequest{Question: q.Text}
-	resp, err := v.m.Client.Answer(ctx, ws, req)
+	resp, err := v.m.Client.API.Answer(ctx, ws, req)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/client"
 	"github.com/mneme-ai/mneme/pkg/llm"
 	"github.com/mneme-ai/mneme/pkg/openaitest"
 )
@@ -129,18 +130,22 @@ func TestNewReaderFromEnv(t *testing.T) {
 	}
 }
 
-func TestClientDecoding(t *testing.T) {
+func TestClientProvenanceAndMetrics(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/workspaces/{ws}/claims/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get(api.HeaderAgent) != "bench" {
 			api.WriteError(w, 401, api.CodeUnauthorized, "", "who are you")
 			return
 		}
-		w.Write([]byte(`{"claim":{"id":"c1"},"provenance":{"turn_ids":["D1:3"],"agent_id":"x"},
-			"corroborations":[{"provenance":{"turn_ids":["D2:1","D1:3"]}}]}`))
-	})
-	mux.HandleFunc("POST /v1/workspaces/{ws}/search", func(w http.ResponseWriter, r *http.Request) {
-		api.WriteError(w, 400, api.CodeInvalid, "query", "query is empty")
+		switch r.PathValue("id") {
+		case "c1":
+			w.Write([]byte(`{"claim":{"id":"c1"},"provenance":{"agent_id":"x","turn_ids":["D1:3"],"extractor":"rules"},
+				"corroborations":[{"source":"x:D2:1","via_claim_id":"c2"},{"source":"x:D1:3","via_claim_id":"c1"}]}`))
+		case "c2":
+			w.Write([]byte(`{"claim":{"id":"c2"},"provenance":{"agent_id":"x","turn_ids":["D2:1"],"extractor":"rules"}}`))
+		default:
+			api.WriteError(w, 404, api.CodeNotFound, "id", "no such claim")
+		}
 	})
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("# HELP mneme_llm_tokens_total x\nmneme_llm_tokens_total{kind=\"prompt\",stage=\"extract\"} 1200\n" +
@@ -148,21 +153,23 @@ func TestClientDecoding(t *testing.T) {
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	c := &Client{BaseURL: srv.URL, Agent: "bench"}
+	c, err := NewClient(srv.URL, "bench", "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ids, err := c.ClaimTurnIDs(context.Background(), "ws", "c1")
 	if err != nil || strings.Join(ids, ",") != "D1:3,D2:1" {
 		t.Fatalf("%v %v", ids, err)
 	}
-	_, err = c.Search(context.Background(), "ws", api.SearchRequest{})
-	var apiErr *APIError
-	if !errors.As(err, &apiErr) || apiErr.Status != 400 || apiErr.Body.Field != "query" {
+	if _, err := c.ClaimTurnIDs(context.Background(), "ws", "nope"); !errors.Is(err, client.ErrNotFound) {
 		t.Fatalf("%v", err)
 	}
 	p, comp, err := c.LLMTokens(context.Background())
 	if err != nil || p != 1205 || comp != 300 {
 		t.Fatalf("%d %d %v", p, comp, err)
 	}
-	if _, err := (&Client{BaseURL: srv.URL, Agent: "nobody"}).ClaimTurnIDs(context.Background(), "ws", "c1"); err == nil || !strings.Contains(err.Error(), "who are you") {
+	other, _ := NewClient(srv.URL, "nobody", "")
+	if _, err := other.ClaimTurnIDs(context.Background(), "ws", "c1"); err == nil || !strings.Contains(err.Error(), "who are you") {
 		t.Fatalf("%v", err)
 	}
 }

@@ -123,7 +123,10 @@ func Start(ctx context.Context, o Options) (s *System, err error) {
 	s.JS, s.DB = a.JetStream(), a.DB()
 	rctx, rcancel := context.WithTimeout(ctx, time.Minute)
 	defer rcancel()
-	c := &bench.Client{BaseURL: s.URL, Agent: "mneme-bench"}
+	c, err := bench.NewClient(s.URL, "mneme-bench", "")
+	if err != nil {
+		return nil, err
+	}
 	readyErr := make(chan error, 1)
 	go func() { readyErr <- c.Ready(rctx) }()
 	select {
