@@ -68,6 +68,21 @@ type tier struct {
 	claims   []*tclaim
 	byID     map[string]*tclaim
 	verdicts map[resolve.Pair]bool
+
+	// rc caches the operators' view of claims (same order) after a full fold, so that a hot slot resolved by
+	// plain LWW is updated incrementally (resolve.FoldLWWAdded) instead of folded whole for every message. rcOK
+	// is cleared by anything the incremental rule does not cover (gates, judge verdicts).
+	rc         []resolve.Claim
+	rcOK       bool
+	plain      bool
+	functional bool
+}
+
+func toResolve(c *tclaim) resolve.Claim {
+	return resolve.Claim{ID: c.id, ObjectKey: c.objectKey, ValidFrom: c.validFrom, Sequence: c.seq,
+		Confidence: c.confidence, Source: c.source,
+		Held:         c.gate != nil && c.gate.state == "pending",
+		GateRejected: c.gate != nil && c.gate.state == "timed_out" && c.gate.onTimeout == "reject"}
 }
 
 // add inserts c keeping t.claims ordered by id: every loop over a tier then runs in the same order however the
@@ -76,6 +91,9 @@ func (t *tier) add(c *tclaim) {
 	i, _ := slices.BinarySearchFunc(t.claims, c.id, func(e *tclaim, id string) int { return cmp.Compare(e.id, id) })
 	t.claims = slices.Insert(t.claims, i, c)
 	t.byID[c.id] = c
+	if t.rcOK {
+		t.rc = slices.Insert(t.rc, i, toResolve(c))
+	}
 }
 
 type predRow struct {
@@ -553,7 +571,7 @@ func deref(s *string) string {
 
 // functional reports whether the tier's slot is single-valued: the policy's override, else whether any of its
 // claims says so (a set property, so independent of arrival order).
-func (t *tier) functional(r slotRules) bool {
+func (t *tier) isFunctional(r slotRules) bool {
 	if r.functional != nil {
 		return *r.functional
 	}
@@ -566,13 +584,10 @@ func (t *tier) functional(r slotRules) bool {
 }
 
 func (t *tier) input(r slotRules) resolve.Input {
-	in := resolve.Input{Ranker: r.ranker, Functional: t.functional(r), Verdicts: t.verdicts}
+	in := resolve.Input{Ranker: r.ranker, Functional: t.isFunctional(r), Verdicts: t.verdicts}
 	in.Claims = make([]resolve.Claim, len(t.claims))
 	for i, c := range t.claims {
-		in.Claims[i] = resolve.Claim{ID: c.id, ObjectKey: c.objectKey, ValidFrom: c.validFrom, Sequence: c.seq,
-			Confidence: c.confidence, Source: c.source,
-			Held:         c.gate != nil && c.gate.state == "pending",
-			GateRejected: c.gate != nil && c.gate.state == "timed_out" && c.gate.onTimeout == "reject"}
+		in.Claims[i] = toResolve(c)
 	}
 	return in
 }
@@ -587,7 +602,7 @@ func (t *tier) operatorName(r slotRules) string {
 		}
 	}
 	rank := string(r.ranker)
-	if r.ranker == resolve.LWW && !t.functional(r) {
+	if r.ranker == resolve.LWW && !t.isFunctional(r) {
 		rank = "accumulate"
 	}
 	if r.judge != judgeNone {
@@ -699,7 +714,7 @@ func (st *batchState) applyClaim(ctx context.Context, it *item, sl slotted) erro
 	}
 	id := event.DeterministicID("decision", fmt.Sprint(st.partition), fmt.Sprint(it.msg.Seq), k.String())
 	st.settle(t, rules, settleArgs{at: at, streamSeq: it.msg.Seq, decisionID: id, trigger: n, inputs: append(inputs, n.id),
-		judgeKeys: judgeKeys, notes: notes})
+		judgeKeys: judgeKeys, notes: notes, added: true})
 	return nil
 }
 
@@ -723,6 +738,9 @@ func (st *batchState) secondSource(t *tier, n *tclaim) string {
 func (st *batchState) setGate(c *tclaim) {
 	st.gates[c.id] = c.gate
 	st.gateParts[c.id] = st.partition
+	if t := st.tiers[st.claimTier[c.id]]; t != nil {
+		t.rcOK = false
+	}
 }
 
 // aliasOf is the surface form of a subject for entity lookup: trimmed, lower case, single spaces.
@@ -809,15 +827,17 @@ type settleArgs struct {
 	judgeKeys  []string
 	notes      []string
 	outcome    string
+	// added says the trigger was just added to the tier (the incremental LWW rule may apply).
+	added bool
 }
 
 // settle folds the tier, appends a belief version for every claim whose state changed (retiring its previous
 // one at the same transaction time), records supersedes edges and the decision.
 func (st *batchState) settle(t *tier, rules slotRules, a settleArgs) {
-	res := resolve.Fold(t.input(rules))
+	states, changed := st.fold(t, rules, a)
 	var losers, whys []string
-	for _, c := range t.claims {
-		ns := res.States[c.id]
+	for _, c := range changed {
+		ns := states[c.id]
 		if c.version > 0 && c.status == ns.Status && eqTime(c.validTo, ns.ValidTo) && c.supersededBy == ns.SupersededBy {
 			continue
 		}
@@ -828,7 +848,7 @@ func (st *batchState) settle(t *tier, rules slotRules, a settleArgs) {
 		}
 		whys = append(whys, c.id+": "+string(ns.Status)+" ("+ns.Why+")")
 	}
-	trig := res.States[a.trigger.id]
+	trig := states[a.trigger.id]
 	outcome := a.outcome
 	if outcome == "" {
 		outcome = string(trig.Status)
@@ -889,6 +909,36 @@ func (st *batchState) newVersion(ws string, c *tclaim, ns resolve.State, at time
 	st.versions = append(st.versions, versionRow{claimID: c.id, ws: ws, version: c.version, status: ns.Status,
 		validFrom: c.validFrom, validTo: ns.ValidTo, recordedAt: at, decisionID: decisionID, supersededBy: ns.SupersededBy})
 	c.newRow = len(st.versions) - 1
+}
+
+// fold resolves the tier after the change a describes. It returns the new states and the claims to compare
+// (ordered by id): every claim after a full fold; only those FoldLWWAdded returns when a plain-LWW tier just
+// gained a claim (the incremental rule gives the full fold's states; the tests hold it to that).
+func (st *batchState) fold(t *tier, rules slotRules, a settleArgs) (map[string]resolve.State, []*tclaim) {
+	n := a.trigger
+	if a.added && t.rcOK && t.plain && rules.ranker == resolve.LWW && len(t.verdicts) == 0 && n.gate == nil &&
+		(rules.functional != nil || t.functional || !n.functional) {
+		compatible := true
+		for i := range t.rc {
+			if r := &t.rc[i]; r.ID != n.id && r.ValidFrom.Equal(n.validFrom) && (r.Sequence == nil) != (n.seq == nil) {
+				compatible = false // sequences only partly present at this valid time
+				break
+			}
+		}
+		if compatible {
+			states := resolve.FoldLWWAdded(resolve.Input{Ranker: resolve.LWW, Functional: t.functional, Claims: t.rc}, n.id)
+			changed := make([]*tclaim, 0, len(states))
+			for id := range states {
+				changed = append(changed, t.byID[id])
+			}
+			slices.SortFunc(changed, func(a, b *tclaim) int { return cmp.Compare(a.id, b.id) })
+			return states, changed
+		}
+	}
+	in := t.input(rules)
+	res := resolve.Fold(in)
+	t.rc, t.rcOK, t.plain, t.functional = in.Claims, true, resolve.PlainLWW(in), in.Functional
+	return res.States, t.claims
 }
 
 // flush writes the segment's outcome: new rows by COPY, changes by set-based statements.

@@ -163,7 +163,7 @@ func (st *batchState) judgePairs(ctx context.Context, t *tier, n *tclaim, rules 
 	if rules.judge == judgeNone || st.e.judge == nil {
 		return nil, nil
 	}
-	functional := t.functional(rules)
+	functional := t.isFunctional(rules)
 	if (rules.judge == judgeMerged && !functional) || (rules.judge == judgeExclusive && functional) {
 		return nil, nil
 	}
@@ -204,6 +204,7 @@ func (st *batchState) judgePairs(ctx context.Context, t *tier, n *tclaim, rules 
 		}
 		p := resolve.PairOf(n.id, e.id)
 		t.verdicts[p] = contra
+		t.rcOK = false
 		st.judgeRows = append(st.judgeRows, []any{p.A, p.B, t.key.ws, key, contra, st.e.judge.model, judgePromptVersion})
 	}
 	return keys, nil

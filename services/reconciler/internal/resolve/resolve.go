@@ -223,48 +223,127 @@ func foldLWWFast(in Input, cands []*Claim, out map[string]State) bool {
 			if ci+1 < len(classes) {
 				next := classes[ci+1][0] // smallest id of the next class
 				for _, x := range class {
-					vt := next.ValidFrom
-					why := "lww: later valid_from"
-					if next.ValidFrom.Equal(x.ValidFrom) {
-						why = fmt.Sprintf("lww: same valid_from, higher sequence (%s > %s)", seqString(next.Sequence), seqString(x.Sequence))
-					}
-					if next.ObjectKey == x.ObjectKey {
-						why += ", same object restated"
-					}
-					out[x.ID] = State{Status: Superseded, ValidTo: &vt, SupersededBy: next.ID, Why: why}
+					out[x.ID] = lwwSuperseded(x, next)
 				}
 				continue
 			}
-			// The latest class: contradicting objects dispute; restatements collapse to a representative.
-			reps := map[string]*Claim{}
-			rivalsOf := map[string][]string{}
-			for _, x := range class {
-				if r, ok := reps[x.ObjectKey]; !ok || better(x, r) {
-					reps[x.ObjectKey] = x
-				}
-			}
-			if len(reps) > 1 {
-				for _, x := range class {
-					for _, y := range class {
-						if y.ObjectKey != x.ObjectKey {
-							rivalsOf[x.ID] = append(rivalsOf[x.ID], y.ID)
-						}
-					}
-				}
-			}
-			for _, x := range class {
-				switch {
-				case len(rivalsOf[x.ID]) > 0:
-					out[x.ID] = State{Status: Disputed, Why: fmt.Sprintf("lww: simultaneous contradicting claims (same valid_from, sequence %s) with %v", seqString(x.Sequence), rivalsOf[x.ID])}
-				case reps[x.ObjectKey] != x:
-					out[x.ID] = State{Status: Superseded, SupersededBy: reps[x.ObjectKey].ID, Why: "lww: simultaneous restatement of the same object; represented by another claim"}
-				default:
-					out[x.ID] = State{Status: Active, Why: "lww: latest valid time"}
-				}
-			}
+			lwwTopClass(class, out)
 		}
 	}
 	return true
+}
+
+// lwwSuperseded is the state of x once next (the first claim of the next later time class) took over.
+func lwwSuperseded(x, next *Claim) State {
+	vt := next.ValidFrom
+	why := "lww: later valid_from"
+	if next.ValidFrom.Equal(x.ValidFrom) {
+		why = fmt.Sprintf("lww: same valid_from, higher sequence (%s > %s)", seqString(next.Sequence), seqString(x.Sequence))
+	}
+	if next.ObjectKey == x.ObjectKey {
+		why += ", same object restated"
+	}
+	return State{Status: Superseded, ValidTo: &vt, SupersededBy: next.ID, Why: why}
+}
+
+// lwwTopClass resolves the latest time class of a component (class ordered by id): contradicting objects
+// dispute; restatements collapse to a representative.
+func lwwTopClass(class []*Claim, out map[string]State) {
+	reps := map[string]*Claim{}
+	for _, x := range class {
+		if r, ok := reps[x.ObjectKey]; !ok || better(x, r) {
+			reps[x.ObjectKey] = x
+		}
+	}
+	for _, x := range class {
+		var rivals []string
+		if len(reps) > 1 {
+			for _, y := range class {
+				if y.ObjectKey != x.ObjectKey {
+					rivals = append(rivals, y.ID)
+				}
+			}
+		}
+		switch {
+		case len(rivals) > 0:
+			out[x.ID] = State{Status: Disputed, Why: fmt.Sprintf("lww: simultaneous contradicting claims (same valid_from, sequence %s) with %v", seqString(x.Sequence), rivals)}
+		case reps[x.ObjectKey] != x:
+			out[x.ID] = State{Status: Superseded, SupersededBy: reps[x.ObjectKey].ID, Why: "lww: simultaneous restatement of the same object; represented by another claim"}
+		default:
+			out[x.ID] = State{Status: Active, Why: "lww: latest valid time"}
+		}
+	}
+}
+
+// PlainLWW reports whether in is resolved by plain LWW — the LWW ranker, no judge verdicts, no gates, and
+// within each valid_from either every claim has a sequence or none has — the case FoldLWWAdded handles.
+func PlainLWW(in Input) bool {
+	if in.Ranker != LWW || len(in.Verdicts) > 0 {
+		return false
+	}
+	ptrs := make([]*Claim, len(in.Claims))
+	for i := range in.Claims {
+		c := &in.Claims[i]
+		if c.Held || c.GateRejected {
+			return false
+		}
+		ptrs[i] = c
+	}
+	return weakOrder(ptrs)
+}
+
+// FoldLWWAdded is the incremental form of Fold for plain LWW (see PlainLWW; the caller checks it, and that adding
+// the claim did not change in.Functional): given the tier including the newly added claim id, it returns the states
+// of exactly the claims whose state can differ from the fold without it — the claim itself, the other claims of
+// its time class and the claims of the class just before it, within its component — equal to what Fold gives
+// them. Every other claim keeps its previous state. It costs O(n) scans, no sort.
+func FoldLWWAdded(in Input, id string) map[string]State {
+	var n *Claim
+	for i := range in.Claims {
+		if in.Claims[i].ID == id {
+			n = &in.Claims[i]
+			break
+		}
+	}
+	out := map[string]State{}
+	if n == nil {
+		return out
+	}
+	var class, prev []*Claim
+	var after *Claim // the first claim of the class after n's
+	for i := range in.Claims {
+		y := &in.Claims[i]
+		if !in.Functional && y.ObjectKey != n.ObjectKey {
+			continue // another component
+		}
+		switch c := CompareTime(y, n); {
+		case c == 0:
+			class = append(class, y)
+		case c < 0:
+			if len(prev) == 0 || CompareTime(y, prev[0]) > 0 {
+				prev = append(prev[:0], y)
+			} else if CompareTime(y, prev[0]) == 0 {
+				prev = append(prev, y)
+			}
+		default:
+			if after == nil || CompareTime(y, after) < 0 || (CompareTime(y, after) == 0 && y.ID < after.ID) {
+				after = y
+			}
+		}
+	}
+	byID := func(a, b *Claim) int { return cmp.Compare(a.ID, b.ID) }
+	slices.SortFunc(class, byID)
+	for _, x := range prev {
+		out[x.ID] = lwwSuperseded(x, class[0])
+	}
+	if after != nil {
+		for _, x := range class {
+			out[x.ID] = lwwSuperseded(x, after)
+		}
+	} else {
+		lwwTopClass(class, out)
+	}
+	return out
 }
 
 // foldEvidenceFast is foldEvidence without judge verdicts, in O(n log n): per object the evidence and the

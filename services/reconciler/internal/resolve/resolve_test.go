@@ -282,3 +282,33 @@ func eqTimePtr(a, b *time.Time) bool {
 	}
 	return a.Equal(*b)
 }
+
+// Adding claims one at a time and updating only what FoldLWWAdded returns gives, at every step, exactly Fold of
+// the whole set.
+func TestFoldLWWAddedMatchesFold(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for round := range 2000 {
+		functional := rng.IntN(2) == 0
+		allSeq := rng.IntN(2) == 0
+		var set []Claim
+		state := map[string]State{}
+		for i := range 1 + rng.IntN(10) {
+			c := cl(fmt.Sprintf("c%02d", rng.IntN(100)*100+i), fmt.Sprintf("o%d", rng.IntN(3)), rng.IntN(4), withConf(float32(rng.IntN(3))/4))
+			if allSeq {
+				c.Sequence = seq(int64(rng.IntN(3)))
+			}
+			set = append(set, c)
+			in := Input{Ranker: LWW, Functional: functional, Claims: set}
+			if !PlainLWW(in) {
+				t.Fatal("plain LWW input not recognised")
+			}
+			for id, s := range FoldLWWAdded(in, c.ID) {
+				state[id] = s
+			}
+			want := Fold(in).States
+			if !reflect.DeepEqual(state, want) {
+				t.Fatalf("round %d step %d (functional=%v): incremental\n%v\nfull\n%v", round, i, functional, state, want)
+			}
+		}
+	}
+}
