@@ -3,6 +3,7 @@ package reconciler
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
@@ -62,6 +64,10 @@ func childMain() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	if d, err := time.ParseDuration(os.Getenv("MNEME_TEST_APPLY_DELAY")); err == nil {
+		// Stands for slow work inside the batch transaction, so that a kill lands inside one.
+		svc.engine.faultHook = func(*item) error { time.Sleep(d); return nil }
+	}
 	if err := svc.Run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -82,8 +88,16 @@ func startChild(t *testing.T, natsURL, dbURL string, partitions int, name string
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), envChild+"=1", "MNEME_NATS_URL="+natsURL, "MNEME_DATABASE_URL="+dbURL,
-		"MNEME_PARTITIONS="+strconv.Itoa(partitions), "MNEME_INSTANCE="+name)
+	// application_name lets the test see the child's open transactions in pg_locks.
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("application_name", name)
+	u.RawQuery = q.Encode()
+	cmd.Env = append(os.Environ(), envChild+"=1", "MNEME_NATS_URL="+natsURL, "MNEME_DATABASE_URL="+u.String(),
+		"MNEME_PARTITIONS="+strconv.Itoa(partitions), "MNEME_INSTANCE="+name, "MNEME_TEST_APPLY_DELAY=2ms")
 	logf, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +117,15 @@ func startChild(t *testing.T, natsURL, dbURL string, partitions int, name string
 		<-c.done
 	})
 	return c
+}
+
+// inBatch reports whether the process named name (its application_name) has a batch transaction open: it
+// holds a lock on partition_offsets only between the fencing SELECT ... FOR UPDATE and the commit.
+func inBatch(pool *pgxpool.Pool, name string) bool {
+	var n int
+	_ = pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+		WHERE a.application_name = $1 AND l.relation = 'partition_offsets'::regclass AND l.granted`, name).Scan(&n)
+	return n > 0
 }
 
 func (c *child) kill9() {
@@ -163,6 +186,10 @@ func TestKill9UnderLoad(t *testing.T) {
 		if round%2 == 1 {
 			victim = bb
 		}
+		// Kill it inside a batch transaction: while it holds the partition offset row lock.
+		waitFor(t, 30*time.Second, func() (bool, string) {
+			return inBatch(pool, victim.name), victim.name + " never seen inside a batch"
+		})
 		victim.kill9()
 		// Progress continues on the survivor alone.
 		before = offsets()
@@ -175,6 +202,7 @@ func TestKill9UnderLoad(t *testing.T) {
 		}
 	}
 	// The last kill leaves one survivor, which must take over every partition.
+	waitFor(t, 30*time.Second, func() (bool, string) { return inBatch(pool, a.name), a.name + " never seen inside a batch" })
 	a.kill9()
 	close(stopPub)
 	<-pubDone
