@@ -89,8 +89,12 @@ func temporalOf(q string) temporal {
 		}
 		return false
 	}
+	// "Originally" also asks where something comes from ("originally made in", "originally come from"): then it
+	// names a relation, not a time.
+	origin := has("made", "created", "from", "come", "comes", "came", "founded", "established", "developed", "born",
+		"origin", "originate", "originated", "produced", "invented", "built")
 	switch {
-	case has("originally", "at first", "initially", "first ever"):
+	case has("originally", "at first", "initially", "first ever") && !origin:
 		return askEarliest
 	case has("used to", "use to", "previously", "formerly", "before", "earlier", "prior"):
 		return askFormer

@@ -2,6 +2,8 @@ package query
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Relation matching decides which attribute of an entity a question asks about, without an LLM. A claim's
@@ -101,36 +103,51 @@ func wordSim(r, q string) float64 {
 	return best
 }
 
-// relationWords returns the relation stems of a claim: content words of its predicate, plus content words of
-// its sentence that are not part of the subject or the object. Deduplicated, in order.
-func relationWords(c *claimRow) []string {
+// relWord is one relation word of a claim. Words of the predicate carry full weight; words found only in the
+// claim's sentence carry less, because a sentence may also hold leftovers of a name or value that extraction
+// cut short ("Charles Frederick, Duke of ...").
+type relWord struct {
+	stem   string
+	weight float64
+}
+
+// residualWeight is the weight of a relation word found only in the sentence.
+const residualWeight = 0.3
+
+// relationWords returns the relation words of a claim: content words of its predicate, plus content words of
+// its sentence that are not part of the subject or the object and are not capitalized mid-sentence (names).
+// Deduplicated, in order.
+func relationWords(c *claimRow) []relWord {
 	seen := map[string]bool{}
-	var out []string
-	add := func(s string) {
+	var out []relWord
+	add := func(s string, w float64) {
 		if !seen[s] && !stopwords[s] {
 			seen[s] = true
-			out = append(out, s)
+			out = append(out, relWord{stem: s, weight: w})
 		}
 	}
 	for _, w := range contentWords(strings.ReplaceAll(c.Predicate, "_", " ")) {
-		add(w.stem)
+		add(w.stem, 1)
 	}
 	for _, w := range sentenceResidual(c.Text, c.Subject, c.Object) {
-		add(w.stem)
+		add(w.stem, residualWeight)
 	}
 	return out
 }
 
-// sentenceResidual returns the content words of text outside the first occurrences of subject and object.
+// sentenceResidual returns the content words of text outside the first occurrences of subject and object,
+// without capitalized words after the first (names).
 func sentenceResidual(text, subject, object string) []word {
 	low := strings.ToLower(text)
+	orig := text
 	cut := func(part string) {
 		p := strings.ToLower(strings.TrimSpace(part))
 		if p == "" {
 			return
 		}
-		if i := strings.Index(low, p); i >= 0 {
+		if i := strings.Index(low, p); i >= 0 && len(low) == len(orig) {
 			low = low[:i] + " " + low[i+len(p):]
+			orig = orig[:i] + " " + orig[i+len(p):]
 		}
 	}
 	// The longer of the two first, so an object inside the subject's name (or the reverse) is not cut twice.
@@ -141,7 +158,19 @@ func sentenceResidual(text, subject, object string) []word {
 		cut(subject)
 		cut(object)
 	}
-	return contentWords(low)
+	var out []word
+	for i, f := range strings.Fields(orig) {
+		r, _ := utf8.DecodeRuneInString(f)
+		if i > 0 && unicode.IsUpper(r) {
+			continue
+		}
+		for _, w := range splitWords(f) {
+			if !stopwords[w] {
+				out = append(out, word{low: w, stem: stem(w), field: i})
+			}
+		}
+	}
+	return out
 }
 
 // cue is a question word available for matching, with its distance (in fields) from the anchor entity.
@@ -153,7 +182,7 @@ type cue struct {
 // relationMatch scores a claim's relation words against the question's unconsumed cues. It returns the score
 // (matched weight minus a penalty for relation words the question does not mention) and the indexes of the
 // cues the match consumed.
-func relationMatch(rel []string, cues []cue, used []bool) (float64, []int) {
+func relationMatch(rel []relWord, cues []cue, used []bool) (float64, []int) {
 	if len(rel) == 0 {
 		return 0, nil
 	}
@@ -166,7 +195,7 @@ func relationMatch(rel []string, cues []cue, used []bool) (float64, []int) {
 			if used[i] {
 				continue
 			}
-			if s := wordSim(r, c.stem); s > best {
+			if s := wordSim(r.stem, c.stem); s > best {
 				best, bi = s, i
 			}
 		}
@@ -174,7 +203,7 @@ func relationMatch(rel []string, cues []cue, used []bool) (float64, []int) {
 			score += best
 			consumed = append(consumed, bi)
 		} else {
-			score -= unmatchedPenalty * relationWordWeight(r)
+			score -= unmatchedPenalty * r.weight * relationWordWeight(r.stem)
 		}
 	}
 	// A cue consumed for one relation word consumes the other cues of its families too ("country of
@@ -193,7 +222,7 @@ func relationMatch(rel []string, cues []cue, used []bool) (float64, []int) {
 			continue
 		}
 		for _, r := range rel {
-			if wordSim(r, c.stem) >= 0.4 {
+			if wordSim(r.stem, c.stem) >= 0.4 {
 				taken[i] = true
 				consumed = append(consumed, i)
 				break
