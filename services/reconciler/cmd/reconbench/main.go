@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,6 +33,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/pgvector/pgvector-go"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
@@ -44,17 +46,22 @@ import (
 const envChild = "RECONBENCH_CHILD"
 
 type result struct {
-	Processes      int     `json:"processes"`
-	Claims         int     `json:"claims"`
-	Dim            int     `json:"dim"`
-	Partitions     int     `json:"partitions"`
-	Seconds        float64 `json:"seconds"`
-	ClaimsPerSec   float64 `json:"claims_per_sec"`
-	RawSeconds     float64 `json:"raw_seconds"`
-	RawPerSec      float64 `json:"raw_claims_per_sec"`
-	RatioToRaw     float64 `json:"ratio_to_raw"`
-	Superseded     int     `json:"superseded"`
-	DecisionsTotal int     `json:"decisions"`
+	Processes    int     `json:"processes"`
+	Claims       int     `json:"claims"`
+	Dim          int     `json:"dim"`
+	Partitions   int     `json:"partitions"`
+	Seconds      float64 `json:"seconds"`
+	ClaimsPerSec float64 `json:"claims_per_sec"`
+	RawSeconds   float64 `json:"raw_seconds"`
+	RawPerSec    float64 `json:"raw_claims_per_sec"`
+	RatioToRaw   float64 `json:"ratio_to_raw"`
+	// RawParallelPerSec is the raw COPY with as many concurrent clients as CPUs (the reconciler writes from
+	// several partition transactions at once, so this is the stricter baseline).
+	RawParallelClients int     `json:"raw_parallel_clients"`
+	RawParallelPerSec  float64 `json:"raw_parallel_claims_per_sec"`
+	RatioToParallelRaw float64 `json:"ratio_to_parallel_raw"`
+	Superseded         int     `json:"superseded"`
+	DecisionsTotal     int     `json:"decisions"`
 }
 
 func main() {
@@ -91,11 +98,11 @@ func main() {
 		results = append(results, r)
 		fmt.Fprintf(os.Stderr, "%d process(es): %.0f claims/s (raw %.0f/s)\n", k, r.ClaimsPerSec, r.RawPerSec)
 	}
-	fmt.Printf("| reconciler processes | claims | dim | partitions | seconds | reconciled claims/s | raw COPY claims/s | ratio |\n")
-	fmt.Printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Printf("| reconciler processes | claims | dim | partitions | seconds | reconciled claims/s | raw COPY claims/s (1 client) | ratio | raw COPY claims/s (%d clients) | ratio |\n", runtime.NumCPU())
+	fmt.Printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range results {
-		fmt.Printf("| %d | %d | %d | %d | %.1f | %.0f | %.0f | %.0f%% |\n", r.Processes, r.Claims, r.Dim, r.Partitions, r.Seconds,
-			r.ClaimsPerSec, r.RawPerSec, 100*r.RatioToRaw)
+		fmt.Printf("| %d | %d | %d | %d | %.1f | %.0f | %.0f | %.0f%% | %.0f | %.0f%% |\n", r.Processes, r.Claims, r.Dim, r.Partitions, r.Seconds,
+			r.ClaimsPerSec, r.RawPerSec, 100*r.RatioToRaw, r.RawParallelPerSec, 100*r.RatioToParallelRaw)
 	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(results, "", "  ")
@@ -155,22 +162,33 @@ func workload(n, dim, partitions, perSlot int) []event.ClaimEmbeddedV1 {
 
 func runOnce(ctx context.Context, log *slog.Logger, admin string, claims []event.ClaimEmbeddedV1, dim, partitions, procs int) (result, error) {
 	r := result{Processes: procs, Claims: len(claims), Dim: dim, Partitions: partitions}
-	// The raw baseline first, in its own fresh database with the same schema and index.
-	rawDB, dropRaw, err := freshDB(ctx, admin, fmt.Sprintf("reconbench_raw_%d_%d", os.Getpid(), procs))
-	if err != nil {
-		return r, err
+	// The raw baselines first, each in its own fresh database with the same schema and index.
+	r.RawParallelClients = runtime.NumCPU()
+	for _, clients := range []int{1, r.RawParallelClients} {
+		rawDB, dropRaw, err := freshDB(ctx, admin, fmt.Sprintf("reconbench_raw_%d_%d_%d", os.Getpid(), procs, clients))
+		if err != nil {
+			return r, err
+		}
+		if err := prepare(ctx, rawDB, dim); err != nil {
+			dropRaw()
+			return r, err
+		}
+		start := time.Now()
+		err = rawCopy(ctx, rawDB, claims, clients)
+		secs := time.Since(start).Seconds()
+		dropRaw()
+		if err != nil {
+			return r, fmt.Errorf("raw copy: %w", err)
+		}
+		if clients == 1 {
+			r.RawSeconds, r.RawPerSec = secs, float64(len(claims))/secs
+		} else {
+			r.RawParallelPerSec = float64(len(claims)) / secs
+		}
 	}
-	defer dropRaw()
-	if err := prepare(ctx, rawDB, dim); err != nil {
-		return r, err
+	if r.RawParallelClients == 1 {
+		r.RawParallelPerSec = r.RawPerSec
 	}
-	start := time.Now()
-	if err := rawCopy(ctx, rawDB, claims); err != nil {
-		return r, fmt.Errorf("raw copy: %w", err)
-	}
-	r.RawSeconds = time.Since(start).Seconds()
-	r.RawPerSec = float64(len(claims)) / r.RawSeconds
-	rawDB.Close()
 
 	db, drop, err := freshDB(ctx, admin, fmt.Sprintf("reconbench_%d_%d", os.Getpid(), procs))
 	if err != nil {
@@ -239,7 +257,7 @@ func runOnce(ctx context.Context, log *slog.Logger, admin string, claims []event
 	}); err != nil {
 		return r, fmt.Errorf("reconciler processes did not spread the partitions: %w", err)
 	}
-	start = time.Now()
+	start := time.Now()
 	last := map[int]uint64{}
 	var futures []jetstream.PubAckFuture
 	for _, c := range claims {
@@ -294,6 +312,7 @@ func runOnce(ctx context.Context, log *slog.Logger, admin string, claims []event
 	r.Seconds = time.Since(start).Seconds()
 	r.ClaimsPerSec = float64(len(claims)) / r.Seconds
 	r.RatioToRaw = r.ClaimsPerSec / r.RawPerSec
+	r.RatioToParallelRaw = r.ClaimsPerSec / r.RawParallelPerSec
 	_ = db.QueryRow(ctx, `SELECT (SELECT count(*) FROM claim_versions WHERE retired_at IS NULL AND status = 'superseded'), (SELECT count(*) FROM decisions)`).Scan(&r.Superseded, &r.DecisionsTotal)
 	var stored int
 	_ = db.QueryRow(ctx, `SELECT count(*) FROM claims`).Scan(&stored)
@@ -369,38 +388,47 @@ func prepare(ctx context.Context, pool *pgxpool.Pool, dim int) error {
 	return store.PinEmbedding(ctx, pool, "bench", dim)
 }
 
-// rawCopy writes the same claims, vectors and one belief version per claim with COPY in batches of 1000: the
-// least work that makes the claims visible in the same tables, with the same indexes.
-func rawCopy(ctx context.Context, pool *pgxpool.Pool, claims []event.ClaimEmbeddedV1) error {
+// rawCopy writes the same claims, vectors and one belief version per claim with COPY in batches of 1000 from
+// clients concurrent connections: the least work that makes the claims visible in the same tables, with the same
+// indexes.
+func rawCopy(ctx context.Context, pool *pgxpool.Pool, claims []event.ClaimEmbeddedV1, clients int) error {
 	const batch = 1000
-	for i := 0; i < len(claims); i += batch {
-		part := claims[i:min(i+batch, len(claims))]
-		var crow, vrow, verrow [][]any
-		for j, c := range part {
-			prov, _ := json.Marshal(c.Provenance)
-			crow = append(crow, []any{c.ClaimID, c.Workspace, c.SubjectKey, c.Subject, c.PredicateKey, c.Predicate, c.PredicateKey,
-				c.Object, canon.ObjectKey(c.Object), c.Text, c.Functional, string(c.Scope), c.Provenance.AgentID, float32(c.Confidence),
-				c.ValidFrom, nil, string(prov), c.Partition, int64(i + j + 1), c.ValidFrom})
-			vrow = append(vrow, []any{c.ClaimID, c.Workspace, c.Embedding.Model, c.Embedding.Dim, pgvector.NewVector(c.Embedding.Values)})
-			verrow = append(verrow, []any{c.ClaimID, 1, c.Workspace, "active", c.ValidFrom, c.ValidFrom})
-		}
-		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"claims"}, []string{"id", "workspace_id", "subject_key", "subject", "predicate_key",
-				"predicate", "slot_key", "object", "object_key", "text", "functional", "scope", "owner_agent", "confidence", "valid_from",
-				"sequence", "provenance", "partition", "stream_seq", "recorded_at"}, pgx.CopyFromRows(crow)); err != nil {
-				return err
+	g, ctx := errgroup.WithContext(ctx)
+	for c := range clients {
+		g.Go(func() error {
+			for i := c * batch; i < len(claims); i += clients * batch {
+				if err := copyBatch(ctx, pool, claims, i, min(i+batch, len(claims))); err != nil {
+					return err
+				}
 			}
-			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"claim_vectors"}, []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, pgx.CopyFromRows(vrow)); err != nil {
-				return err
-			}
-			_, err := tx.CopyFrom(ctx, pgx.Identifier{"claim_versions"}, []string{"claim_id", "version", "workspace_id", "status", "valid_from", "recorded_at"}, pgx.CopyFromRows(verrow))
-			return err
+			return nil
 		})
-		if err != nil {
+	}
+	return g.Wait()
+}
+
+func copyBatch(ctx context.Context, pool *pgxpool.Pool, claims []event.ClaimEmbeddedV1, from, to int) error {
+	var crow, vrow, verrow [][]any
+	for j, c := range claims[from:to] {
+		prov, _ := json.Marshal(c.Provenance)
+		crow = append(crow, []any{c.ClaimID, c.Workspace, c.SubjectKey, c.Subject, c.PredicateKey, c.Predicate, c.PredicateKey,
+			c.Object, canon.ObjectKey(c.Object), c.Text, c.Functional, string(c.Scope), c.Provenance.AgentID, float32(c.Confidence),
+			c.ValidFrom, nil, string(prov), c.Partition, int64(from + j + 1), c.ValidFrom})
+		vrow = append(vrow, []any{c.ClaimID, c.Workspace, c.Embedding.Model, c.Embedding.Dim, pgvector.NewVector(c.Embedding.Values)})
+		verrow = append(verrow, []any{c.ClaimID, 1, c.Workspace, "active", c.ValidFrom, c.ValidFrom})
+	}
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"claims"}, []string{"id", "workspace_id", "subject_key", "subject", "predicate_key",
+			"predicate", "slot_key", "object", "object_key", "text", "functional", "scope", "owner_agent", "confidence", "valid_from",
+			"sequence", "provenance", "partition", "stream_seq", "recorded_at"}, pgx.CopyFromRows(crow)); err != nil {
 			return err
 		}
-	}
-	return nil
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"claim_vectors"}, []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, pgx.CopyFromRows(vrow)); err != nil {
+			return err
+		}
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"claim_versions"}, []string{"claim_id", "version", "workspace_id", "status", "valid_from", "recorded_at"}, pgx.CopyFromRows(verrow))
+		return err
+	})
 }
 
 // child runs one reconciler replica until SIGTERM.
