@@ -148,3 +148,17 @@ func deadline(ctx context.Context) time.Time {
 	d, _ := ctx.Deadline()
 	return d
 }
+
+// TestDemoScenario runs the scripted demo (examples/demo, what `make demo` shows) against the in-process system:
+// fact, update, late-arriving older fact, as-of and known-at answers, private isolation, extraction from a turn
+// and a disputed slot. The demo exits non-zero when any answer is wrong.
+func TestDemoScenario(t *testing.T) {
+	sys := apptest.Start(t, nil)
+	cmd := exec.Command("go", "run", "./examples/demo", "-url", sys.BaseURL, "-nats", sys.NATSURL, "-ws", "scenario")
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo scenario failed: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
