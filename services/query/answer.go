@@ -54,10 +54,12 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 	return nil
 }
 
-// dbFacts is facts over Postgres through one view.
+// dbFacts is facts over Postgres through one view. model, when set, loads predicate phrase embeddings of
+// that model with the claims.
 type dbFacts struct {
-	s *Service
-	v view
+	s     *Service
+	v     view
+	model string
 }
 
 func (f dbFacts) known(ctx context.Context, keys []string) (map[string][]string, error) {
@@ -65,7 +67,15 @@ func (f dbFacts) known(ctx context.Context, keys []string) (map[string][]string,
 }
 
 func (f dbFacts) about(ctx context.Context, keys []string) ([]claimRow, error) {
-	return claimsBySubjects(ctx, f.s.db, f.v, keys, subjectClaimsLimit)
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	sql, a := claimsBySubjectsPredSQL(f.v, keys, subjectClaimsLimit, f.model)
+	rows, err := f.s.db.Query(ctx, sql, a)
+	if err != nil {
+		return nil, err
+	}
+	return collectClaims(rows)
 }
 
 // temporal says what a question asks of time: the current value (default), a former one ("used to",
@@ -111,6 +121,17 @@ func (s *Service) answer(ctx context.Context, v view, question string, budget in
 	fv := v
 	fv.history = t != askCurrent
 	r := &resolver{f: dbFacts{s: s, v: fv}, v: fv, agent: v.agent, maxHops: s.cfg.MaxHops, slots: map[string][]*slot{}}
+	if _, err := s.denseDimension(ctx); err == nil {
+		// Predicate phrases embedded by the same model as the question can be compared with it.
+		r.f = dbFacts{s: s, v: fv, model: s.embedder.Model()}
+		r.embed = func(ctx context.Context, text string) ([]float32, error) {
+			vs, err := s.embedder.Embed(ctx, []string{text})
+			if err != nil || len(vs) != 1 {
+				return nil, err
+			}
+			return vs[0], nil
+		}
+	}
 
 	var c *chain
 	var notes []string

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mneme-ai/mneme/pkg/embedding"
+	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
 	"github.com/mneme-ai/mneme/services/query/internal/factcons"
 )
 
@@ -23,6 +25,13 @@ func TestFactConsolidationResolver(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
+	// With the local model present, predicate phrases are also compared by meaning (as the service does).
+	var emb embedding.Embedder
+	if m, err := uselite.Load(embedding.DefaultModelDir()); err == nil {
+		emb = m
+	} else {
+		t.Logf("predicate similarity off: %v", err)
+	}
 	for _, row := range rows {
 		m := newMemFacts()
 		for _, f := range factcons.Facts(row.Context) {
@@ -33,9 +42,22 @@ func TestFactConsolidationResolver(t *testing.T) {
 			}
 			m.add(tr.Subject, tr.Predicate, tr.Object, f.Text, f.N)
 		}
+		var embed func(context.Context, string) ([]float32, error)
+		if emb != nil {
+			if err := m.embedPredicates(emb); err != nil {
+				t.Fatal(err)
+			}
+			embed = func(ctx context.Context, s string) ([]float32, error) {
+				v, err := emb.Embed(ctx, []string{s})
+				if err != nil {
+					return nil, err
+				}
+				return v[0], nil
+			}
+		}
 		right := 0
 		for i, q := range row.Questions {
-			r := &resolver{f: m, agent: "a", maxHops: 4, slots: map[string][]*slot{}}
+			r := &resolver{f: m, agent: "a", maxHops: 4, slots: map[string][]*slot{}, embed: embed}
 			c, ms, err := r.resolve(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)

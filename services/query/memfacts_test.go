@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/embedding"
 )
 
 // memFacts is an in-memory facts for tests of the deterministic resolver: it holds current claims only.
@@ -50,4 +51,24 @@ func (m *memFacts) about(_ context.Context, keys []string) ([]claimRow, error) {
 		out = append(out, m.bySubject[k]...)
 	}
 	return out, nil
+}
+
+// embedPredicates sets PredVec of every claim to the embedding of its predicate phrase.
+func (m *memFacts) embedPredicates(e embedding.Embedder) error {
+	cache := map[string][]float32{}
+	for k, rows := range m.bySubject {
+		for i := range rows {
+			p := rows[i].Predicate
+			if _, ok := cache[p]; !ok {
+				v, err := e.Embed(context.Background(), []string{p})
+				if err != nil {
+					return err
+				}
+				cache[p] = v[0]
+			}
+			rows[i].PredVec = cache[p]
+		}
+		m.bySubject[k] = rows
+	}
+	return nil
 }

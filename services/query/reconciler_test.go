@@ -202,6 +202,11 @@ func TestThroughReconciler(t *testing.T) {
 	if !parisSuperseded {
 		t.Fatalf("Paris is not shown superseded by Berlin: %+v", sub.Slots[0].Timeline)
 	}
+	// Predicate phrase embeddings of the reconciler's subject_predicates reach the resolver.
+	rows, err := dbFacts{s: q, v: view{ws: "team", agent: "agent-a"}, model: emb.Model()}.about(ctx, []string{"alice"})
+	if err != nil || len(rows) == 0 || len(rows[0].PredVec) != emb.Dim() {
+		t.Fatalf("predicate embeddings not loaded: %d rows, %v", len(rows), err)
+	}
 	cr, err := a.Claim(ctx, "team", rome, client.ReadOptions{})
 	if err != nil || cr.Claim.Status != "superseded" || len(cr.Decisions) == 0 {
 		t.Fatalf("late older claim = %+v, %v", cr, err)

@@ -177,6 +177,8 @@ func sentenceResidual(text, subject, object string) []word {
 type cue struct {
 	stem  string
 	field int
+	// text is the word as written (or the plain word an idiom means), for embedding.
+	text string
 }
 
 // relationMatch scores a claim's relation words against the question's unconsumed cues. It returns the score

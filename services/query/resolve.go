@@ -45,6 +45,11 @@ type resolver struct {
 	maxHops int
 	// slots caches the resolved slots of subject keys for one question.
 	slots map[string][]*slot
+	// embed, when set, embeds text with the model of the claims' predicate embeddings (PredVec): the
+	// question's relation words are then also compared with predicate phrases by meaning.
+	embed func(ctx context.Context, text string) ([]float32, error)
+	// qvecs caches the embedding of the question's relation words per mention.
+	qvecs map[int][]float32
 }
 
 const (
@@ -56,6 +61,13 @@ const (
 	hopPenalty    = 0.05
 	maxMentions   = 4
 	proximityBon  = 0.15
+	// predSimFloor is the cosine similarity below which a predicate phrase says nothing about the question
+	// (unrelated phrases score around 0.1–0.2 with the default model); predSimWeight scales what is above it.
+	predSimFloor  = 0.3
+	predSimWeight = 0.5
+	// predSimAlone is the similarity at which a predicate phrase alone answers a one-hop question that no
+	// relation word of the lexicon matched.
+	predSimAlone = 0.55
 )
 
 // mentions finds the spans of the question that name known subjects: longest first, non-overlapping.
@@ -130,14 +142,14 @@ func cuesFor(q string, m mention) []cue {
 			continue
 		}
 		if n, meaning := matchIdiom(all[i:]); n > 0 {
-			out = append(out, cue{stem: stem(meaning), field: w.field})
+			out = append(out, cue{stem: stem(meaning), field: w.field, text: meaning})
 			i += n - 1
 			continue
 		}
 		if stopwords[w.low] {
 			continue
 		}
-		out = append(out, cue{stem: w.stem, field: w.field})
+		out = append(out, cue{stem: w.stem, field: w.field, text: w.low})
 	}
 	return out
 }
@@ -196,7 +208,7 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 		}
 	}
 	if len(finals) == 0 {
-		return nil, ms, nil
+		return r.bySimilarity(ctx, q, ms)
 	}
 	sort.SliceStable(finals, func(i, j int) bool { return finals[i].finalVal > finals[j].finalVal })
 	return finals[0], ms, nil
@@ -227,6 +239,9 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 		score, consumed := relationMatch(relationWords(w), c.cues, c.used)
 		if score < minHopScore || len(consumed) == 0 {
 			continue
+		}
+		if sim, ok := r.predSim(ctx, c, w); ok {
+			score += predSimWeight * max(0, sim-predSimFloor)
 		}
 		// Closer cue words are likelier to name this hop: "the capital of the country of X" reads outward.
 		dist := 1 << 30
@@ -334,4 +349,72 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// questionVec returns the embedding of the question's relation words for a chain's mention (cached).
+func (r *resolver) questionVec(ctx context.Context, c *chain) []float32 {
+	if r.embed == nil {
+		return nil
+	}
+	if r.qvecs == nil {
+		r.qvecs = map[int][]float32{}
+	}
+	key := c.start.from<<16 | c.start.to
+	if v, ok := r.qvecs[key]; ok {
+		return v
+	}
+	var words []string
+	for _, cu := range c.cues {
+		words = append(words, cu.text)
+	}
+	var v []float32
+	if len(words) > 0 {
+		v, _ = r.embed(ctx, strings.Join(words, " "))
+	}
+	r.qvecs[key] = v
+	return v
+}
+
+// predSim is the cosine similarity between the question's relation words and the claim's predicate phrase.
+func (r *resolver) predSim(ctx context.Context, c *chain, w *claimRow) (float64, bool) {
+	if len(w.PredVec) == 0 {
+		return 0, false
+	}
+	q := r.questionVec(ctx, c)
+	if len(q) != len(w.PredVec) {
+		return 0, false
+	}
+	var dot float64
+	for i := range q {
+		dot += float64(q[i]) * float64(w.PredVec[i])
+	}
+	return dot, true
+}
+
+// bySimilarity answers a one-hop question whose relation words no lexicon entry matched: the mentioned
+// entity's slot whose predicate phrase is closest in meaning to the question, when close enough.
+func (r *resolver) bySimilarity(ctx context.Context, q string, ms []mention) (*chain, []mention, error) {
+	if r.embed == nil {
+		return nil, ms, nil
+	}
+	var best *chain
+	bestSim := predSimAlone
+	for _, m := range ms {
+		slots, err := r.slotsOf(ctx, m.subjects)
+		if err != nil {
+			return nil, ms, err
+		}
+		c := &chain{start: m, entity: m.subjects, cues: cuesFor(q, m)}
+		for _, s := range slots {
+			if len(s.winners) == 0 {
+				continue
+			}
+			if sim, ok := r.predSim(ctx, c, s.winners[0]); ok && sim > bestSim {
+				bestSim = sim
+				best = &chain{start: m, entity: m.subjects, cues: c.cues, used: make([]bool, len(c.cues)),
+					hops: []hop{{slot: s, claim: s.winners[0], score: sim}}, score: sim, finalVal: sim}
+			}
+		}
+	}
+	return best, ms, nil
 }

@@ -106,15 +106,22 @@ type claimRow struct {
 	DecisionID                                                                         *string
 	Corroborations                                                                     int
 	SupersededBy                                                                       []string
+	// PredVec is the embedding of the predicate phrase (from subject_predicates), when loaded and comparable
+	// with the query embedder; nil otherwise.
+	PredVec []float32
 }
 
 func scanClaim(rows pgx.Rows) (claimRow, error) {
 	var r claimRow
 	var validTo, retiredAt pgtype.Timestamptz
-	err := rows.Scan(&r.ID, &r.Text, &r.Subject, &r.SubjectKey, &r.Predicate, &r.PredicateKey, &r.SlotKey,
+	dest := []any{&r.ID, &r.Text, &r.Subject, &r.SubjectKey, &r.Predicate, &r.PredicateKey, &r.SlotKey,
 		&r.Object, &r.ObjectKey, &r.Functional, &r.Scope, &r.Owner, &r.Confidence, &r.Sequence,
 		&r.Status, &r.ValidFrom, &validTo, &r.RecordedAt, &retiredAt, &r.Version, &r.DecisionID,
-		&r.Corroborations, &r.SupersededBy)
+		&r.Corroborations, &r.SupersededBy}
+	if len(rows.FieldDescriptions()) > len(dest) {
+		dest = append(dest, &r.PredVec)
+	}
+	err := rows.Scan(dest...)
 	if validTo.Valid {
 		t := validTo.Time
 		r.ValidTo = &t
@@ -211,11 +218,24 @@ func claimsBySubjects(ctx context.Context, q querier, v view, keys []string, lim
 }
 
 func claimsBySubjectsSQL(v view, keys []string, limit int) (string, pgx.NamedArgs) {
+	return claimsBySubjectsPredSQL(v, keys, limit, "")
+}
+
+// claimsBySubjectsPredSQL is claimsBySubjectsSQL with, when model is not empty, the predicate phrase
+// embedding of each claim (subject_predicates, same model only) as an extra column.
+func claimsBySubjectsPredSQL(v view, keys []string, limit int, model string) (string, pgx.NamedArgs) {
 	a := v.args()
 	a["keys"] = keys
 	a["lim"] = limit
-	return `SELECT ` + claimColumns + `
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
+	cols, join := claimColumns, ""
+	if model != "" {
+		a["model"] = model
+		cols += `, sp.embedding::real[]`
+		join = ` LEFT JOIN subject_predicates sp ON sp.workspace_id = c.workspace_id AND sp.subject_key = c.subject_key
+			AND sp.predicate_key = c.predicate_key AND sp.model = @model`
+	}
+	return `SELECT ` + cols + `
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + join + `
 		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[]) AND ` + v.where() + `
 		ORDER BY v.valid_from DESC, c.sequence DESC NULLS LAST, c.id
 		LIMIT @lim`, a
