@@ -22,6 +22,9 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
+// DefaultMaxConns is the pool size when the URL sets no pool_max_conns.
+const DefaultMaxConns = 32
+
 // ErrDimensionMismatch is returned when a vector's model or dimension differs from the store's pinned one.
 var ErrDimensionMismatch = errors.New("store: embedding dimension does not match the store")
 
@@ -38,6 +41,11 @@ func Connect(ctx context.Context, url string, timeout time.Duration) (*pgxpool.P
 			return err
 		}
 		return nil
+	}
+	// pgx defaults to max(4, CPUs) connections; every reconciler partition holds one for the length of its
+	// batch and the query service needs its own, so a larger pool is the better default.
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 || cfg.ConnConfig.ConnectTimeout > timeout {
 		cfg.ConnConfig.ConnectTimeout = timeout
