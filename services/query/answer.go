@@ -50,6 +50,7 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	s.metrics.answer(r.ctx, res.Mode, res.Disputed)
 	api.WriteJSON(w, http.StatusOK, res)
 	return nil
 }

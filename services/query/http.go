@@ -62,9 +62,11 @@ type request struct {
 
 // handler wraps an endpoint with what every endpoint needs: the request deadline, authentication (a read: an
 // unknown workspace is a 404), panic containment, and one place that turns errors into responses.
-func (s *Service) handler(h func(w http.ResponseWriter, r *request) error) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, hr *http.Request) {
+func (s *Service) handler(name string, h func(w http.ResponseWriter, r *request) error) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, hr *http.Request) {
 		start := time.Now()
+		w := &statusWriter{ResponseWriter: rw}
+		defer func() { s.metrics.request(context.WithoutCancel(hr.Context()), name, w.status, time.Since(start)) }()
 		ctx, cancel := context.WithTimeout(hr.Context(), s.cfg.RequestTimeout)
 		defer cancel()
 		hr = hr.WithContext(ctx)

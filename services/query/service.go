@@ -49,6 +49,7 @@ type Service struct {
 	embedder embedding.Embedder
 	tok      *tokens.Counter
 	llm      *llm.Client
+	metrics  *metrics
 
 	// dense caches whether dense retrieval can run: the store's pinned embedding model must be the query
 	// embedder's (vectors of different models are not comparable). Re-checked until a dimension is pinned.
@@ -87,7 +88,11 @@ func New(deps service.Deps, cfg Config, opts ...Option) (*Service, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{cfg: cfg, log: log.With("service", Name), db: deps.DB, embedder: deps.Embedder, tok: tok}
+	m, err := newMetrics()
+	if err != nil {
+		return nil, fmt.Errorf("query: metrics: %w", err)
+	}
+	s := &Service{cfg: cfg, log: log.With("service", Name), db: deps.DB, embedder: deps.Embedder, tok: tok, metrics: m}
 	for _, o := range opts {
 		o(s)
 	}
@@ -128,22 +133,22 @@ func (s *Service) Ready(ctx context.Context) error {
 // Routes implements service.HTTPService.
 func (s *Service) Routes(mux *http.ServeMux) {
 	for _, r := range s.routes() {
-		mux.Handle(r.pattern, s.handler(r.h))
+		mux.Handle(r.pattern, s.handler(r.name, r.h))
 	}
 }
 
 type route struct {
-	pattern string
-	h       func(http.ResponseWriter, *request) error
+	name, pattern string
+	h             func(http.ResponseWriter, *request) error
 }
 
 // routes lists the endpoints (the OpenAPI document is checked against this list).
 func (s *Service) routes() []route {
 	return []route{
-		{"POST /v1/workspaces/{ws}/search", s.handleSearch},
-		{"POST /v1/workspaces/{ws}/answer", s.handleAnswer},
-		{"GET /v1/workspaces/{ws}/subjects/{subject_key}", s.handleSubject},
-		{"GET /v1/workspaces/{ws}/claims/{id}", s.handleClaim},
+		{"search", "POST /v1/workspaces/{ws}/search", s.handleSearch},
+		{"answer", "POST /v1/workspaces/{ws}/answer", s.handleAnswer},
+		{"subject", "GET /v1/workspaces/{ws}/subjects/{subject_key}", s.handleSubject},
+		{"claim", "GET /v1/workspaces/{ws}/claims/{id}", s.handleClaim},
 	}
 }
 
