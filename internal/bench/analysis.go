@@ -87,6 +87,7 @@ func (e *Evaluator) analyzeEvidence(ctx context.Context, conv *Conversation, q *
 	var details []string
 	class := ""
 	rank := map[string]int{ExtractionMiss: 3, ResolutionError: 2, RetrievalMiss: 1}
+	rankedOut := true
 	for _, t := range missed {
 		cs := states[t]
 		c := RetrievalMiss
@@ -99,10 +100,42 @@ func (e *Evaluator) analyzeEvidence(ctx context.Context, conv *Conversation, q *
 		if rank[c] > rank[class] {
 			class = c
 		}
-		details = append(details, fmt.Sprintf("%s: %s (%d claims)", t, c, len(cs)))
+		d := fmt.Sprintf("%s: %s (%d claims)", t, c, len(cs))
+		if c == RetrievalMiss {
+			// The larger budgets of the same row tell a claim ranked below the budget from one never found.
+			if at := reachedAt(row, t, br.Budget); at > 0 {
+				d += fmt.Sprintf(", reached at %d tokens", at)
+			} else {
+				d += ", not reached at any budget"
+				rankedOut = false
+			}
+		}
+		details = append(details, d)
 	}
 	row.Analysis = class
+	if class == RetrievalMiss {
+		row.Subclass = map[bool]string{true: RankedOut, false: NotRetrieved}[rankedOut]
+	}
 	row.Detail = strings.Join(details, "; ")
+}
+
+// Retrieval-miss subclasses.
+const (
+	// RankedOut: every missed evidence turn is reached at a larger budget: retrieved, but ranked below the cut.
+	RankedOut = "ranked below the budget"
+	// NotRetrieved: some missed evidence turn is reached at no budget.
+	NotRetrieved = "not retrieved at any budget"
+)
+
+// reachedAt returns the smallest budget above after at which the row's context reaches turn, or 0.
+func reachedAt(row *Row, turn string, after int) int {
+	best := 0
+	for _, b := range row.Budgets {
+		if b.Budget > after && slices.Contains(b.EvidenceHit, turn) && (best == 0 || b.Budget < best) {
+			best = b.Budget
+		}
+	}
+	return best
 }
 
 // analyzeFacts explains a wrong FactConsolidation answer hop by hop along the reconstructed chain: the first

@@ -168,11 +168,18 @@ func TestAnalyzeFacts(t *testing.T) {
 func TestAnalyzeEvidence(t *testing.T) {
 	rec := 0.0
 	q := &Question{Category: "single-hop", Evidence: []string{"D1:1", "D1:2", "D1:3"}}
-	r := &Row{System: SystemMneme, Budgets: []BudgetResult{{Budget: 500, EvidenceRecall: &rec}}}
+	r := &Row{System: SystemMneme, Budgets: []BudgetResult{{Budget: 500, EvidenceRecall: &rec}, {Budget: 2000, EvidenceRecall: &rec, EvidenceHit: []string{"D1:3"}}}}
 	e := &Evaluator{Bench: LoCoMo, Inspector: inspect{"D1:2": {{Status: "superseded"}}, "D1:3": {{Status: "active"}}}}
 	e.analyze(context.Background(), &Conversation{}, q, r)
-	if r.Analysis != ExtractionMiss || !strings.Contains(r.Detail, "D1:2: resolution error") || !strings.Contains(r.Detail, "D1:3: retrieval miss") {
+	if r.Analysis != ExtractionMiss || !strings.Contains(r.Detail, "D1:2: resolution error") || !strings.Contains(r.Detail, "D1:3: retrieval miss (1 claims), reached at 2000 tokens") {
 		t.Fatalf("%s / %s", r.Analysis, r.Detail)
+	}
+	// Only retrieval misses: ranked below the budget when a larger budget reaches them all.
+	q2 := &Question{Category: "single-hop", Evidence: []string{"D1:3"}}
+	r2 := &Row{System: SystemMneme, Budgets: r.Budgets}
+	e.analyze(context.Background(), &Conversation{}, q2, r2)
+	if r2.Analysis != RetrievalMiss || r2.Subclass != RankedOut {
+		t.Fatalf("%s / %s / %s", r2.Analysis, r2.Subclass, r2.Detail)
 	}
 }
 

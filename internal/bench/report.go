@@ -517,17 +517,29 @@ func (rep *Report) analysisMarkdown(b *strings.Builder) {
 		return
 	}
 	b.WriteString("## Error analysis (mneme)\n\n")
+	subs := map[string]int{}
+	for _, r := range missed {
+		if r.Subclass != "" {
+			subs[r.Subclass]++
+		}
+	}
 	t := &table{head: []string{"class", "questions"}}
 	for _, c := range []string{ExtractionMiss, ResolutionError, RetrievalMiss, AssemblyError, GoldInconsistent} {
 		if counts[c] > 0 {
 			t.add(c, strconv.Itoa(counts[c]))
+		}
+		if c == RetrievalMiss {
+			for _, sc := range []string{RankedOut, NotRetrieved} {
+				if subs[sc] > 0 {
+					t.add("— "+sc, strconv.Itoa(subs[sc]))
+				}
+			}
 		}
 	}
 	b.WriteString(t.String() + "\n")
 	t = &table{head: []string{"question", "category", "question text", "gold", "answer", "class", "detail"}}
 	for i, r := range missed {
 		if i == maxListed {
-			fmt.Fprintf(b, "(%d more in results.jsonl)\n\n", len(missed)-maxListed)
 			break
 		}
 		ans := ""
@@ -537,6 +549,9 @@ func (rep *Report) analysisMarkdown(b *strings.Builder) {
 		t.add(r.QuestionID, r.Category, clip(r.Question, 90), clip(first(r.Golds), 50), clip(ans, 50), r.Analysis, clip(r.Detail, 160))
 	}
 	b.WriteString(t.String() + "\n")
+	if len(missed) > maxListed {
+		fmt.Fprintf(b, "The first %d of %d analysed questions are listed; results.jsonl has every row with its analysis.\n\n", maxListed, len(missed))
+	}
 }
 
 func clip(s string, n int) string {

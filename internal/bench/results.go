@@ -37,6 +37,8 @@ type Row struct {
 
 	// Analysis classifies a missed goal: extraction miss, retrieval miss, resolution error, assembly error.
 	Analysis string `json:"analysis,omitempty"`
+	// Subclass refines a retrieval miss: ranked below the budget, or not retrieved at any budget.
+	Subclass string `json:"subclass,omitempty"`
 	Detail   string `json:"detail,omitempty"`
 	// Error is set when the system failed on the question; the row still counts (as a miss).
 	Error   string  `json:"error,omitempty"`
