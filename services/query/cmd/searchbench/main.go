@@ -77,7 +77,6 @@ type config struct {
 	keep      bool
 	reuse     bool
 	seed      uint64
-	clusters  int
 	timeout   time.Duration
 	maxWorkMB int
 }
@@ -96,7 +95,6 @@ func run() error {
 	flag.BoolVar(&c.keep, "keep", false, "keep the generated databases")
 	flag.BoolVar(&c.reuse, "reuse", false, "reuse a kept database of the same size instead of generating it")
 	flag.Uint64Var(&c.seed, "seed", 1, "random seed")
-	flag.IntVar(&c.clusters, "clusters", 2000, "vector clusters (topics)")
 	flag.DurationVar(&c.timeout, "timeout", 2*time.Hour, "overall time limit")
 	flag.IntVar(&c.maxWorkMB, "maintenance-work-mem-mb", 1024, "maintenance_work_mem for the index builds")
 	flag.Parse()
@@ -216,26 +214,35 @@ var objects = strings.Fields(`Berlin Paris Madrid Lisbon Rome Vienna Prague Wars
 	peanuts pollen gluten dairy cats dogs parrots hamsters Buddhism Islam Judaism Christianity Hinduism engineer doctor
 	teacher lawyer nurse chef pilot artist writer analyst March April May June July August September October`)
 
+// gen makes the corpus. Vectors are hierarchical, like text embeddings: a topic per group of subjects, a
+// subject vector near its topic, a claim vector near its subject; a question about a claim is near that claim.
+// Every vector is a deterministic function of (seed, what it embeds), so queries can be made for any claim.
 type gen struct {
-	rng       *rand.Rand
-	centroids [][]float32
+	seed   uint64
+	topics int
+	rng    *rand.Rand
 }
 
-func newGen(seed uint64, clusters int) *gen {
-	g := &gen{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
-	g.centroids = make([][]float32, clusters)
-	for i := range g.centroids {
-		g.centroids[i] = g.unit(nil, 0)
-	}
-	return g
+// Noise norms: cos(subject, topic) ≈ 0.8, cos(claim, subject) ≈ 0.85, cos(question, claim) ≈ 0.85; claims of
+// one subject ≈ 0.7 to each other, of one topic ≈ 0.45, unrelated ≈ 0.
+const (
+	subjectNoise  = 0.75
+	claimNoise    = 0.6
+	questionNoise = 0.6
+)
+
+func newGen(seed uint64, topics int) *gen {
+	return &gen{seed: seed, topics: max(1, topics), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 }
 
-// unit returns a unit vector near center (noise sigma per dimension), or a random one when center is nil.
-func (g *gen) unit(center []float32, sigma float64) []float32 {
+// vec returns the unit vector of (kind, a, b): center plus Gaussian noise of the given norm (center nil: random).
+func (g *gen) vec(kind, a, b uint64, center []float32, noise float64) []float32 {
+	r := rand.New(rand.NewPCG(g.seed^kind*0x9e3779b97f4a7c15, a*0x100000001b3+b))
 	v := make([]float32, dim)
+	sigma := noise / math.Sqrt(dim)
 	var n float64
 	for i := range v {
-		x := g.rng.NormFloat64()
+		x := r.NormFloat64()
 		if center != nil {
 			x = float64(center[i]) + sigma*x
 		}
@@ -249,6 +256,19 @@ func (g *gen) unit(center []float32, sigma float64) []float32 {
 	return v
 }
 
+func (g *gen) subjectVec(s int) []float32 {
+	topic := g.vec(1, uint64(s%g.topics), 0, nil, 0)
+	return g.vec(2, uint64(s), 0, topic, subjectNoise)
+}
+
+// claimVec is the vector of subject s's j-th attribute in its version ver (0 current, 1 older).
+func (g *gen) claimVec(s, j, ver int, subject []float32) []float32 {
+	if subject == nil {
+		subject = g.subjectVec(s)
+	}
+	return g.vec(3, uint64(s), uint64(j)<<8|uint64(ver), subject, claimNoise)
+}
+
 func subjectName(i int) string {
 	f, l := len(firstNames), len(lastNames)
 	name := firstNames[i%f] + " " + lastNames[(i/f)%l]
@@ -260,11 +280,6 @@ func subjectName(i int) string {
 
 // claimsPerSubject is the mean attribute count of a subject.
 const claimsPerSubject = 5
-
-// slotOf deterministically gives subject s its j-th predicate and topic cluster.
-func (g *gen) topic(subject, pred int) int {
-	return (subject*7919 + pred*104729) % len(g.centroids)
-}
 
 type row struct {
 	id                                      string
@@ -291,22 +306,22 @@ func (g *gen) rows(n int, emit func(r *row) error) (subjects int, err error) {
 		key := canon.SubjectKey(name)
 		for j := 0; j < claimsPerSubject && count < n; j++ {
 			p := predicates[(s+j*3)%len(predicates)]
-			t := g.topic(s, j)
-			mk := func(obj string, vf time.Time, seq int64) *row {
+			sv := g.subjectVec(s)
+			mk := func(obj string, vf time.Time, seq int64, ver int) *row {
 				r := &row{id: uuidFor(s, j, seq), subject: name, subjectKey: key, predicate: p, predKey: canon.PredicateKey(p),
 					object: obj, objectKey: canon.ObjectKey(obj), scope: "shared", owner: agent, validFrom: vf, seq: seq,
 					status: "active", versions: 1, recordedAt: vf.Add(time.Hour)}
 				r.text = canon.ClaimText(name, p, obj)
-				r.vector = g.unit(g.centroids[t], 0.06)
+				r.vector = g.claimVec(s, j, ver, sv)
 				if g.rng.IntN(100) == 0 {
 					r.scope, r.owner = "private", "agent-"+strconv.Itoa(1+g.rng.IntN(5))
 				}
 				return r
 			}
 			vf := base.Add(time.Duration(g.rng.IntN(4*365*24)) * time.Hour)
-			cur := mk(objects[g.rng.IntN(len(objects))], vf, int64(count))
+			cur := mk(objects[g.rng.IntN(len(objects))], vf, int64(count), 0)
 			if g.rng.IntN(10) == 0 && count+1 < n {
-				old := mk(objects[g.rng.IntN(len(objects))], vf.Add(-time.Duration(1+g.rng.IntN(700))*24*time.Hour), int64(count)+1)
+				old := mk(objects[g.rng.IntN(len(objects))], vf.Add(-time.Duration(1+g.rng.IntN(700))*24*time.Hour), int64(count)+1, 1)
 				old.scope, old.owner = cur.scope, cur.owner
 				old.id = uuidFor(s, j, -1)
 				old.status, old.versions, old.supersededBy = "superseded", 2, cur.id
@@ -341,7 +356,8 @@ func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResu
 	if err != nil {
 		return res, err
 	}
-	g := newGen(c.seed, c.clusters)
+	// A topic per ~20 subjects, at every size.
+	g := newGen(c.seed, max(10, n/(claimsPerSubject*20)))
 	fresh := !c.reuse || !databaseExists(ctx, c.db, dbName)
 	if fresh {
 		if err := recreateDatabase(ctx, c.db, dbName); err != nil {
@@ -562,7 +578,7 @@ func makeQueries(g *gen, n, count int) []benchQuery {
 		j := rng.IntN(claimsPerSubject)
 		p := predicates[(s+j*3)%len(predicates)]
 		out[i].text = fmt.Sprintf(questionShapes[i%len(questionShapes)], p, subjectName(s))
-		out[i].vector = g.unit(g.centroids[g.topic(s, j)], 0.08)
+		out[i].vector = g.vec(4, uint64(i), 0, g.claimVec(s, j, 0, nil), questionNoise)
 	}
 	return out
 }
@@ -734,7 +750,7 @@ func measureEmbedding(ctx context.Context, c config, log *slog.Logger) (*latency
 		log.Warn("query embedding not measured", "err", err)
 		return nil, nil
 	}
-	g := newGen(c.seed, 1)
+	g := newGen(c.seed, 100)
 	qs := makeQueries(g, 100000, 120)
 	var ds []time.Duration
 	for i, q := range qs {
