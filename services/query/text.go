@@ -113,10 +113,18 @@ type mention struct {
 // maxMentionFields bounds entity n-grams: names longer than this are rare and the lookup stays small.
 const maxMentionFields = 8
 
+// maxMentionScan bounds how many fields of a query are scanned for entity mentions, so a long query costs a
+// bounded lookup (a few thousand keys at most).
+const maxMentionScan = 96
+
 // ngramKeys returns every field n-gram of s (up to maxMentionFields fields) with its canonical subject key,
-// in the order longest first. Keys are deduplicated; the first (longest, leftmost) span wins.
+// in the order longest first. Keys are deduplicated; the first (longest, leftmost) span wins. Only the first
+// maxMentionScan fields are scanned.
 func ngramKeys(s string) ([]string, map[string][2]int) {
 	fs := fields(s)
+	if len(fs) > maxMentionScan {
+		fs = fs[:maxMentionScan]
+	}
 	spans := map[string][2]int{}
 	var keys []string
 	for n := min(maxMentionFields, len(fs)); n >= 1; n-- {
