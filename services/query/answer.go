@@ -67,6 +67,21 @@ func (f dbFacts) known(ctx context.Context, keys []string) (map[string][]string,
 	return knownSubjects(ctx, f.s.db, f.v, keys)
 }
 
+func (f dbFacts) byObject(ctx context.Context, keys []string) ([]claimRow, error) {
+	a := f.v.args()
+	a["keys"] = keys
+	a["lim"] = maxReverseRows
+	rows, err := f.s.db.Query(ctx, `SELECT `+claimColumns+`
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+f.v.belief()+`
+		WHERE c.workspace_id = @ws AND c.object_key = ANY(@keys::text[]) AND `+f.v.where()+`
+		ORDER BY v.valid_from DESC, c.id
+		LIMIT @lim`, a)
+	if err != nil {
+		return nil, err
+	}
+	return collectClaims(rows)
+}
+
 func (f dbFacts) about(ctx context.Context, keys []string) ([]claimRow, error) {
 	if len(keys) == 0 {
 		return nil, nil
@@ -195,6 +210,23 @@ func (s *Service) deterministic(c *chain, t temporal, res *api.AnswerResponse) [
 			res.Notes = append(res.Notes, "disputed: "+h.claim.Subject+" — "+h.claim.Predicate+" has conflicting values "+
 				quoteList(objectsOf(h.slot.winners))+"; which is right?")
 		}
+	}
+	if len(c.reverse) > 0 {
+		var subjects []string
+		used = used[:0]
+		res.Hops = res.Hops[:0]
+		for _, cl := range c.reverse {
+			subjects = append(subjects, cl.Subject)
+			used = append(used, item{claim: cl})
+			res.Hops = append(res.Hops, api.Hop{Subject: cl.Subject, Predicate: cl.Predicate, Object: cl.Object, ClaimID: cl.ID})
+		}
+		res.Answer = strings.Join(dedupe(subjects), ", ")
+		res.Mode = ModeDeterministic
+		res.Notes = append(res.Notes, "reverse lookup: the question names the value; the answer is who or what holds it")
+		for _, it := range used {
+			res.ClaimsUsed = append(res.ClaimsUsed, it.apiClaim())
+		}
+		return used
 	}
 	last := c.hops[len(c.hops)-1]
 	values := objectsOf(last.slot.winners)

@@ -45,6 +45,18 @@ func (m *memFacts) known(_ context.Context, keys []string) (map[string][]string,
 	return out, nil
 }
 
+func (m *memFacts) byObject(_ context.Context, keys []string) ([]claimRow, error) {
+	var out []claimRow
+	for _, rows := range m.bySubject {
+		for _, r := range rows {
+			if contains(keys, r.ObjectKey) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
+}
+
 func (m *memFacts) about(_ context.Context, keys []string) ([]claimRow, error) {
 	var out []claimRow
 	for _, k := range keys {

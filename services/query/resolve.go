@@ -15,6 +15,8 @@ type facts interface {
 	known(ctx context.Context, keys []string) (map[string][]string, error)
 	// about returns the view's claims about the given subject keys.
 	about(ctx context.Context, subjectKeys []string) ([]claimRow, error)
+	// byObject returns the view's claims whose object has one of the given object keys (bounded).
+	byObject(ctx context.Context, objectKeys []string) ([]claimRow, error)
 }
 
 // hop is one deterministic step: the slot chosen for an entity and its resolved value.
@@ -35,6 +37,9 @@ type chain struct {
 	hops     []hop
 	score    float64
 	finalVal float64
+	// reverse holds, for a reverse lookup ("Who lives in Berlin?"), the current claims whose object the
+	// question names and whose relation it asks about; the answer is their subjects.
+	reverse []*claimRow
 }
 
 // resolver answers questions hop by hop over facts, deterministically.
@@ -159,8 +164,12 @@ func cuesFor(q string, m mention) []cue {
 // nil when no entity or no matching slot is found.
 func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, error) {
 	ms, err := r.mentions(ctx, q)
-	if err != nil || len(ms) == 0 {
+	if err != nil {
 		return nil, ms, err
+	}
+	if len(ms) == 0 {
+		c, err := r.reverseLookup(ctx, q)
+		return c, ms, err
 	}
 	var beam []*chain
 	for _, m := range ms {
@@ -208,7 +217,12 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 		}
 	}
 	if len(finals) == 0 {
-		return r.bySimilarity(ctx, q, ms)
+		c, ms, err := r.bySimilarity(ctx, q, ms)
+		if c != nil || err != nil {
+			return c, ms, err
+		}
+		c, err = r.reverseLookup(ctx, q)
+		return c, ms, err
 	}
 	sort.SliceStable(finals, func(i, j int) bool { return finals[i].finalVal > finals[j].finalVal })
 	return finals[0], ms, nil
@@ -417,4 +431,87 @@ func (r *resolver) bySimilarity(ctx context.Context, q string, ms []mention) (*c
 		}
 	}
 	return best, ms, nil
+}
+
+// maxReverseRows bounds the claims one reverse lookup reads.
+const maxReverseRows = 200
+
+// reverseLookup answers a question that names a value rather than an entity ("Who lives in Berlin?"): the
+// current claims whose object is mentioned and whose relation matches the rest of the question; the answer is
+// their subjects.
+func (r *resolver) reverseLookup(ctx context.Context, q string) (*chain, error) {
+	fs := fields(q)
+	if len(fs) > maxMentionScan {
+		fs = fs[:maxMentionScan]
+	}
+	spans := map[string][2]int{}
+	var keys []string
+	for n := min(maxMentionFields, len(fs)); n >= 1; n-- {
+		for i := 0; i+n <= len(fs); i++ {
+			k := canon.ObjectKey(trimQuestionPunct(strings.Join(fs[i:i+n], " ")))
+			if k == "" || stopwords[k] {
+				continue
+			}
+			if _, ok := spans[k]; !ok {
+				spans[k] = [2]int{i, i + n}
+				keys = append(keys, k)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	rows, err := r.f.byObject(ctx, keys)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	var subjects []string
+	for _, row := range rows {
+		subjects = append(subjects, row.SubjectKey)
+	}
+	// Only current values count: resolve each candidate's slot as the caller sees it.
+	if _, err := r.slotsOf(ctx, dedupe(subjects)); err != nil {
+		return nil, err
+	}
+	best := minHopScore
+	var out []*claimRow
+	var bestSlot *slot
+	var m mention
+	for i := range rows {
+		row := &rows[i]
+		sp, ok := spans[row.ObjectKey]
+		if !ok {
+			continue
+		}
+		var sl *slot
+		for _, s := range r.slots[row.SubjectKey] {
+			if s.slotKey == row.SlotKey && contains(idsOf(s.winners), row.ID) {
+				sl = s
+			}
+		}
+		if sl == nil {
+			continue
+		}
+		mm := mention{from: sp[0], to: sp[1], key: row.ObjectKey}
+		cs := cuesFor(q, mm)
+		score, consumed := relationMatch(relationWords(row), cs, make([]bool, len(cs)))
+		if len(consumed) == 0 || score < best-1e-9 {
+			continue
+		}
+		if score > best+1e-9 {
+			best, out, bestSlot, m = score, nil, sl, mm
+		}
+		out = append(out, row)
+		if bestSlot == nil {
+			bestSlot, m = sl, mm
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	sort.SliceStable(out, func(i, j int) bool { return newer(out[i], out[j]) })
+	if len(out) > 10 {
+		out = out[:10]
+	}
+	return &chain{start: m, hops: []hop{{slot: bestSlot, claim: out[0], score: best}}, score: best, finalVal: best, reverse: out}, nil
 }

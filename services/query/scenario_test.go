@@ -503,3 +503,30 @@ func TestDeadline(t *testing.T) {
 		t.Fatalf("err = %v, want 503 unavailable at the deadline", err)
 	}
 }
+
+// A question that names a value asks who holds it now: "Who lives in Berlin?" (reverse lookup).
+func TestReverseLookup(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("team")
+	ctx := context.Background()
+	a := h.client("agent-a")
+	alice := f.add(fclaim{Subject: "Alice", Predicate: "lives in", Object: "Berlin", ValidFrom: day("2024-01-01")})
+	f.add(fclaim{Subject: "Bob", Predicate: "lives in", Object: "Madrid", ValidFrom: day("2024-01-01")})
+	old := f.add(fclaim{Subject: "Carol", Predicate: "lives in", Object: "Berlin", ValidFrom: day("2020-01-01")})
+	nw := f.add(fclaim{Subject: "Carol", Predicate: "lives in", Object: "Oslo", ValidFrom: day("2023-01-01")})
+	f.supersede(nw, old, day("2023-01-01"))
+	f.add(fclaim{Subject: "Dave", Predicate: "works in", Object: "Berlin", ValidFrom: day("2024-01-01")})
+	f.add(fclaim{Subject: "Erin", Predicate: "lives in", Object: "Berlin", Scope: "private", Owner: "agent-b"})
+
+	res, err := a.Answer(ctx, "team", api.AnswerRequest{Question: "Who lives in Berlin?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer != "Alice" || res.Mode != ModeDeterministic || len(res.ClaimsUsed) != 1 || res.ClaimsUsed[0].ID != alice {
+		t.Fatalf("answer = %+v", res)
+	}
+	res, err = a.Answer(ctx, "team", api.AnswerRequest{Question: "Who lived in Berlin?", AsOf: ptime(day("2021-01-01"))})
+	if err != nil || res.Answer != "Carol" {
+		t.Fatalf("as_of 2021 = %+v, %v", res, err)
+	}
+}
