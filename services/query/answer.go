@@ -180,13 +180,11 @@ func (s *Service) answer(ctx context.Context, v view, question string, budget in
 
 	wantReader := s.llm != nil && (s.cfg.Reader == "always" || (s.cfg.Reader == "fallback" && c == nil))
 	if wantReader {
-		if err := s.read(ctx, v, question, budget, used, res); err != nil {
+		if err := s.read(ctx, v, question, budget, res); err != nil {
 			return nil, err
 		}
 	} else {
-		ctxText, n := s.renderUsed(used, budget)
-		_ = ctxText
-		res.TokensSpent.Context = n
+		res.TokensSpent.Context = s.usedTokens(used, budget)
 	}
 	res.TokensSpent.Prompt += planUsage.prompt
 	res.TokensSpent.Completion += planUsage.completion
@@ -274,13 +272,13 @@ func (s *Service) deterministic(c *chain, t temporal, res *api.AnswerResponse) [
 	return used
 }
 
-// renderUsed renders the used claims as a reader would see them, within budget, and counts the tokens.
-func (s *Service) renderUsed(used []item, budget int) (string, int) {
+// usedTokens counts the tokens of the used claims rendered as a reader would see them, within budget.
+func (s *Service) usedTokens(used []item, budget int) int {
 	if len(used) == 0 {
-		return "", 0
+		return 0
 	}
-	_, text, n := s.budget(used, len(used), budget)
-	return text, n
+	_, _, n := s.budget(used, len(used), budget)
+	return n
 }
 
 func objectsOf(cs []*claimRow) []string {

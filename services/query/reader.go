@@ -130,7 +130,7 @@ const readerPrompt = `You answer a question from an agent's memory, using only t
 4. If the facts do not contain the answer, say you do not know. Answer in as few words as possible.`
 
 // read answers from the assembled context with the LLM reader. The deterministic hops, if any, go with it.
-func (s *Service) read(ctx context.Context, v view, question string, budget int, used []item, res *api.AnswerResponse) error {
+func (s *Service) read(ctx context.Context, v view, question string, budget int, res *api.AnswerResponse) error {
 	sr, err := s.search(ctx, v, searchParams{query: question, k: s.cfg.DefaultK, budget: budget, history: asksAboutChange(question)})
 	if err != nil {
 		return err
@@ -182,7 +182,6 @@ func (s *Service) read(ctx context.Context, v view, question string, budget int,
 			}
 		}
 	}
-	_ = used
 	res.Answer = strings.TrimSpace(resp.Content)
 	res.Mode = ModeReader
 	return nil
