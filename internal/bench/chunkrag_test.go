@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/embedding/embeddingtest"
 	"github.com/mneme-ai/mneme/pkg/tokens"
@@ -144,5 +145,30 @@ func TestFullContext(t *testing.T) {
 	r, _ := f.Retrieve(context.Background(), c, &Question{}, 10)
 	if len(r.TurnSet()) != 9 || r.Tokens < 50 || !strings.Contains(r.Context, "[session 2, 2 January 2024]\nAnn: Filler") {
 		t.Fatalf("%d turns, %d tokens: %q", len(r.TurnSet()), r.Tokens, r.Context)
+	}
+}
+
+func TestTurnInputsSplitLongTurns(t *testing.T) {
+	long := strings.Repeat("line of pasted code ü\n", 8000) // ~180 kB
+	c := &Conversation{ID: "c", Sessions: []Session{{ID: "s", Turns: []Turn{{ID: "97", Role: "user", Content: long, Seq: 5}, {ID: "98", Role: "assistant", Content: "ok", Seq: 6}}}}}
+	in := TurnInputs(c)
+	if len(in) < 4 || in[0].TurnID != "97" || in[1].TurnID != "97~p2" || in[len(in)-1].TurnID != "98" {
+		t.Fatalf("%d inputs, ids %s %s", len(in), in[0].TurnID, in[1].TurnID)
+	}
+	var joined strings.Builder
+	for _, ti := range in[:len(in)-1] {
+		if len(ti.Content) > MaxTurnBytes || !utf8.ValidString(ti.Content) || *ti.Sequence != 5 {
+			t.Fatalf("part %s: %d bytes", ti.TurnID, len(ti.Content))
+		}
+		if SourceTurn(ti.TurnID) != "97" {
+			t.Fatalf("SourceTurn(%s)", ti.TurnID)
+		}
+		joined.WriteString(ti.Content)
+	}
+	if joined.String() != long {
+		t.Fatal("parts do not add up to the message")
+	}
+	if SourceTurn("D1:3") != "D1:3" {
+		t.Fatal("SourceTurn changed an id without parts")
 	}
 }

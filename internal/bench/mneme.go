@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
@@ -101,6 +103,23 @@ const (
 	maxBatchBytes = 4 << 20
 )
 
+// MaxTurnBytes is the largest turn content the harness sends: under the ingest service's default limit of
+// 64 KiB per turn. A longer message (a few BEAM messages paste whole files) is sent as consecutive parts,
+// as an agent would, with turn ids "<id>~p2", "<id>~p3", ... after the first; SourceTurn maps them back.
+const MaxTurnBytes = 60000
+
+// partMark separates a source turn id from its part number.
+const partMark = "~p"
+
+// SourceTurn returns the source turn id of a turn id the harness sent (the id itself, or the id a part
+// belongs to).
+func SourceTurn(id string) string {
+	if i := strings.LastIndex(id, partMark); i > 0 {
+		return id[:i]
+	}
+	return id
+}
+
 // TurnInputs converts a conversation's turns to the API's turn bodies: the source's turn id, its session,
 // role, speaker, content, valid time and ordinal.
 func TurnInputs(conv *Conversation) []api.TurnInput {
@@ -109,13 +128,40 @@ func TurnInputs(conv *Conversation) []api.TurnInput {
 		for _, t := range s.Turns {
 			at := t.Time.UTC()
 			seq := t.Seq
-			out = append(out, api.TurnInput{
-				TurnID: t.ID, SessionID: conv.ID + "/" + s.ID, Role: t.Role, Speaker: t.Speaker,
-				Content: t.Content, OccurredAt: &at, Sequence: &seq,
-			})
+			for i, part := range splitContent(t.Content, MaxTurnBytes) {
+				id := t.ID
+				if i > 0 {
+					id += partMark + strconv.Itoa(i+1)
+				}
+				out = append(out, api.TurnInput{
+					TurnID: id, SessionID: conv.ID + "/" + s.ID, Role: t.Role, Speaker: t.Speaker,
+					Content: part, OccurredAt: &at, Sequence: &seq,
+				})
+			}
 		}
 	}
 	return out
+}
+
+// splitContent cuts text into parts of at most max bytes, at a line break, else a space, else a rune
+// boundary.
+func splitContent(text string, max int) []string {
+	var parts []string
+	for len(text) > max {
+		cut := strings.LastIndexByte(text[:max], '\n')
+		if cut < max/2 {
+			cut = strings.LastIndexByte(text[:max], ' ')
+		}
+		if cut < max/2 {
+			cut = max
+			for cut > 0 && !utf8.RuneStart(text[cut]) {
+				cut--
+			}
+		}
+		parts = append(parts, text[:cut])
+		text = text[cut:]
+	}
+	return append(parts, text)
 }
 
 func (m *Mneme) ingest(ctx context.Context, conv *Conversation) (IngestStats, error) {
@@ -343,7 +389,11 @@ func (m *Mneme) claimItems(ctx context.Context, ws string, claims []api.Claim) (
 	}
 	items := make([]Item, len(claims))
 	for i, c := range claims {
-		items[i] = Item{ID: c.ID, Text: c.Text, TurnIDs: prov[c.ID], Status: c.Status, Conflicts: c.Conflicts,
+		var turns []string
+		for _, t := range prov[c.ID] {
+			turns = append(turns, SourceTurn(t))
+		}
+		items[i] = Item{ID: c.ID, Text: c.Text, TurnIDs: sortedUnique(turns), Status: c.Status, Conflicts: c.Conflicts,
 			SubjectKey: c.SubjectKey, PredicateKey: c.PredicateKey, Object: c.Object}
 	}
 	return items, nil
@@ -434,12 +484,12 @@ func (m *Mneme) Inspector() Inspector {
 // turns.
 func (m *Mneme) TurnClaims(ctx context.Context, conv *Conversation, turnIDs []string) (map[string][]ClaimState, error) {
 	rows, err := m.DB.Query(ctx, `
-		SELECT t.turn, c.id::text, c.object, v.status, c.subject_key, c.slot_key
+		SELECT DISTINCT split_part(t.turn, $3, 1), c.id::text, c.object, v.status, c.subject_key, c.slot_key
 		FROM claims c
 		JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL
 		CROSS JOIN LATERAL jsonb_array_elements_text(coalesce(c.provenance->'turn_ids', '[]'::jsonb)) AS t(turn)
-		WHERE c.workspace_id = $1 AND t.turn = ANY($2)
-		ORDER BY t.turn, c.id`, m.workspace(conv), turnIDs)
+		WHERE c.workspace_id = $1 AND split_part(t.turn, $3, 1) = ANY($2)
+		ORDER BY 1, 2`, m.workspace(conv), turnIDs, partMark)
 	if err != nil {
 		return nil, fmt.Errorf("mneme: reading claims by turn: %w", err)
 	}
