@@ -3,6 +3,7 @@ package uselite
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // workspace holds the activations of one batch pass. Rows are tokens of all the batch's texts packed
@@ -186,26 +187,32 @@ func forRows(threads, rows int, fn func(r0, r1 int)) {
 // outputs side by side into att.
 func attention(ws *workspace, lp *layerParams, seqs [][]int32, qkv, att []float32, threads int) {
 	n := len(seqs) * lp.heads
-	run := func(worker, from, to int) {
+	var next atomic.Int32
+	run := func(worker int) {
 		scores := ws.scores[worker]
-		for t := from; t < to; t++ {
+		for {
+			t := int(next.Add(1)) - 1
+			if t >= n {
+				return
+			}
 			s, hd := t/lp.heads, t%lp.heads
 			attendHead(lp, ws.starts[s], ws.starts[s+1]-ws.starts[s], hd, qkv, att, scores)
 		}
 	}
 	workers := min(threads, n)
 	if total := ws.starts[len(seqs)]; workers <= 1 || total < 64 {
-		run(0, 0, n)
+		run(0)
 		return
 	}
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := 1; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run(w, n*w/workers, n*(w+1)/workers)
+			run(w)
 		}()
 	}
+	run(0)
 	wg.Wait()
 }
 

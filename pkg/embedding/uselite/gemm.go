@@ -3,6 +3,7 @@ package uselite
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // panelWidth is the number of columns in one packed panel of a weight matrix: two AVX2 registers or
@@ -57,8 +58,13 @@ type gemmKernel interface {
 	tile(kc int, a []float32, lda int, p []float32, pstride int, c []float32, ldc int)
 }
 
-// gemm computes C[0:m][0:b.cols] += A[0:m][0:b.rows] · B using up to threads goroutines, each
-// owning a range of B's panels (so of C's columns). m must be a multiple of rowAlign.
+// gemm computes C[0:m][0:b.cols] += A[0:m][0:b.rows] · B using up to threads goroutines (the caller
+// included). m must be a multiple of rowAlign.
+//
+// The work is cut into chunks — a block of blockM rows × a group of panels — that the goroutines take
+// in turn, so a goroutine slowed down by other load on the machine does not hold the others up. Big
+// batches are cut by rows only (each A block is read once, B streams past it); small ones (a single
+// text) by columns as well, so both cores have work.
 func gemm(kern gemmKernel, threads, m int, a []float32, lda int, b *matrix, c []float32, ldc int) {
 	if m%rowAlign != 0 {
 		panic(fmt.Sprintf("uselite: gemm rows %d not a multiple of %d", m, rowAlign))
@@ -67,39 +73,56 @@ func gemm(kern gemmKernel, threads, m int, a []float32, lda int, b *matrix, c []
 		kern = kern.narrow()
 	}
 	units := b.cols / panelWidth / kern.panels()
-	workers := min(threads, units)
+	rowBlocks := (m + blockM - 1) / blockM
+	workers := threads
 	// Below ~1 MFLOP the goroutine hand-off costs more than it saves.
 	if m*b.rows*b.cols < 1<<19 {
 		workers = 1
 	}
 	if workers <= 1 {
-		gemmPanels(kern, m, a, lda, b, c, ldc, 0, units)
+		gemmChunk(kern, 0, m, a, lda, b, c, ldc, 0, units)
 		return
 	}
+	// Aim for at least two chunks per goroutine.
+	colGroups := min(units, max(1, (2*workers+rowBlocks-1)/rowBlocks))
+	chunks := rowBlocks * colGroups
+	var next atomic.Int32
+	work := func() {
+		for {
+			ch := int(next.Add(1)) - 1
+			if ch >= chunks {
+				return
+			}
+			rb, cg := ch/colGroups, ch%colGroups
+			i0 := rb * blockM
+			gemmChunk(kern, i0, min(i0+blockM, m), a, lda, b, c, ldc, units*cg/colGroups, units*(cg+1)/colGroups)
+		}
+	}
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		u0, u1 := units*w/workers, units*(w+1)/workers
+	for w := 1; w < min(workers, chunks); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			gemmPanels(kern, m, a, lda, b, c, ldc, u0, u1)
+			work()
 		}()
 	}
+	work()
 	wg.Wait()
 }
 
-// gemmPanels computes the columns of C covered by units [u0, u1) of kern.panels() panels each.
-func gemmPanels(kern gemmKernel, m int, a []float32, lda int, b *matrix, c []float32, ldc int, u0, u1 int) {
+// gemmChunk computes rows [i0, i1) of C for the columns covered by units [u0, u1) of kern.panels()
+// panels each.
+func gemmChunk(kern gemmKernel, i0, i1 int, a []float32, lda int, b *matrix, c []float32, ldc int, u0, u1 int) {
 	mr, np := kern.rows(), kern.panels()
 	K := b.rows
 	stride := K * panelWidth
 	for k0 := 0; k0 < K; k0 += blockK {
 		kc := min(blockK, K-k0)
-		for i0 := 0; i0 < m; i0 += blockM {
-			i1 := min(i0+blockM, m)
+		for ib := i0; ib < i1; ib += blockM {
+			ie := min(ib+blockM, i1)
 			for p := u0 * np; p < u1*np; p += np {
 				panel := b.packed[p*stride+k0*panelWidth:]
-				for i := i0; i < i1; i += mr {
+				for i := ib; i < ie; i += mr {
 					kern.tile(kc, a[i*lda+k0:], lda, panel, stride, c[i*ldc+p*panelWidth:], ldc)
 				}
 			}
