@@ -272,14 +272,18 @@ func TestExtractsClaimsFromTurns(t *testing.T) {
 
 func TestRedeliveryAndDuplicatesHaveOneEffect(t *testing.T) {
 	env := startNATS(t)
-	_, stop := runService(t, env, testConfig())
+	svc1, stop := runService(t, env, testConfig())
 	turns := dialog()
 	for _, tu := range turns {
 		publishTurn(t, env.js, tu, "")
 	}
-	waitFor(t, "turns acknowledged", func() bool { return settled(t, env.js) })
+	// Settled alone can hold before the service has seen a turn; wait for the service to count them too.
+	waitFor(t, "turns acknowledged", func() bool { return settled(t, env.js) && svc1.Stats().Turns == int64(len(turns)) })
 	stop()
 	first := proposedClaims(t, env.js)
+	if st := svc1.Stats(); len(first) == 0 || st.DeadLetters != 0 {
+		t.Fatalf("first run published %d claims, stats %+v", len(first), st)
+	}
 	ids := func(cs []event.ClaimProposedV1) []string {
 		var out []string
 		for _, c := range cs {
