@@ -44,7 +44,7 @@ type Result struct {
 	Batch          int       `json:"batch"`
 	TextsPerSec    float64   `json:"texts_per_sec_median"`
 	Runs           []float64 `json:"texts_per_sec_runs"`
-	RatioVsNaive   float64   `json:"ratio_vs_naive"`
+	RatioVsNaive   float64   `json:"ratio_vs_naive,omitempty"` // absent when naive was not measured
 }
 
 // Report is the JSON output.
@@ -207,9 +207,13 @@ func printTable(w io.Writer, r *Report) {
 	fmt.Fprintln(w, "| implementation | kernel | mode | texts per call | texts/s (median) | min – max | vs naive |")
 	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|")
 	for _, res := range r.Results {
-		fmt.Fprintf(w, "| %s | %s | %s | %d | %.1f | %.1f – %.1f | %.1f× |\n",
+		ratio := "–" // naive not measured in this run
+		if res.RatioVsNaive > 0 {
+			ratio = fmt.Sprintf("%.1f×", res.RatioVsNaive)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %.1f | %.1f – %.1f | %s |\n",
 			res.Implementation, res.Kernel, res.Mode, res.Batch, res.TextsPerSec,
-			slices.Min(res.Runs), slices.Max(res.Runs), res.RatioVsNaive)
+			slices.Min(res.Runs), slices.Max(res.Runs), ratio)
 	}
 }
 
