@@ -5,7 +5,7 @@ MNEME_LOG_TAG=lint
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$MNEME_ROOT"
-STATICCHECK="honnef.co/go/tools/cmd/staticcheck@2025.1.1"
+STATICCHECK="honnef.co/go/tools/cmd/staticcheck@v0.8.2"
 modules=(./schemas ./pkg ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query .)
 status=0
 unformatted="$(gofmt -l $(git ls-files '*.go'))"

@@ -71,15 +71,6 @@ func eventually(t *testing.T, within time.Duration, what string, f func() bool) 
 	}
 }
 
-func search(t *testing.T, sys *apptest.System, ws, agent string, req api.SearchRequest) api.SearchResponse {
-	t.Helper()
-	var out api.SearchResponse
-	if code := call(t, "POST", sys.BaseURL+"/v1/workspaces/"+ws+"/search", agent, req, &out); code != 200 {
-		t.Fatalf("search: HTTP %d", code)
-	}
-	return out
-}
-
 func hasObject(r api.SearchResponse, object string) bool {
 	for _, c := range r.Claims {
 		if strings.EqualFold(c.Object, object) {
