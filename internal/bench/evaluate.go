@@ -174,7 +174,8 @@ func knowledgeUpdatePass(q *Question, r *Retrieval) (bool, string) {
 		switch {
 		case len(fromU) == 0:
 			return false, "updated information not in context"
-		case len(fromO) > 0 && !slices.Equal(orig, upd):
+		case len(fromO) > 0:
+			// Also when both are one message: raw text shows the old and the new value alike.
 			return false, "original information also shown, unmarked"
 		}
 		return true, ""

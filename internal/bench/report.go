@@ -581,7 +581,7 @@ func (rep *Report) definitions(b *strings.Builder) {
 			"**token F1** (Mneme's deterministic answers): LoCoMo's official answer F1 (normalized, stemmed token overlap; multi-hop answers split on commas; adversarial questions score 1 when the answer says the information is not mentioned).")
 	case BEAM:
 		defs = append(defs,
-			"**knowledge_update pass**: the context shows a claim from the updated message (`source_chat_ids.updated_info`) as current (status active), and no active claim from the original message in the same slot (subject and predicate); raw history passes only when it shows the update without the original.",
+			"**knowledge_update pass**: the context shows a claim from the updated message (`source_chat_ids.updated_info`) as current (status active), and no active claim from the original message in the same slot (subject and predicate); raw history passes only when it shows the update without the original message.",
 			"**contradiction_resolution pass**: the context shows claims from both statements (`first_statement`, `second_statement`) and flags them as conflicting (both disputed, or one listing the other among its conflicts); raw history flags nothing and never passes.",
 			"**source recall**: the share of a question's `source_chat_ids` reached by the context (abstention questions have none).")
 	case LongMemEval:
