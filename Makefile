@@ -54,7 +54,9 @@ down:
 demo: up
 	@$(GO) run ./examples/demo -url http://$(HTTP_ADDR) -nats nats://127.0.0.1:4222
 
+# The suite starts with the lint gate (gofmt, vet, staticcheck, go mod tidy -diff): CI fails on any finding.
 test: deps pg-start
+	@bash scripts/lint.sh
 	@MNEME_REQUIRE_DB=1 MNEME_REQUIRE_MODEL=1 bash scripts/test.sh $(TEST_FLAGS)
 
 lint:
