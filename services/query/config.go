@@ -33,8 +33,8 @@ type Config struct {
 	// Tokenizer names the token counter of context budgets: cl100k_base or o200k_base.
 	Tokenizer string `env:"MNEME_QUERY_TOKENIZER" envDefault:"cl100k_base"`
 	// EfSearch is the HNSW candidate list size of dense retrieval (hnsw.ef_search); higher is slower and
-	// more exact.
-	EfSearch int `env:"MNEME_QUERY_EF_SEARCH" envDefault:"64"`
+	// more exact (measured recall@10 against exact search: 0.94 at 64, 1.00 at 100 with 100k claims).
+	EfSearch int `env:"MNEME_QUERY_EF_SEARCH" envDefault:"100"`
 	// Candidates is how many candidates each retrieval mode (dense, lexical, subject) contributes to fusion.
 	Candidates int `env:"MNEME_QUERY_CANDIDATES" envDefault:"40"`
 	// RRFK is the k constant of reciprocal-rank fusion: score = Σ 1/(RRFK + rank).
@@ -78,7 +78,7 @@ func (c Config) Defaults() Config {
 	def(&c.DefaultTokenBudget, 500)
 	def(&c.MaxTokenBudget, 8000)
 	def(&c.MaxQueryBytes, 4096)
-	def(&c.EfSearch, 64)
+	def(&c.EfSearch, 100)
 	def(&c.Candidates, 40)
 	def(&c.RRFK, 60)
 	def(&c.MinK, 3)
@@ -147,7 +147,7 @@ func (c Config) validateOwn() error {
 		bad("MNEME_QUERY_TOKENIZER=%q is unknown: use cl100k_base (default) or o200k_base", c.Tokenizer)
 	}
 	if c.EfSearch < 1 || c.EfSearch > 1000 {
-		bad("MNEME_QUERY_EF_SEARCH=%d is out of range: pgvector accepts 1..1000 (default 64)", c.EfSearch)
+		bad("MNEME_QUERY_EF_SEARCH=%d is out of range: pgvector accepts 1..1000 (default 100)", c.EfSearch)
 	}
 	if c.Candidates < 1 || c.Candidates > 1000 {
 		bad("MNEME_QUERY_CANDIDATES=%d is out of range: use 1..1000 (default 40)", c.Candidates)
