@@ -55,7 +55,7 @@ func main() {
 	flag.StringVar(&o.bench, "bench", bench.FactConsolidation, "benchmark: "+strings.Join(bench.Benchmarks, ", "))
 	flag.StringVar(&o.data, "data", "", "data in the benchmark's published format (a file; for BEAM a directory of <id>/chat.json); default: the shipped data under ../shared/data")
 	flag.StringVar(&o.out, "out", "", "output directory (default bench-results/<bench>); results.jsonl there makes reruns resume")
-	flag.StringVar(&o.systems, "systems", strings.Join(bench.AllSystems, ","), "systems to compare")
+	flag.StringVar(&o.systems, "systems", strings.Join(bench.AllSystems, ","), "systems to compare (add the diagnostic "+bench.SystemClaimsRRF+": Mneme's stored claims ranked by plain BM25+dense RRF, without the query service)")
 	flag.IntVar(&o.limit, "limit", 0, "evaluate only the first N questions (0: all)")
 	flag.IntVar(&o.perConv, "per-conversation", 0, "evaluate at most N questions per conversation (0: all); applied before -limit")
 	flag.StringVar(&o.url, "url", "", "a running Mneme's HTTP root (default: start Mneme in-process on a fresh database)")
@@ -150,12 +150,12 @@ func run(ctx context.Context, o options, stderr io.Writer) (*bench.Summary, erro
 	}
 	for _, s := range systems {
 		switch s {
-		case bench.SystemMneme, bench.SystemMnemeAllVersions, bench.SystemChunkRAG, bench.SystemFullContext:
+		case bench.SystemMneme, bench.SystemMnemeAllVersions, bench.SystemChunkRAG, bench.SystemFullContext, bench.SystemClaimsRRF:
 		default:
-			return nil, fmt.Errorf("-systems: unknown system %q (use %s)", s, strings.Join(bench.AllSystems, ", "))
+			return nil, fmt.Errorf("-systems: unknown system %q (use %s, or the diagnostic %s)", s, strings.Join(bench.AllSystems, ", "), bench.SystemClaimsRRF)
 		}
 	}
-	if needs(bench.SystemMneme) || needs(bench.SystemMnemeAllVersions) {
+	if needs(bench.SystemMneme) || needs(bench.SystemMnemeAllVersions) || needs(bench.SystemClaimsRRF) {
 		m, closeFn, err := startMneme(ctx, o, log)
 		if err != nil {
 			return nil, err
@@ -174,13 +174,18 @@ func run(ctx context.Context, o options, stderr io.Writer) (*bench.Summary, erro
 			sys = append(sys, off)
 		}
 	}
-	if needs(bench.SystemChunkRAG) {
+	if needs(bench.SystemChunkRAG) || needs(bench.SystemClaimsRRF) {
 		emb, err := embedderFromEnv(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("chunk-rag needs the embedder Mneme uses: %w", err)
+			return nil, fmt.Errorf("chunk-rag and claims-rrf need the embedder Mneme uses: %w", err)
 		}
 		embedderID = emb.Model()
-		sys = append(sys, &bench.ChunkRAG{Counter: counter, Embedder: emb, ChunkTokens: o.chunkTokens})
+		if needs(bench.SystemClaimsRRF) {
+			sys = append(sys, &bench.ClaimsRRF{M: mneme, Counter: counter, Embedder: emb})
+		}
+		if needs(bench.SystemChunkRAG) {
+			sys = append(sys, &bench.ChunkRAG{Counter: counter, Embedder: emb, ChunkTokens: o.chunkTokens})
+		}
 	}
 	if needs(bench.SystemFullContext) {
 		sys = append(sys, &bench.FullContext{Counter: counter})

@@ -44,14 +44,14 @@ func bySystem(rows []*Row) ([]string, map[string][]*Row) {
 		groups[r.System] = append(groups[r.System], r)
 	}
 	var names []string
-	for _, s := range AllSystems {
+	for _, s := range systemOrder {
 		if _, ok := groups[s]; ok {
 			names = append(names, s)
 		}
 	}
 	var other []string
 	for s := range groups {
-		if !slices.Contains(AllSystems, s) {
+		if !slices.Contains(systemOrder, s) {
 			other = append(other, s)
 		}
 	}

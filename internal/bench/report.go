@@ -484,7 +484,7 @@ func (rep *Report) ingestMarkdown(b *strings.Builder) {
 		a.secs += r.Seconds
 	}
 	sort.SliceStable(order, func(i, j int) bool {
-		return slices.Index(AllSystems, order[i]) < slices.Index(AllSystems, order[j])
+		return slices.Index(systemOrder, order[i]) < slices.Index(systemOrder, order[j])
 	})
 	for _, s := range order {
 		a := acc[s]

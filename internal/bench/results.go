@@ -206,7 +206,7 @@ func (s *Store) Rows(config string) []*Row {
 // SortRows orders rows by system (report order) and question id.
 func SortRows(rows []*Row) {
 	rank := map[string]int{}
-	for i, s := range AllSystems {
+	for i, s := range systemOrder {
 		rank[s] = i
 	}
 	sort.SliceStable(rows, func(i, j int) bool {

@@ -19,8 +19,11 @@ const (
 	SystemFullContext      = "full-context"
 )
 
-// AllSystems lists the systems in report order.
+// AllSystems lists the systems compared by default, in report order.
 var AllSystems = []string{SystemMneme, SystemMnemeAllVersions, SystemChunkRAG, SystemFullContext}
+
+// systemOrder is the report order of every system, diagnostic ones included.
+var systemOrder = []string{SystemMneme, SystemMnemeAllVersions, SystemClaimsRRF, SystemChunkRAG, SystemFullContext}
 
 // System is one memory system under test. Prepare is called once per conversation before its questions;
 // Retrieve assembles the context a reader would see for a question within a token budget.
