@@ -464,6 +464,18 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 		if sl == nil || done[sl] {
 			continue
 		}
+		if !r.Functional && !sl.disputed {
+			// An accumulating slot has many current values (everything a speaker said, every hobby): the
+			// candidate stands for itself — or, when a restatement superseded it, for the current claim with
+			// the same object — never for the whole slot, which would flood the context with the slot's newest
+			// values whatever the question asked.
+			if w := sameObjectWinner(sl, r); w != nil {
+				emit(w, sl, cand.score, false)
+			} else if p.history {
+				emit(r, sl, cand.score, true)
+			}
+			continue
+		}
 		done[sl] = true
 		for _, w := range sl.winners {
 			emit(w, sl, cand.score, false)
@@ -584,4 +596,20 @@ func fmtTime(t time.Time) string {
 		return t.Format("2006-01-02")
 	}
 	return t.Format("2006-01-02 15:04")
+}
+
+// sameObjectWinner returns the current value of sl that r stands for: r itself when it is current, else the
+// current claim with r's object (its restatement), else nil.
+func sameObjectWinner(sl *slot, r *claimRow) *claimRow {
+	for _, w := range sl.winners {
+		if w.ID == r.ID {
+			return w
+		}
+	}
+	for _, w := range sl.winners {
+		if w.ObjectKey == r.ObjectKey {
+			return w
+		}
+	}
+	return nil
 }
