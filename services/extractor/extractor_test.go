@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/bus/bustest"
 	"github.com/mneme-ai/mneme/pkg/config"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/openaitest"
@@ -35,26 +36,8 @@ type natsEnv struct {
 
 func startNATS(t *testing.T) natsEnv {
 	t.Helper()
-	srv, err := bus.StartEmbedded(bus.EmbeddedOptions{Listen: "127.0.0.1:-1", StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := bus.Connect(srv.ClientURL(), "extractor-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := bus.DefaultTopology().Ensure(ctx, js); err != nil {
-		t.Fatal(err)
-	}
-	return natsEnv{js: js, nc: nc}
+	srv := bustest.Start(t)
+	return natsEnv{js: srv.JS, nc: srv.NC}
 }
 
 func testConfig() Config {

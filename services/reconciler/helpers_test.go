@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/bus/bustest"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/pgtest"
@@ -36,27 +37,8 @@ type testBus struct {
 
 func startBus(t testing.TB) *testBus {
 	t.Helper()
-	dir := t.TempDir()
-	srv, err := bus.StartEmbedded(bus.EmbeddedOptions{Listen: "127.0.0.1:-1", StoreDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := bus.Connect(srv.ClientURL(), t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := bus.DefaultTopology().Ensure(ctx, js); err != nil {
-		t.Fatal(err)
-	}
-	return &testBus{url: srv.ClientURL(), nc: nc, js: js, dir: dir}
+	srv := bustest.Start(t)
+	return &testBus{url: srv.URL, nc: srv.NC, js: srv.JS, dir: srv.StoreDir}
 }
 
 // newStore returns a fresh migrated database.

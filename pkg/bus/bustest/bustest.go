@@ -15,16 +15,19 @@ import (
 // Server is a running test server with a connected client.
 type Server struct {
 	URL string
-	NC  *nats.Conn
-	JS  jetstream.JetStream
-	emb *bus.Embedded
+	// StoreDir is the server's JetStream storage directory (tests that inspect files on disk read it).
+	StoreDir string
+	NC       *nats.Conn
+	JS       jetstream.JetStream
+	emb      *bus.Embedded
 }
 
 // Start runs an embedded JetStream server on a free loopback port with storage in t.TempDir(), creates the
 // topology, and stops everything when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	emb, err := bus.StartEmbedded(bus.EmbeddedOptions{Listen: "127.0.0.1:-1", StoreDir: t.TempDir(), ServerName: "mneme-test"})
+	dir := t.TempDir()
+	emb, err := bus.StartEmbedded(bus.EmbeddedOptions{Listen: "127.0.0.1:-1", StoreDir: dir, ServerName: "mneme-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +46,7 @@ func Start(t testing.TB) *Server {
 	if err := bus.DefaultTopology().Ensure(ctx, js); err != nil {
 		t.Fatal(err)
 	}
-	return &Server{URL: emb.ClientURL(), NC: nc, JS: js, emb: emb}
+	return &Server{URL: emb.ClientURL(), StoreDir: dir, NC: nc, JS: js, emb: emb}
 }
 
 // Collect reads up to n messages from subject filter of stream with an ephemeral consumer, waiting at most
