@@ -66,7 +66,7 @@ func childMain() int {
 	}
 	if d, err := time.ParseDuration(os.Getenv("MNEME_TEST_APPLY_DELAY")); err == nil {
 		// Stands for slow work inside the batch transaction, so that a kill lands inside one.
-		svc.engine.faultHook = func(*item) error { time.Sleep(d); return nil }
+		svc.engine.faultHook = func(*item) error { <-time.After(d); return nil } // a slow batch holds its transaction open
 	}
 	if err := svc.Run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, err)
