@@ -177,10 +177,20 @@ func proposedClaims(t *testing.T, js jetstream.JetStream) []event.ClaimProposedV
 	return out
 }
 
-// settled reports whether the extractor consumer has acknowledged everything in the turns stream.
+// settled reports whether the extractor consumer has acknowledged everything in the turns stream. It compares
+// the consumer's ack floor with the stream's last sequence: the consumer's pending count alone is updated
+// asynchronously and can read zero just after a publish, before the consumer has seen the message.
 func settled(t *testing.T, js jetstream.JetStream) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	st, err := js.Stream(ctx, bus.StreamTurns)
+	if err != nil {
+		return false
+	}
+	sinfo, err := st.Info(ctx)
+	if err != nil {
+		return false
+	}
 	c, err := js.Consumer(ctx, bus.StreamTurns, ConsumerName)
 	if err != nil {
 		return false
@@ -189,7 +199,7 @@ func settled(t *testing.T, js jetstream.JetStream) bool {
 	if err != nil {
 		return false
 	}
-	return info.NumPending == 0 && info.NumAckPending == 0
+	return info.AckFloor.Stream >= sinfo.State.LastSeq && info.NumPending == 0 && info.NumAckPending == 0
 }
 
 func dialog() []event.TurnAcceptedV1 {
