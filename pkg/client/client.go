@@ -170,14 +170,14 @@ func (o ReadOptions) query() url.Values {
 }
 
 // Subject returns the current beliefs and timeline of a subject (GET /v1/workspaces/{ws}/subjects/{key}).
-func (c *Client) Subject(ctx context.Context, ws, subjectKey string, o ReadOptions) (*SubjectResponse, error) {
-	var out SubjectResponse
+func (c *Client) Subject(ctx context.Context, ws, subjectKey string, o ReadOptions) (*api.SubjectResponse, error) {
+	var out api.SubjectResponse
 	return &out, c.do(ctx, http.MethodGet, wsPath(ws, "subjects", subjectKey), o.query(), nil, &out)
 }
 
 // Claim returns a claim's provenance and decision chain (GET /v1/workspaces/{ws}/claims/{id}).
-func (c *Client) Claim(ctx context.Context, ws, id string, o ReadOptions) (*ClaimResponse, error) {
-	var out ClaimResponse
+func (c *Client) Claim(ctx context.Context, ws, id string, o ReadOptions) (*api.ClaimResponse, error) {
+	var out api.ClaimResponse
 	return &out, c.do(ctx, http.MethodGet, wsPath(ws, "claims", id), o.query(), nil, &out)
 }
 

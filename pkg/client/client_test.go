@@ -17,7 +17,7 @@ func TestPathSegments(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /base/v1/workspaces/{ws}/subjects/{key}", func(w http.ResponseWriter, r *http.Request) {
 		got = append(got, r.PathValue("ws")+"|"+r.PathValue("key")+"|"+r.Header.Get(api.HeaderAgent)+"|"+r.URL.Query().Get("as_of"))
-		api.WriteJSON(w, http.StatusOK, SubjectResponse{SubjectKey: r.PathValue("key")})
+		api.WriteJSON(w, http.StatusOK, api.SubjectResponse{SubjectKey: r.PathValue("key")})
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()

@@ -14,7 +14,6 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/canon"
-	"github.com/mneme-ai/mneme/pkg/client"
 )
 
 // timelineLimit bounds the versions one subject response carries.
@@ -94,11 +93,11 @@ type versionRow struct {
 	claimID, text, subject, predicate, slotKey, object, scope, owner string
 	functional                                                       bool
 	sequence                                                         *int64
-	entry                                                            client.TimelineEntry
+	entry                                                            api.TimelineEntry
 }
 
 // subject builds the timeline response, or nil when the subject has no visible claim.
-func (s *Service) subject(ctx context.Context, v view, key string) (*client.SubjectResponse, error) {
+func (s *Service) subject(ctx context.Context, v view, key string) (*api.SubjectResponse, error) {
 	a := v.args()
 	a["subj"] = key
 	a["lim"] = timelineLimit + 1
@@ -123,7 +122,7 @@ func (s *Service) subject(ctx context.Context, v view, key string) (*client.Subj
 	if len(versions) == 0 {
 		return nil, nil
 	}
-	res := &client.SubjectResponse{Workspace: v.ws, SubjectKey: key, AsOf: v.asOf, KnownAt: v.knownAt, Current: []api.Claim{}, Slots: []client.Slot{}}
+	res := &api.SubjectResponse{Workspace: v.ws, SubjectKey: key, AsOf: v.asOf, KnownAt: v.knownAt, Current: []api.Claim{}, Slots: []api.Slot{}}
 	if len(versions) > timelineLimit {
 		versions = versions[:timelineLimit]
 		res.Truncated = true
@@ -151,7 +150,7 @@ func (s *Service) subject(ctx context.Context, v view, key string) (*client.Subj
 	}
 
 	var latest time.Time
-	bySlot := map[string]*client.Slot{}
+	bySlot := map[string]*api.Slot{}
 	var order []string
 	for i := range versions {
 		vr := &versions[i]
@@ -161,7 +160,7 @@ func (s *Service) subject(ctx context.Context, v view, key string) (*client.Subj
 		}
 		sl := bySlot[vr.slotKey]
 		if sl == nil {
-			sl = &client.Slot{SlotKey: vr.slotKey, Predicate: vr.predicate, Current: []string{}, Timeline: []client.TimelineEntry{}, Decisions: []client.Decision{}}
+			sl = &api.Slot{SlotKey: vr.slotKey, Predicate: vr.predicate, Current: []string{}, Timeline: []api.TimelineEntry{}, Decisions: []api.Decision{}}
 			bySlot[vr.slotKey] = sl
 			order = append(order, vr.slotKey)
 		}
@@ -225,7 +224,9 @@ func collectVersions(rows pgx.Rows, knownAt *time.Time) ([]versionRow, error) {
 }
 
 // edgeSet indexes supersedes edges: by[x] are the claims that superseded x, of[x] the claims x superseded.
-type edgeSet struct{ by, of map[string][]client.Edge }
+type edgeSet struct {
+	by, of map[string][]api.SupersedesEdge
+}
 
 // edges loads the supersedes edges touching claims selected by cond (over claims c), keeping only edges whose
 // both ends the caller may see and, with known_at, whose decision was made by then.
@@ -248,7 +249,7 @@ func (s *Service) edges(ctx context.Context, v view, cond string, a pgx.NamedArg
 		return edgeSet{}, err
 	}
 	defer rows.Close()
-	es := edgeSet{by: map[string][]client.Edge{}, of: map[string][]client.Edge{}}
+	es := edgeSet{by: map[string][]api.SupersedesEdge{}, of: map[string][]api.SupersedesEdge{}}
 	seen := map[[2]string]bool{}
 	for rows.Next() {
 		var winner, loser, decision string
@@ -259,15 +260,15 @@ func (s *Service) edges(ctx context.Context, v view, cond string, a pgx.NamedArg
 			continue
 		}
 		seen[[2]string{winner, loser}] = true
-		es.by[loser] = append(es.by[loser], client.Edge{ClaimID: winner, DecisionID: decision})
-		es.of[winner] = append(es.of[winner], client.Edge{ClaimID: loser, DecisionID: decision})
+		es.by[loser] = append(es.by[loser], api.SupersedesEdge{ClaimID: winner, DecisionID: decision})
+		es.of[winner] = append(es.of[winner], api.SupersedesEdge{ClaimID: loser, DecisionID: decision})
 	}
 	return es, rows.Err()
 }
 
 // decisions loads the decisions selected by cond (over decisions d) that the caller may see: shared-tier
 // decisions and those of its own private tier; with known_at, those made by then.
-func (s *Service) decisions(ctx context.Context, v view, cond string, a pgx.NamedArgs) ([]client.Decision, error) {
+func (s *Service) decisions(ctx context.Context, v view, cond string, a pgx.NamedArgs) ([]api.Decision, error) {
 	knownCut := ""
 	if v.knownAt != nil {
 		knownCut = ` AND d.decided_at <= @known_at`
@@ -283,9 +284,9 @@ func (s *Service) decisions(ctx context.Context, v view, cond string, a pgx.Name
 		return nil, err
 	}
 	defer rows.Close()
-	var out []client.Decision
+	var out []api.Decision
 	for rows.Next() {
-		var d client.Decision
+		var d api.Decision
 		if err := rows.Scan(&d.ID, &d.SubjectKey, &d.SlotKey, &d.Scope, &d.OwnerAgent, &d.Operator, &d.PolicyVersion,
 			&d.Inputs, &d.Winner, &d.Losers, &d.Outcome, &d.Reason, &d.JudgeKey, &d.DecidedAt); err != nil {
 			return nil, err
@@ -323,7 +324,7 @@ func (s *Service) handleClaim(w http.ResponseWriter, r *request) error {
 
 // claimDetail builds the claim response, or nil when the claim does not exist for the caller (absent,
 // another agent's private claim, another workspace, or not yet recorded at known_at).
-func (s *Service) claimDetail(ctx context.Context, v view, id string) (*client.ClaimResponse, error) {
+func (s *Service) claimDetail(ctx context.Context, v view, id string) (*api.ClaimResponse, error) {
 	a := v.args()
 	a["id"] = id
 	knownCut := ""
@@ -357,7 +358,7 @@ func (s *Service) claimDetail(ctx context.Context, v view, id string) (*client.C
 	if cur, err = collectClaims(crow); err != nil {
 		return nil, err
 	}
-	res := &client.ClaimResponse{Versions: []client.TimelineEntry{}, Decisions: []client.Decision{}}
+	res := &api.ClaimResponse{Versions: []api.TimelineEntry{}, Decisions: []api.Decision{}}
 	if len(cur) > 0 {
 		res.Claim = item{claim: &cur[0]}.apiClaim()
 	} else {
@@ -410,7 +411,7 @@ func (s *Service) claimDetail(ctx context.Context, v view, id string) (*client.C
 	}
 	defer corr.Close()
 	for corr.Next() {
-		var c client.Corroboration
+		var c api.Corroboration
 		if err := corr.Scan(&c.Source, &c.ViaClaimID, &c.RecordedAt); err != nil {
 			return nil, err
 		}

@@ -178,7 +178,7 @@ func TestResolutionScenarios(t *testing.T) {
 		if sub.Subject != "Alice" || len(sub.Slots) != 2 || len(sub.Current) != 2 {
 			t.Fatalf("subject = %+v", sub)
 		}
-		var lv *client.Slot
+		var lv *api.Slot
 		for i := range sub.Slots {
 			if sub.Slots[i].SlotKey == "lives_in" {
 				lv = &sub.Slots[i]
@@ -188,7 +188,7 @@ func TestResolutionScenarios(t *testing.T) {
 			t.Fatalf("lives_in slot = %+v", lv)
 		}
 		// Paris: version 1 active (retired 2024-01-02), version 2 superseded by Berlin until 2024-01-01.
-		var paris []client.TimelineEntry
+		var paris []api.TimelineEntry
 		for _, e := range lv.Timeline {
 			if e.ClaimID == l.paris {
 				paris = append(paris, e)
