@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // searchBody is the wire form of api.SearchRequest with times as strings, so a bad time is a 400 that names
@@ -192,7 +193,7 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 		a := v.args()
 		a["qvec"] = vectorLiteral(qvec)
 		a["n"] = n
-		expr := fmt.Sprintf("(cv.embedding::vector(%d))", dim)
+		expr := store.DenseIndexExpr("cv", dim)
 		b1.Queue(`SELECT c.id::text, `+expr+` <=> @qvec::vector AS dist
 			FROM claim_vectors cv
 			JOIN claims c ON c.id = cv.claim_id

@@ -57,7 +57,7 @@ CREATE INDEX claims_tsv_idx ON claims USING gin (tsv);
 
 -- Embeddings, append-only: rows are inserted once and never updated, so resolution never churns the HNSW
 -- index. The HNSW index is created when the store's embedding dimension is pinned (store.PinEmbedding),
--- as an expression index over embedding::vector(<dim>).
+-- as an expression index over store.DenseIndexExpr (embedding::halfvec(<dim>)).
 CREATE TABLE claim_vectors (
     claim_id  uuid PRIMARY KEY REFERENCES claims(id) ON DELETE CASCADE,
     workspace_id text NOT NULL,
