@@ -3,6 +3,7 @@
 #
 #   scripts/pg.sh start    create the cluster when missing, start it, wait until it accepts connections (idempotent)
 #   scripts/pg.sh stop     stop this cluster only (idempotent)
+#   scripts/pg.sh restart  stop and start, e.g. to apply a new memory size (drops open connections)
 #   scripts/pg.sh status   print state, URL and directories; exit 0 when running, 3 when not
 #   scripts/pg.sh url      print the connection URL of database mneme
 #   scripts/pg.sh psql ... run psql against database mneme (extra arguments go to psql)
@@ -14,8 +15,14 @@
 # user cannot reach the checkout (e.g. a repo under /root), the data lives in /var/tmp/mneme-pg-<hash of repo path>
 # and <repo>/.local/pg is a symlink to it.
 #
+# Memory settings follow the machine (see write_conf): shared buffers are a quarter of its memory, because the
+# buffer pool is the only cache that holds a large HNSW index reliably (the kernel may reclaim cold page cache;
+# on the development VMs it pages out what was not touched for half a minute). `start` on a running cluster
+# applies what it can by reload and says when a restart is needed.
+#
 # Environment: MNEME_PG_PORT (default 54329), MNEME_PG_MAJOR (default: newest installed server),
-#              MNEME_PG_START_TIMEOUT seconds (default 60).
+#              MNEME_PG_START_TIMEOUT seconds (default 60),
+#              MNEME_PG_MEMORY_MB memory to size the cluster for (default: the machine's, or its cgroup limit).
 set -Eeuo pipefail
 
 MNEME_LOG_TAG=pg
@@ -26,6 +33,7 @@ trap 'die "failed at line $LINENO (exit $?): see the output above"' ERR
 
 PORT="${MNEME_PG_PORT:-54329}"
 case "$PORT" in '' | *[!0-9]*) die "MNEME_PG_PORT must be a port number, got '$PORT'" ;; esac
+case "${MNEME_PG_MEMORY_MB:-}" in *[!0-9]*) die "MNEME_PG_MEMORY_MB must be a number of MiB, got '$MNEME_PG_MEMORY_MB'" ;; esac
 URL="postgres://mneme@127.0.0.1:${PORT}/mneme?sslmode=disable"
 LINK="$MNEME_ROOT/.local/pg"
 FALLBACK="/var/tmp/mneme-pg-$(short_hash "$MNEME_ROOT")"
@@ -139,17 +147,65 @@ EOF
   printf "\ninclude_if_exists = 'mneme.conf'\n" | as_owner sh -c "cat >>'$DATA/postgresql.conf'"
 }
 
+# memory_mb prints the memory, in MiB, the cluster sizes itself for: MNEME_PG_MEMORY_MB when set, else the
+# machine's memory or the cgroup's limit when that is lower (1024 when neither can be read).
+memory_mb() {
+  if [ -n "${MNEME_PG_MEMORY_MB:-}" ]; then
+    printf '%s\n' "$MNEME_PG_MEMORY_MB"
+    return
+  fi
+  local mb limit f
+  mb="$(awk '/^MemTotal:/ { printf "%d", $2 / 1024 }' /proc/meminfo 2>/dev/null || true)"
+  for f in /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes; do
+    limit="$(cat "$f" 2>/dev/null || true)"
+    case "$limit" in '' | *[!0-9]*) continue ;; esac # "max" or unreadable: no limit
+    limit=$((limit / 1048576))
+    if [ "$limit" -gt 0 ] && { [ -z "$mb" ] || [ "$limit" -lt "$mb" ]; }; then mb="$limit"; fi
+  done
+  printf '%s\n' "${mb:-1024}"
+}
+
+# clamp prints $1 bounded to [$2, $3].
+clamp() {
+  local v="$1"
+  [ "$v" -ge "$2" ] || v="$2"
+  [ "$v" -le "$3" ] || v="$3"
+  printf '%s\n' "$v"
+}
+
 # write_conf (re)writes the settings this script owns, so a changed port or setting applies on the next start.
+# Memory: shared_buffers a quarter of memory (256 MB to 8 GB); maintenance_work_mem an eighth (256 MB to 4 GB),
+# so an HNSW build keeps its graph in memory (a million 512-d claims needs about 2 GB), with autovacuum held
+# to 256 MB per worker; parallel index builds one worker per extra core when /dev/shm can hold the graph.
 write_conf() {
+  local mem shared maint cache workers shm_mb preload=""
+  mem="$(memory_mb)"
+  shared="$(clamp $((mem / 4)) 256 8192)"
+  maint="$(clamp $((mem / 8)) 256 4096)"
+  cache="$(clamp $((mem * 3 / 4)) "$shared" 1048576)"
+  workers="$(clamp $(($(nproc 2>/dev/null || echo 1) - 1)) 0 4)"
+  # A parallel HNSW build keeps its graph in dynamic shared memory (/dev/shm), which containers often cap at 64 MB.
+  shm_mb="$(df -Pm /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }' || true)"
+  case "$shm_mb" in '' | *[!0-9]*) shm_mb=0 ;; esac
+  [ "$shm_mb" -ge $((maint + 64)) ] || workers=0
+  # pg_prewarm's autoprewarm reloads the buffer pool's contents after a restart, so a restart does not leave the
+  # HNSW index cold.
+  if [ -f "$("$BINDIR/pg_config" --pkglibdir 2>/dev/null || echo /nonexistent)/pg_prewarm.so" ]; then
+    preload="shared_preload_libraries = 'pg_prewarm'"
+  fi
   as_owner mkdir -p "$SOCKDIR"
   as_owner sh -c "cat >'$DATA/mneme.conf'" <<EOF
-# Written by scripts/pg.sh on every start; edit the script, not this file.
+# Written by scripts/pg.sh on every start; edit the script, not this file. Sized for ${mem} MB of memory.
 listen_addresses = '127.0.0.1'
 port = $PORT
 unix_socket_directories = '$SOCKDIR'
 max_connections = 200
-shared_buffers = 256MB
-maintenance_work_mem = 256MB
+shared_buffers = ${shared}MB
+effective_cache_size = ${cache}MB
+maintenance_work_mem = ${maint}MB
+autovacuum_work_mem = 256MB
+max_parallel_maintenance_workers = $workers
+$preload
 # Durable (fsync on) because the demo keeps its data; commits do not wait for the WAL flush, which makes
 # tests fast and can lose at most the last few hundred milliseconds of commits on a machine crash.
 synchronous_commit = off
@@ -158,6 +214,19 @@ log_timezone = 'UTC'
 log_min_messages = warning
 log_line_prefix = '%m [%p] %q%u@%d '
 EOF
+}
+
+# apply_conf rewrites the settings of a running cluster and reloads them. Settings that need a restart
+# (shared_buffers, shared_preload_libraries) are named, not applied: a restart drops every open connection.
+apply_conf() {
+  write_conf
+  psql_admin -d postgres -tAc 'SELECT pg_reload_conf()' >/dev/null
+  local pending
+  pending="$(psql_admin -d postgres -tAc "SELECT string_agg(DISTINCT name, ', ') FROM pg_file_settings
+    WHERE sourcefile LIKE '%/mneme.conf' AND NOT applied AND error IS NOT NULL")"
+  if [ -n "$pending" ]; then
+    log "warning: $pending changed in mneme.conf and take effect only on a restart: run 'scripts/pg.sh restart' (drops open connections)"
+  fi
 }
 
 wait_ready() {
@@ -195,6 +264,7 @@ cmd_start() {
     live="$(sed -n 4p "$DATA/postmaster.pid")"
     [ "$live" = "$PORT" ] || die "the cluster is already running on port $live, not $PORT; run 'scripts/pg.sh stop' first"
     wait_ready
+    apply_conf
     log "running on 127.0.0.1:$PORT ($DATA)"
   else
     write_conf
@@ -257,6 +327,10 @@ cmd_reset() {
 case "${1:-}" in
   start) cmd_start ;;
   stop) cmd_stop ;;
+  restart)
+    cmd_stop
+    cmd_start
+    ;;
   status)
     rc=0
     cmd_status || rc=$?
@@ -270,7 +344,7 @@ case "${1:-}" in
     ;;
   reset) cmd_reset ;;
   *)
-    printf 'usage: %s {start|stop|status|url|psql [args]|reset}\n' "$0" >&2
+    printf 'usage: %s {start|stop|restart|status|url|psql [args]|reset}\n' "$0" >&2
     exit 2
     ;;
 esac
