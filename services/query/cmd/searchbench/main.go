@@ -8,7 +8,11 @@
 //     the query embedding precomputed, so the figures exclude it (p50/p99 over -queries queries);
 //   - measures the query embedding itself separately with the local model (USE-lite) when its weights are
 //     present (-model-dir), since that is what a deployment pays on top;
-//   - measures recall@10 of the dense HNSW scan (at each -ef) against an exact scan with the same filters.
+//   - measures recall@10 of the dense HNSW scan (at each -ef) against an exact scan with the same filters, at
+//     full precision (the index holds half-precision vectors, so the recall includes that rounding).
+//
+// Each size reports the dense index's size and the load average (/proc/loadavg) before and after its search and
+// recall runs, since the machine may be shared.
 //
 // The corpus: subjects with a handful of attributes each (predicates from a fixed vocabulary), 10% of slots
 // with an older superseded value, 1% private claims of other agents; vectors are synthetic, clustered 512-d
@@ -38,6 +42,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 
@@ -79,6 +84,8 @@ type config struct {
 	seed      uint64
 	timeout   time.Duration
 	maxWorkMB int
+	workers   int
+	searchEf  int
 }
 
 func run() error {
@@ -88,7 +95,8 @@ func run() error {
 	flag.StringVar(&sizes, "sizes", "10000,100000", "corpus sizes (claims), comma-separated, e.g. 10000,100000,1000000")
 	flag.IntVar(&c.queries, "queries", 300, "search queries timed per size")
 	flag.IntVar(&c.k, "k", 10, "k of every search")
-	flag.StringVar(&efs, "ef", "40,64,100", "HNSW ef_search values to measure (the first one that is the service default 64 is used for latency)")
+	flag.StringVar(&efs, "ef", "64,100,200", "HNSW ef_search values whose recall and dense query time are measured")
+	flag.IntVar(&c.searchEf, "search-ef", 0, "ef_search of the timed searches (0: the service default, MNEME_QUERY_EF_SEARCH)")
 	flag.IntVar(&c.recallQs, "recall-queries", 100, "queries for recall@10")
 	flag.StringVar(&c.out, "out", "bench-results/searchbench.json", "JSON results file")
 	flag.StringVar(&c.modelDir, "model-dir", embedding.DefaultModelDir(), "USE-lite weights for timing the query embedding (skipped when absent)")
@@ -96,7 +104,8 @@ func run() error {
 	flag.BoolVar(&c.reuse, "reuse", false, "reuse a kept database of the same size instead of generating it")
 	flag.Uint64Var(&c.seed, "seed", 1, "random seed")
 	flag.DurationVar(&c.timeout, "timeout", 2*time.Hour, "overall time limit")
-	flag.IntVar(&c.maxWorkMB, "maintenance-work-mem-mb", 1024, "maintenance_work_mem for the index builds")
+	flag.IntVar(&c.maxWorkMB, "maintenance-work-mem-mb", 0, "maintenance_work_mem for the index builds (0: the server's)")
+	flag.IntVar(&c.workers, "build-workers", -1, "max_parallel_maintenance_workers for the index builds (-1: the server's)")
 	flag.Parse()
 	var err error
 	if c.sizes, err = ints(sizes); err != nil {
@@ -108,6 +117,7 @@ func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	slog.SetDefault(log)
 
 	embedStats, err := measureEmbedding(ctx, c, log)
 	if err != nil {
@@ -181,6 +191,12 @@ type sizeResult struct {
 	Subjects    int                 `json:"subjects"`
 	LoadSeconds float64             `json:"load_seconds"`
 	IndexSecs   float64             `json:"index_build_seconds"`
+	DenseSecs   float64             `json:"dense_index_build_seconds"`
+	DenseMB     float64             `json:"dense_index_mb"`
+	DatabaseMB  float64             `json:"database_mb"`
+	SearchEf    int                 `json:"search_ef"`
+	LoadBefore  string              `json:"loadavg_before"`
+	LoadAfter   string              `json:"loadavg_after"`
 	Search      *latency            `json:"search_http"`
 	Phases      map[string]*latency `json:"search_phases"`
 	Exact       *latency            `json:"exact_dense_query"`
@@ -397,7 +413,7 @@ func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResu
 		res.LoadSeconds = time.Since(t0).Seconds()
 		t1 := time.Now()
 		log.Info("building indexes", "count", len(defs))
-		if err := createIndexes(ctx, pool, defs, c.maxWorkMB); err != nil {
+		if res.DenseSecs, err = createIndexes(ctx, dbURL, defs, c.maxWorkMB, c.workers); err != nil {
 			return res, err
 		}
 		res.IndexSecs = time.Since(t1).Seconds()
@@ -410,6 +426,11 @@ func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResu
 		res.Subjects = subjects
 	}
 
+	if err := pool.QueryRow(ctx, `SELECT pg_relation_size(to_regclass($1)) / 1048576.0, pg_database_size(current_database()) / 1048576.0`,
+		store.DenseIndexName).Scan(&res.DenseMB, &res.DatabaseMB); err != nil {
+		return res, err
+	}
+	res.LoadBefore = loadavg()
 	// Extra queries at the end warm the service up without being measured.
 	queries := makeQueries(g, n, max(c.queries, c.recallQs)+warmups)
 	if err := searchLatency(ctx, c, pool, queries, &res); err != nil {
@@ -418,6 +439,7 @@ func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResu
 	if err := recall(ctx, c, pool, queries[:min(c.recallQs, len(queries))], &res); err != nil {
 		return res, err
 	}
+	res.LoadAfter = loadavg()
 	return res, nil
 }
 
@@ -453,29 +475,55 @@ func dropIndexes(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
 	return defs, rows.Err()
 }
 
-func createIndexes(ctx context.Context, pool *pgxpool.Pool, defs []string, workMB int) error {
-	conn, err := pool.Acquire(ctx)
+// createIndexes runs the index definitions, the HNSW one last, and returns how long that one took. The
+// settings default to the server's (scripts/pg.sh sizes maintenance_work_mem so the graph fits in memory);
+// pgvector's notices, such as the graph no longer fitting into maintenance_work_mem, are logged.
+func createIndexes(ctx context.Context, dbURL string, defs []string, workMB, workers int) (float64, error) {
+	cfg, err := pgx.ParseConfig(dbURL)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	defer conn.Release()
-	for _, q := range []string{fmt.Sprintf(`SET maintenance_work_mem = '%dMB'`, workMB), `SET max_parallel_maintenance_workers = 1`} {
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		slog.Warn("index build: "+n.Message, "detail", n.Detail, "hint", n.Hint)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var settings []string
+	if workMB > 0 {
+		settings = append(settings, fmt.Sprintf(`SET maintenance_work_mem = '%dMB'`, workMB))
+	}
+	if workers >= 0 {
+		settings = append(settings, fmt.Sprintf(`SET max_parallel_maintenance_workers = %d`, workers))
+	}
+	for _, q := range settings {
 		if _, err := conn.Exec(ctx, q); err != nil {
-			return err
+			return 0, err
 		}
 	}
+	var mem, par string
+	if err := conn.QueryRow(ctx, `SELECT current_setting('maintenance_work_mem'), current_setting('max_parallel_maintenance_workers')`).Scan(&mem, &par); err != nil {
+		return 0, err
+	}
+	slog.Info("index build settings", "maintenance_work_mem", mem, "max_parallel_maintenance_workers", par)
 	// The HNSW build dominates; the others are quick.
 	sort.SliceStable(defs, func(i, j int) bool { return !strings.Contains(defs[i], "hnsw") && strings.Contains(defs[j], "hnsw") })
+	var dense float64
 	for _, d := range defs {
 		t0 := time.Now()
 		if _, err := conn.Exec(ctx, d); err != nil {
-			return fmt.Errorf("%s: %w", d, err)
+			return 0, fmt.Errorf("%s: %w", d, err)
+		}
+		if strings.Contains(d, "hnsw") {
+			dense = time.Since(t0).Seconds()
 		}
 		if time.Since(t0) > 5*time.Second {
 			slog.Info("index built", "seconds", time.Since(t0).Seconds(), "index", truncate(d, 90))
 		}
 	}
-	return nil
+	return dense, nil
 }
 
 func truncate(s string, n int) string {
@@ -611,6 +659,10 @@ func searchLatency(ctx context.Context, c config, pool *pgxpool.Pool, qs []bench
 		vecs[q.text] = q.vector
 	}
 	cfg := query.DefaultConfig()
+	if c.searchEf > 0 {
+		cfg.EfSearch = c.searchEf
+	}
+	res.SearchEf = cfg.EfSearch
 	cfg.DevMode = true
 	cfg.RequestTimeout = 30 * time.Second
 	svc, err := query.New(service.Deps{DB: pool, Embedder: fixedEmbedder{vecs}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, cfg)
@@ -670,19 +722,13 @@ func searchLatency(ctx context.Context, c config, pool *pgxpool.Pool, qs []bench
 }
 
 // recall compares the service's dense query (HNSW with iterative scan, visibility and belief filters, the
-// service's 40 candidates re-sorted by distance) with the exact scan under the same filters: recall@10 of the
-// top 10, and recall@1 (whether the exact nearest claim — the one a question is about — is in the top 10).
+// service's 40 candidates re-sorted by distance) with the exact scan under the same filters at full precision:
+// recall@10 of the top 10, and recall@1 (whether the exact nearest claim — the one a question is about — is
+// in the top 10).
 func recall(ctx context.Context, c config, pool *pgxpool.Pool, qs []benchQuery, res *sizeResult) error {
-	const q = `WITH cand AS MATERIALIZED (
-		SELECT c.id::text AS id, (cv.embedding::vector(512)) <=> $3::vector AS dist
-		FROM claim_vectors cv
-		JOIN claims c ON c.id = cv.claim_id
-		JOIN claim_versions v ON v.claim_id = cv.claim_id AND v.retired_at IS NULL
-		WHERE cv.workspace_id = $1 AND c.workspace_id = $1 AND (c.scope = 'shared' OR c.owner_agent = $2)
-		  AND v.status IN ('active', 'disputed')
-		ORDER BY (cv.embedding::vector(512)) <=> $3::vector
-		LIMIT 40)
-		SELECT id FROM cand ORDER BY dist, id LIMIT 10`
+	// The dense query orders by the index expression (half precision); the exact one by the stored vectors.
+	dense := recallSQL(store.DenseIndexExpr("cv", dim))
+	exactQ := recallSQL("cv.embedding")
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -705,6 +751,10 @@ func recall(ctx context.Context, c config, pool *pgxpool.Pool, qs []benchQuery, 
 		}
 		t0 := time.Now()
 		// Simple protocol: no cached plan survives the SET (see RUNTIME.md).
+		q := dense
+		if exact {
+			q = exactQ
+		}
 		rows, err := tx.Query(ctx, q, pgx.QueryExecModeSimpleProtocol, workspace, agent, pgvector.NewVector(vec))
 		if err != nil {
 			return nil, 0, err
@@ -749,6 +799,19 @@ func recall(ctx context.Context, c config, pool *pgxpool.Pool, qs []benchQuery, 
 			RecallAt1: math.Round(1000*float64(hit1)/float64(max(len(qs), 1))) / 1000, Dense: summarize(ds)})
 	}
 	return nil
+}
+
+func recallSQL(expr string) string {
+	return `WITH cand AS MATERIALIZED (
+		SELECT c.id::text AS id, ` + expr + ` <=> $3::vector AS dist
+		FROM claim_vectors cv
+		JOIN claims c ON c.id = cv.claim_id
+		JOIN claim_versions v ON v.claim_id = cv.claim_id AND v.retired_at IS NULL
+		WHERE cv.workspace_id = $1 AND c.workspace_id = $1 AND (c.scope = 'shared' OR c.owner_agent = $2)
+		  AND v.status IN ('active', 'disputed')
+		ORDER BY ` + expr + ` <=> $3::vector
+		LIMIT 40)
+		SELECT id FROM cand ORDER BY dist, id LIMIT 10`
 }
 
 // measureEmbedding times the local model on benchmark-like questions (what a deployment adds to a search).
@@ -832,11 +895,12 @@ func dropDatabase(ctx context.Context, admin, name string) error {
 
 func printMarkdown(w io.Writer, emb *latency, rs []sizeResult, c config) {
 	fmt.Fprintf(w, "\n### Search latency (POST /search over HTTP, k=%d, one client, query embedding excluded)\n\n", c.k)
-	fmt.Fprintln(w, "| claims | subjects | load (COPY) | index build | search p50 | p90 | p99 | mean claims | mean context tokens |")
-	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| claims | subjects | load (COPY) | index build (HNSW) | HNSW index | database | ef_search | search p50 | p90 | p99 | mean claims | mean context tokens | load average before → after |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, r := range rs {
-		fmt.Fprintf(w, "| %s | %s | %.1f s | %.1f s | %.2f ms | %.2f ms | %.2f ms | %.1f | %.0f |\n", human(r.Claims), human(r.Subjects),
-			r.LoadSeconds, r.IndexSecs, r.Search.P50, r.Search.P90, r.Search.P99, r.MeanClaims, r.MeanTokens)
+		fmt.Fprintf(w, "| %s | %s | %.1f s | %.1f s (%.1f s) | %s | %s | %d | %.2f ms | %.2f ms | %.2f ms | %.1f | %.0f | %s → %s |\n", human(r.Claims), human(r.Subjects),
+			r.LoadSeconds, r.IndexSecs, r.DenseSecs, mb(r.DenseMB), mb(r.DatabaseMB), r.SearchEf, r.Search.P50, r.Search.P90, r.Search.P99,
+			r.MeanClaims, r.MeanTokens, r.LoadBefore, r.LoadAfter)
 	}
 	fmt.Fprintln(w, "\nWhere a search spends its time (p50 / p99, ms): round trip 1 = dense + precise lexical + entity lookup; round trip 2 = subject claims (+ any-term lexical); assemble = slots of the candidates.")
 	fmt.Fprintln(w, "\n| claims | round trip 1 | round trip 2 | assemble |")
@@ -853,7 +917,7 @@ func printMarkdown(w io.Writer, emb *latency, rs []sizeResult, c config) {
 	if emb != nil {
 		fmt.Fprintf(w, "\nQuery embedding (USE-lite, local, one query at a time): p50 %.2f ms, p99 %.2f ms — add it to the figures above.\n", emb.P50, emb.P99)
 	}
-	fmt.Fprintln(w, "\n### Dense retrieval: HNSW (iterative scan, with visibility and belief filters) vs exact scan, top-10")
+	fmt.Fprintln(w, "\n### Dense retrieval: HNSW (half precision, iterative scan, with visibility and belief filters) vs exact full-precision scan, top-10")
 	fmt.Fprintln(w, "\n| claims | ef_search | recall@10 | nearest in top 10 | HNSW p50 | HNSW p99 | exact p50 | exact p99 |")
 	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
@@ -862,6 +926,26 @@ func printMarkdown(w io.Writer, emb *latency, rs []sizeResult, c config) {
 				e.RecallAt1, e.Dense.P50, e.Dense.P99, r.Exact.P50, r.Exact.P99)
 		}
 	}
+}
+
+func mb(v float64) string {
+	if v >= 1024 {
+		return fmt.Sprintf("%.2f GB", v/1024)
+	}
+	return fmt.Sprintf("%.0f MB", v)
+}
+
+// loadavg returns the 1-, 5- and 15-minute load averages of the machine.
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func human(n int) string {
