@@ -39,9 +39,10 @@ func NewClient(baseURL, agent, key string) (*Client, error) {
 }
 
 // ClaimTurnIDs reads a claim's provenance (GET /v1/workspaces/{ws}/claims/{id}) and returns its source turn
-// ids and those of the claims corroborating it.
+// ids and those of the claims corroborating it. It asks for no decisions: only the provenance is needed.
 func (c *Client) ClaimTurnIDs(ctx context.Context, ws, id string) ([]string, error) {
-	cr, err := c.API.Claim(ctx, ws, id, client.ReadOptions{})
+	provenanceOnly := client.ReadOptions{DecisionsLimit: -1, InputsLimit: -1}
+	cr, err := c.API.Claim(ctx, ws, id, provenanceOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func (c *Client) ClaimTurnIDs(ctx context.Context, ws, id string) ([]string, err
 		if co.ViaClaimID == "" || co.ViaClaimID == id {
 			continue
 		}
-		via, err := c.API.Claim(ctx, ws, co.ViaClaimID, client.ReadOptions{})
+		via, err := c.API.Claim(ctx, ws, co.ViaClaimID, provenanceOnly)
 		if err != nil {
 			return nil, fmt.Errorf("corroborating claim %s: %w", co.ViaClaimID, err)
 		}

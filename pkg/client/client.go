@@ -21,6 +21,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -152,10 +153,32 @@ func (c *Client) Answer(ctx context.Context, ws string, req api.AnswerRequest) (
 	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "answer"), nil, req, &out)
 }
 
-// ReadOptions selects a bitemporal read: AsOf (valid time) and KnownAt (transaction time); zero means now.
+// ReadOptions selects a bitemporal read — AsOf (valid time) and KnownAt (transaction time); zero means now —
+// and, for Subject and Claim, which page of the decision chains comes back. A chain continues with the
+// DecisionsNext of the previous page as DecisionsCursor (for a subject, with Slot set to that slot):
+//
+//	o := client.ReadOptions{DecisionsLimit: 200}
+//	for {
+//		cr, err := c.Claim(ctx, ws, id, o)
+//		if err != nil { ... }
+//		use(cr.Decisions)
+//		if cr.DecisionsNext == "" { break }
+//		o.DecisionsCursor = cr.DecisionsNext
+//	}
 type ReadOptions struct {
 	AsOf    time.Time
 	KnownAt time.Time
+	// Slot restricts a subject to one slot (its slot_key); Subject only.
+	Slot string
+	// DecisionsLimit is the decisions per page of a chain (a claim's, or each slot's): 0 means the server's
+	// default (api.DefaultDecisionsLimit), a negative value none (only the totals), at most
+	// api.MaxDecisionsLimit.
+	DecisionsLimit int
+	// DecisionsCursor continues a chain: the DecisionsNext of the previous page.
+	DecisionsCursor string
+	// InputsLimit is the input ids, and loser ids, per decision: 0 means the server's default
+	// (api.DefaultInputsLimit), a negative value none (only the counts), at most api.MaxInputsLimit.
+	InputsLimit int
 }
 
 func (o ReadOptions) query() url.Values {
@@ -166,16 +189,29 @@ func (o ReadOptions) query() url.Values {
 	if !o.KnownAt.IsZero() {
 		q.Set("known_at", o.KnownAt.UTC().Format(time.RFC3339Nano))
 	}
+	if o.Slot != "" {
+		q.Set(api.ParamSlot, o.Slot)
+	}
+	if o.DecisionsLimit != 0 {
+		q.Set(api.ParamDecisionsLimit, strconv.Itoa(max(o.DecisionsLimit, 0)))
+	}
+	if o.DecisionsCursor != "" {
+		q.Set(api.ParamDecisionsCursor, o.DecisionsCursor)
+	}
+	if o.InputsLimit != 0 {
+		q.Set(api.ParamInputsLimit, strconv.Itoa(max(o.InputsLimit, 0)))
+	}
 	return q
 }
 
-// Subject returns the current beliefs and timeline of a subject (GET /v1/workspaces/{ws}/subjects/{key}).
+// Subject returns the current beliefs and timeline of a subject, with a page of each slot's decisions
+// (GET /v1/workspaces/{ws}/subjects/{key}).
 func (c *Client) Subject(ctx context.Context, ws, subjectKey string, o ReadOptions) (*api.SubjectResponse, error) {
 	var out api.SubjectResponse
 	return &out, c.do(ctx, http.MethodGet, wsPath(ws, "subjects", subjectKey), o.query(), nil, &out)
 }
 
-// Claim returns a claim's provenance and decision chain (GET /v1/workspaces/{ws}/claims/{id}).
+// Claim returns a claim's provenance and a page of its decision chain (GET /v1/workspaces/{ws}/claims/{id}).
 func (c *Client) Claim(ctx context.Context, ws, id string, o ReadOptions) (*api.ClaimResponse, error) {
 	var out api.ClaimResponse
 	return &out, c.do(ctx, http.MethodGet, wsPath(ws, "claims", id), o.query(), nil, &out)

@@ -112,7 +112,14 @@ func FuzzQuestion(f *testing.F) {
 
 func FuzzInspect(f *testing.F) {
 	for _, s := range []string{"alice", "Alice", "%00", "%ff", "a/b", "..", "claims", strings.Repeat("x", 600),
-		"0b6d7a51-8a1c-5e0f-9b7e-3f1f0c6d2a11", "alice?as_of=2024-01-01T00:00:00Z", "alice?known_at=bad&x=1"} {
+		"0b6d7a51-8a1c-5e0f-9b7e-3f1f0c6d2a11", "alice?as_of=2024-01-01T00:00:00Z", "alice?known_at=bad&x=1",
+		"alice?decisions_limit=0&inputs_limit=0", "alice?decisions_limit=500&inputs_limit=100", "alice?decisions_limit=501",
+		"alice?inputs_limit=-1", "alice?decisions_limit=99999999999999999999", "alice?slot=lives_in",
+		"alice?slot=lives_in&decisions_cursor=" + decisionCursor{Key: slotChainKey("alice", "lives_in")}.encode(),
+		"alice?slot=lives_in&decisions_cursor=" + decisionCursor{Key: slotChainKey("alice", "lives_in"), DecidedAt: day("2024-01-01"),
+			Partition: -1, StreamSeq: -9, ID: "0b6d7a51-8a1c-5e0f-9b7e-3f1f0c6d2a11"}.encode(),
+		"alice?decisions_cursor=eyJrIjoieCJ9", "alice?slot=%00", "alice?slot=&decisions_cursor=",
+		"0b6d7a51-8a1c-5e0f-9b7e-3f1f0c6d2a11?decisions_limit=3&decisions_cursor=%ff&inputs_limit=2"} {
 		f.Add(s)
 	}
 	h := fuzzServer(f)

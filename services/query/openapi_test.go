@@ -133,6 +133,12 @@ func TestOpenAPIResponses(t *testing.T) {
 	call("GET", "/v1/workspaces/team/subjects/project_apollo?known_at=2024-03-01T00:00:00Z", "", "SubjectResponse", 200)
 	call("GET", "/v1/workspaces/team/claims/"+l.paris, "", "ClaimResponse", 200)
 	call("GET", "/v1/workspaces/team/claims/"+l.rome, "", "ClaimResponse", 200)
+	// A page that leaves more behind carries decisions_next.
+	call("GET", "/v1/workspaces/team/claims/"+l.paris+"?decisions_limit=1&inputs_limit=1", "", "ClaimResponse", 200)
+	call("GET", "/v1/workspaces/team/claims/"+l.paris+"?decisions_limit=0&inputs_limit=0", "", "ClaimResponse", 200)
+	call("GET", "/v1/workspaces/team/subjects/alice?slot=lives_in&decisions_limit=1&inputs_limit=0", "", "SubjectResponse", 200)
+	call("GET", "/v1/workspaces/team/claims/"+l.paris+"?decisions_limit=501", "", "Error", 400)
+	call("GET", "/v1/workspaces/team/subjects/alice?decisions_cursor=x", "", "Error", 400)
 	call("POST", "/v1/workspaces/team/search", `{"query":"x","k":-1}`, "Error", 400)
 	call("GET", "/v1/workspaces/nope/subjects/alice", "", "Error", 404)
 	call("GET", "/v1/workspaces/team/claims/x", "", "Error", 400)
