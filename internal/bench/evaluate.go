@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mneme-ai/mneme/pkg/factcons"
 )
 
 // Evaluator measures one question on one system: the system's own answer (if it has one), the context at
@@ -92,7 +94,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, sys System, conv *Conversation
 
 func (e *Evaluator) scoreAnswer(q *Question, a *Answer) *AnswerResult {
 	res := &AnswerResult{Text: a.Text, Mode: a.Mode, Tokens: a.Tokens}
-	res.Correct = SubstringExactMatch(a.Text, q.Golds)
+	res.Correct = factcons.SubstringExactMatch(a.Text, q.Golds)
 	if !res.Correct && len(ContainsAny(a.Text, q.Stale)) > 0 {
 		res.Stale = true
 	}

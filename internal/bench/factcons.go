@@ -1,26 +1,14 @@
 package bench
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-)
 
-// factConsRow is one MemoryAgentBench row in the published (HuggingFace row) schema.
-type factConsRow struct {
-	Context   string     `json:"context"`
-	Questions []string   `json:"questions"`
-	Answers   [][]string `json:"answers"`
-	Metadata  struct {
-		Source    string   `json:"source"`
-		QAPairIDs []string `json:"qa_pair_ids"`
-	} `json:"metadata"`
-}
+	"github.com/mneme-ai/mneme/pkg/factcons"
+)
 
 // FactConsolidationEpoch is the valid time given to every fact of a FactConsolidation context: the list is
 // one snapshot, and its order (a larger number is a newer fact) travels as the turn sequence.
@@ -32,27 +20,20 @@ var FactConsolidationEpoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // "_sh_") give category single-hop, multi-hop rows ("_mh_") multi-hop. Each question is marked conflicted
 // when a fact its answer depends on was overridden by a newer fact about the same subject and relation.
 func LoadFactConsolidation(path string) (*Dataset, error) {
-	b, err := os.ReadFile(path)
+	rows, err := factcons.Load(path)
 	if err != nil {
 		return nil, err
-	}
-	var rows []factConsRow
-	if err := json.Unmarshal(b, &rows); err != nil {
-		return nil, fmt.Errorf("factconsolidation: %s: %w", path, err)
 	}
 	d := &Dataset{Bench: FactConsolidation, Source: path}
 	contexts := map[string]*factIndex{}
 	for ri, r := range rows {
-		if len(r.Questions) != len(r.Answers) {
-			return nil, fmt.Errorf("factconsolidation: %s row %d: %d questions but %d answers", path, ri, len(r.Questions), len(r.Answers))
-		}
 		source := r.Metadata.Source
 		if source == "" {
 			source = "row" + strconv.Itoa(ri)
 		}
 		idx, ok := contexts[r.Context]
 		if !ok {
-			facts := ParseFacts(r.Context)
+			facts := factcons.Facts(r.Context)
 			if len(facts) == 0 {
 				return nil, fmt.Errorf("factconsolidation: %s row %d (%s): context has no numbered facts", path, ri, source)
 			}
@@ -89,36 +70,11 @@ func contextID(source string, n int) string {
 	return "ctx-" + strconv.Itoa(n)
 }
 
-// Fact is one numbered line of a FactConsolidation context; a larger N is a newer fact.
-type Fact struct {
-	N    int64
-	Text string
-}
-
-var factLine = regexp.MustCompile(`^(\d+)\.\s+(.+)$`)
-
-// ParseFacts returns the numbered facts of a context in order.
-func ParseFacts(context string) []Fact {
-	var out []Fact
-	for _, line := range strings.Split(context, "\n") {
-		m := factLine.FindStringSubmatch(strings.TrimSpace(line))
-		if m == nil {
-			continue
-		}
-		n, err := strconv.ParseInt(m[1], 10, 64)
-		if err != nil {
-			continue
-		}
-		out = append(out, Fact{N: n, Text: m[2]})
-	}
-	return out
-}
-
 // factSessionTokens approximates MemoryAgentBench's 4,096-token context chunks by fact count; sessions only
 // group turns for display, ingestion sends one turn per fact either way.
 const factsPerSession = 150
 
-func factSessions(facts []Fact) []Session {
+func factSessions(facts []factcons.Fact) []Session {
 	var out []Session
 	for i := 0; i < len(facts); i += factsPerSession {
 		s := Session{ID: "chunk " + strconv.Itoa(len(out)+1)}
@@ -137,83 +93,23 @@ func factSessions(facts []Fact) []Session {
 // factTurnID is the turn id of fact n.
 func factTurnID(n int64) string { return "fact-" + strconv.FormatInt(n, 10) }
 
-// Triple is a fact sentence split into subject, relation and object.
-type Triple struct{ Subject, Relation, Object string }
-
-// factTemplates are the sentence shapes of the FactConsolidation facts (MQuAKE's Wikidata relation
-// templates, typos included), most specific first. S is the subject, O the object, P the relation when the
-// shape carries it.
-var factTemplates = func() []struct {
-	re  *regexp.Regexp
-	rel string
-} {
-	shapes := []struct{ re, rel string }{
-		{`^The name of the current head of state in (?P<S>.+) is (?P<O>.+)$`, "head of state"},
-		{`^The name of the current head of the (?P<S>.+) government is (?P<O>.+)$`, "head of government"},
-		{`^The headquarters of (?P<S>.+) is located in the city of (?P<O>.+)$`, "headquarters location"},
-		{`^The univeristy where (?P<S>.+) was educated is (?P<O>.+)$`, "educated at"},
-		{`^The type of music that (?P<S>.+) plays is (?P<O>.+)$`, "genre"},
-		{`^The company that produced (?P<S>.+) is (?P<O>.+)$`, "producer"},
-		{`^The origianl broadcaster of (?P<S>.+) is (?P<O>.+)$`, "original broadcaster"},
-		{`^The (?P<P>chief executive officer|chairperson|director|author|capital|official language|Prime Minister|name of the sports team which .+? is a member of) of (?P<S>.+) is (?P<O>.+)$`, ""},
-		{`^(?P<S>.+)'s child is (?P<O>.+)$`, "child"},
-		{`^(?P<S>.+?) (?P<P>was born in the city of|died in the city of|plays the position of|is located in the continent of|worked in the city of|is married to|was founded by|is associated with the sport of|is a citizen of|was performed by|is employed by|was founded in the city of|speaks the language of|is famous for|was created in the country of|was created by|is affiliated with the religion of|works in the field of|was developed by|was written in the language of|is a member of|plays|is) (?P<O>.+)$`, ""},
-	}
-	out := make([]struct {
-		re  *regexp.Regexp
-		rel string
-	}, len(shapes))
-	for i, s := range shapes {
-		out[i].re = regexp.MustCompile(s.re)
-		out[i].rel = s.rel
-	}
-	return out
-}()
-
-// SplitFact splits a fact sentence into subject, relation and object; ok is false for an unknown shape.
-func SplitFact(sentence string) (Triple, bool) {
-	s := strings.TrimSpace(sentence)
-	s = strings.TrimSuffix(s, ".") // the line's full stop; an object's own "D.C." keeps its other dots
-	for _, t := range factTemplates {
-		m := t.re.FindStringSubmatch(s)
-		if m == nil {
-			continue
-		}
-		tr := Triple{Relation: t.rel}
-		for i, name := range t.re.SubexpNames() {
-			switch name {
-			case "S":
-				tr.Subject = m[i]
-			case "O":
-				tr.Object = m[i]
-			case "P":
-				tr.Relation = m[i]
-			}
-		}
-		if tr.Subject != "" && tr.Object != "" && tr.Relation != "" {
-			return tr, true
-		}
-	}
-	return Triple{}, false
-}
-
-// factIndex answers which facts compete for one slot (subject + relation) and which is the newest.
+// factIndex answers which facts compete for one slot (subject + predicate) and which is the newest.
 type factIndex struct {
 	conv   *Conversation
-	facts  []Fact
-	triple map[int64]Triple
-	// slots maps "subject\x00relation" (case-folded) to its facts, oldest first.
-	slots map[string][]Fact
+	facts  []factcons.Fact
+	triple map[int64]factcons.Triple
+	// slots maps "subject\x00predicate" (case-folded) to its facts, oldest first.
+	slots map[string][]factcons.Fact
 }
 
-func slotKey(t Triple) string {
-	return strings.ToLower(t.Subject) + "\x00" + strings.ToLower(t.Relation)
+func slotKey(t factcons.Triple) string {
+	return strings.ToLower(t.Subject) + "\x00" + strings.ToLower(t.Predicate)
 }
 
-func newFactIndex(facts []Fact) *factIndex {
-	idx := &factIndex{facts: facts, triple: map[int64]Triple{}, slots: map[string][]Fact{}}
+func newFactIndex(facts []factcons.Fact) *factIndex {
+	idx := &factIndex{facts: facts, triple: map[int64]factcons.Triple{}, slots: map[string][]factcons.Fact{}}
 	for _, f := range facts {
-		t, ok := SplitFact(f.Text)
+		t, ok := factcons.Split(f.Text)
 		if !ok {
 			continue
 		}

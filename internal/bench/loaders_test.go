@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mneme-ai/mneme/pkg/factcons"
 )
 
 // sharedData returns ../shared/data relative to the repository root, skipping the test when it is absent.
@@ -44,7 +46,7 @@ func TestLoadFactConsolidationShipped(t *testing.T) {
 	}
 	// Every fact has a known sentence shape, so slots and conflicts can be computed.
 	for _, f := range turns {
-		if _, ok := SplitFact(strings.SplitN(f.Content, ". ", 2)[1]); !ok {
+		if _, ok := factcons.Split(strings.SplitN(f.Content, ". ", 2)[1]); !ok {
 			t.Errorf("fact of unknown shape: %q", f.Content)
 		}
 	}
@@ -85,28 +87,6 @@ func TestLoadFactConsolidationShipped(t *testing.T) {
 	mh := byID["factconsolidation_mh_6k_no0"]
 	if mh == nil || len(mh.Chain) < 2 || mh.Golds[0] != "Belgium" {
 		t.Fatalf("mh q0: %+v", mh)
-	}
-}
-
-func TestSplitFact(t *testing.T) {
-	cases := []struct {
-		in   string
-		want Triple
-	}{
-		{"Nobuhiro Watsuki is famous for Rurouni Kenshin.", Triple{"Nobuhiro Watsuki", "is famous for", "Rurouni Kenshin"}},
-		{"The capital of Soviet Union is Russellville.", Triple{"Soviet Union", "capital", "Russellville"}},
-		{"Pedro Pierluisi worked in the city of Washington, D.C.", Triple{"Pedro Pierluisi", "worked in the city of", "Washington, D.C"}},
-		{"The univeristy where Wilhelm II was educated is Baldwin Wallace University.", Triple{"Wilhelm II", "educated at", "Baldwin Wallace University"}},
-		{"Igor of Kiev is married to Olga of Kiev.", Triple{"Igor of Kiev", "is married to", "Olga of Kiev"}},
-	}
-	for _, c := range cases {
-		got, ok := SplitFact(c.in)
-		if !ok || got != c.want {
-			t.Errorf("SplitFact(%q) = %+v, %v; want %+v", c.in, got, ok, c.want)
-		}
-	}
-	if _, ok := SplitFact("Nothing to see here"); ok {
-		t.Error("a sentence of no known shape split")
 	}
 }
 

@@ -2,13 +2,14 @@ package bench
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/kljensen/snowball/english"
+
+	"github.com/mneme-ai/mneme/pkg/factcons"
 )
 
-// asciiPunct is Python's string.punctuation, which the official normalizations remove (ASCII only).
+// asciiPunct is Python's string.punctuation, which LoCoMo's normalization removes (ASCII only).
 const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
 func stripPunct(s string) string {
@@ -20,36 +21,13 @@ func stripPunct(s string) string {
 	}, s)
 }
 
-// NormalizeAnswer is SQuAD's normalize_answer as MemoryAgentBench uses it: lower case, ASCII punctuation
-// removed, the articles a/an/the removed, whitespace collapsed.
-func NormalizeAnswer(s string) string {
-	s = stripPunct(strings.ToLower(s))
-	kept := slices.DeleteFunc(strings.Fields(s), func(w string) bool { return w == "a" || w == "an" || w == "the" })
-	return strings.Join(kept, " ")
-}
-
-// SubstringExactMatch is MemoryAgentBench's official FactConsolidation metric: true when the normalized gold
-// is a substring of the normalized prediction, for any accepted gold. An empty prediction never matches.
-func SubstringExactMatch(prediction string, golds []string) bool {
-	p := NormalizeAnswer(prediction)
-	if p == "" {
-		return false
-	}
-	for _, g := range golds {
-		if n := NormalizeAnswer(g); n != "" && strings.Contains(p, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// ContainsAny reports which of values occur in text under the official normalization (as SubstringExactMatch
-// does for a gold), in the order of values.
+// ContainsAny reports which of values occur in text under the official normalization (as
+// factcons.SubstringExactMatch does for a gold), in the order of values.
 func ContainsAny(text string, values []string) []string {
-	t := NormalizeAnswer(text)
+	t := factcons.NormalizeAnswer(text)
 	var out []string
 	for _, v := range values {
-		if n := NormalizeAnswer(v); n != "" && strings.Contains(t, n) {
+		if n := factcons.NormalizeAnswer(v); n != "" && strings.Contains(t, n) {
 			out = append(out, v)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mneme-ai/mneme/pkg/factcons"
 	"github.com/mneme-ai/mneme/pkg/llm"
 )
 
@@ -206,7 +207,7 @@ func (r *Reader) AnswerAndJudge(ctx context.Context, bench string, q *Question, 
 func (r *Reader) score(ctx context.Context, bench string, q *Question, answer string) (float64, string, int64, error) {
 	switch {
 	case bench == FactConsolidation:
-		if SubstringExactMatch(answer, q.Golds) {
+		if factcons.SubstringExactMatch(answer, q.Golds) {
 			return 1, "substring exact match", 0, nil
 		}
 		return 0, "no substring exact match", 0, nil

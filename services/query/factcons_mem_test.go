@@ -9,7 +9,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
-	"github.com/mneme-ai/mneme/services/query/internal/factcons"
+	"github.com/mneme-ai/mneme/pkg/factcons"
 )
 
 // factConsPath is the FactConsolidation data relative to this package (the repository's ../shared/data).

@@ -35,7 +35,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
-	"github.com/mneme-ai/mneme/services/query/internal/factcons"
+	"github.com/mneme-ai/mneme/pkg/factcons"
 )
 
 func main() {

@@ -1,6 +1,7 @@
-// Package factcons reads MemoryAgentBench FactConsolidation rows (the HF row schema: context, questions,
-// answers, metadata) and implements the benchmark's official metric, substring exact match. It also splits the
-// numbered facts into structured claims for the LLM-free ingestion path.
+// Package factcons reads MemoryAgentBench's FactConsolidation data (the published row schema: one context of
+// numbered facts, its questions and their accepted answers), splits the fact sentences into subject, predicate
+// and object, and implements the benchmark's official metric, substring exact match. The benchmark harness
+// (internal/bench) and the query service's FactConsolidation command both build on it.
 package factcons
 
 import (
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -23,7 +25,7 @@ type Row struct {
 	} `json:"metadata"`
 }
 
-// Load reads a JSON list of rows.
+// Load reads a JSON list of rows; every row must have as many answer lists as questions.
 func Load(path string) ([]Row, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -49,7 +51,7 @@ type Fact struct {
 
 var factLine = regexp.MustCompile(`^(\d+)\.\s+(.+)$`)
 
-// Facts returns the numbered facts of a context in order.
+// Facts returns the numbered facts of a context in order; other lines are skipped.
 func Facts(context string) []Fact {
 	var out []Fact
 	for _, line := range strings.Split(context, "\n") {
@@ -66,14 +68,19 @@ func Facts(context string) []Fact {
 	return out
 }
 
-// Triple is a fact split into subject, relation phrase and object.
+// Triple is a fact sentence split into subject, predicate (the relation phrase) and object.
 type Triple struct {
 	Subject, Predicate, Object string
 }
 
-// templates are the sentence shapes of the FactConsolidation facts (they come from the MQuAKE/Wikidata
-// relation templates), most specific first. S is the subject, O the object.
-var templates = func() []*regexp.Regexp {
+// templates are the sentence shapes of the facts (MQuAKE's Wikidata relation templates, their typos
+// included), most specific first: S is the subject, O the object, P the predicate when the sentence carries
+// it, else pred names it. The last shape is the loose one ("X is Y", "X plays Y"), tried only when no other
+// fits, so that a subject containing "is" ("This Is England was created by …") is not cut short.
+var templates = func() []struct {
+	re   *regexp.Regexp
+	pred string
+} {
 	shapes := []struct{ re, pred string }{
 		{`^The name of the current head of state in (?P<S>.+) is (?P<O>.+)$`, "head of state"},
 		{`^The name of the current head of the (?P<S>.+) government is (?P<O>.+)$`, "head of government"},
@@ -82,19 +89,18 @@ var templates = func() []*regexp.Regexp {
 		{`^The type of music that (?P<S>.+) plays is (?P<O>.+)$`, "type of music"},
 		{`^The company that produced (?P<S>.+) is (?P<O>.+)$`, "produced by company"},
 		{`^The origianl broadcaster of (?P<S>.+) is (?P<O>.+)$`, "original broadcaster"},
-		{`^The (?P<P>chief executive officer|chairperson|director|author|capital|official language|Prime Minister) of (?P<S>.+) is (?P<O>.+)$`, ""},
+		{`^The (?P<P>chief executive officer|chairperson|director|author|capital|official language|Prime Minister|name of the sports team which .+? is a member of) of (?P<S>.+) is (?P<O>.+)$`, ""},
 		{`^(?P<S>.+)'s child is (?P<O>.+)$`, "child"},
 		{`^(?P<S>.+?) (?P<P>was born in the city of|died in the city of|plays the position of|is located in the continent of|worked in the city of|is married to|was founded by|is associated with the sport of|is a citizen of|was performed by|is employed by|was founded in the city of|speaks the language of|is famous for|was created in the country of|was created by|is affiliated with the religion of|works in the field of|was developed by|was written in the language of) (?P<O>.+)$`, ""},
+		{`^(?P<S>.+?) (?P<P>is a member of|plays|is) (?P<O>.+)$`, ""},
 	}
-	out := make([]*regexp.Regexp, len(shapes))
+	out := make([]struct {
+		re   *regexp.Regexp
+		pred string
+	}, len(shapes))
 	for i, s := range shapes {
-		re := s.re
-		if s.pred != "" {
-			// Carry the fixed predicate in the pattern's name table.
-			re = "(?P<fixed_" + strings.ReplaceAll(s.pred, " ", "_") + ">)" + re[1:]
-			re = "^" + re
-		}
-		out[i] = regexp.MustCompile(re)
+		out[i].re = regexp.MustCompile(s.re)
+		out[i].pred = s.pred
 	}
 	return out
 }()
@@ -102,29 +108,26 @@ var templates = func() []*regexp.Regexp {
 // Split splits a fact sentence into a triple; ok is false for a sentence of no known shape.
 func Split(sentence string) (Triple, bool) {
 	s := strings.TrimSpace(sentence)
-	s = strings.TrimSuffix(s, ".") // the line's full stop; an object's own "D.C." keeps its dots
-	for _, re := range templates {
-		m := re.FindStringSubmatch(s)
+	s = strings.TrimSuffix(s, ".") // the line's full stop; an object's own "D.C." keeps its other dots
+	for _, t := range templates {
+		m := t.re.FindStringSubmatch(s)
 		if m == nil {
 			continue
 		}
-		var t Triple
-		for i, name := range re.SubexpNames() {
-			switch {
-			case name == "S":
-				t.Subject = m[i]
-			case name == "O":
-				t.Object = m[i]
-			case name == "P":
-				t.Predicate = m[i]
-			case strings.HasPrefix(name, "fixed_"):
-				t.Predicate = strings.ReplaceAll(strings.TrimPrefix(name, "fixed_"), "_", " ")
+		tr := Triple{Predicate: t.pred}
+		for i, name := range t.re.SubexpNames() {
+			switch name {
+			case "S":
+				tr.Subject = m[i]
+			case "O":
+				tr.Object = m[i]
+			case "P":
+				tr.Predicate = m[i]
 			}
 		}
-		if t.Subject == "" || t.Object == "" || t.Predicate == "" {
-			return Triple{}, false
+		if tr.Subject != "" && tr.Object != "" && tr.Predicate != "" {
+			return tr, true
 		}
-		return t, true
 	}
 	return Triple{}, false
 }
@@ -132,32 +135,29 @@ func Split(sentence string) (Triple, bool) {
 // asciiPunct is Python's string.punctuation, which the official normalization removes (ASCII only).
 const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
-// normalize is MemoryAgentBench's normalize_answer (utils/eval_other_utils.py): lower case, ASCII punctuation
-// removed, the words a/an/the removed, whitespace collapsed.
-func normalize(s string) string {
-	s = strings.ToLower(s)
+// NormalizeAnswer is SQuAD's normalize_answer as MemoryAgentBench uses it (utils/eval_other_utils.py): lower
+// case, ASCII punctuation removed, the articles a/an/the removed, whitespace collapsed.
+func NormalizeAnswer(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r < 128 && strings.ContainsRune(asciiPunct, r) {
 			return -1
 		}
 		return r
-	}, s)
-	var kept []string
-	for _, w := range strings.Fields(s) {
-		if w == "a" || w == "an" || w == "the" {
-			continue
-		}
-		kept = append(kept, w)
-	}
+	}, strings.ToLower(s))
+	kept := slices.DeleteFunc(strings.Fields(s), func(w string) bool { return w == "a" || w == "an" || w == "the" })
 	return strings.Join(kept, " ")
 }
 
 // SubstringExactMatch is the benchmark's official metric: true when the normalized gold answer is a substring
-// of the normalized prediction, for any accepted gold answer.
+// of the normalized prediction, for any accepted gold. An empty prediction, or a gold that normalizes to
+// nothing ("The"), never matches: Python's `"" in p` would count it.
 func SubstringExactMatch(prediction string, golds []string) bool {
-	p := normalize(prediction)
+	p := NormalizeAnswer(prediction)
+	if p == "" {
+		return false
+	}
 	for _, g := range golds {
-		if strings.Contains(p, normalize(g)) {
+		if n := NormalizeAnswer(g); n != "" && strings.Contains(p, n) {
 			return true
 		}
 	}
