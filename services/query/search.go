@@ -207,7 +207,7 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 		})
 	}
 	if len(terms) > 0 {
-		b1.Queue(lexicalSQL(v, false), lexicalArgs(v, strings.Join(terms, " "), n)).Query(func(rows pgx.Rows) error {
+		b1.Queue(lexicalSQL(v), lexicalArgs(v, strings.Join(terms, " "), n)).Query(func(rows pgx.Rows) error {
 			ids, err := scanIDs(rows)
 			lexicalIDs = ids
 			return err
@@ -248,8 +248,16 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 	// Any-term matching is the low-precision fallback: only when every-term matching found little and no
 	// entity of the query is known (then names carry the query), and bounded.
 	var anyIDs []string
-	if len(terms) > 1 && len(lexicalIDs) < n/2 && len(ms) == 0 {
-		b2.Queue(lexicalSQL(v, true), lexicalArgs(v, strings.Join(terms, " or "), n)).Query(func(rows pgx.Rows) error {
+	anyTerms := terms
+	if len(ms) > 0 {
+		// The mentioned names are the subject mode's; what else the question says is what ranks the
+		// subject's claims lexically (a name shared by most claims of a workspace would rank nothing).
+		anyTerms = lexicalTermsOutside(query, ms)
+	}
+	if (len(ms) > 0 && len(anyTerms) > 0) || (len(terms) > 1 && len(lexicalIDs) < n/2) {
+		a := lexicalArgs(v, strings.Join(anyTerms, " or "), n)
+		a["terms"] = anyTerms
+		b2.Queue(anyTermSQL(v), a).Query(func(rows pgx.Rows) error {
 			ids, err := scanIDs(rows)
 			anyIDs = ids
 			return err
@@ -278,23 +286,35 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 // workspace, and ranking all of them would make the query unbounded.
 const lexicalScanCap = 1000
 
-// lexicalSQL is the full-text query over claims c: every term (websearch AND) or, with anyTerm, any term
-// (bounded by lexicalScanCap before ranking).
-func lexicalSQL(v view, anyTerm bool) string {
-	if anyTerm {
-		return `SELECT m.id::text, ts_rank_cd(m.tsv, m.q) AS rank FROM (
-			SELECT c.id, c.tsv, q FROM websearch_to_tsquery('english', @lex) AS q, claims c
-			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
-			WHERE c.workspace_id = @ws AND c.tsv @@ q AND ` + v.where() + `
-			LIMIT ` + fmt.Sprint(lexicalScanCap) + `) m
-			ORDER BY rank DESC, m.id
-			LIMIT @n`
-	}
+// lexicalSQL is the every-term full-text query over claims c (websearch AND), ranked by cover density.
+func lexicalSQL(v view) string {
 	return `SELECT c.id::text, ts_rank_cd(c.tsv, q) AS rank
 		FROM websearch_to_tsquery('english', @lex) AS q, claims c
 		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
 		WHERE c.workspace_id = @ws AND c.tsv @@ q AND ` + v.where() + `
 		ORDER BY rank DESC, c.id
+		LIMIT @n`
+}
+
+// anyTermSQL is the any-term full-text query: the claims matching at least one term (at most lexicalScanCap
+// of them) ranked by the summed inverse document frequency of the terms each matches, the frequencies
+// counted over those matched claims. Postgres' own ranking has no IDF, so a question's common words ("like",
+// "feel", "time") would outweigh the one rare word it is about.
+func anyTermSQL(v view) string {
+	return `WITH t AS (
+			SELECT term, plainto_tsquery('english', term) AS q FROM unnest(@terms::text[]) AS term
+		), m AS (
+			SELECT c.id, c.tsv FROM claims c
+			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
+			WHERE c.workspace_id = @ws AND c.tsv @@ websearch_to_tsquery('english', @lex) AND ` + v.where() + `
+			LIMIT ` + fmt.Sprint(lexicalScanCap) + `
+		), df AS (
+			SELECT t.q, count(m.id) AS df FROM t JOIN m ON m.tsv @@ t.q GROUP BY t.q
+		), total AS (SELECT count(*) AS n FROM m)
+		SELECT m.id::text, sum(ln(1 + (total.n - df.df + 0.5) / (df.df + 0.5)))::float8 AS rank
+		FROM m JOIN df ON m.tsv @@ df.q, total
+		GROUP BY m.id
+		ORDER BY rank DESC, m.id
 		LIMIT @n`
 }
 
@@ -347,8 +367,8 @@ func mentionsOf(keys []string, spans map[string][2]int, known map[string][]strin
 	return ms
 }
 
-// rankSubjectClaims is the third mode: the claims of the mentioned subjects, ranked by how well their relation
-// matches the rest of the query, then newest first.
+// rankSubjectClaims is the third mode: the claims of the mentioned subjects whose predicate names a relation
+// the rest of the query asks about, ranked by how well their relation matches it, then newest first.
 func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []string {
 	type scored struct {
 		score float64
@@ -363,12 +383,29 @@ func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []str
 		r := &rows[i]
 		best := -1e9
 		rel := relationWords(r)
+		var pred []relWord
+		for _, w := range rel {
+			if w.weight == 1 {
+				pred = append(pred, w)
+			}
+		}
+		predMatched := false
 		for j, m := range ms {
 			if !contains(m.subjects, r.SubjectKey) {
 				continue
 			}
 			sc, _ := relationMatch(rel, cues[j], make([]bool, len(cues[j])))
 			best = max(best, sc)
+			if ps, _ := relationMatch(pred, cues[j], make([]bool, len(cues[j]))); ps > 0 {
+				predMatched = true
+			}
+		}
+		if !predMatched || best <= 0 {
+			// The claim's predicate is not the question's relation: the subject's other claims are what the
+			// dense and lexical modes rank. Listing them here (by sentence words, or newest first) would push
+			// every claim about a busy subject — a conversation's speaker — ahead of the ones the question is
+			// about (LoCoMo evidence recall at 500 tokens: 54% with them, 73% without).
+			continue
 		}
 		out = append(out, scored{score: best, row: r})
 	}
@@ -513,7 +550,7 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	var out []item
 	var lines []string
 	used := 0
-	header := "Memory (current facts unless marked; newest first):"
+	header := "Memory, most relevant first (current facts unless marked):"
 	used = s.tok.Count(header)
 	prevScore := 0.0
 	slotsTaken := 0
@@ -591,12 +628,10 @@ func interval(c *claimRow, former bool) string {
 	return "since " + from
 }
 
+// fmtTime renders a valid time as its date: the clock time costs a reader four tokens a line and rarely
+// matters; the order of values within a day is already resolved (current vs. [FORMER]).
 func fmtTime(t time.Time) string {
-	t = t.UTC()
-	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
-		return t.Format("2006-01-02")
-	}
-	return t.Format("2006-01-02 15:04")
+	return t.UTC().Format("2006-01-02")
 }
 
 // sameObjectWinner returns the current value of sl that r stands for: r itself when it is current, else the

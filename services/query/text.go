@@ -174,12 +174,22 @@ func asksAboutChange(q string) bool {
 // lexicalTerms turns arbitrary text into terms for websearch_to_tsquery: words of letters and digits only
 // (so no operator or quote in the caller's text can change the query's meaning), stopwords and the words
 // "or"/"and" dropped, at most maxLexicalTerms terms.
-func lexicalTerms(s string) []string {
+func lexicalTerms(s string) []string { return lexicalTermsOutside(s, nil) }
+
+// lexicalTermsOutside is lexicalTerms without the words inside the mentions' fields.
+func lexicalTermsOutside(s string, ms []mention) []string {
 	const maxLexicalTerms = 32
 	seen := map[string]bool{}
 	var terms []string
 	for _, w := range words(s) {
-		if stopwords[w.low] || seen[w.low] || len(w.low) > 64 || w.low == "or" || w.low == "and" {
+		inside := false
+		for _, m := range ms {
+			if w.field >= m.from && w.field < m.to {
+				inside = true
+				break
+			}
+		}
+		if inside || stopwords[w.low] || seen[w.low] || len(w.low) > 64 || w.low == "or" || w.low == "and" {
 			continue
 		}
 		seen[w.low] = true
