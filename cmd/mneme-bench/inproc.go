@@ -15,8 +15,8 @@ import (
 // The default build can start Mneme in-process; -tags benchremote builds a harness that only talks to a
 // running system (-url), without linking the services.
 func init() {
-	inProcess = func(ctx context.Context, name string, keep bool, log *slog.Logger) (string, jetstream.JetStream, *pgxpool.Pool, func() error, error) {
-		s, err := inproc.Start(ctx, inproc.Options{Name: name, Keep: keep, Logger: log})
+	inProcess = func(ctx context.Context, name string, keep bool, reuse string, log *slog.Logger) (string, jetstream.JetStream, *pgxpool.Pool, func() error, error) {
+		s, err := inproc.Start(ctx, inproc.Options{Name: name, Keep: keep, Reuse: reuse, Logger: log})
 		if err != nil {
 			return "", nil, nil, nil, err
 		}

@@ -41,13 +41,13 @@ import (
 const harnessVersion = "bench-v1"
 
 // inProcess starts Mneme in this process; set by inproc.go (absent in builds tagged benchremote).
-var inProcess func(ctx context.Context, name string, keep bool, log *slog.Logger) (url string, js jetstream.JetStream, db *pgxpool.Pool, stop func() error, err error)
+var inProcess func(ctx context.Context, name string, keep bool, reuse string, log *slog.Logger) (url string, js jetstream.JetStream, db *pgxpool.Pool, stop func() error, err error)
 
 type options struct {
-	bench, data, out, systems, url, databaseURL, natsURL, budgets, promptDir, logLevel, prefix, apiKey string
-	limit, perConv, readerBudget, chunkTokens, k, workers                                              int
-	settle, timeout                                                                                    time.Duration
-	keepDB, progress                                                                                   bool
+	bench, data, out, systems, url, databaseURL, natsURL, budgets, promptDir, logLevel, prefix, apiKey, reuseDB string
+	limit, perConv, readerBudget, chunkTokens, k, workers                                                       int
+	settle, timeout                                                                                             time.Duration
+	keepDB, progress                                                                                            bool
 }
 
 func main() {
@@ -72,6 +72,7 @@ func main() {
 	flag.StringVar(&o.prefix, "workspace-prefix", "b", "goes into workspace names (<bench>-<prefix>-<conversation>)")
 	flag.StringVar(&o.promptDir, "prompts", "", "directory of reader/judge prompt templates (<bench>.reader.txt, <bench>.judge.txt) overriding the built-in ones")
 	flag.BoolVar(&o.keepDB, "keep-db", false, "keep the in-process run's database for inspection")
+	flag.StringVar(&o.reuseDB, "reuse-db", "", "run in-process on this database, kept by an earlier complete run (-keep-db), instead of a fresh one: conversations whose workspace already holds claims are not ingested again (to re-measure query changes)")
 	flag.BoolVar(&o.progress, "progress", true, "progress bars on stderr")
 	flag.StringVar(&o.logLevel, "log-level", "warn", "log level of the harness and the in-process system: debug, info, warn, error")
 	flag.Parse()
@@ -255,12 +256,12 @@ func parseBudgets(s string) ([]int, error) {
 
 // startMneme connects to the running system given by -url, or starts one in-process.
 func startMneme(ctx context.Context, o options, log *slog.Logger) (*bench.Mneme, func() error, error) {
-	m := &bench.Mneme{Bench: o.bench, Prefix: o.prefix, Settle: o.settle, Timeout: o.timeout, K: o.k, Logger: log}
+	m := &bench.Mneme{Bench: o.bench, Prefix: o.prefix, Settle: o.settle, Timeout: o.timeout, K: o.k, Logger: log, Reuse: o.reuseDB != ""}
 	if o.url == "" {
 		if inProcess == nil {
 			return nil, nil, errors.New("this build cannot start Mneme in-process (built with -tags benchremote): pass -url")
 		}
-		url, js, db, stop, err := inProcess(ctx, o.bench, o.keepDB, log)
+		url, js, db, stop, err := inProcess(ctx, o.bench, o.keepDB, o.reuseDB, log)
 		if err != nil {
 			return nil, nil, err
 		}

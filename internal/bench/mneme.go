@@ -36,7 +36,10 @@ type Mneme struct {
 	// Timeout bounds the wait for one conversation (0: 2 minutes plus 200 ms per turn).
 	Timeout time.Duration
 	// K is the claim cap of a search (the API's maximum by default).
-	K      int
+	K int
+	// Reuse skips the ingest of a conversation whose workspace already holds claims (a database kept by an
+	// earlier complete run), so query changes can be re-measured on the same store.
+	Reuse  bool
 	Logger *slog.Logger
 
 	mu       sync.Mutex
@@ -167,6 +170,14 @@ func splitContent(text string, max int) []string {
 func (m *Mneme) ingest(ctx context.Context, conv *Conversation) (IngestStats, error) {
 	ws := m.workspace(conv)
 	stats := IngestStats{Turns: conv.TurnCount(), Claims: -1}
+	if m.Reuse && m.DB != nil {
+		var n int
+		if err := m.DB.QueryRow(ctx, `SELECT count(*) FROM claims WHERE workspace_id = $1`, ws).Scan(&n); err == nil && n > 0 {
+			m.log().Info("reusing the ingested workspace", "workspace", ws, "claims", n)
+			stats.Claims = n
+			return stats, nil
+		}
+	}
 	p0, c0, _ := m.Client.LLMTokens(ctx)
 	start := time.Now()
 	turns := TurnInputs(conv)

@@ -37,7 +37,10 @@ type Options struct {
 	// AdminURL is a database URL on the server whose role may CREATE DATABASE. Default AdminURL().
 	AdminURL string
 	// Keep leaves the database in place after Close (its name is logged), for inspection.
-	Keep   bool
+	Keep bool
+	// Reuse names an existing database (one an earlier run kept) to run on instead of a fresh one; it is
+	// migrated as at any start and never dropped.
+	Reuse  string
 	Logger *slog.Logger
 }
 
@@ -82,7 +85,7 @@ func Start(ctx context.Context, o Options) (s *System, err error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s = &System{admin: o.AdminURL, keep: o.Keep, log: log}
+	s = &System{admin: o.AdminURL, keep: o.Keep || o.Reuse != "", log: log}
 	if s.admin == "" {
 		s.admin = AdminURL()
 	}
@@ -92,7 +95,13 @@ func Start(ctx context.Context, o Options) (s *System, err error) {
 			s = nil
 		}
 	}()
-	dbURL, err := s.createDatabase(ctx, o.Name)
+	var dbURL string
+	if o.Reuse != "" {
+		s.Database = o.Reuse
+		dbURL, err = withDatabase(s.admin, o.Reuse)
+	} else {
+		dbURL, err = s.createDatabase(ctx, o.Name)
+	}
 	if err != nil {
 		return nil, err
 	}
