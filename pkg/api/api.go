@@ -57,6 +57,10 @@ type ClaimInput struct {
 	// Text is the self-contained sentence stating the claim; generated from subject, predicate, object when absent.
 	Text   string `json:"text,omitempty"`
 	Source string `json:"source,omitempty"`
+	// Negated states a negative assertion ("Alice has never used Zotero": predicate "has used", object
+	// "Zotero"). It never competes with positive claims for a slot; memory links it to the positive claims of
+	// the same subject it contradicts and surfaces them together.
+	Negated bool `json:"negated,omitempty"`
 }
 
 // ClaimsRequest is the body of POST /v1/workspaces/{ws}/claims and of messages on mneme.inbox.<ws>.claims.
@@ -106,8 +110,11 @@ type Claim struct {
 	Owner        string     `json:"owner"`
 	Confidence   float64    `json:"confidence"`
 	Score        float64    `json:"score,omitempty"`
-	// Conflicts lists the ids of claims this one is disputed with or superseded by.
+	// Conflicts lists the ids of claims this one is disputed with or superseded by, and of the claims of
+	// opposite polarity linked to it as contradicting it (see Negated).
 	Conflicts []string `json:"conflicts,omitempty"`
+	// Negated marks a negative assertion: the subject does not (or never did) stand in this relation.
+	Negated bool `json:"negated,omitempty"`
 }
 
 // SearchResponse is the answer of POST /v1/workspaces/{ws}/search.

@@ -62,6 +62,12 @@ type ClaimProposedV1 struct {
 	Confidence   float64    `json:"confidence"`
 	Provenance   Provenance `json:"provenance"`
 	ProposedAt   time.Time  `json:"proposed_at"`
+
+	// Negated marks a negative assertion: the subject does not (or never did) stand in this relation to the
+	// object ("Alice has never used Zotero": predicate "has used", object "Zotero", negated). The reconciler
+	// keeps negated claims out of the positive claims' slots and links each to the positive claims of the same
+	// subject it contradicts.
+	Negated bool `json:"negated,omitempty"`
 }
 
 // Vector is an embedding with the model that made it; the model id and dimension travel with every vector.

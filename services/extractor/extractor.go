@@ -446,6 +446,7 @@ func proposed(t event.TurnAcceptedV1, c extract.Claim, id, name, version string)
 			ExtractorVersion: clip(version, 64),
 		},
 		ProposedAt: t.ReceivedAt.UTC(),
+		Negated:    c.Negated,
 	}
 }
 

@@ -288,11 +288,14 @@ func (s *Service) buildClaims(o batchOrigin, req *api.ClaimsRequest) ([]outEvent
 		text := c.Text
 		if text == "" {
 			text = canon.ClaimText(c.Subject, c.Predicate, c.Object)
+			if c.Negated {
+				text = negatedText(text)
+			}
 			if len(text) > ceilingTextBytes {
 				return nil, tooLarge(at("text"), ceilingTextBytes, "bytes", "the text generated from subject, predicate and object is %d bytes: send a shorter text", len(text))
 			}
 		}
-		claimID := claimIDFor(o.workspace, agent, c.ClaimID, subjectKey, predicateKey, c.Object, validFrom, c.Sequence)
+		claimID := claimIDFor(o.workspace, agent, c.ClaimID, subjectKey, predicateKey, c.Object, validFrom, c.Sequence, c.Negated)
 		payload := event.ClaimProposedV1{
 			ClaimID:      claimID,
 			Workspace:    o.workspace,
@@ -314,6 +317,7 @@ func (s *Service) buildClaims(o batchOrigin, req *api.ClaimsRequest) ([]outEvent
 				SourceRef:        c.Source,
 			},
 			ProposedAt: o.receivedAt.UTC(),
+			Negated:    c.Negated,
 		}
 		env, err := event.New(event.TypeClaimProposed, claimID, eventSource, o.workspace, o.receivedAt, payload)
 		if err != nil {
@@ -328,7 +332,7 @@ func (s *Service) buildClaims(o batchOrigin, req *api.ClaimsRequest) ([]outEvent
 // claimIDFor derives a claim's id (a UUID, the claims table's primary key). A caller's claim_id is scoped by
 // workspace and agent before it becomes the id, so one workspace can never collide with, or pre-empt, another's
 // claims; without one the id is derived from the content, so the same statement published twice is one claim.
-func claimIDFor(ws, agent, given, subjectKey, predicateKey, object string, validFrom time.Time, seq *int64) string {
+func claimIDFor(ws, agent, given, subjectKey, predicateKey, object string, validFrom time.Time, seq *int64, negated bool) string {
 	if given != "" {
 		return event.DeterministicID("claim_id", ws, agent, given)
 	}
@@ -336,7 +340,18 @@ func claimIDFor(ws, agent, given, subjectKey, predicateKey, object string, valid
 	if seq != nil {
 		seqPart = strconv.FormatInt(*seq, 10)
 	}
+	if negated {
+		// "Alice has never used Zotero" is another claim than "Alice has used Zotero"; positive ids keep the
+		// derivation they always had.
+		return event.DeterministicID(ws, agent, subjectKey, predicateKey, object, validFrom.Format(time.RFC3339Nano), seqPart, "negated")
+	}
 	return event.DeterministicID(ws, agent, subjectKey, predicateKey, object, validFrom.Format(time.RFC3339Nano), seqPart)
+}
+
+// negatedText words a generated claim text as a negative assertion ("Alice uses Zotero." → "It is not true
+// that Alice uses Zotero.").
+func negatedText(text string) string {
+	return "It is not true that " + text
 }
 
 // randomTurnIDs makes ids for HTTP turns sent without one: a retried request then makes new turns, which is

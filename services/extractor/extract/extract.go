@@ -38,6 +38,8 @@ type Claim struct {
 	// Fallback marks a sentence-level claim (predicate "said"/"mentioned") that keeps what was said
 	// retrievable when no structured claim covered it.
 	Fallback bool
+	// Negated marks a negative assertion ("I have never used Zotero": predicate "has used", object "Zotero").
+	Negated bool
 }
 
 // Result is the outcome of extracting one window.
