@@ -29,7 +29,7 @@ type digestTable struct {
 var fullDigest = []digestTable{
 	{"claims", `id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key, text,
 		functional, scope, owner_agent, confidence, valid_from, sequence, provenance, partition, stream_seq, recorded_at,
-		source_key, extractor`, "claims", "id"},
+		source_key, extractor, negated`, "claims", "id"},
 	{"claim_vectors", "claim_id, workspace_id, model, dim, embedding", "claim_vectors", "claim_id"},
 	{"claim_versions", `claim_id, version, workspace_id, status, valid_from, valid_to, recorded_at, retired_at,
 		decision_id, superseded_by`, "claim_versions", "claim_id, version"},
@@ -45,6 +45,8 @@ var fullDigest = []digestTable{
 	{"confirmations", "claim_id, agent_id, workspace_id, subject_key, partition, stream_seq, confirmed_at", "confirmations",
 		`claim_id, agent_id COLLATE "C"`},
 	{"judgements", "claim_a, claim_b, workspace_id, judge_key, contradicts, model, prompt_version", "judgements", "claim_a, claim_b"},
+	{"contradictions", "claim_a, claim_b, workspace_id, subject_key, method, similarity, decision_id, recorded_at",
+		"contradictions", "claim_a, claim_b"},
 	{"dead_letters", "partition, stream_seq", "dead_letters", "partition, stream_seq"},
 	{"duplicate_messages", "partition, stream_seq, claim_id", "duplicate_messages", "partition, stream_seq"},
 }
@@ -54,7 +56,7 @@ var fullDigest = []digestTable{
 // aliases and slot assignments.
 var beliefDigest = []digestTable{
 	{"claims", `id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key, text,
-		functional, scope, owner_agent, confidence, valid_from, sequence, provenance, source_key, extractor`, "claims", "id"},
+		functional, scope, owner_agent, confidence, valid_from, sequence, provenance, source_key, extractor, negated`, "claims", "id"},
 	{"claim_vectors", "claim_id, workspace_id, model, dim, embedding", "claim_vectors", "claim_id"},
 	{"claim_versions", "claim_id, workspace_id, status, valid_from, valid_to, superseded_by",
 		"claim_versions WHERE retired_at IS NULL", "claim_id"},
@@ -63,6 +65,8 @@ var beliefDigest = []digestTable{
 		`workspace_id COLLATE "C", alias COLLATE "C", subject_key COLLATE "C"`},
 	{"subject_predicates", "workspace_id, subject_key, predicate_key, slot_key", "subject_predicates",
 		`workspace_id COLLATE "C", subject_key COLLATE "C", predicate_key COLLATE "C"`},
+	// Which claims contradict which is a function of the claims, not of their arrival order.
+	{"contradictions", "claim_a, claim_b, workspace_id, subject_key, method, similarity", "contradictions", "claim_a, claim_b"},
 }
 
 // Digest returns a canonical SHA-256 (hex) over the whole projection in a canonical order, excluding wall-clock

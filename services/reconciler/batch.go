@@ -174,6 +174,10 @@ type batchState struct {
 	dupRows      [][]any
 	// failedErasures are erasures whose command was dead-lettered: their record says so.
 	failedErasures []string
+	// polar holds, per subject, the claims a newcomer of the other polarity may contradict (negation.go), and
+	// contradictionRows the links found.
+	polar             map[subjKey]*polarSet
+	contradictionRows [][]any
 
 	events []event.DecisionRecordedV1
 }
@@ -189,6 +193,7 @@ func newBatchState(e *engine, partition int) *batchState {
 		tiers: map[tierKey]*tier{}, claimTier: map[string]tierKey{}, preds: map[subjKey][]*predRow{},
 		existing: map[string]bool{}, confirmed: map[string]bool{},
 		aliases: map[[3]string]bool{}, gates: map[string]*gateRow{}, gateParts: map[string]int{},
+		polar: map[subjKey]*polarSet{},
 	}
 }
 
@@ -204,6 +209,9 @@ type slotted struct {
 func (st *batchState) run(ctx context.Context, tx pgx.Tx, items []item, horizon time.Time) error {
 	slots, err := st.prefetch(ctx, tx, items, horizon)
 	if err != nil {
+		return err
+	}
+	if err := st.loadPolarity(ctx, tx, items, slots); err != nil {
 		return err
 	}
 	for i := range items {
@@ -409,18 +417,20 @@ func (st *batchState) loadPredicates(ctx context.Context, tx pgx.Tx, subjects ma
 func (st *batchState) slotFor(it item) (slot, note string) {
 	c := it.claim
 	k := subjKey{c.Workspace, c.SubjectKey}
+	// Polarity is part of a predicate's identity: "has used" and "has never used" are different slots.
+	pk := polarKey(c.PredicateKey, c.Negated)
 	for _, p := range st.preds[k] {
-		if p.predicateKey == c.PredicateKey {
+		if p.predicateKey == pk {
 			return p.slotKey, ""
 		}
 	}
-	slot = c.PredicateKey
+	slot = pk
 	var best *predRow
 	var bestSim float64
 	pe := c.PredicateEmbedding
 	if st.e.cfg.PredicateMerge && pe.Dim > 0 {
 		for _, p := range st.preds[k] {
-			if p.model != pe.Model || len(p.embedding) != len(pe.Values) {
+			if p.model != pe.Model || len(p.embedding) != len(pe.Values) || negatedKey(p.predicateKey) != c.Negated {
 				continue
 			}
 			sim := cosine(p.embedding, pe.Values)
@@ -432,13 +442,13 @@ func (st *batchState) slotFor(it item) (slot, note string) {
 			}
 		}
 	}
-	row := &predRow{predicateKey: c.PredicateKey, slotKey: slot, phrase: c.Predicate, model: pe.Model,
+	row := &predRow{predicateKey: pk, slotKey: slot, phrase: c.Predicate, model: pe.Model,
 		embedding: pe.Values, firstClaim: c.ClaimID, streamSeq: int64(it.msg.Seq)}
 	if best != nil {
 		row.slotKey = best.slotKey
 		s := bestSim
 		row.similarity = &s
-		note = fmt.Sprintf("slot: predicate %q merged into slot %q (cosine %.4f with %q >= %g)", c.PredicateKey, best.slotKey, bestSim, best.predicateKey, st.e.cfg.PredicateSimilarity)
+		note = fmt.Sprintf("slot: predicate %q merged into slot %q (cosine %.4f with %q >= %g)", pk, best.slotKey, bestSim, best.predicateKey, st.e.cfg.PredicateSimilarity)
 	}
 	st.preds[k] = append(st.preds[k], row)
 	var emb any
@@ -655,7 +665,7 @@ func (st *batchState) applyClaim(ctx context.Context, it *item, sl slotted) erro
 	}
 	st.claimRows = append(st.claimRows, []any{c.ClaimID, c.Workspace, c.SubjectKey, c.Subject, c.PredicateKey, c.Predicate,
 		k.slot, c.Object, n.objectKey, text, c.Functional, string(c.Scope), n.agent, n.confidence, n.validFrom, seq,
-		string(prov), st.partition, n.streamSeq, at, n.source, n.extractor})
+		string(prov), st.partition, n.streamSeq, at, n.source, n.extractor, c.Negated})
 	st.vectorRows = append(st.vectorRows, []any{c.ClaimID, c.Workspace, c.Embedding.Model, c.Embedding.Dim, pgvector.NewVector(c.Embedding.Values)})
 	// Aliases are read by every agent of the workspace, so only shared claims name them: a private claim's wording
 	// of its subject stays private.
@@ -715,6 +725,7 @@ func (st *batchState) applyClaim(ctx context.Context, it *item, sl slotted) erro
 	id := event.DeterministicID("decision", fmt.Sprint(st.partition), fmt.Sprint(it.msg.Seq), k.String())
 	st.settle(t, rules, settleArgs{at: at, streamSeq: it.msg.Seq, decisionID: id, trigger: n, inputs: append(inputs, n.id),
 		judgeKeys: judgeKeys, notes: notes, added: true})
+	st.linkContradictions(it, k)
 	return nil
 }
 
@@ -954,10 +965,14 @@ func (st *batchState) flush(ctx context.Context, tx pgx.Tx) error {
 	}
 	if err := copyRows("claims", []string{"id", "workspace_id", "subject_key", "subject", "predicate_key", "predicate",
 		"slot_key", "object", "object_key", "text", "functional", "scope", "owner_agent", "confidence", "valid_from", "sequence",
-		"provenance", "partition", "stream_seq", "recorded_at", "source_key", "extractor"}, st.claimRows); err != nil {
+		"provenance", "partition", "stream_seq", "recorded_at", "source_key", "extractor", "negated"}, st.claimRows); err != nil {
 		return err
 	}
 	if err := copyRows("claim_vectors", []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, st.vectorRows); err != nil {
+		return err
+	}
+	if err := copyRows("contradictions", []string{"claim_a", "claim_b", "workspace_id", "subject_key", "method", "similarity",
+		"decision_id", "recorded_at"}, st.contradictionRows); err != nil {
 		return err
 	}
 	if err := copyRows("subject_predicates", []string{"workspace_id", "subject_key", "predicate_key", "slot_key", "phrase", "model",

@@ -29,6 +29,14 @@ type Config struct {
 	// PredicateSimilarity is the cosine similarity of two predicate-phrase embeddings at or above which a new
 	// predicate joins an existing predicate's slot. Default 0.85.
 	PredicateSimilarity float64 `env:"MNEME_RECONCILER_PREDICATE_SIMILARITY" envDefault:"0.85"`
+	// NegationLinks links each negated claim ("Alice has never used Zotero") to the positive claims of the same
+	// subject and slot tier that are about the same thing ("Alice downloaded Zotero"), so the query service
+	// surfaces them together, flagged as conflicting. Default true.
+	NegationLinks bool `env:"MNEME_RECONCILER_NEGATION_LINKS" envDefault:"true"`
+	// NegationSimilarity is the cosine similarity of two claims' text embeddings at or above which a negated
+	// and a positive claim of the same subject that share a content word are linked as contradicting.
+	// Default 0.5 (measured on BEAM's never-statement contradictions; see docs/architecture.md).
+	NegationSimilarity float64 `env:"MNEME_RECONCILER_NEGATION_SIMILARITY" envDefault:"0.5"`
 	// MaxAttempts bounds how often one message is tried when applying it fails for a reason that is not a
 	// transient infrastructure error; then it goes to the dead-letter stream and the partition moves on.
 	// Default 5.
@@ -72,6 +80,9 @@ func (c Config) Defaults() Config {
 	if c.PredicateSimilarity == 0 {
 		c.PredicateSimilarity = 0.85
 	}
+	if c.NegationSimilarity == 0 {
+		c.NegationSimilarity = 0.5
+	}
 	if c.MaxAttempts == 0 {
 		c.MaxAttempts = 5
 	}
@@ -99,7 +110,7 @@ func (c Config) Defaults() Config {
 // DefaultConfig is the configuration with every default applied and predicate merging and decision
 // publishing on, as config.Load gives with an empty environment (minus the shared settings).
 func DefaultConfig() Config {
-	return Config{PredicateMerge: true, PublishDecisions: true}.Defaults()
+	return Config{PredicateMerge: true, PublishDecisions: true, NegationLinks: true}.Defaults()
 }
 
 // Validate checks the reconciler settings (after Defaults) and says what is wrong and how to fix it. The shared
@@ -121,6 +132,9 @@ func (c Config) validateOwn() error {
 	}
 	if c.PredicateSimilarity <= 0 || c.PredicateSimilarity > 1 {
 		bad("MNEME_RECONCILER_PREDICATE_SIMILARITY=%g is out of range: use a cosine similarity in (0, 1] (default 0.85); set MNEME_RECONCILER_PREDICATE_MERGE=false to disable merging", c.PredicateSimilarity)
+	}
+	if c.NegationSimilarity <= 0 || c.NegationSimilarity > 1 {
+		bad("MNEME_RECONCILER_NEGATION_SIMILARITY=%g is out of range: use a cosine similarity in (0, 1] (default 0.5); set MNEME_RECONCILER_NEGATION_LINKS=false to disable negation links", c.NegationSimilarity)
 	}
 	if c.MaxAttempts < 1 || c.MaxAttempts > 100 {
 		bad("MNEME_RECONCILER_MAX_ATTEMPTS=%d is out of range: use 1..100 (default 5)", c.MaxAttempts)

@@ -13,7 +13,10 @@
 //     canon.ObjectKey(object); source_key is the independent-source key ("agent:<id>/turn:<first turn>",
 //     "agent:<id>/ref:<source ref>" or "agent:<id>"); extractor is provenance.extractor; owner_agent =
 //     provenance.agent_id (the asserting agent). recorded_at = log time of arrival; partition/stream_seq = its
-//     position in MNEME_CLAIMS.
+//     position in MNEME_CLAIMS. negated marks a negative assertion ("Alice has never used Zotero": predicate
+//     "has used", object "Zotero"); its slot_key carries the prefix "not:" ("not:has_used"), so negated and
+//     positive claims never compete, corroborate or supersede each other — they are related by contradiction
+//     links instead (below).
 //   - claim_vectors: one row per claim (append-only, never updated), model and dim with every vector.
 //   - claim_versions: the belief history of each claim. The current belief is the row with retired_at IS NULL
 //     (exactly one per claim). A change of belief retires the current row (retired_at = log time of the change)
@@ -32,7 +35,8 @@
 //     transaction time T'" = rows with recorded_at <= T' < coalesce(retired_at, infinity), status active, disputed
 //     or superseded, valid_from <= T < coalesce(valid_to, infinity), minus superseded rows with valid_to NULL
 //     (duplicates, represented by their representative). See BeliefsAt, CurrentBeliefs and History in view.go.
-//   - decisions: one row per (message, slot tier) the message changed, plus one per confirmation and timeout:
+//   - decisions: one row per (message, slot tier) the message changed, plus one per confirmation and timeout,
+//     plus one per claim that gained contradiction links (operator "negation"):
 //     operator is the pipeline that decided ("lww", "accumulate", "evidence", prefixed "await_confirmation|" when
 //     a gate is involved, suffixed "+judge" when the slot consults the judge), policy_version, inputs (the
 //     conflict set: the tier's live claims before the message plus the newcomer), winner (the newcomer when it
@@ -47,13 +51,22 @@
 //     the claim's own source included: count(*) per claim_id is its corroboration count.
 //   - subject_aliases: (workspace_id, alias, subject_key): alias is the lower-cased, space-normalized surface form
 //     of the subject as shared claims named it (private claims add no aliases: every agent reads this table).
-//   - subject_predicates: per (workspace, subject, predicate_key) the slot it joined and the cosine similarity that
+//   - subject_predicates: per (workspace, subject, predicate_key — "not:"-prefixed for negated claims) the slot it joined and the cosine similarity that
 //     merged it (NULL when it opened its own slot). Internal to the reconciler (it includes private claims'
 //     predicates); readers use claims.slot_key.
 //   - claim_gates: await-confirmation state per held claim (pending / admitted / timed_out, deadline in log time,
 //     resolved_by: no-conflict, second-source:<claim>, confirmation:<agent>, timeout).
 //   - confirmations: explicit confirmations (ClaimConfirmedV1), possibly before their claim arrives.
 //   - judgements: the judge verdicts this projection applied (claim_a < claim_b, contradicts, judge_key).
+//   - contradictions: links between a negated and a positive claim of the same subject and tier about the same
+//     thing (claim_a < claim_b, method "negation", similarity = cosine of their claim embeddings, decision_id,
+//     recorded_at = log time of the later claim). A link flags both claims and changes neither status; readers
+//     show the two together. Rows cascade with their claims (erasure removes them). A table of its own rather
+//     than judgements: a judgement is a keyed judge-log verdict that feeds a slot's fold (model and prompt
+//     version are part of its key), while a link is a rule-derived flag across slots that feeds no fold; mixing
+//     them would make the fold read flags as verdicts and the judge-log purge of an erasure look for keys links
+//     do not have. Readers must check that both claims are visible to the caller (a link never crosses tiers,
+//     so it never pairs a claim with another agent's private claim, but a reader's time filters still apply).
 //   - dead_letters, duplicate_messages: positions of dead-lettered and repeated claims-stream messages.
 //   - partition_offsets: the last applied claims-stream sequence per partition (and its log time), written in the
 //     same transaction as the rows it produced.
@@ -77,6 +90,18 @@
 // the operators per slot and the gates per claim; its version is in every decision. The optional LLM judge
 // (judge.go) writes each verdict to the keyed judge log (KV MNEME_JUDGE) before applying it; replays and
 // redeliveries read the log.
+//
+// # Negation contradictions
+//
+// A negated claim and a positive claim cannot both be right, but valid time cannot tell which is wrong (the
+// never-statement may come first or last), so no operator resolves them. When a claim arrives, negation.go
+// tests it against the claims of the other polarity of its subject and tier (same scope; same owner for private
+// claims) with the same embedding model: cosine similarity of their claim embeddings at or above
+// MNEME_RECONCILER_NEGATION_SIMILARITY and at least one shared content word make a link. The test depends on
+// the pair alone, so the links are the same for every arrival order, batching and replay (the belief digest
+// includes them). Each claim that gains links gets a decision (operator "negation", outcome "contradicted",
+// inputs = the claim and its partners, reason = ids and similarities) in the same transaction, so every link
+// is auditable. MNEME_RECONCILER_NEGATION_LINKS=false turns linking off.
 //
 // # Partition ownership
 //

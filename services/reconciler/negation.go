@@ -1,0 +1,263 @@
+package reconciler
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/mneme-ai/mneme/pkg/event"
+)
+
+// Negation contradictions. A negated claim ("Alice has never used Zotero") and a positive claim of the same
+// subject about the same thing ("Alice downloaded Zotero") cannot both be right, yet neither supersedes the other:
+// they are usually in different slots (different predicates), and which one is wrong is for the user to say, not
+// for valid time — the negation may be the later statement or the earlier one. So the reconciler records a
+// contradiction link between them and leaves both statuses alone; the query service surfaces the two together,
+// flagged, so a reader asks which is right.
+//
+// The test is symmetric and depends on the two claims only (never on what else arrived, or when), so the set of
+// links is the same for every arrival order and every replay: opposite polarity, same subject, same slot tier
+// owner (shared with shared; private with private claims of the same agent — a link never crosses tiers, so it
+// can never reveal a private claim to another agent), the same embedding model, cosine similarity of the claim
+// text embeddings at or above MNEME_RECONCILER_NEGATION_SIMILARITY, and at least one shared content word (the
+// embedding alone relates too much in a conversation that stays on one topic). A link is recorded when the
+// second of the two claims arrives, with a decision row (operator "negation") naming both.
+
+const (
+	// negatedPrefix marks the predicate keys (and so the slots) of negated claims in subject_predicates:
+	// "not:has_used" is another slot than "has_used".
+	negatedPrefix = "not:"
+	// methodNegation is the contradictions.method of links between a negated and a positive claim.
+	methodNegation = "negation"
+	// operatorNegation is the decisions.operator of the decision that records negation links.
+	operatorNegation = "negation"
+)
+
+// polarKey is the predicate key of a claim with its polarity.
+func polarKey(predicateKey string, negated bool) string {
+	if negated {
+		return negatedPrefix + predicateKey
+	}
+	return predicateKey
+}
+
+// negatedKey reports whether a polarity-qualified predicate key is a negated one.
+func negatedKey(key string) bool { return strings.HasPrefix(key, negatedPrefix) }
+
+// polarClaim is what the contradiction test needs of a claim.
+type polarClaim struct {
+	id, scope, owner, model string
+	negated                 bool
+	vec                     []float32
+	words                   []string // distinct content words, sorted
+}
+
+// polarSet is a subject's claims loaded for the test: its negated claims always, its positive claims only when
+// the segment brings a negated claim of the subject (positives is then set); plus the segment's newcomers.
+type polarSet struct {
+	positives bool
+	claims    []*polarClaim
+}
+
+// loadPolarity loads, for the subjects the segment's claims are about, the claims a newcomer may contradict.
+func (st *batchState) loadPolarity(ctx context.Context, tx pgx.Tx, items []item, slots []slotted) error {
+	if !st.e.cfg.NegationLinks {
+		return nil
+	}
+	subjects := map[subjKey]bool{}
+	for i, it := range items {
+		if it.dead != "" || it.kind != kindClaim || slots[i].duplicate {
+			continue
+		}
+		k := subjKey{it.claim.Workspace, it.claim.SubjectKey}
+		if _, ok := st.polar[k]; !ok {
+			st.polar[k] = &polarSet{}
+		}
+		subjects[k] = subjects[k] || it.claim.Negated
+	}
+	if len(subjects) == 0 {
+		return nil
+	}
+	var wss, subs, allWS, allSubs []string
+	for k, neg := range subjects {
+		wss, subs = append(wss, k.ws), append(subs, k.subject)
+		if neg {
+			allWS, allSubs = append(allWS, k.ws), append(allSubs, k.subject)
+			st.polar[k].positives = true
+		}
+	}
+	const cols = `SELECT c.id::text, c.workspace_id, c.subject_key, c.scope, c.owner_agent, c.negated, c.text, c.subject,
+		v.model, v.embedding FROM claims c JOIN claim_vectors v ON v.claim_id = c.id`
+	load := func(sql string, args ...any) error {
+		rows, err := tx.Query(ctx, sql, args...)
+		if err != nil {
+			return fmt.Errorf("reconciler: load claims for negation links: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, ws, subject, scope, owner, text, subjectName, model string
+			var negated bool
+			var vec pgvector.Vector
+			if err := rows.Scan(&id, &ws, &subject, &scope, &owner, &negated, &text, &subjectName, &model, &vec); err != nil {
+				return fmt.Errorf("reconciler: load claims for negation links: %w", err)
+			}
+			p := newPolarClaim(id, scope, owner, model, negated, vec.Slice(), text, subjectName)
+			ps := st.polar[subjKey{ws, subject}]
+			ps.claims = append(ps.claims, p)
+		}
+		return rows.Err()
+	}
+	if err := load(cols+` JOIN unnest($1::text[], $2::text[]) AS k(ws, subject) ON c.workspace_id = k.ws AND c.subject_key = k.subject
+		WHERE c.negated ORDER BY c.id`, wss, subs); err != nil {
+		return err
+	}
+	if len(allWS) > 0 {
+		if err := load(cols+` JOIN unnest($1::text[], $2::text[]) AS k(ws, subject) ON c.workspace_id = k.ws AND c.subject_key = k.subject
+			WHERE NOT c.negated ORDER BY c.id`, allWS, allSubs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newPolarClaim(id, scope, owner, model string, negated bool, vec []float32, text, subject string) *polarClaim {
+	if scope == string(event.ScopeShared) {
+		owner = ""
+	}
+	return &polarClaim{id: id, scope: scope, owner: owner, model: model, negated: negated, vec: vec,
+		words: contentWords(text, subject)}
+}
+
+// contradictionLink is one partner a newcomer contradicts.
+type contradictionLink struct {
+	id  string
+	sim float64
+}
+
+// linkContradictions tests the newcomer of item it (in slot tier k) against the claims of the other polarity
+// known for its subject and records a link, and one decision, for those it contradicts.
+func (st *batchState) linkContradictions(it *item, k tierKey) {
+	if !st.e.cfg.NegationLinks {
+		return
+	}
+	c := it.claim
+	ps := st.polar[subjKey{c.Workspace, c.SubjectKey}]
+	if ps == nil {
+		return
+	}
+	text := c.Text
+	n := newPolarClaim(c.ClaimID, string(c.Scope), c.Provenance.AgentID, c.Embedding.Model, c.Negated, c.Embedding.Values, text, c.Subject)
+	var links []contradictionLink
+	for _, o := range ps.claims {
+		if o.negated == n.negated || o.scope != n.scope || o.owner != n.owner || o.model != n.model || len(o.vec) != len(n.vec) || o.id == n.id {
+			continue
+		}
+		sim := cosine(o.vec, n.vec)
+		if sim < st.e.cfg.NegationSimilarity || !shareWord(o.words, n.words) {
+			continue
+		}
+		links = append(links, contradictionLink{o.id, sim})
+	}
+	ps.claims = append(ps.claims, n)
+	if len(links) == 0 {
+		return
+	}
+	slices.SortFunc(links, func(a, b contradictionLink) int { return cmp.Compare(a.id, b.id) })
+	at := it.msg.Time
+	decisionID := event.DeterministicID("negation", fmt.Sprint(st.partition), fmt.Sprint(it.msg.Seq), c.ClaimID)
+	inputs := []string{n.id}
+	whys := []string{fmt.Sprintf("%s over %d claims", operatorNegation, len(links)+1)}
+	for _, l := range links {
+		a, b := n.id, l.id
+		if b < a {
+			a, b = b, a
+		}
+		st.contradictionRows = append(st.contradictionRows, []any{a, b, c.Workspace, c.SubjectKey, methodNegation, l.sim, decisionID, at})
+		inputs = append(inputs, l.id)
+		neg, pos := n.id, l.id
+		if !n.negated {
+			neg, pos = pos, neg
+		}
+		whys = append(whys, fmt.Sprintf("%s (negated) contradicts %s (cosine %.4f >= %g, shared content word)", neg, pos, l.sim, st.e.cfg.NegationSimilarity))
+	}
+	slices.Sort(inputs)
+	var owner any
+	if k.owner != "" {
+		owner = k.owner
+	}
+	reason := strings.Join(whys, "; ")
+	const outcome = "contradicted"
+	st.decisionRows = append(st.decisionRows, []any{decisionID, k.ws, k.subject, k.slot, k.scope, owner,
+		operatorNegation, st.e.policy.Version(), inputs, nil, []string{}, outcome, reason, nil,
+		at, st.partition, int64(it.msg.Seq)})
+	st.events = append(st.events, event.DecisionRecordedV1{DecisionID: decisionID, Workspace: k.ws,
+		SubjectKey: k.subject, PredicateKey: k.slot, Scope: event.Scope(k.scope), OwnerAgent: k.owner,
+		Operator: operatorNegation, PolicyVersion: st.e.policy.Version(), Inputs: inputs, Outcome: outcome,
+		Reason: reason, DecidedAt: at, Partition: st.partition, StreamSeq: it.msg.Seq})
+}
+
+// contentWords are the distinct words of a claim's text that say what it is about: lower case, a plural "s"
+// dropped, without the subject's own words, function words, negations and the verbs every claim uses.
+func contentWords(text, subject string) []string {
+	skip := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(subject), notWordRune) {
+		skip[w] = true
+	}
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), notWordRune) {
+		w = strings.TrimSuffix(strings.Trim(w, "'-."), "'s")
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			w = w[:len(w)-1]
+		}
+		if len(w) < 2 || skip[w] || linkStopwords[w] {
+			continue
+		}
+		out = append(out, w)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-' && r != '.'
+}
+
+// shareWord reports whether two sorted word lists have a word in common.
+func shareWord(a, b []string) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := strings.Compare(a[i], b[j]); {
+		case c == 0:
+			return true
+		case c < 0:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
+}
+
+// linkStopwords carry no topic: function words, negations, auxiliaries and verbs of every other claim.
+var linkStopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the this that these those it its it's i me my mine we us our you your he him his
+		she her they them their there here who whom whose which what when where why how all any some no none not never
+		n't nor neither either ever yet before after again also just only even still really very actually already
+		and or but so because since though although if then than as of to in on at by for with from into onto about
+		over under up down out off through between among around per via be is are was were been being am do does did
+		done doing have has had having will would can could should may might must shall get got gotten getting make
+		made making use used using uses try tried trying want wanted need needed like said say says tell told know
+		known think thought help new first one more most much many lot thing things way time times sure able well
+		good bit kind kinda something anything everything nothing someone anyone everyone user assistant currently
+		now today recently still past last next another other same such each every both few own too quite`) {
+		m[w] = true
+	}
+	return m
+}()
