@@ -112,6 +112,8 @@ type item struct {
 	score float64
 	// former marks history: a value that is no longer (or, for as_of, not yet or no longer) current.
 	former bool
+	// linked marks a claim that contradicts the item before it (contradictions.go): it stays with that item.
+	linked bool
 }
 
 func (it item) apiClaim() api.Claim {
@@ -121,6 +123,11 @@ func (it item) apiClaim() api.Claim {
 		c.Conflicts = it.slot.conflictsOf(it.claim)
 	} else {
 		c.Conflicts = it.claim.SupersededBy
+	}
+	for _, id := range it.claim.Contradicts {
+		if !contains(c.Conflicts, id) {
+			c.Conflicts = append(c.Conflicts, id)
+		}
 	}
 	return c
 }
@@ -532,7 +539,7 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 			}
 		}
 	}
-	return items, nil
+	return s.withContradictions(ctx, v, items)
 }
 
 func idsOf(cs []*claimRow) []string {
@@ -556,7 +563,7 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	slotsTaken := 0
 	var lastSlot *slot
 	for i, it := range items {
-		newSlot := it.slot != lastSlot
+		newSlot := it.slot != lastSlot && !it.linked
 		if newSlot {
 			if slotsTaken >= k {
 				break
@@ -605,6 +612,11 @@ func renderLine(it item) string {
 		b.WriteString("[FORMER] ")
 	case it.slot != nil && it.slot.disputed:
 		b.WriteString("[DISPUTED] ")
+	}
+	if len(c.Contradicts) > 0 {
+		// A claim and a claim that contradicts it (one says never, the other says it happened): which is right
+		// is for the user to say.
+		b.WriteString("[CONFLICTING] ")
 	}
 	b.WriteString(strings.TrimSpace(c.Text))
 	b.WriteString(" (")

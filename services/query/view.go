@@ -88,7 +88,7 @@ const claimColumns = `c.id::text, c.text, c.subject, c.subject_key, c.predicate,
 	c.object, c.object_key, c.functional, c.scope, c.owner_agent, c.confidence::float8, c.sequence,
 	v.status, v.valid_from, v.valid_to, v.recorded_at, v.retired_at, v.version, v.decision_id::text,
 	(SELECT count(*) FROM corroborations co WHERE co.claim_id = c.id)::int,
-	ARRAY(SELECT s.claim_id::text FROM supersedes s WHERE s.superseded_id = c.id ORDER BY s.claim_id)`
+	ARRAY(SELECT s.claim_id::text FROM supersedes s WHERE s.superseded_id = c.id ORDER BY s.claim_id), c.negated`
 
 // claimRow is one claim with the belief version the view selected.
 type claimRow struct {
@@ -106,6 +106,11 @@ type claimRow struct {
 	DecisionID                                                                         *string
 	Corroborations                                                                     int
 	SupersededBy                                                                       []string
+	// Negated marks a negative assertion ("Alice has never used Zotero").
+	Negated bool
+	// Contradicts are the visible claims linked to this one as contradicting it (contradictions table), most
+	// similar first; filled by assembly.
+	Contradicts []string
 	// PredVec is the embedding of the predicate phrase (from subject_predicates), when loaded and comparable
 	// with the query embedder; nil otherwise.
 	PredVec []float32
@@ -117,7 +122,7 @@ func scanClaim(rows pgx.Rows) (claimRow, error) {
 	dest := []any{&r.ID, &r.Text, &r.Subject, &r.SubjectKey, &r.Predicate, &r.PredicateKey, &r.SlotKey,
 		&r.Object, &r.ObjectKey, &r.Functional, &r.Scope, &r.Owner, &r.Confidence, &r.Sequence,
 		&r.Status, &r.ValidFrom, &validTo, &r.RecordedAt, &retiredAt, &r.Version, &r.DecisionID,
-		&r.Corroborations, &r.SupersededBy}
+		&r.Corroborations, &r.SupersededBy, &r.Negated}
 	if len(rows.FieldDescriptions()) > len(dest) {
 		dest = append(dest, &r.PredVec)
 	}
@@ -152,7 +157,7 @@ func (r claimRow) apiClaim() api.Claim {
 		ID: r.ID, Text: r.Text, Subject: r.Subject, SubjectKey: r.SubjectKey, Predicate: r.Predicate,
 		PredicateKey: r.PredicateKey, Object: r.Object, Functional: r.Functional, Status: r.Status,
 		ValidFrom: r.ValidFrom.UTC(), RecordedAt: r.RecordedAt.UTC(), Sequence: r.Sequence, Scope: r.Scope,
-		Owner: r.Owner, Confidence: r.Confidence,
+		Owner: r.Owner, Confidence: r.Confidence, Negated: r.Negated,
 	}
 	if r.ValidTo != nil {
 		t := r.ValidTo.UTC()

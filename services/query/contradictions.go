@@ -1,0 +1,133 @@
+package query
+
+import (
+	"cmp"
+	"context"
+	"slices"
+)
+
+// contradictionPartnersMax bounds how many contradicting claims assembly brings in after one claim (the most
+// similar first); every visible partner is still listed in the claim's conflicts.
+const contradictionPartnersMax = 2
+
+// withContradictions co-surfaces contradiction links (a negated claim and the positive claims it contradicts,
+// recorded by the reconciler in the contradictions table): every assembled claim lists its visible partners in
+// Contradicts, and its partners follow it right away — pulled forward when they were further down, loaded when
+// retrieval did not find them — marked as linked so they travel with it through the budget. A partner the view
+// cannot see (another agent's private claim, or not believed at the view's times) is never loaded, listed or
+// shown.
+func (s *Service) withContradictions(ctx context.Context, v view, items []item) ([]item, error) {
+	if len(items) == 0 {
+		return items, nil
+	}
+	ids := make([]string, 0, len(items))
+	have := map[string]*claimRow{}
+	for _, it := range items {
+		ids = append(ids, it.claim.ID)
+		have[it.claim.ID] = it.claim
+	}
+	a := v.args()
+	a["ids"] = ids
+	rows, err := s.db.Query(ctx, `SELECT claim_a::text, claim_b::text, similarity FROM contradictions
+		WHERE workspace_id = @ws AND (claim_a = ANY(@ids::uuid[]) OR claim_b = ANY(@ids::uuid[]))
+		ORDER BY claim_a, claim_b`, a)
+	if err != nil {
+		return nil, err
+	}
+	type link struct {
+		a, b string
+		sim  float64
+	}
+	var links []link
+	var missing []string
+	for rows.Next() {
+		var l link
+		if err := rows.Scan(&l.a, &l.b, &l.sim); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		links = append(links, l)
+		for _, id := range []string{l.a, l.b} {
+			if have[id] == nil && !slices.Contains(missing, id) {
+				missing = append(missing, id)
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(links) == 0 {
+		return items, nil
+	}
+	if len(missing) > 0 {
+		// The partners retrieval did not bring, through the same visibility, belief and status filters.
+		b := v.args()
+		b["ids"] = missing
+		prow, err := s.db.Query(ctx, `SELECT `+claimColumns+`
+			FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
+			WHERE c.id = ANY(@ids::uuid[]) AND `+v.where(), b)
+		if err != nil {
+			return nil, err
+		}
+		partners, err := collectClaims(prow)
+		if err != nil {
+			return nil, err
+		}
+		for i := range partners {
+			have[partners[i].ID] = &partners[i]
+		}
+	}
+	sims := map[[2]string]float64{}
+	for _, l := range links {
+		ca, cb := have[l.a], have[l.b]
+		if ca == nil || cb == nil {
+			continue // one side is not visible in this view
+		}
+		ca.Contradicts = append(ca.Contradicts, cb.ID)
+		cb.Contradicts = append(cb.Contradicts, ca.ID)
+		sims[[2]string{ca.ID, cb.ID}], sims[[2]string{cb.ID, ca.ID}] = l.sim, l.sim
+	}
+	for _, r := range have {
+		if len(r.Contradicts) > 1 {
+			id := r.ID
+			slices.SortFunc(r.Contradicts, func(x, y string) int {
+				if c := cmp.Compare(sims[[2]string{id, y}], sims[[2]string{id, x}]); c != 0 {
+					return c
+				}
+				return cmp.Compare(x, y)
+			})
+			r.Contradicts = slices.Compact(r.Contradicts)
+		}
+	}
+	// Re-order: each claim, then its partners.
+	at := map[string]int{}
+	for i, it := range items {
+		at[it.claim.ID] = i
+	}
+	placed := map[string]bool{}
+	out := make([]item, 0, len(items))
+	for _, it := range items {
+		if placed[it.claim.ID] {
+			continue
+		}
+		placed[it.claim.ID] = true
+		out = append(out, it)
+		for i, pid := range it.claim.Contradicts {
+			if i >= contradictionPartnersMax {
+				break
+			}
+			if placed[pid] {
+				continue
+			}
+			placed[pid] = true
+			p := item{claim: have[pid], score: it.score}
+			if j, ok := at[pid]; ok {
+				p = items[j]
+			}
+			p.linked = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
