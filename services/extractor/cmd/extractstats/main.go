@@ -4,6 +4,12 @@
 //
 //	go run ./cmd/extractstats -data ../../../shared/data/locomo/locomo_conv0-6.json -out results.json
 //
+// With -beam it reports BEAM instead: the share of the source messages of knowledge_update and
+// contradiction_resolution probes that yield at least one claim, and whether a claim states the gold
+// answer's numbers (-samples N prints user source messages without a structured claim).
+//
+//	go run ./cmd/extractstats -beam ../../../shared/data/beam/100K
+//
 // The data is read from disk and never copied (LoCoMo is licensed for evaluation only).
 package main
 
@@ -31,9 +37,10 @@ import (
 
 func main() {
 	data := flag.String("data", "../shared/data/locomo/locomo_conv0-6.json", "LoCoMo JSON file (list of samples)")
+	beam := flag.String("beam", "", "BEAM directory (<id>/chat.json + probing_questions): report the extraction of the knowledge_update and contradiction_resolution source messages instead of LoCoMo")
 	out := flag.String("out", "", "write results as JSON to this file")
 	repeat := flag.Int("repeat", 3, "extract every conversation this many times for the throughput figure (best run counts)")
-	samples := flag.Int("samples", 0, "print this many sample claims of evidence turns to stderr")
+	samples := flag.Int("samples", 0, "print this many sample claims of evidence turns (with -beam: source messages without a structured claim) to stderr")
 	windowTokens := flag.Int("window-tokens", 2048, "token budget of an extraction window (consecutive turns of a session)")
 	llmURL := flag.String("llm-base-url", os.Getenv("MNEME_EXTRACTOR_LLM_BASE_URL"), "OpenAI-compatible API root; empty uses the rule-based extractor")
 	llmModel := flag.String("llm-model", os.Getenv("MNEME_EXTRACTOR_LLM_MODEL"), "chat model for -llm-base-url")
@@ -42,6 +49,13 @@ func main() {
 	if err != nil {
 		slog.Error("extractstats", "err", err)
 		os.Exit(2)
+	}
+	if *beam != "" {
+		if err := runBEAM(context.Background(), ex, *beam, *out, *samples, *windowTokens, os.Stdout, os.Stderr); err != nil {
+			slog.Error("extractstats", "err", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(context.Background(), ex, acct, *data, *out, *repeat, *samples, *windowTokens, os.Stdout, os.Stderr); err != nil {
 		slog.Error("extractstats", "err", err)
