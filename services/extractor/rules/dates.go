@@ -270,6 +270,10 @@ func findDates(s string, ref time.Time) []when {
 
 var reEndsWithPrep = regexp.MustCompile(`(?i)\b(?:for|by|until|till|from|of|since|before|after|through)\s+$`)
 
+// reEndsWithTo matches text before a date phrase after which "on" is redundant or wrong ("moved to on 5
+// May", "my on 20 April deadline").
+var reEndsWithTo = regexp.MustCompile(`(?i)\b(?:to|than|my|our|your|his|her|their|the|new)\s+$`)
+
 // replaceDates returns s with each temporal expression replaced by its absolute phrase.
 func replaceDates(s string, ws []when) string {
 	if len(ws) == 0 {
@@ -281,8 +285,11 @@ func replaceDates(s string, ws []when) string {
 		before := s[last:w.start]
 		phrase := w.phrase
 		// "for tonight" → "for 22 May 2023", not "for on 22 May 2023".
-		if reEndsWithPrep.MatchString(before) {
+		switch {
+		case reEndsWithPrep.MatchString(before):
 			phrase = strings.TrimPrefix(strings.TrimPrefix(phrase, "on "), "in ")
+		case reEndsWithTo.MatchString(before):
+			phrase = strings.TrimPrefix(phrase, "on ")
 		}
 		b.WriteString(before)
 		b.WriteString(phrase)

@@ -143,6 +143,7 @@ var adverbs = map[string]bool{
 	"lately": true, "once": true, "both": true, "all": true, "too": true, "again": true, "mostly": true,
 	"absolutely": true, "truly": true, "honestly": true, "literally": true, "somehow": true, "luckily": true,
 	"happily": true, "proudly": true, "successfully": true, "eventually": true, "then": true, "first": true,
+	"only": true, "kinda": true, "sorta": true,
 }
 
 // kinship nouns name people related to the speaker ("my sister Anna").
@@ -163,6 +164,7 @@ var kinship = map[string]string{
 // notNames are capitalized words that start sentences but do not name anyone.
 var notNames = map[string]bool{
 	"the": true, "this": true, "that": true, "these": true, "those": true, "it": true, "its": true, "they": true,
+	"it's": true, "that's": true, "there's": true, "here's": true, "what's": true, "let's": true,
 	"he": true, "she": true, "we": true, "you": true, "i": true, "my": true, "our": true, "your": true, "his": true,
 	"her": true, "their": true, "there": true, "here": true, "what": true, "when": true, "where": true,
 	"who": true, "why": true, "how": true, "thanks": true, "thank": true, "yeah": true, "yes": true, "yep": true,

@@ -54,6 +54,7 @@ var relations = func() []relation {
 		r(cop+`\s+founded\s+in`+place, "founded in"),
 		r(cop+`\s+created\s+in`+place, "created in"),
 		r(cop+`\s+written\s+in\s+the\s+language\s+of`, "written in language of"),
+		r(cop+`\s+written\s+in`, "written in"),
 		r(cop+`\s+(performed|created|developed|written|produced|directed|designed|invented|composed|painted|built|owned|published|discovered|acquired|founded|played|voiced|sung|recorded|manufactured)\s+by`, "$1 by"),
 		r(cop+`\s+(?:famous|best\s+known|known|renowned)\s+for`, "famous for"),
 		r(cop+`\s+employed\s+(?:by|at)`, "employed by"),
@@ -153,7 +154,7 @@ func plainNoun(np string) bool {
 }
 
 var (
-	reObjectStop = regexp.MustCompile(`(?i)\s*[,;:!?]|\.(?:\s|$)|\s+[-–—]\s+|\s+(?:and\s+(?:it|that|this|he|she|they|we|I|you|then|so|now|also|am|have|was|is|had|got|the|my|our|his|her|their|its)|but|because|since|which|who|whom|whose|where|so\s+that|while|when|whenever|as\s+well\s+as|although|though|until|after|before|if|unless|like\s+I|for\s+(?:a|the|some|about)\s+(?:while|bit|time|long|hours?|days?|weeks?|months?|years?))\b`)
+	reObjectStop = regexp.MustCompile(`(?i)\s*(?:[;!?]|[,:](?:\s|$))|\s+[-=]+>|\.(?:\s|$)|\s+[-–—]\s+|\s+(?:and\s+(?:it|that|this|he|she|they|we|I|you|then|so|now|also|am|have|was|is|had|got|the|my|our|his|her|their|its)|but|because|since|which|who|whom|whose|where|so\s+that|while|when|whenever|as\s+well\s+as|although|though|until|after|before|if|unless|like\s+I|for\s+(?:a|the|some|about)\s+(?:while|bit|time|long|hours?|days?|weeks?|months?|years?))\b`)
 	reTrailing   = regexp.MustCompile(`(?i)(?:\s+(?:again|too|now|lately|recently|already|together|today|tonight|as\s+well|and|or|with|by|to|for|at|in|on|of|the|a|an|so|really|very))+$`)
 	reLeadAdv    = regexp.MustCompile(`(?i)^(?:(?:just|really|also|finally|recently|now|still|actually|totally|definitely|officially)\s+)+`)
 )
@@ -174,8 +175,8 @@ func objectPhrase(rest string, dates []when, offset int) string {
 		}
 	}
 	rest = string(b)
-	if loc := reObjectStop.FindStringIndex(rest); loc != nil {
-		rest = rest[:loc[0]]
+	if at := objectStop(rest); at >= 0 {
+		rest = rest[:at]
 	}
 	if i := purposeInfinitive(rest); i > 0 {
 		rest = rest[:i]

@@ -2,7 +2,18 @@
 // configured. It reads each turn sentence by sentence and clause by clause:
 //
 //   - numbered fact lines ("12. The capital of X is Y.") carry their number as sequence;
-//   - questions, negated clauses and hypotheticals ("if I…", "would", "maybe") state nothing and yield no claim;
+//   - code is not a statement: fenced blocks, lines of source, commands, markup and stack traces are skipped
+//     (code.go), and Markdown markup is removed from the rest;
+//   - questions, negated clauses and hypotheticals ("if I…", "would", "maybe") state nothing and yield no claim,
+//     but the statements around a question do: "I'm using Flask 2.3, how do I add a login?" states the
+//     version (questions.go);
+//   - an embedded clause that reports a fact is read as that fact ("I noticed that X", "the fact that X");
+//   - value updates ("my deadline moved to May 5", "the build time has dropped to 40 seconds", "the new
+//     budget of $2,000") make the attribute the predicate (updates.go);
+//   - names keep their titles and titles their words ("Anna, Duchess of Arvel"; "The Song of the Tides was
+//     written in …" is about the book, not about "Tides") (names.go);
+//   - a third-person pronoun subject ("She got promoted") is resolved to the one person named earlier in the
+//     turn, or else in the turn before it, that it can refer to; otherwise it is left as said (pronouns.go);
 //   - encyclopedic templates ("The capital of X is Y", "X's manager is Y", "Paris is the capital of France")
 //     and relation phrases ("X was born in the city of Y", "X is famous for Y", "X works for Y") become
 //     subject–predicate–object claims;
@@ -14,7 +25,8 @@
 //   - a sentence no structured claim covers yields a fallback claim (predicate "said"/"mentioned",
 //     accumulating) so nothing said becomes unretrievable.
 //
-// Output is a pure function of the turn: the same turn always yields the same claims in the same order.
+// Output is a pure function of the turn and the turn before it in the window (for pronouns): the same input
+// always yields the same claims in the same order.
 package rules
 
 import (
@@ -33,7 +45,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "1.0.0"
+	Version = "1.1.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -62,14 +74,24 @@ func (e *Extractor) Name() string { return Name }
 // Version implements extract.Extractor.
 func (e *Extractor) Version() string { return Version }
 
-// Extract implements extract.Extractor: every turn of the window is extracted on its own.
+// Extract implements extract.Extractor: every turn of the window is extracted in order; a turn's pronoun
+// subjects may refer to people named in the turn before it.
 func (e *Extractor) Extract(ctx context.Context, w extract.Window) (extract.Result, error) {
-	var res extract.Result
-	for _, t := range w.Turns {
+	var (
+		res     extract.Result
+		prev    mentions
+		session string
+	)
+	for i, t := range w.Turns {
 		if err := ctx.Err(); err != nil {
 			return extract.Result{}, err
 		}
-		res.Claims = append(res.Claims, e.ExtractTurn(t)...)
+		if i > 0 && t.SessionID != session {
+			prev = nil
+		}
+		cs, ms := e.extractTurn(t, prev)
+		res.Claims = append(res.Claims, cs...)
+		prev, session = ms, t.SessionID
 	}
 	return res, nil
 }
@@ -92,6 +114,8 @@ type turnCtx struct {
 	speaker  string
 	ref      time.Time
 	numbered bool
+	// people named so far in this turn and in the turn before it, for pronoun subjects.
+	named, prevNamed mentions
 }
 
 // lowerFirst lower-cases the first letter of s when on is set and the first word is not a name.
@@ -109,9 +133,16 @@ func seqKey(s *int64) string {
 	return strconv.FormatInt(*s, 10)
 }
 
-// ExtractTurn returns the claims of one turn.
+// ExtractTurn returns the claims of one turn on its own (pronoun subjects resolve only within the turn).
 func (e *Extractor) ExtractTurn(t event.TurnAcceptedV1) []extract.Claim {
-	tc := turnCtx{turn: t, speaker: SpeakerName(t), ref: t.OccurredAt}
+	cs, _ := e.extractTurn(t, nil)
+	return cs
+}
+
+// extractTurn returns the claims of one turn and the people it names; prev are the people the turn before
+// it named.
+func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extract.Claim, mentions) {
+	tc := &turnCtx{turn: t, speaker: SpeakerName(t), ref: t.OccurredAt, prevNamed: prev}
 	if tc.ref.IsZero() {
 		tc.ref = t.ReceivedAt
 	}
@@ -135,41 +166,83 @@ func (e *Extractor) ExtractTurn(t event.TurnAcceptedV1) []extract.Claim {
 		}
 		tc.numbered = numbered
 		for _, sent := range splitSentences(ln.text) {
+			if strings.HasSuffix(sent, ":") {
+				// "Here is a list of facts:", "Here's my current code:": an introduction, not a statement.
+				continue
+			}
 			for _, c := range e.sentenceClaims(tc, sent, seq, numbered) {
 				add(c)
 			}
 		}
 	}
-	return out
+	return out, tc.named
 }
 
-func (e *Extractor) sentenceClaims(tc turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
+func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := stripDiscourse(expand(raw))
-	if sent == "" || isQuestion(sent) || conditional(sent) {
+	if sent == "" {
 		return nil
 	}
-	var (
-		claims    []extract.Claim
-		assertive []string
-	)
-	for i, clause := range splitClauses(sent) {
+	// Whatever the sentence asserts, the people it names are what later pronouns refer to.
+	defer collectMentions(&tc.named, sent)
+	if conditional(sent) {
+		return nil
+	}
+	var claims []extract.Claim
+	if !numbered {
+		claims = e.presupposedValues(tc, sent, seq)
+	}
+	var parts []string
+	if isQuestion(sent) {
+		parts = statedParts(sent)
+	} else {
+		parts = splitClauses(sent)
+	}
+	var assertive []string
+	for i, clause := range parts {
 		clause = stripDiscourse(clause)
 		clause = strings.TrimRight(clause, ".!? ")
 		clause = assertedPart(clause)
 		if clause == "" {
 			continue
 		}
-		assertive = append(assertive, clause)
-		dates := findDates(clause, tc.ref)
-		for _, s := range e.clauseSpecs(tc, clause, dates, numbered, i == 0) {
-			claims = append(claims, e.claim(tc, s, clause, dates, seq))
+		if !numbered {
+			clause = resolvePronoun(clause, tc.named, tc.prevNamed)
 		}
+		assertive = append(assertive, clause)
+		claims = append(claims, e.clauseClaims(tc, clause, seq, numbered, i == 0)...)
+		// "… the response time, which has improved to 250ms": the relative clause is a fact of its own.
+		if rel := relativeUpdate(clause); rel != "" && !numbered {
+			claims = append(claims, e.clauseClaims(tc, rel, seq, numbered, false)...)
+		}
+		collectMentions(&tc.named, clause)
 	}
 	if len(assertive) == 0 {
-		return nil
+		return claims
 	}
-	if fb, ok := e.fallback(tc, assertive, claims, seq); ok {
+	if fb, ok := e.fallback(*tc, assertive, claims, seq); ok {
 		claims = append(claims, fb)
+	}
+	return claims
+}
+
+// clauseClaims returns the structured claims of one assertive clause: those of its embedded clause when it
+// reports one ("I noticed that X", "I'm worried that X"), else its own.
+func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbered, first bool) []extract.Claim {
+	var claims []extract.Claim
+	if inner := assertedPart(complementOf(clause)); inner != "" && !numbered {
+		inner = resolvePronoun(inner, tc.named, tc.prevNamed)
+		dates := findDates(inner, tc.ref)
+		for _, s := range e.clauseSpecs(*tc, inner, dates, numbered, false) {
+			claims = append(claims, e.claim(*tc, s, inner, dates, seq))
+		}
+		if len(claims) > 0 {
+			return claims
+		}
+	}
+	dates := findDates(clause, tc.ref)
+	for _, s := range e.clauseSpecs(*tc, clause, dates, numbered, first) {
+		claims = append(claims, e.claim(*tc, s, clause, dates, seq))
 	}
 	return claims
 }
@@ -268,6 +341,9 @@ var reEntity = regexp.MustCompile(`^(?:The\s+)?([A-Z][\w'.-]*(?:\s+(?:[A-Z][\w'.
 
 // mainEntity is the proper name a sentence starts with ("Thomas Kyd was born ..." → "Thomas Kyd").
 func mainEntity(s string) string {
+	if name, _ := appositiveName(s); name != "" {
+		return name
+	}
 	m := reEntity.FindStringSubmatch(s)
 	if m == nil {
 		return ""
@@ -276,7 +352,12 @@ func mainEntity(s string) string {
 	for _, tail := range []string{" of", " the", " de", " von", " van", " du", " da", " and", " on", " in", " to", " by", " for"} {
 		ent = strings.TrimSuffix(ent, tail)
 	}
-	if notNames[strings.ToLower(strings.Fields(ent)[0])] {
+	first := strings.ToLower(strings.Fields(ent)[0])
+	if notNames[first] {
+		return ""
+	}
+	if b, ok := verbForms[first]; ok && b == first && !strings.Contains(ent, " ") {
+		// "Run npm install in the folder": an instruction, not a statement about "Run".
 		return ""
 	}
 	return ent
@@ -306,6 +387,15 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 	}
 	if s, ok := matchMyFavourite(clause, dates); ok {
 		return append(out, s)
+	}
+	if !numbered {
+		// Lists of facts are encyclopedic; updates of the speaker's own values come up in conversation.
+		if s, ok := matchUpdate(clause, dates); ok {
+			return append(out, s)
+		}
+		if s, ok := matchNewValue(clause, dates); ok {
+			out = append(out, s)
+		}
 	}
 	if m := reCompound.FindStringSubmatchIndex(clause); m != nil {
 		// "My GF and I just had ..." / "Samantha and I decided ...": the speaker is the subject.
@@ -347,6 +437,11 @@ func matchTemplate(clause string, numbered bool) (spec, bool) {
 			if vaguePredicates[strings.ToLower(strings.TrimSpace(m[t.pred]))] {
 				continue
 			}
+			if isTitleWord(m[t.pred]) && !isTitleWord(m[t.obj]) {
+				// "The Wheel of Time was written …", "The Wheel of Time is a novel": a title, not the wheel
+				// of something. An office keeps its reading: "The Prime Minister of Sweden is Stefan Löfven".
+				continue
+			}
 		}
 		if t.requireProperSubj && !capitalized(subj) && !(numbered && plainNoun(subj)) {
 			continue
@@ -370,6 +465,9 @@ func matchRelation(clause string, dates []when, numbered bool) (spec, bool) {
 			continue
 		}
 		subj := cleanNP(clause[loc[2]:loc[3]])
+		if reClauseInSubject.MatchString(subj) {
+			continue
+		}
 		objStart := loc[len(loc)-2]
 		pred := r.predicate
 		if strings.Contains(pred, "$1") && len(loc) > 6 {
@@ -533,7 +631,12 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 		if from >= len(toks) {
 			return ""
 		}
-		return objectPhrase(clause[toks[from].start:], dates, toks[from].start)
+		start := toks[from].start
+		if from > 0 && toks[from].numbered {
+			// "completed 40% of it": what stands between the words belongs to the object.
+			start = toks[from-1].end
+		}
+		return objectPhrase(clause[start:], dates, start)
 	}
 	conf := confFirst
 	switch w := toks[i].lower; {
@@ -663,7 +766,8 @@ var reTellYou = regexp.MustCompile(`(?i)^(?:tell|say|let|share|ask|thank|show|up
 func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, conf float64) (spec, bool) {
 	verb := pred
 	j := i + 1
-	for j < len(toks) && particles[toks[j].lower] && j-i <= 2 {
+	// A particle follows the verb directly: "completed 40% of it" has none.
+	for j < len(toks) && particles[toks[j].lower] && !toks[j].gap && j-i <= 2 {
 		pred += " " + toks[j].lower
 		j++
 	}
@@ -781,6 +885,16 @@ func isDateWord(w string) bool {
 
 // matchNamed handles "Samantha loves theater", "John retired": a named third party and a verb.
 func matchNamed(clause string, dates []when) (spec, bool) {
+	if name, at := appositiveName(clause); name != "" {
+		// "Charles Frederick, Duke of Holstein-Gottorp, married …": the title belongs to the name.
+		s, ok := verbPhrase(clause, at, dates)
+		if !ok {
+			return spec{}, false
+		}
+		s.subject = name
+		s.confidence = confNamed
+		return s, true
+	}
 	m := reNamedVerb.FindStringSubmatchIndex(clause)
 	if m == nil {
 		return spec{}, false
@@ -794,7 +908,15 @@ func matchNamed(clause string, dates []when) (spec, bool) {
 		// "Been working on ...", "Loved it": a verb, not a name.
 		return spec{}, false
 	}
-	first := strings.Fields(clause[m[4]:m[5]])[0]
+	verbAt := m[4]
+	for _, t := range tokenize(clause[m[4]:], m[4]) {
+		// "Tom just moved": the verb is the first word that is not an adverb.
+		if !adverbs[t.lower] {
+			verbAt = t.start
+			break
+		}
+	}
+	first := strings.ToLower(strings.Fields(clause[verbAt:])[0])
 	b, ok := verbBase(first)
 	if !ok || b == first {
 		// A base form after a name is an imperative or a greeting ("Thanks Mel", "Mel, look").
@@ -856,8 +978,11 @@ func matchKinship(clause, speaker string) []spec {
 }
 
 type token struct {
-	lower string
-	start int
+	lower      string
+	start, end int
+	// gap is set when more than spaces separate the token from the one before it (", ", " 40% "); numbered
+	// when that includes a number or amount ("completed 40% of it").
+	gap, numbered bool
 }
 
 var reWord = regexp.MustCompile(`[A-Za-z][A-Za-z'-]*`)
@@ -867,7 +992,12 @@ func tokenize(s string, base int) []token {
 	locs := reWord.FindAllStringIndex(s, -1)
 	out := make([]token, len(locs))
 	for i, l := range locs {
-		out[i] = token{lower: strings.ToLower(s[l[0]:l[1]]), start: base + l[0]}
+		out[i] = token{lower: strings.ToLower(s[l[0]:l[1]]), start: base + l[0], end: base + l[1]}
+		if i > 0 {
+			between := strings.TrimSpace(s[locs[i-1][1]:l[0]])
+			out[i].gap = between != ""
+			out[i].numbered = strings.ContainsAny(between, "0123456789$€£")
+		}
 	}
 	return out
 }

@@ -40,7 +40,7 @@ type goldenClaim struct {
 	Text       string `json:"text"`
 }
 
-func loadCases(t *testing.T) []goldenCase {
+func loadCases(t testing.TB) []goldenCase {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
 	if err != nil {
@@ -216,4 +216,18 @@ func FuzzExtractTurn(f *testing.F) {
 			}
 		}
 	})
+}
+
+func BenchmarkExtract(b *testing.B) {
+	e := New()
+	var turns []event.TurnAcceptedV1
+	for _, gc := range loadCases(b) {
+		turns = append(turns, gc.turns()...)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Extract(context.Background(), extract.Window{Workspace: "ws", SessionID: "s", Turns: turns}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -17,26 +17,56 @@ type line struct {
 var numberedLine = regexp.MustCompile(`^\s*(\d{1,7})[.)]\s+(\S.*)$`)
 
 // splitLines splits content into lines and recognizes numbered fact lines ("12. The capital of X is Y.").
-// Lines that only introduce a list ("Here is a list of facts:") are dropped.
+// Code is dropped: fenced Markdown
+// blocks and lines that look like source, commands, markup or stack traces (looksLikeCode; indented lines
+// need less evidence). Markdown markup (headings, bullets, emphasis, inline code quotes) is removed.
 func splitLines(content string) []line {
 	var out []line
+	fenced := false
 	for _, raw := range strings.Split(content, "\n") {
+		if reFence.MatchString(raw) {
+			fenced = !fenced
+			continue
+		}
+		if fenced {
+			continue
+		}
+		indented := strings.HasPrefix(raw, "    ") || strings.HasPrefix(raw, "\t")
 		raw = strings.TrimSpace(raw)
 		if raw == "" {
 			continue
 		}
 		if m := numberedLine.FindStringSubmatch(raw); m != nil {
 			if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
-				out = append(out, line{text: m[2], sequence: &n})
+				if text := stripMarkdown(m[2]); text != "" && !looksLikeCode(text, false) {
+					out = append(out, line{text: text, sequence: &n})
+				}
 				continue
 			}
 		}
-		if strings.HasSuffix(raw, ":") && !strings.Contains(raw[:len(raw)-1], ":") {
+		raw = stripMarkdown(raw)
+		if raw == "" || looksLikeCode(raw, indented) {
 			continue
 		}
 		out = append(out, line{text: raw})
 	}
 	return out
+}
+
+var (
+	reMarkdownLead = regexp.MustCompile(`^(?:#{1,6}\s+|>\s*|[-*+]\s+)+`)
+	reEmphasis     = regexp.MustCompile(`\*\*|__`)
+	reInlineCode   = regexp.MustCompile("`([^`\\s][^`]*)`")
+	reBacktickApos = regexp.MustCompile("(\\pL)`(\\pL)")
+)
+
+// stripMarkdown removes a line's heading, quote and bullet markers, bold markers and inline code quotes. A
+// backtick between letters is an apostrophe ("Let`s").
+func stripMarkdown(s string) string {
+	s = reMarkdownLead.ReplaceAllString(s, "")
+	s = reBacktickApos.ReplaceAllString(s, "$1'$2")
+	s = reInlineCode.ReplaceAllString(s, "$1")
+	return strings.TrimSpace(reEmphasis.ReplaceAllString(s, ""))
 }
 
 // abbreviations are words whose trailing period does not end a sentence.
@@ -102,8 +132,9 @@ func isAbbreviation(before string) bool {
 var reInitialism = regexp.MustCompile(`^(?:\p{L}\.)+\p{L}$`)
 
 // clauseBreak matches where a new clause starts; group 1, when it matched, is the new clause's subject,
-// which stays in the clause.
-var clauseBreak = regexp.MustCompile(`\s+[-–—]+\s+|;\s+|\s*\(\s*|\s*\)\s*|,\s+(?:but|so|because)\s+|\s+(?:but|because|although|though|whereas)\s+|,\s+(?:and\s+)?(?:then\s+)?((?:I|we|my|I'm|I've|we're|we've|I'll|[A-Z][a-z]+\s+and\s+I)\s)`)
+// which stays in the clause. A subordinator that gives a reason (", considering I'm using X", ", especially
+// since I've …") starts a clause of its own: what follows it is stated, not hedged.
+var clauseBreak = regexp.MustCompile(`,\s+(?:(?:and\s+)?(?:also\s+)?considering|given\s+that|especially\s+(?:since|as|because)|seeing\s+as|now\s+that|taking\s+into\s+account)\s+(?:the\s+fact\s+)?(?:that\s+)?|\s+[-–—]+\s+|;\s+|\s*\(\s*|\s*\)\s*|,\s+(?:but|so|because)\s+|\s+(?:but|because|although|though|whereas)\s+|,\s+(?:and\s+)?(?:then\s+)?((?:I|we|my|I'm|I've|we're|we've|I'll|[A-Z][a-z]+\s+and\s+I)\s)`)
 
 // splitClauses splits a sentence into clauses at dashes, semicolons, parentheses and conjunctions that start
 // a new clause. The subject of a clause started by ", and I ..." stays in the clause.

@@ -1,0 +1,75 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Names that hold commas or "of": "Charles Frederick, Duke of Holstein-Gottorp" is one person and "The Wheel
+// of Time" one book. Cut at the comma, the first becomes "Charles Frederick" (a different subject, and a
+// claim about him that is wrong); read as "the wheel of Time", the second becomes an attribute of "Time".
+
+// nobleTitle is a title that follows a name after a comma ("…, Duke of X", "…, Queen of Y").
+const nobleTitle = `(?:Grand\s+Duke|Grand\s+Duchess|Archduke|Archduchess|Duke|Duchess|King|Queen|Prince|Princess|Earl|Count|Countess|Baron|Baroness|Marquess|Marquis|Marchioness|Viscount|Viscountess|Lord|Lady|Emperor|Empress|Elector|Electress|Margrave|Landgrave|Sultan|Shah|Tsar|Tsarina|Bishop|Archbishop|Pope|Emir|Khan)`
+
+var (
+	// reAppositiveName matches a name followed by its title at the start of a clause; group 1 is the whole
+	// name with the title, and the match ends after the comma that closes the title (if any).
+	reAppositiveName = regexp.MustCompile(`^((?:[A-Z][\p{L}'.-]*\s+){0,3}[A-Z][\p{L}'.-]*,\s+` + nobleTitle + `\s+(?:of\s+)?(?:the\s+)?[A-Z][\p{L}'-]*(?:[\s-][A-Z][\p{L}'-]*){0,3}),?\s+`)
+	// reTitleContinuation matches the title after a comma inside an object ("…'s child is Charles
+	// Frederick, Duke of Holstein-Gottorp").
+	reTitleContinuation = regexp.MustCompile(`^,\s+` + nobleTitle + `\s+(?:of\s+)?(?:the\s+)?[A-Z][\p{L}'-]*(?:[\s-][A-Z][\p{L}'-]*){0,3}`)
+)
+
+// appositiveName returns the titled name a clause starts with and the byte offset where the rest of the
+// clause (its verb) starts, or "" and 0.
+func appositiveName(clause string) (string, int) {
+	m := reAppositiveName.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return "", 0
+	}
+	name := clause[m[2]:m[3]]
+	if notNames[strings.ToLower(strings.Fields(name)[0])] {
+		return "", 0
+	}
+	return name, m[1]
+}
+
+// objectStop returns where the object in rest ends (reObjectStop), reading past a comma that introduces a
+// noble title.
+func objectStop(rest string) int {
+	from := 0
+	for {
+		loc := reObjectStop.FindStringIndex(rest[from:])
+		if loc == nil {
+			return -1
+		}
+		at := from + loc[0]
+		if t := reTitleContinuation.FindStringIndex(rest[at:]); t != nil && at > 0 && capitalizedWordBefore(rest[:at]) {
+			from = at + t[1]
+			continue
+		}
+		return at
+	}
+}
+
+// capitalizedWordBefore reports whether the last word of s starts with a capital letter.
+func capitalizedWordBefore(s string) bool {
+	s = strings.TrimSpace(s)
+	i := strings.LastIndexAny(s, " \t")
+	r, _ := utf8.DecodeRuneInString(s[i+1:])
+	return unicode.IsUpper(r)
+}
+
+// isTitleWord reports a capitalized common noun in "The X of Y": "The Wheel of Time" names a work, while
+// "The capital of France" names an attribute of France.
+func isTitleWord(w string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(w))
+	return unicode.IsUpper(r)
+}
+
+// reClauseInSubject finds a verb or relative pronoun inside a captured subject: "Alice's father is Philippe,
+// Duke of Orléans, who" is a clause, not a name.
+var reClauseInSubject = regexp.MustCompile(`(?i)\b(?:is|was|are|were|who|which|that)\b`)

@@ -1,0 +1,219 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Third-person pronoun subjects ("He works at a bakery now") name someone said before. The extractor
+// resolves one to the person named earlier in the same turn, or else in the turn before it in the window
+// (the same session), when exactly one named person fits; otherwise the clause is left as said. First-person
+// pronouns are the speaker's and are handled by the patterns themselves.
+
+// gender of a mentioned person, when something said shows it ("my sister Anna", "Mr. Lee").
+type gender byte
+
+const (
+	genderUnknown gender = iota
+	genderMale
+	genderFemale
+)
+
+// mention is a person named in a turn.
+type mention struct {
+	name   string
+	gender gender
+	plural bool // "Anna and Tom"
+}
+
+// mentions are the people named so far, most recent last.
+type mentions []mention
+
+func (ms *mentions) add(m mention) {
+	for i, x := range *ms {
+		if x.name == m.name {
+			if m.gender == genderUnknown {
+				m.gender = x.gender
+			}
+			*ms = append((*ms)[:i], (*ms)[i+1:]...)
+			break
+		}
+	}
+	*ms = append(*ms, m)
+}
+
+// antecedent returns the one mention a pronoun of gender g (plural for "they") can refer to, or "".
+func (ms mentions) antecedent(g gender, plural bool) (string, bool) {
+	var found string
+	for _, m := range ms {
+		if m.plural != plural || (g != genderUnknown && m.gender != genderUnknown && m.gender != g) {
+			continue
+		}
+		if found != "" && found != m.name {
+			return "", false
+		}
+		found = m.name
+	}
+	return found, found != ""
+}
+
+var kinGender = map[string]gender{
+	"wife": genderFemale, "girlfriend": genderFemale, "daughter": genderFemale, "mother": genderFemale,
+	"sister": genderFemale, "aunt": genderFemale, "grandmother": genderFemale, "niece": genderFemale,
+	"husband": genderMale, "boyfriend": genderMale, "son": genderMale, "father": genderMale,
+	"brother": genderMale, "uncle": genderMale, "grandfather": genderMale, "nephew": genderMale,
+}
+
+var (
+	// rePronounSubject matches a clause whose subject is a third-person pronoun, after an optional
+	// connective or time adverb.
+	rePronounSubject = regexp.MustCompile(`^((?:(?i:and|so|but|then|now|later|also|yesterday|today|recently|lately|apparently|luckily|sadly)[,\s]+)*)(He|She|They|he|she|they)\s+([a-z]+)`)
+	reHonorific      = regexp.MustCompile(`\b(Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)`)
+	// rePersonObject finds a name after a verb or noun that only takes people.
+	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called))\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
+	rePairSubject  = regexp.MustCompile(`^([A-Z][a-z]+)\s+and\s+([A-Z][a-z]+)\s+([a-z]+)`)
+	reHeShe        = regexp.MustCompile(`^(?:(?i:and|so|but|then|now)[,\s]+)*((?i:he|she))'s\s(?:(been|got|gotten|had|done|made|seen|taken)\b)?`)
+)
+
+// collectMentions records the people a clause names, in order.
+func collectMentions(ms *mentions, clause string) {
+	type found struct {
+		at int
+		m  mention
+	}
+	var fs []found
+	for _, m := range reKin.FindAllStringSubmatchIndex(clause, -1) {
+		role, ok := kinship[strings.ToLower(clause[m[2]:m[3]])]
+		name := clause[m[4]:m[5]]
+		if !ok || notNames[strings.ToLower(strings.Fields(name)[0])] {
+			continue
+		}
+		fs = append(fs, found{m[4], mention{name: name, gender: kinGender[role]}})
+	}
+	for _, m := range reHonorific.FindAllStringSubmatchIndex(clause, -1) {
+		g := genderUnknown
+		switch clause[m[2]:m[3]] {
+		case "Mr":
+			g = genderMale
+		case "Mrs", "Ms", "Miss":
+			g = genderFemale
+		}
+		fs = append(fs, found{m[4], mention{name: clause[m[4]:m[5]], gender: g}})
+	}
+	for _, m := range rePersonObject.FindAllStringSubmatchIndex(clause, -1) {
+		name := clause[m[2]:m[3]]
+		if notNames[strings.ToLower(strings.Fields(name)[0])] || isDayOrMonth(name) || honorifics[strings.Fields(name)[0]] {
+			// "met Dr. Lee": the honorific is found above, with the name after it.
+			continue
+		}
+		fs = append(fs, found{m[2], mention{name: name}})
+	}
+	if m := rePairSubject.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(m[1])] && !notNames[strings.ToLower(m[2])] {
+		if _, ok := verbBase(m[3]); ok || m[3] == "are" || m[3] == "were" {
+			fs = append(fs, found{0, mention{name: m[1] + " and " + m[2], plural: true}})
+		}
+	} else if name := namedSubject(clause); name != "" {
+		fs = append(fs, found{0, mention{name: name}})
+	}
+	// In order of appearance, so the last one named is the most recent.
+	for i := 1; i < len(fs); i++ {
+		for j := i; j > 0 && fs[j].at < fs[j-1].at; j-- {
+			fs[j], fs[j-1] = fs[j-1], fs[j]
+		}
+	}
+	for _, f := range fs {
+		ms.add(f.m)
+	}
+}
+
+// namedSubject returns the name a clause starts with when a verb follows it ("Anna works ...").
+func namedSubject(clause string) string {
+	m := reNamedVerb.FindStringSubmatch(clause)
+	if m == nil {
+		return ""
+	}
+	name := m[1]
+	lead := strings.ToLower(strings.Fields(name)[0])
+	if notNames[lead] || filler[lead] || isDayOrMonth(name) {
+		return ""
+	}
+	if _, isVerb := verbBase(lead); isVerb {
+		return ""
+	}
+	first := strings.Fields(m[2])[0]
+	if b, ok := verbBase(first); (!ok || b == first) && first != "is" && first != "was" && first != "has" {
+		return ""
+	}
+	return name
+}
+
+func isDayOrMonth(name string) bool {
+	w := strings.ToLower(strings.Fields(name)[0])
+	if _, ok := months[w]; ok {
+		return true
+	}
+	switch w {
+	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
+		return true
+	}
+	return false
+}
+
+// resolvePronoun rewrites a clause whose subject is "he", "she" or "they" with the one person it can refer
+// to: first those named earlier in this turn, else those of the previous turn. It returns the clause
+// unchanged when no one or more than one person fits.
+func resolvePronoun(clause string, turn, prev mentions) string {
+	said := clause
+	if m := reHeShe.FindStringSubmatchIndex(clause); m != nil {
+		// "He's a pro swimmer", "she's been great": expanded only here, where the subject is replaced.
+		verb := " is"
+		if m[4] >= 0 {
+			verb = " has"
+		}
+		clause = clause[:m[3]] + verb + clause[m[3]+2:]
+	}
+	m := rePronounSubject.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return said
+	}
+	pron := strings.ToLower(clause[m[4]:m[5]])
+	verb := clause[m[6]:m[7]]
+	if _, ok := verbBase(verb); !ok && !auxiliaries[verb] && !adverbs[verb] {
+		// "They said" is a verb; "they guys" is not a pronoun subject.
+		return said
+	}
+	g, plural := genderUnknown, false
+	switch pron {
+	case "he":
+		g = genderMale
+	case "she":
+		g = genderFemale
+	case "they":
+		plural = true
+	}
+	name, ok := turn.antecedent(g, plural)
+	if !ok && !hasCandidate(turn, g, plural) {
+		name, ok = prev.antecedent(g, plural)
+	}
+	if !ok {
+		return said
+	}
+	return clause[:m[4]] + name + clause[m[5]:]
+}
+
+// hasCandidate reports whether any mention could be meant (then an ambiguity in this turn is not resolved
+// by looking further back).
+func hasCandidate(ms mentions, g gender, plural bool) bool {
+	for _, m := range ms {
+		if m.plural == plural && (g == genderUnknown || m.gender == genderUnknown || m.gender == g) {
+			return true
+		}
+	}
+	return false
+}
+
+var honorifics = map[string]bool{"Mr": true, "Mrs": true, "Ms": true, "Miss": true, "Dr": true, "Prof": true, "Professor": true}
+
+var auxiliaries = map[string]bool{"is": true, "was": true, "are": true, "were": true, "has": true, "have": true,
+	"had": true, "will": true, "would": true, "can": true, "could": true, "does": true, "did": true, "do": true,
+	"should": true, "might": true, "must": true, "may": true}

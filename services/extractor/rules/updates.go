@@ -1,0 +1,203 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mneme-ai/mneme/services/extractor/extract"
+)
+
+// Value updates: "My deadline moved to May 5", "I've adjusted the snack budget to $75", "the response time
+// has improved to 250ms", "the new daily quota of 1,200 calls". Each states the current value of an
+// attribute of the speaker's world; the attribute is the predicate, so a later update of the same attribute
+// supersedes it when the predicate is functional.
+
+const (
+	// updateVerb is a verb of change whose "to" phrase is the new value.
+	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded)`
+	// updateAttr is the attribute's noun phrase (without its determiner).
+	updateAttr = `([a-zA-Z][\w\s'/-]{1,60}?)`
+	// updateFrom is an optional "from X" before "to Y".
+	updateFrom = `(?:\s+from\s+\S+(?:\s+\S+){0,3}?)?`
+	// updateAux is the auxiliary of a passive or perfect update ("has been", "was", "is now").
+	updateAux = `(?:(?:has|have|had)\s+(?:(?:now|recently|just|finally|since|already|officially)\s+)*(?:been\s+)?|(?:is|was|are|were|got)\s+(?:(?:now|recently|just|finally|officially)\s+)*(?:being\s+)?)?(?:(?:now|recently|just|finally|officially)\s+)*`
+)
+
+var (
+	// "my deadline moved to May 5", "the response time has recently improved to 250ms"
+	reUpdateOwn = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + updateVerb + updateFrom + `\s+(?:to|at)\s+(\S.*)$`)
+	// "the number of commits has now reached 165"
+	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
+	// "I've adjusted the snack budget to $75"
+	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we)\s+` + updateAux + updateVerb + `\s+(?:my|our|the)\s+` + updateAttr + updateFrom + `\s+to\s+(\S.*)$`)
+	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
+	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
+	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
+	// reRelativeUpdate finds ", which has improved to X" after a noun phrase.
+	reRelativeUpdate = regexp.MustCompile(`(?i),?\s+(?:which|that)\s+((?:has|have|had|is|was|are|were)\s+.*?(?:` + updateVerb + `|reached|hit)\b.*)$`)
+	reTimeOfDay      = regexp.MustCompile(`(?i)^,?\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:\s|$)`)
+	reDeterminer     = regexp.MustCompile(`(?i)\b(?:the|my|our)\s`)
+)
+
+// updateSubjects are attributes that name people, who move without being "updated".
+var updateSubjects = map[string]bool{"family": true, "parents": true, "kids": true, "children": true,
+	"friends": true, "folks": true, "team": true, "roommates": true, "neighbors": true, "people": true}
+
+// matchUpdate handles a clause that reports the new value of one of the speaker's attributes.
+func matchUpdate(clause string, dates []when) (spec, bool) {
+	var attr, rest string
+	var restAt int
+	switch {
+	case reUpdateOwn.MatchString(clause):
+		m := reUpdateOwn.FindStringSubmatchIndex(clause)
+		attr, rest, restAt = clause[m[2]:m[3]], clause[m[4]:], m[4]
+	case reUpdateReach.MatchString(clause):
+		m := reUpdateReach.FindStringSubmatchIndex(clause)
+		attr, rest, restAt = clause[m[2]:m[3]], clause[m[4]:], m[4]
+	case reUpdateBy.MatchString(clause):
+		m := reUpdateBy.FindStringSubmatchIndex(clause)
+		attr, rest, restAt = clause[m[2]:m[3]], clause[m[4]:], m[4]
+	default:
+		return spec{}, false
+	}
+	attr = updateAttribute(attr)
+	if attr == "" {
+		return spec{}, false
+	}
+	obj := valuePhrase(rest, dates, restAt)
+	if obj == "" {
+		return spec{}, false
+	}
+	return spec{predicate: attr, object: obj, confidence: confFirst}, true
+}
+
+// matchNewValue finds "the new X of Y" inside a clause.
+func matchNewValue(clause string, dates []when) (spec, bool) {
+	m := reNewValue.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return spec{}, false
+	}
+	attr := updateAttribute(clause[m[2]:m[3]])
+	if attr == "" {
+		return spec{}, false
+	}
+	obj := valuePhrase(clause[m[4]:], dates, m[4])
+	if obj == "" {
+		return spec{}, false
+	}
+	return spec{predicate: attr, object: obj, confidence: confFirst}, true
+}
+
+// updateAttribute normalizes an attribute phrase ("recent daily quota" → "daily quota") and refuses people
+// and pronoun-like phrases.
+func updateAttribute(attr string) string {
+	ws := strings.Fields(strings.ToLower(attr))
+	for len(ws) > 1 && (ws[0] == "recent" || ws[0] == "new" || ws[0] == "current" || ws[0] == "latest") {
+		ws = ws[1:]
+	}
+	if len(ws) == 0 || len(ws) > 10 {
+		return ""
+	}
+	for _, w := range ws {
+		if _, isKin := kinship[w]; isKin || updateSubjects[w] {
+			return ""
+		}
+	}
+	if subjectPronouns[ws[0]] || filler[ws[0]] && len(ws) == 1 {
+		return ""
+	}
+	return strings.Join(ws, " ")
+}
+
+// valuePhrase is the value after "to": a date when the value is one ("moved to May 5" → "5 May 2024"),
+// else the object phrase.
+func valuePhrase(rest string, dates []when, offset int) string {
+	for _, d := range dates {
+		if d.start-offset >= 0 && d.start-offset <= 1 {
+			v := strings.TrimPrefix(strings.TrimPrefix(d.phrase, "on "), "in ")
+			if end := d.end - offset; end <= len(rest) {
+				// "April 22 at 11 AM": the time of day is part of the value.
+				if t := reTimeOfDay.FindString(rest[end:]); t != "" {
+					v += " " + strings.TrimSpace(t)
+				}
+			}
+			return v
+		}
+	}
+	obj := objectPhrase(rest, dates, offset)
+	if pronounObject[strings.ToLower(obj)] || reWeakObject.MatchString(obj) {
+		return ""
+	}
+	return obj
+}
+
+// relativeUpdate turns "… the response time, which has improved to 250ms" into the clause "the response
+// time has improved to 250ms", or returns "".
+func relativeUpdate(clause string) string {
+	m := reRelativeUpdate.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return ""
+	}
+	before := clause[:m[0]]
+	from := strings.LastIndexByte(before, ',') + 1
+	dets := reDeterminer.FindAllStringIndex(before[from:], -1)
+	if len(dets) == 0 {
+		return ""
+	}
+	k := len(dets) - 1
+	// "the growth of commits merged into the main branch": the head is the first noun phrase of the chain.
+	for k > 0 {
+		prefix := strings.TrimRight(before[:from+dets[k][0]], " ")
+		prep := strings.ToLower(prefix[strings.LastIndexByte(prefix, ' ')+1:])
+		if prep != "of" && prep != "into" && prep != "in" && prep != "for" && prep != "on" && prep != "to" && prep != "with" {
+			break
+		}
+		if len(strings.Fields(before[from+dets[k-1][0]:])) > 12 {
+			break
+		}
+		k--
+	}
+	return strings.TrimSpace(before[from+dets[k][0]:]) + " " + clause[m[2]:]
+}
+
+// reDatedNoun matches a date used to name an event of the speaker's ("my April 20 deadline", "the new April
+// 25 deadline"): the date is the event's, whatever the sentence goes on to ask or deny.
+var reDatedNoun = regexp.MustCompile(`(?i)\b(?:(?:the|my|our)\s+(?:new|updated|revised|extended|rescheduled|moved|final)|my|our)\s+` +
+	`((?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)\s+` +
+	`(deadline|due\s+date|appointment|meeting|call|interview|exam|launch|release|submission|presentation|session|webinar|flight|start\s+date|event)\b`)
+
+// presupposedValues returns the values a sentence takes for granted in its noun phrases ("the new daily
+// quota of 1,200 calls", "my April 20 deadline"), even when the sentence itself asks or denies something
+// ("I'm worried I won't meet the new April 25 deadline"): they become claims of the speaker's attribute.
+func (e *Extractor) presupposedValues(tc *turnCtx, sent string, seq *int64) []extract.Claim {
+	var out []extract.Claim
+	owner := possessive(tc.speaker)
+	add := func(attr, value, clause string) {
+		if attr == "" || value == "" {
+			return
+		}
+		s := spec{predicate: attr, object: value, text: sentence(owner + " " + attr + " is " + value), confidence: confFirst}
+		out = append(out, e.claim(*tc, s, clause, nil, seq))
+	}
+	for _, m := range reDatedNoun.FindAllStringSubmatchIndex(sent, -1) {
+		ds := findDates(sent[m[2]:m[3]], tc.ref)
+		if len(ds) == 0 {
+			continue
+		}
+		value := strings.TrimPrefix(strings.TrimPrefix(ds[0].phrase, "on "), "in ")
+		add(updateAttribute(sent[m[4]:m[5]]), value, sent)
+	}
+	if m := reNewValue.FindStringSubmatchIndex(sent); m != nil {
+		dates := findDates(sent, tc.ref)
+		add(updateAttribute(sent[m[2]:m[3]]), valuePhrase(sent[m[4]:], dates, m[4]), sent)
+	}
+	return out
+}
+
+// possessive is "Alice's" or "James'".
+func possessive(name string) string {
+	if strings.HasSuffix(name, "s") {
+		return name + "'"
+	}
+	return name + "'s"
+}
