@@ -173,6 +173,9 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 			for _, c := range e.sentenceClaims(tc, sent, seq, numbered) {
 				add(c)
 			}
+			for _, c := range e.negatedClaims(tc, sent, seq) {
+				add(c)
+			}
 		}
 	}
 	return out, tc.named
