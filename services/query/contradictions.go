@@ -6,17 +6,19 @@ import (
 	"slices"
 )
 
-// contradictionPartnersMax bounds how many contradicting claims assembly brings in after one claim (the most
-// similar first); every visible partner is still listed in the claim's conflicts.
+// contradictionPartnersMax bounds how many contradicting claims assembly brings in after one claim; every visible
+// partner is still listed in the claim's conflicts.
 const contradictionPartnersMax = 2
 
 // withContradictions co-surfaces contradiction links (a negated claim and the positive claims it contradicts,
 // recorded by the reconciler in the contradictions table): every assembled claim lists its visible partners in
 // Contradicts, and its partners follow it right away — pulled forward when they were further down, loaded when
-// retrieval did not find them — marked as linked so they travel with it through the budget. A partner the view
+// retrieval did not find them — marked as linked so they travel with it through the budget. Partners come in the
+// order of what the question asked: those retrieval ranked (cands) by their fused score, then the others by
+// similarity, so of a negation's several partners the one the question is about is shown. A partner the view
 // cannot see (another agent's private claim, or not believed at the view's times) is never loaded, listed or
 // shown.
-func (s *Service) withContradictions(ctx context.Context, v view, items []item) ([]item, error) {
+func (s *Service) withContradictions(ctx context.Context, v view, items []item, cands []candidate) ([]item, error) {
 	if len(items) == 0 {
 		return items, nil
 	}
@@ -88,10 +90,17 @@ func (s *Service) withContradictions(ctx context.Context, v view, items []item) 
 		cb.Contradicts = append(cb.Contradicts, ca.ID)
 		sims[[2]string{ca.ID, cb.ID}], sims[[2]string{cb.ID, ca.ID}] = l.sim, l.sim
 	}
+	retrieved := make(map[string]float64, len(cands))
+	for _, c := range cands {
+		retrieved[c.id] = c.score
+	}
 	for _, r := range have {
 		if len(r.Contradicts) > 1 {
 			id := r.ID
 			slices.SortFunc(r.Contradicts, func(x, y string) int {
+				if c := cmp.Compare(retrieved[y], retrieved[x]); c != 0 {
+					return c
+				}
 				if c := cmp.Compare(sims[[2]string{id, y}], sims[[2]string{id, x}]); c != 0 {
 					return c
 				}

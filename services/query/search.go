@@ -539,7 +539,7 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 			}
 		}
 	}
-	return s.withContradictions(ctx, v, items)
+	return s.withContradictions(ctx, v, items, cands)
 }
 
 func idsOf(cs []*claimRow) []string {

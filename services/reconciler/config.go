@@ -34,9 +34,9 @@ type Config struct {
 	// surfaces them together, flagged as conflicting. Default true.
 	NegationLinks bool `env:"MNEME_RECONCILER_NEGATION_LINKS" envDefault:"true"`
 	// NegationSimilarity is the cosine similarity of two claims' text embeddings at or above which a negated
-	// and a positive claim of the same subject that share a content word are linked as contradicting.
-	// Default 0.5 (measured on BEAM's never-statement contradictions; see docs/architecture.md).
-	NegationSimilarity float64 `env:"MNEME_RECONCILER_NEGATION_SIMILARITY" envDefault:"0.5"`
+	// and a positive claim of the same subject that share content (two content words, or a name) are linked as
+	// contradicting. Default 0.3 (measured on BEAM's never-statement contradictions; see docs/architecture.md).
+	NegationSimilarity float64 `env:"MNEME_RECONCILER_NEGATION_SIMILARITY" envDefault:"0.3"`
 	// MaxAttempts bounds how often one message is tried when applying it fails for a reason that is not a
 	// transient infrastructure error; then it goes to the dead-letter stream and the partition moves on.
 	// Default 5.
@@ -81,7 +81,7 @@ func (c Config) Defaults() Config {
 		c.PredicateSimilarity = 0.85
 	}
 	if c.NegationSimilarity == 0 {
-		c.NegationSimilarity = 0.5
+		c.NegationSimilarity = 0.3
 	}
 	if c.MaxAttempts == 0 {
 		c.MaxAttempts = 5
@@ -134,7 +134,7 @@ func (c Config) validateOwn() error {
 		bad("MNEME_RECONCILER_PREDICATE_SIMILARITY=%g is out of range: use a cosine similarity in (0, 1] (default 0.85); set MNEME_RECONCILER_PREDICATE_MERGE=false to disable merging", c.PredicateSimilarity)
 	}
 	if c.NegationSimilarity <= 0 || c.NegationSimilarity > 1 {
-		bad("MNEME_RECONCILER_NEGATION_SIMILARITY=%g is out of range: use a cosine similarity in (0, 1] (default 0.5); set MNEME_RECONCILER_NEGATION_LINKS=false to disable negation links", c.NegationSimilarity)
+		bad("MNEME_RECONCILER_NEGATION_SIMILARITY=%g is out of range: use a cosine similarity in (0, 1] (default 0.3); set MNEME_RECONCILER_NEGATION_LINKS=false to disable negation links", c.NegationSimilarity)
 	}
 	if c.MaxAttempts < 1 || c.MaxAttempts > 100 {
 		bad("MNEME_RECONCILER_MAX_ATTEMPTS=%d is out of range: use 1..100 (default 5)", c.MaxAttempts)

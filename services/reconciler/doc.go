@@ -97,7 +97,8 @@
 // never-statement may come first or last), so no operator resolves them. When a claim arrives, negation.go
 // tests it against the claims of the other polarity of its subject and tier (same scope; same owner for private
 // claims) with the same embedding model: cosine similarity of their claim embeddings at or above
-// MNEME_RECONCILER_NEGATION_SIMILARITY and at least one shared content word make a link. The test depends on
+// MNEME_RECONCILER_NEGATION_SIMILARITY and shared content (two content words, or one name capitalized in both
+// texts) make a link. The test depends on
 // the pair alone, so the links are the same for every arrival order, batching and replay (the belief digest
 // includes them). Each claim that gains links gets a decision (operator "negation", outcome "contradicted",
 // inputs = the claim and its partners, reason = ids and similarities) in the same transaction, so every link
