@@ -86,6 +86,8 @@ type config struct {
 	maxWorkMB int
 	workers   int
 	searchEf  int
+
+	compareSingle bool
 }
 
 func run() error {
@@ -96,8 +98,9 @@ func run() error {
 	flag.IntVar(&c.queries, "queries", 300, "search queries timed per size")
 	flag.IntVar(&c.k, "k", 10, "k of every search")
 	flag.StringVar(&efs, "ef", "64,100,200", "HNSW ef_search values whose recall and dense query time are measured")
+	flag.BoolVar(&c.compareSingle, "compare-single", false, "also build a single-precision HNSW index and measure its recall (the cost of half precision)")
 	flag.IntVar(&c.searchEf, "search-ef", 0, "ef_search of the timed searches (0: the service default, MNEME_QUERY_EF_SEARCH)")
-	flag.IntVar(&c.recallQs, "recall-queries", 100, "queries for recall@10")
+	flag.IntVar(&c.recallQs, "recall-queries", 100, "queries for recall@10 (0: no recall measurement)")
 	flag.StringVar(&c.out, "out", "bench-results/searchbench.json", "JSON results file")
 	flag.StringVar(&c.modelDir, "model-dir", embedding.DefaultModelDir(), "USE-lite weights for timing the query embedding (skipped when absent)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the generated databases")
@@ -180,6 +183,7 @@ func summarize(ds []time.Duration) *latency {
 func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())/10) / 100 }
 
 type efResult struct {
+	Precision  string   `json:"precision"`
 	EfSearch   int      `json:"ef_search"`
 	RecallAt10 float64  `json:"recall_at_10"`
 	RecallAt1  float64  `json:"recall_at_1"`
@@ -193,8 +197,12 @@ type sizeResult struct {
 	IndexSecs   float64             `json:"index_build_seconds"`
 	DenseSecs   float64             `json:"dense_index_build_seconds"`
 	DenseMB     float64             `json:"dense_index_mb"`
+	SingleSecs  float64             `json:"single_index_build_seconds,omitempty"`
+	SingleMB    float64             `json:"single_index_mb,omitempty"`
 	DatabaseMB  float64             `json:"database_mb"`
 	SearchEf    int                 `json:"search_ef"`
+	CPUPostgres float64             `json:"cpu_postgres_ms_per_search"`
+	CPUProcess  float64             `json:"cpu_searchbench_ms_per_search"`
 	LoadBefore  string              `json:"loadavg_before"`
 	LoadAfter   string              `json:"loadavg_after"`
 	Search      *latency            `json:"search_http"`
@@ -392,13 +400,14 @@ func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResu
 			_ = dropDatabase(context.WithoutCancel(ctx), c.db, dbName)
 		}()
 	}
+	// Also on a reused database: it gets the migrations and the dense index of the code measured.
+	if _, err := store.Migrate(ctx, pool); err != nil {
+		return res, err
+	}
+	if err := store.PinEmbedding(ctx, pool, model, dim); err != nil {
+		return res, err
+	}
 	if fresh {
-		if _, err := store.Migrate(ctx, pool); err != nil {
-			return res, err
-		}
-		if err := store.PinEmbedding(ctx, pool, model, dim); err != nil {
-			return res, err
-		}
 		log.Info("loading", "claims", n, "database", dbName)
 		t0 := time.Now()
 		defs, err := dropIndexes(ctx, pool)
@@ -436,8 +445,10 @@ func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResu
 	if err := searchLatency(ctx, c, pool, queries, &res); err != nil {
 		return res, err
 	}
-	if err := recall(ctx, c, pool, queries[:min(c.recallQs, len(queries))], &res); err != nil {
-		return res, err
+	if c.recallQs > 0 {
+		if err := recall(ctx, c, pool, dbURL, queries[:min(c.recallQs, len(queries))], &res); err != nil {
+			return res, err
+		}
 	}
 	res.LoadAfter = loadavg()
 	return res, nil
@@ -686,6 +697,8 @@ func searchLatency(ctx context.Context, c config, pool *pgxpool.Pool, qs []bench
 	var ds []time.Duration
 	var claims, tokens int
 	phases := map[string][]time.Duration{}
+	pg0, pgOK := backendCPU(ctx, pool)
+	self0, selfOK := procCPU("self")
 	for _, q := range qs[:min(c.queries, len(qs)-warmups)] {
 		body, _ := json.Marshal(api.SearchRequest{Query: q.text, K: c.k})
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/workspaces/"+workspace+"/search", strings.NewReader(string(body)))
@@ -716,6 +729,12 @@ func searchLatency(ctx context.Context, c config, pool *pgxpool.Pool, qs []bench
 		res.Phases[name] = summarize(d)
 	}
 	res.Search = summarize(ds)
+	if pg1, ok := backendCPU(ctx, pool); ok && pgOK {
+		res.CPUPostgres = ms((pg1 - pg0) / time.Duration(len(ds)))
+	}
+	if self1, ok := procCPU("self"); ok && selfOK {
+		res.CPUProcess = ms((self1 - self0) / time.Duration(len(ds)))
+	}
 	res.MeanClaims = float64(claims) / float64(len(ds))
 	res.MeanTokens = float64(tokens) / float64(len(ds))
 	return nil
@@ -724,25 +743,25 @@ func searchLatency(ctx context.Context, c config, pool *pgxpool.Pool, qs []bench
 // recall compares the service's dense query (HNSW with iterative scan, visibility and belief filters, the
 // service's 40 candidates re-sorted by distance) with the exact scan under the same filters at full precision:
 // recall@10 of the top 10, and recall@1 (whether the exact nearest claim — the one a question is about — is
-// in the top 10).
-func recall(ctx context.Context, c config, pool *pgxpool.Pool, qs []benchQuery, res *sizeResult) error {
-	// The dense query orders by the index expression (half precision); the exact one by the stored vectors.
-	dense := recallSQL(store.DenseIndexExpr("cv", dim))
-	exactQ := recallSQL("cv.embedding")
+// in the top 10). With -compare-single it then builds a single-precision index beside the half-precision one,
+// measures it the same way and drops it, so the cost of half precision is measured on the same corpus.
+func recall(ctx context.Context, c config, pool *pgxpool.Pool, dbURL string, qs []benchQuery, res *sizeResult) error {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Release()
-	top := func(exact bool, ef int, vec []float32) ([]string, time.Duration, error) {
+	top := func(q string, exact bool, ef int, vec []float32) ([]string, time.Duration, error) {
 		tx, err := conn.Begin(ctx)
 		if err != nil {
 			return nil, 0, err
 		}
 		defer func() { _ = tx.Rollback(ctx) }()
-		settings := []string{fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", ef), "SET LOCAL hnsw.iterative_scan = relaxed_order"}
+		settings := []string{"SET LOCAL hnsw.iterative_scan = relaxed_order"}
 		if exact {
 			settings = append(settings, "SET LOCAL enable_indexscan = off", "SET LOCAL enable_bitmapscan = off")
+		} else {
+			settings = append(settings, fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", ef))
 		}
 		for _, s := range settings {
 			if _, err := tx.Exec(ctx, s); err != nil {
@@ -751,10 +770,6 @@ func recall(ctx context.Context, c config, pool *pgxpool.Pool, qs []benchQuery, 
 		}
 		t0 := time.Now()
 		// Simple protocol: no cached plan survives the SET (see RUNTIME.md).
-		q := dense
-		if exact {
-			q = exactQ
-		}
 		rows, err := tx.Query(ctx, q, pgx.QueryExecModeSimpleProtocol, workspace, agent, pgvector.NewVector(vec))
 		if err != nil {
 			return nil, 0, err
@@ -762,43 +777,71 @@ func recall(ctx context.Context, c config, pool *pgxpool.Pool, qs []benchQuery, 
 		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		return ids, time.Since(t0), err
 	}
+	// Ground truth: the stored (single-precision) vectors, no index.
 	truth := make([][]string, len(qs))
 	var exactDs []time.Duration
 	for i, qq := range qs {
-		ids, d, err := top(true, 40, qq.vector)
+		ids, d, err := top(recallSQL("cv.embedding"), true, 0, qq.vector)
 		if err != nil {
 			return err
 		}
 		truth[i], exactDs = ids, append(exactDs, d)
 	}
 	res.Exact = summarize(exactDs)
-	for _, ef := range c.efs {
-		var hit, total, hit1 int
-		var ds []time.Duration
-		for i, qq := range qs {
-			ids, d, err := top(false, ef, qq.vector)
-			if err != nil {
-				return err
-			}
-			ds = append(ds, d)
-			set := map[string]bool{}
-			for _, id := range ids {
-				set[id] = true
-			}
-			for _, id := range truth[i] {
-				total++
-				if set[id] {
-					hit++
+	measure := func(precision, expr string, efs []int, exact bool) error {
+		q := recallSQL(expr)
+		for _, ef := range efs {
+			var hit, total, hit1 int
+			var ds []time.Duration
+			for i, qq := range qs {
+				ids, d, err := top(q, exact, ef, qq.vector)
+				if err != nil {
+					return err
+				}
+				ds = append(ds, d)
+				set := map[string]bool{}
+				for _, id := range ids {
+					set[id] = true
+				}
+				for _, id := range truth[i] {
+					total++
+					if set[id] {
+						hit++
+					}
+				}
+				if len(truth[i]) > 0 && set[truth[i][0]] {
+					hit1++
 				}
 			}
-			if len(truth[i]) > 0 && set[truth[i][0]] {
-				hit1++
-			}
+			res.EfSearch = append(res.EfSearch, efResult{Precision: precision, EfSearch: ef,
+				RecallAt10: math.Round(1000*float64(hit)/float64(max(total, 1))) / 1000,
+				RecallAt1:  math.Round(1000*float64(hit1)/float64(max(len(qs), 1))) / 1000, Dense: summarize(ds)})
 		}
-		res.EfSearch = append(res.EfSearch, efResult{EfSearch: ef, RecallAt10: math.Round(1000*float64(hit)/float64(max(total, 1))) / 1000,
-			RecallAt1: math.Round(1000*float64(hit1)/float64(max(len(qs), 1))) / 1000, Dense: summarize(ds)})
+		return nil
 	}
-	return nil
+	if err := measure("half", store.DenseIndexExpr("cv", dim), c.efs, false); err != nil {
+		return err
+	}
+	// An exact scan in half precision: what the rounding alone costs, apart from the graph's approximation.
+	if err := measure("half, exact scan", store.DenseIndexExpr("cv", dim), []int{0}, true); err != nil {
+		return err
+	}
+	if !c.compareSingle {
+		return nil
+	}
+	const single = "searchbench_single_hnsw_idx"
+	slog.Info("building a single-precision index for comparison", "claims", res.Claims)
+	secs, err := createIndexes(ctx, dbURL, []string{fmt.Sprintf(`CREATE INDEX %s ON claim_vectors
+		USING hnsw ((embedding::vector(%d)) vector_cosine_ops) WITH (m = 16, ef_construction = 64)`, single, dim)}, c.maxWorkMB, c.workers)
+	if err != nil {
+		return err
+	}
+	res.SingleSecs = secs
+	defer func() { _, _ = pool.Exec(context.WithoutCancel(ctx), `DROP INDEX IF EXISTS `+single) }()
+	if err := pool.QueryRow(ctx, `SELECT pg_relation_size($1::regclass) / 1048576.0`, single).Scan(&res.SingleMB); err != nil {
+		return err
+	}
+	return measure("single", fmt.Sprintf("(cv.embedding::vector(%d))", dim), c.efs, false)
 }
 
 func recallSQL(expr string) string {
@@ -903,8 +946,9 @@ func printMarkdown(w io.Writer, emb *latency, rs []sizeResult, c config) {
 			r.MeanClaims, r.MeanTokens, r.LoadBefore, r.LoadAfter)
 	}
 	fmt.Fprintln(w, "\nWhere a search spends its time (p50 / p99, ms): round trip 1 = dense + precise lexical + entity lookup; round trip 2 = subject claims (+ any-term lexical); assemble = slots of the candidates.")
-	fmt.Fprintln(w, "\n| claims | round trip 1 | round trip 2 | assemble |")
-	fmt.Fprintln(w, "|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "CPU per search: the Postgres backends' and this process's (service, HTTP, client) CPU time over the timed searches, divided by their number; unlike the latencies, it does not grow when other work shares the cores.")
+	fmt.Fprintln(w, "\n| claims | round trip 1 | round trip 2 | assemble | CPU per search: Postgres | CPU per search: service + client |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
 		p := func(n string) string {
 			if l := r.Phases[n]; l != nil {
@@ -912,18 +956,25 @@ func printMarkdown(w io.Writer, emb *latency, rs []sizeResult, c config) {
 			}
 			return "–"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", human(r.Claims), p("retrieve1"), p("retrieve2"), p("assemble"))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %.2f ms | %.2f ms |\n", human(r.Claims), p("retrieve1"), p("retrieve2"), p("assemble"), r.CPUPostgres, r.CPUProcess)
 	}
 	if emb != nil {
 		fmt.Fprintf(w, "\nQuery embedding (USE-lite, local, one query at a time): p50 %.2f ms, p99 %.2f ms — add it to the figures above.\n", emb.P50, emb.P99)
 	}
-	fmt.Fprintln(w, "\n### Dense retrieval: HNSW (half precision, iterative scan, with visibility and belief filters) vs exact full-precision scan, top-10")
-	fmt.Fprintln(w, "\n| claims | ef_search | recall@10 | nearest in top 10 | HNSW p50 | HNSW p99 | exact p50 | exact p99 |")
-	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "\n### Dense retrieval: HNSW (iterative scan, with visibility and belief filters) vs exact full-precision scan, top-10")
+	fmt.Fprintln(w, "\n| claims | index | ef_search | recall@10 | nearest in top 10 | query p50 | query p99 | exact p50 | exact p99 |")
+	fmt.Fprintln(w, "|---:|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
 		for _, e := range r.EfSearch {
-			fmt.Fprintf(w, "| %s | %d | %.3f | %.3f | %.2f ms | %.2f ms | %.2f ms | %.2f ms |\n", human(r.Claims), e.EfSearch, e.RecallAt10,
-				e.RecallAt1, e.Dense.P50, e.Dense.P99, r.Exact.P50, r.Exact.P99)
+			index, ef := e.Precision+", "+mb(r.DenseMB), strconv.Itoa(e.EfSearch)
+			switch e.Precision {
+			case "single":
+				index = fmt.Sprintf("single, %s, built in %.0f s", mb(r.SingleMB), r.SingleSecs)
+			case "half, exact scan":
+				index, ef = "none: exact scan in half precision", "–"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %.3f | %.3f | %.2f ms | %.2f ms | %.2f ms | %.2f ms |\n", human(r.Claims), index,
+				ef, e.RecallAt10, e.RecallAt1, e.Dense.P50, e.Dense.P99, r.Exact.P50, r.Exact.P99)
 		}
 	}
 }
@@ -933,6 +984,51 @@ func mb(v float64) string {
 		return fmt.Sprintf("%.2f GB", v/1024)
 	}
 	return fmt.Sprintf("%.0f MB", v)
+}
+
+// clockTick is the unit of the CPU times in /proc/<pid>/stat (USER_HZ, 100 on Linux).
+const clockTick = 10 * time.Millisecond
+
+// procCPU returns the CPU time (user and system) process pid ("self" for this one) has used, from /proc.
+func procCPU(pid string) (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * clockTick, true
+}
+
+// backendCPU returns the CPU time used so far by the Postgres backends connected to the pool's database,
+// which is what searches cost the server when the server is on this machine (false when it is not).
+func backendCPU(ctx context.Context, pool *pgxpool.Pool) (time.Duration, bool) {
+	rows, err := pool.Query(ctx, `SELECT pid::text FROM pg_stat_activity WHERE datname = current_database()`)
+	if err != nil {
+		return 0, false
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(pids) == 0 {
+		return 0, false
+	}
+	var total time.Duration
+	for _, pid := range pids {
+		d, ok := procCPU(pid)
+		if !ok {
+			return 0, false
+		}
+		total += d
+	}
+	return total, true
 }
 
 // loadavg returns the 1-, 5- and 15-minute load averages of the machine.
