@@ -9,10 +9,13 @@
 //   - measures the query embedding itself separately with the local model (USE-lite) when its weights are
 //     present (-model-dir), since that is what a deployment pays on top;
 //   - measures recall@10 of the dense HNSW scan (at each -ef) against an exact scan with the same filters, at
-//     full precision (the index holds half-precision vectors, so the recall includes that rounding).
+//     full precision (the index holds half-precision vectors, so the recall includes that rounding), and of an
+//     exact half-precision scan (the rounding alone); -compare-single adds a single-precision index's recall.
 //
-// Each size reports the dense index's size and the load average (/proc/loadavg) before and after its search and
-// recall runs, since the machine may be shared.
+// Each size reports the dense index's size, the CPU time a search costs the Postgres backends and this process
+// (read from /proc, so the server must be local), and the load average before and after its runs: on a shared
+// machine the latencies grow with other work, the CPU times do not. -reuse with -keep re-measures a kept
+// database (migrated and pinned first) without loading it again.
 //
 // The corpus: subjects with a handful of attributes each (predicates from a fixed vocabulary), 10% of slots
 // with an older superseded value, 1% private claims of other agents; vectors are synthetic, clustered 512-d
