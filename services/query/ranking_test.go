@@ -25,7 +25,9 @@ func TestAnyTermRanksByInverseDocumentFrequency(t *testing.T) {
 	v := view{ws: "idf", agent: "agent-a"}
 	a := lexicalArgs(v, "pottery or weekend", 10)
 	a["terms"] = []string{"pottery", "weekend"}
-	rows, err := h.db.Query(context.Background(), anyTermSQL(v), a)
+	a["wide"] = "pottery or weekend"
+	sql, _ := anyTermSQL(v, true, false)
+	rows, err := h.db.Query(context.Background(), sql, a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,5 +87,22 @@ func TestSearchFindsTheClaimAboutTheQuestionAmongABusySubjectsClaims(t *testing.
 			first = sr.Claims[0].Text
 		}
 		t.Fatalf("first claim = %q, want the tournament claim\ncontext:\n%s", first, sr.Context)
+	}
+}
+
+// A word Postgres estimates to match more claims than the any-term scan can rank is left to the mentioned
+// subjects' scan; rarer words are scanned workspace-wide.
+func TestSelectiveTermsFollowTheTableStatistics(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("stats")
+	f.exec(`INSERT INTO claims (id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key,
+		text, functional, scope, owner_agent, confidence, valid_from, provenance, partition, stream_seq, recorded_at)
+		SELECT gen_random_uuid(), 'stats', 's' || i, 'S' || i, 'said', 'said', 'said', 'x', 'x',
+			'S' || i || ' spent the weekend at home.', false, 'shared', 'agent-a', 1, now(), '{}', 0, i, now()
+		FROM generate_series(1, $1::int) AS i`, 4*lexicalScanCap)
+	f.exec(`ANALYZE claims`)
+	got := h.svc.selectiveTerms(context.Background(), []string{"weekend", "pottery"})
+	if len(got) != 1 || got[0] != "pottery" {
+		t.Fatalf("selective terms = %v, want [pottery] (weekend is in %d claims)", got, 4*lexicalScanCap)
 	}
 }

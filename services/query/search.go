@@ -262,13 +262,18 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 		anyTerms = lexicalTermsOutside(query, ms)
 	}
 	if (len(ms) > 0 && len(anyTerms) > 0) || (len(terms) > 1 && len(lexicalIDs) < n/2) {
-		a := lexicalArgs(v, strings.Join(anyTerms, " or "), n)
-		a["terms"] = anyTerms
-		b2.Queue(anyTermSQL(v), a).Query(func(rows pgx.Rows) error {
-			ids, err := scanIDs(rows)
-			anyIDs = ids
-			return err
-		})
+		wide := s.selectiveTerms(ctx, anyTerms)
+		if sql, ok := anyTermSQL(v, len(wide) > 0, len(subjects) > 0); ok {
+			a := lexicalArgs(v, strings.Join(anyTerms, " or "), n)
+			a["terms"] = anyTerms
+			a["wide"] = strings.Join(wide, " or ")
+			a["subjects"] = dedupe(subjects)
+			b2.Queue(sql, a).Query(func(rows pgx.Rows) error {
+				ids, err := scanIDs(rows)
+				anyIDs = ids
+				return err
+			})
+		}
 	}
 	if b2.Len() > 0 {
 		if err := tx.SendBatch(ctx, b2).Close(); err != nil {
@@ -305,18 +310,34 @@ func lexicalSQL(v view) string {
 		LIMIT @n`
 }
 
-// anyTermSQL is the any-term full-text query: the claims matching at least one term (at most lexicalScanCap
-// of them) ranked by the summed inverse document frequency of the terms each matches, the frequencies
-// counted over those matched claims. Postgres' own ranking has no IDF, so a question's common words ("like",
-// "feel", "time") would outweigh the one rare word it is about.
-func anyTermSQL(v view) string {
+// anyTermSQL is the any-term full-text query: claims matching at least one term — anywhere in the workspace
+// for the selective terms (wide; see selectiveTerms), and among the mentioned subjects' claims for every term
+// (bySubject) — at most lexicalScanCap of each, ranked by the summed inverse document frequency of the terms
+// each matches, the frequencies counted over the matched claims. Postgres' own ranking has no IDF, so a
+// question's common words ("like", "feel", "time") would outweigh the one rare word it is about. ok is false
+// when there is nothing to scan.
+func anyTermSQL(v view, wide, bySubject bool) (sql string, ok bool) {
+	scan := func(cond string) string {
+		return `(SELECT c.id FROM claims c
+			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
+			WHERE c.workspace_id = @ws AND ` + cond + ` AND ` + v.where() + `
+			LIMIT ` + fmt.Sprint(lexicalScanCap) + `)`
+	}
+	var scans []string
+	if wide {
+		scans = append(scans, scan(`c.tsv @@ websearch_to_tsquery('english', @wide)`))
+	}
+	if bySubject {
+		scans = append(scans, scan(`c.subject_key = ANY(@subjects::text[]) AND c.tsv @@ websearch_to_tsquery('english', @lex)`))
+	}
+	if len(scans) == 0 {
+		return "", false
+	}
 	return `WITH t AS MATERIALIZED (
 			SELECT term, plainto_tsquery('english', term) AS q FROM unnest(@terms::text[]) AS term
-		), m AS (
-			SELECT c.id, c.tsv FROM claims c
-			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
-			WHERE c.workspace_id = @ws AND c.tsv @@ websearch_to_tsquery('english', @lex) AND ` + v.where() + `
-			LIMIT ` + fmt.Sprint(lexicalScanCap) + `
+		), ids AS (` + strings.Join(scans, " UNION ") + `
+		), m AS MATERIALIZED (
+			SELECT c.id, c.tsv FROM claims c JOIN ids ON ids.id = c.id
 		), df AS (
 			SELECT t.q, count(m.id) AS df FROM t JOIN m ON m.tsv @@ t.q GROUP BY t.q
 		), total AS (SELECT count(*) AS n FROM m)
@@ -324,7 +345,7 @@ func anyTermSQL(v view) string {
 		FROM m JOIN df ON m.tsv @@ df.q, total
 		GROUP BY m.id
 		ORDER BY rank DESC, m.id
-		LIMIT @n`
+		LIMIT @n`, true
 }
 
 func lexicalArgs(v view, lex string, n int) pgx.NamedArgs {

@@ -56,6 +56,9 @@ type Service struct {
 	denseMu  sync.Mutex
 	denseDim int
 	denseErr error
+
+	// lexemes are the claims table's common words, which the any-term scan leaves to the subject scan.
+	lexemes lexemeStats
 }
 
 var _ service.HTTPService = (*Service)(nil)
