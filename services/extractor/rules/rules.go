@@ -45,7 +45,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "1.1.0"
+	Version = "1.2.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
