@@ -33,7 +33,8 @@ type Config struct {
 	// Tokenizer names the token counter of context budgets: cl100k_base or o200k_base.
 	Tokenizer string `env:"MNEME_QUERY_TOKENIZER" envDefault:"cl100k_base"`
 	// EfSearch is the HNSW candidate list size of dense retrieval (hnsw.ef_search); higher is slower and
-	// more exact (measured recall@10 against exact search: 0.94 at 64, 1.00 at 100 with 100k claims).
+	// more exact (measured recall@10 against exact search at 64 / 100 / 200: 0.99 / 1.00 / 1.00 with 100k
+	// claims, 0.70 / 0.85 / 0.90 with 1M; docs/benchmarks.md).
 	EfSearch int `env:"MNEME_QUERY_EF_SEARCH" envDefault:"100"`
 	// Candidates is how many candidates each retrieval mode (dense, lexical, subject) contributes to fusion.
 	Candidates int `env:"MNEME_QUERY_CANDIDATES" envDefault:"40"`
