@@ -10,6 +10,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/schemas"
 )
 
 // "True now", "true at valid time T" and "believed at transaction time T'" are deterministic reads of the
@@ -98,8 +100,12 @@ func TestDecisionsPublishedToLedger(t *testing.T) {
 	runService(t, pool, b, cfg, "r1")
 	c1 := mkClaim("wsl", "Kim", "lives in", "Seoul", baseTime, cfg.Partitions)
 	c2 := mkClaim("wsl", "Kim", "lives in", "Busan", baseTime.Add(time.Hour), cfg.Partitions)
+	// An accumulating slot's decisions carry another operator name ("accumulate").
+	c3 := mkClaim("wsl", "Kim", "likes", "tea", baseTime, cfg.Partitions)
+	c3.Functional = false
 	publishClaim(t, b.js, c1)
 	publishClaim(t, b.js, c2)
+	publishClaim(t, b.js, c3)
 	waitApplied(t, pool, b.js, cfg.Partitions, 20*time.Second)
 	ctx := context.Background()
 	st, err := b.js.Stream(ctx, bus.StreamLedger)
@@ -111,7 +117,7 @@ func TestDecisionsPublishedToLedger(t *testing.T) {
 		if err != nil {
 			return false, err.Error()
 		}
-		return info.State.Msgs == 2, fmt.Sprintf("ledger has %d messages", info.State.Msgs)
+		return info.State.Msgs == 3, fmt.Sprintf("ledger has %d messages", info.State.Msgs)
 	})
 	rows, err := pool.Query(ctx, `SELECT id::text FROM decisions WHERE workspace_id = 'wsl'`)
 	if err != nil {
@@ -129,6 +135,10 @@ func TestDecisionsPublishedToLedger(t *testing.T) {
 			}
 			if m.Header.Get(jetstream.MsgIDHeader) == id {
 				found = true
+				// Ledger consumers validate what they read against the published schema.
+				if err := schemas.Validate(event.TypeDecisionRecorded, m.Data); err != nil {
+					t.Errorf("ledger event does not match its schema: %v\n%s", err, m.Data)
+				}
 			}
 			seq = m.Sequence + 1
 		}
