@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"slices"
+
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // contradictionPartnersMax bounds how many contradicting claims assembly brings in after one claim; every visible
@@ -15,10 +17,11 @@ const contradictionPartnersMax = 2
 // Contradicts, and its partners follow it right away — pulled forward when they were further down, loaded when
 // retrieval did not find them — marked as linked so they travel with it through the budget. Partners come in the
 // order of what the question asked: those retrieval ranked (cands) by their fused score, then the others by
-// similarity, so of a negation's several partners the one the question is about is shown. A partner the view
+// their similarity to the question, then to the claim, so of a negation's several partners the one the question
+// is about is shown. A partner the view
 // cannot see (another agent's private claim, or not believed at the view's times) is never loaded, listed or
 // shown.
-func (s *Service) withContradictions(ctx context.Context, v view, items []item, cands []candidate) ([]item, error) {
+func (s *Service) withContradictions(ctx context.Context, v view, p searchParams, items []item, cands []candidate) ([]item, error) {
 	if len(items) == 0 {
 		return items, nil
 	}
@@ -90,6 +93,10 @@ func (s *Service) withContradictions(ctx context.Context, v view, items []item, 
 		cb.Contradicts = append(cb.Contradicts, ca.ID)
 		sims[[2]string{ca.ID, cb.ID}], sims[[2]string{cb.ID, ca.ID}] = l.sim, l.sim
 	}
+	toQuery, err := s.querySimilarity(ctx, v, p, have)
+	if err != nil {
+		return nil, err
+	}
 	retrieved := make(map[string]float64, len(cands))
 	for _, c := range cands {
 		retrieved[c.id] = c.score
@@ -99,6 +106,9 @@ func (s *Service) withContradictions(ctx context.Context, v view, items []item, 
 			id := r.ID
 			slices.SortFunc(r.Contradicts, func(x, y string) int {
 				if c := cmp.Compare(retrieved[y], retrieved[x]); c != 0 {
+					return c
+				}
+				if c := cmp.Compare(toQuery[y], toQuery[x]); c != 0 {
 					return c
 				}
 				if c := cmp.Compare(sims[[2]string{id, y}], sims[[2]string{id, x}]); c != 0 {
@@ -139,4 +149,41 @@ func (s *Service) withContradictions(ctx context.Context, v view, items []item, 
 		}
 	}
 	return out, nil
+}
+
+// querySimilarity returns the cosine similarity of the question to each linked claim in have (none without a
+// query embedding), read from the stored vectors of the pinned model.
+func (s *Service) querySimilarity(ctx context.Context, v view, p searchParams, have map[string]*claimRow) (map[string]float64, error) {
+	out := map[string]float64{}
+	if p.qvec == nil {
+		return out, nil
+	}
+	var ids []string
+	for id, r := range have {
+		if len(r.Contradicts) > 0 {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	a := v.args()
+	a["ids"] = ids
+	a["qvec"] = vectorLiteral(p.qvec)
+	a["dim"] = p.dim
+	rows, err := s.db.Query(ctx, `SELECT cv.claim_id::text, 1 - (`+store.DenseIndexExpr("cv", p.dim)+` <=> @qvec::vector)
+		FROM claim_vectors cv WHERE cv.workspace_id = @ws AND cv.claim_id = ANY(@ids::uuid[]) AND cv.dim = @dim`, a)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var sim float64
+		if err := rows.Scan(&id, &sim); err != nil {
+			return nil, err
+		}
+		out[id] = sim
+	}
+	return out, rows.Err()
 }

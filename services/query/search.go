@@ -32,6 +32,9 @@ type searchParams struct {
 	k       int
 	budget  int
 	history bool
+	// qvec is the query's embedding (nil when dense retrieval cannot run), of dimension dim.
+	qvec []float32
+	dim  int
 }
 
 func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
@@ -156,6 +159,7 @@ func (s *Service) search(ctx context.Context, v view, p searchParams) (*searchRe
 		}
 	}
 	t0 := time.Now()
+	p.qvec, p.dim = qvec, dim
 	cands, tm, err := s.retrieve(ctx, v, p.query, qvec, dim)
 	if err != nil {
 		return nil, err
@@ -262,7 +266,7 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 		anyTerms = lexicalTermsOutside(query, ms)
 	}
 	if (len(ms) > 0 && len(anyTerms) > 0) || (len(terms) > 1 && len(lexicalIDs) < n/2) {
-		wide := s.selectiveTerms(ctx, anyTerms)
+		wide := s.selectiveTerms(ctx, v.ws, anyTerms)
 		if sql, ok := anyTermSQL(v, len(wide) > 0, len(subjects) > 0); ok {
 			a := lexicalArgs(v, strings.Join(anyTerms, " or "), n)
 			a["terms"] = anyTerms
@@ -562,7 +566,7 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 			}
 		}
 	}
-	return s.withContradictions(ctx, v, items, cands)
+	return s.withContradictions(ctx, v, p, items, cands)
 }
 
 func idsOf(cs []*claimRow) []string {

@@ -59,6 +59,7 @@ type Service struct {
 
 	// lexemes are the claims table's common words, which the any-term scan leaves to the subject scan.
 	lexemes lexemeStats
+	wsSizes workspaceSizes
 }
 
 var _ service.HTTPService = (*Service)(nil)
