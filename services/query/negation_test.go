@@ -2,25 +2,16 @@ package query
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
 	"github.com/mneme-ai/mneme/pkg/event"
-	"github.com/mneme-ai/mneme/pkg/pgtest"
-	"github.com/mneme-ai/mneme/pkg/service"
-	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/reconciler"
 )
 
@@ -31,68 +22,10 @@ import (
 func TestNegationThroughReconciler(t *testing.T) {
 	const partitions = 4
 	ctx := context.Background()
-	srv, err := bus.StartEmbedded(bus.EmbeddedOptions{Listen: "127.0.0.1:-1", StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := bus.Connect(srv.ClientURL(), t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := bus.DefaultTopology().Ensure(ctx, js); err != nil {
-		t.Fatal(err)
-	}
-	db := pgtest.NewDB(t)
-	pool, err := store.Connect(ctx, db.URL, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if _, err := store.Migrate(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rcfg := reconciler.DefaultConfig()
-	rcfg.Partitions = partitions
-	rcfg.RebalanceInterval = 50 * time.Millisecond
-	rcfg.DevMode = true
 	// The test embedder hashes words: related sentences score lower than with a sentence encoder.
-	rcfg.NegationSimilarity = 0.25
-	rec, err := reconciler.New(service.Deps{Logger: quiet, NATS: nc, JS: js, DB: pool, Partitions: partitions, Instance: "rec-1"}, rcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- rec.Run(rctx) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("reconciler: %v", err)
-		}
-	})
-	emb := hashEmbedder{dim: 64}
-	qcfg := DefaultConfig()
-	qcfg.DevMode = true
-	q, err := New(service.Deps{DB: pool, Embedder: emb, Logger: quiet}, qcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	q.Routes(mux)
-	hs := httptest.NewServer(mux)
-	t.Cleanup(hs.Close)
-	a, _ := client.New(hs.URL, "agent-a")
+	p := startPipeline(t, partitions, func(c *reconciler.Config) { c.NegationSimilarity = 0.25 })
+	js, pool, emb, a := p.js, p.pool, p.emb, p.a
 	b := a.WithAgent("agent-b")
-	if _, err := pool.Exec(ctx, `INSERT INTO workspaces (id, created_by) VALUES ('team', 'test')`); err != nil {
-		t.Fatal(err)
-	}
 
 	publish := func(subject, predicate, object, text string, negated bool, validFrom time.Time, agent string, scope event.Scope) string {
 		t.Helper()

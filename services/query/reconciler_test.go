@@ -17,6 +17,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/bus/bustest"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
 	"github.com/mneme-ai/mneme/pkg/event"
@@ -32,67 +33,9 @@ import (
 func TestThroughReconciler(t *testing.T) {
 	const partitions = 4
 	ctx := context.Background()
-	srv, err := bus.StartEmbedded(bus.EmbeddedOptions{Listen: "127.0.0.1:-1", StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Shutdown)
-	nc, err := bus.Connect(srv.ClientURL(), t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := bus.DefaultTopology().Ensure(ctx, js); err != nil {
-		t.Fatal(err)
-	}
-	db := pgtest.NewDB(t)
-	pool, err := store.Connect(ctx, db.URL, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if _, err := store.Migrate(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rcfg := reconciler.DefaultConfig()
-	rcfg.Partitions = partitions
-	rcfg.RebalanceInterval = 50 * time.Millisecond
-	rcfg.DevMode = true
-	rec, err := reconciler.New(service.Deps{Logger: quiet, NATS: nc, JS: js, DB: pool, Partitions: partitions, Instance: "rec-1"}, rcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- rec.Run(rctx) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("reconciler: %v", err)
-		}
-	})
-
-	emb := hashEmbedder{dim: 64}
-	qcfg := DefaultConfig()
-	qcfg.DevMode = true
-	q, err := New(service.Deps{DB: pool, Embedder: emb, Logger: quiet}, qcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	q.Routes(mux)
-	hs := httptest.NewServer(mux)
-	t.Cleanup(hs.Close)
-	a, _ := client.New(hs.URL, "agent-a")
+	p := startPipeline(t, partitions, nil)
+	js, pool, emb, a := p.js, p.pool, p.emb, p.a
 	b := a.WithAgent("agent-b")
-	if _, err := pool.Exec(ctx, `INSERT INTO workspaces (id, created_by) VALUES ('team', 'test')`); err != nil {
-		t.Fatal(err)
-	}
 
 	publish := func(subject, predicate, object string, validFrom time.Time, agent string, scope event.Scope) string {
 		t.Helper()
@@ -203,7 +146,7 @@ func TestThroughReconciler(t *testing.T) {
 		t.Fatalf("Paris is not shown superseded by Berlin: %+v", sub.Slots[0].Timeline)
 	}
 	// Predicate phrase embeddings of the reconciler's subject_predicates reach the resolver.
-	rows, err := dbFacts{s: q, v: view{ws: "team", agent: "agent-a"}, model: emb.Model()}.about(ctx, []string{"alice"})
+	rows, err := dbFacts{s: p.q, v: view{ws: "team", agent: "agent-a"}, model: emb.Model()}.about(ctx, []string{"alice"})
 	if err != nil || len(rows) == 0 || len(rows[0].PredVec) != emb.Dim() {
 		t.Fatalf("predicate embeddings not loaded: %d rows, %v", len(rows), err)
 	}
@@ -263,4 +206,71 @@ func poll(limit time.Duration, cond func() bool) bool {
 		<-tick.C
 	}
 	return true
+}
+
+// pipeline is the real reconciler over an embedded JetStream and a fresh, migrated database, with the query
+// service on an HTTP server over the same database and a workspace "team".
+type pipeline struct {
+	js   jetstream.JetStream
+	pool *pgxpool.Pool
+	emb  hashEmbedder
+	q    *Service
+	a    *client.Client // agent-a
+}
+
+// startPipeline starts it; mod adjusts the reconciler's configuration.
+func startPipeline(t *testing.T, partitions int, mod func(*reconciler.Config)) *pipeline {
+	t.Helper()
+	ctx := context.Background()
+	srv := bustest.Start(t)
+	nc, js := srv.NC, srv.JS
+	db := pgtest.NewDB(t)
+	pool, err := store.Connect(ctx, db.URL, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if _, err := store.Migrate(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	rcfg := reconciler.DefaultConfig()
+	rcfg.Partitions = partitions
+	rcfg.RebalanceInterval = 50 * time.Millisecond
+	rcfg.DevMode = true
+	if mod != nil {
+		mod(&rcfg)
+	}
+	rec, err := reconciler.New(service.Deps{Logger: quiet, NATS: nc, JS: js, DB: pool, Partitions: partitions, Instance: "rec-1"}, rcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- rec.Run(rctx) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Errorf("reconciler: %v", err)
+		}
+	})
+	emb := hashEmbedder{dim: 64}
+	qcfg := DefaultConfig()
+	qcfg.DevMode = true
+	q, err := New(service.Deps{DB: pool, Embedder: emb, Logger: quiet}, qcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	q.Routes(mux)
+	hs := httptest.NewServer(mux)
+	t.Cleanup(hs.Close)
+	a, err := client.New(hs.URL, "agent-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO workspaces (id, created_by) VALUES ('team', 'test')`); err != nil {
+		t.Fatal(err)
+	}
+	return &pipeline{js: js, pool: pool, emb: emb, q: q, a: a}
 }
