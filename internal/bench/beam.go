@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mneme-ai/mneme/pkg/beam"
 )
 
 // BEAM abilities (the keys of probing_questions.json).
@@ -210,7 +211,7 @@ func loadBEAMProbes(convID, path string) ([]*Question, error) {
 					break
 				}
 			}
-			ev, groups, err := beamSources(p.SourceChatIDs)
+			ev, groups, err := beam.SourceIDs(p.SourceChatIDs)
 			if err != nil {
 				return nil, fmt.Errorf("beam: %s: %s[%d].source_chat_ids: %w", path, ability, i, err)
 			}
@@ -219,54 +220,4 @@ func loadBEAMProbes(convID, path string) ([]*Question, error) {
 		}
 	}
 	return out, nil
-}
-
-// beamSources reads source_chat_ids: null, a list of ids (possibly nested: event_ordering groups some ids
-// in sub-lists), or an object of named lists.
-func beamSources(raw json.RawMessage) ([]string, map[string][]string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, nil, err
-	}
-	var collect func(v any, out *[]string) error
-	collect = func(v any, out *[]string) error {
-		switch x := v.(type) {
-		case json.Number:
-			*out = append(*out, x.String())
-		case string:
-			*out = append(*out, strings.TrimSpace(x))
-		case []any:
-			for _, e := range x {
-				if err := collect(e, out); err != nil {
-					return err
-				}
-			}
-		default:
-			return fmt.Errorf("unexpected %T among message ids", v)
-		}
-		return nil
-	}
-	if m, ok := v.(map[string]any); ok {
-		groups := map[string][]string{}
-		var all []string
-		for k, e := range m {
-			var ids []string
-			if err := collect(e, &ids); err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", k, err)
-			}
-			groups[k] = sortedUnique(ids)
-			all = append(all, ids...)
-		}
-		return sortedUnique(all), groups, nil
-	}
-	var ids []string
-	if err := collect(v, &ids); err != nil {
-		return nil, nil, err
-	}
-	return sortedUnique(ids), nil, nil
 }

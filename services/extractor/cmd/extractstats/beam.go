@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mneme-ai/mneme/pkg/beam"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
@@ -139,52 +139,11 @@ func beamTurns(conv, path string) ([]event.TurnAcceptedV1, error) {
 // beamSourceGroups reads source_chat_ids as named groups of message ids ({"original_info": [86], ...});
 // a plain list becomes the group "sources".
 func beamSourceGroups(raw json.RawMessage) (map[string][]string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
+	all, groups, err := beam.SourceIDs(raw)
+	if err != nil || groups != nil || all == nil {
+		return groups, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	var collect func(v any, out *[]string) error
-	collect = func(v any, out *[]string) error {
-		switch x := v.(type) {
-		case json.Number:
-			*out = append(*out, x.String())
-		case string:
-			*out = append(*out, strings.TrimSpace(x))
-		case []any:
-			for _, e := range x {
-				if err := collect(e, out); err != nil {
-					return err
-				}
-			}
-		default:
-			return fmt.Errorf("unexpected %T among message ids", v)
-		}
-		return nil
-	}
-	groups := map[string][]string{}
-	if m, ok := v.(map[string]any); ok {
-		for k, e := range m {
-			var ids []string
-			if err := collect(e, &ids); err != nil {
-				return nil, fmt.Errorf("%s: %w", k, err)
-			}
-			slices.Sort(ids)
-			groups[k] = slices.Compact(ids)
-		}
-		return groups, nil
-	}
-	var ids []string
-	if err := collect(v, &ids); err != nil {
-		return nil, err
-	}
-	slices.Sort(ids)
-	groups["sources"] = slices.Compact(ids)
-	return groups, nil
+	return map[string][]string{"sources": all}, nil
 }
 
 var reNumber = regexp.MustCompile(`\d[\d,]*(?:\.\d+)?`)
