@@ -96,6 +96,19 @@ type TimelineEntry struct {
 	// SupersededBy and Supersedes are the supersedes edges of the claim, with the deciding decision.
 	SupersededBy []SupersedesEdge `json:"superseded_by,omitempty"`
 	Supersedes   []SupersedesEdge `json:"supersedes,omitempty"`
+	// Negated marks a negative assertion ("Alice has never lived in Rome"); its slot key is "not:<predicate>".
+	Negated bool `json:"negated,omitempty"`
+	// Contradicts are the claims of opposite polarity linked to this one as contradicting it (a negated claim
+	// and the positive claims it denies), with the decision that recorded each link: only partners the caller
+	// may see, and, with known_at, only links recorded by then. Neither side's status changes; the reader is
+	// meant to see both.
+	Contradicts []ContradictionEdge `json:"contradicts,omitempty"`
+}
+
+// ContradictionEdge is one contradiction link: the claim on the other side, and the decision that recorded it.
+type ContradictionEdge struct {
+	ClaimID    string `json:"claim_id"`
+	DecisionID string `json:"decision_id"`
 }
 
 // SupersedesEdge is one supersedes edge: which claim, by which decision.
@@ -139,6 +152,8 @@ type ClaimResponse struct {
 	VersionsTruncated bool             `json:"versions_truncated,omitempty"`
 	Supersedes        []SupersedesEdge `json:"supersedes,omitempty"`
 	SupersededBy      []SupersedesEdge `json:"superseded_by,omitempty"`
+	// Contradicts are the contradiction links of the claim (see TimelineEntry.Contradicts).
+	Contradicts []ContradictionEdge `json:"contradicts,omitempty"`
 	// Decisions is a page of the decision chain (the decisions naming the claim as input, winner or loser, or
 	// producing one of its versions) in the order they were made: the first decisions_limit, or those after
 	// decisions_cursor.

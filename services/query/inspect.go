@@ -217,7 +217,7 @@ func (s *Service) subject(ctx context.Context, v view, key string, p inspectPara
 	}
 	rows, err := s.db.Query(ctx, `SELECT c.id::text, c.text, c.subject, c.predicate, c.slot_key, c.object, c.scope,
 			c.owner_agent, c.functional, c.sequence, v.version, v.status, v.valid_from, v.valid_to, v.recorded_at,
-			v.retired_at, v.decision_id::text
+			v.retired_at, v.decision_id::text, c.negated
 		FROM claims c JOIN claim_versions v ON v.claim_id = c.id
 		WHERE c.workspace_id = @ws AND `+inSubject+` AND `+v.visible()+knownCut+`
 		ORDER BY c.slot_key, v.valid_from, c.sequence NULLS FIRST, c.id, v.version
@@ -241,6 +241,12 @@ func (s *Service) subject(ctx context.Context, v view, key string, p inspectPara
 		res.Truncated = true
 	}
 	edges, err := s.edges(ctx, v, inSubject, a)
+	if err != nil {
+		return nil, err
+	}
+	// Both sides of a link are claims of the subject (the reconciler links within one subject), so the
+	// subject's links are all the links its claims take part in.
+	links, err := s.contradictionLinks(ctx, v, `x.subject_key = @subj`, a)
 	if err != nil {
 		return nil, err
 	}
@@ -288,6 +294,7 @@ func (s *Service) subject(ctx context.Context, v view, key string, p inspectPara
 		e := vr.entry
 		e.SupersededBy = edges.by[vr.claimID]
 		e.Supersedes = edges.of[vr.claimID]
+		e.Contradicts = links[vr.claimID]
 		sl.Timeline = append(sl.Timeline, e)
 	}
 	for slot, c := range chains {
@@ -319,7 +326,7 @@ func collectVersions(rows pgx.Rows, knownAt *time.Time) ([]versionRow, error) {
 		var decision *string
 		if err := rows.Scan(&vr.claimID, &vr.text, &vr.subject, &vr.predicate, &vr.slotKey, &vr.object, &vr.scope,
 			&vr.owner, &vr.functional, &vr.sequence, &vr.entry.Version, &vr.entry.Status, &vr.entry.ValidFrom, &validTo,
-			&vr.entry.RecordedAt, &retiredAt, &decision); err != nil {
+			&vr.entry.RecordedAt, &retiredAt, &decision, &vr.entry.Negated); err != nil {
 			return nil, err
 		}
 		e := &vr.entry
@@ -384,6 +391,38 @@ func (s *Service) edges(ctx context.Context, v view, cond string, a pgx.NamedArg
 		es.of[winner] = append(es.of[winner], api.SupersedesEdge{ClaimID: loser, DecisionID: decision})
 	}
 	return es, rows.Err()
+}
+
+// contradictionLinks loads the contradiction links selected by cond (over contradictions x) whose both sides
+// the caller may see and, with known_at, that were recorded by then, indexed by each side: out[a] lists b and
+// out[b] lists a.
+func (s *Service) contradictionLinks(ctx context.Context, v view, cond string, a pgx.NamedArgs) (map[string][]api.ContradictionEdge, error) {
+	knownCut := ""
+	if v.knownAt != nil {
+		knownCut = ` AND x.recorded_at <= @known_at`
+	}
+	rows, err := s.db.Query(ctx, `SELECT x.claim_a::text, x.claim_b::text, x.decision_id::text
+		FROM contradictions x
+		JOIN claims ca ON ca.id = x.claim_a
+		JOIN claims cb ON cb.id = x.claim_b
+		WHERE x.workspace_id = @ws AND `+cond+`
+		  AND (ca.scope = 'shared' OR ca.owner_agent = @agent) AND (cb.scope = 'shared' OR cb.owner_agent = @agent)`+knownCut+`
+		ORDER BY x.claim_a, x.claim_b
+		LIMIT 20000`, a)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]api.ContradictionEdge{}
+	for rows.Next() {
+		var ca, cb, decision string
+		if err := rows.Scan(&ca, &cb, &decision); err != nil {
+			return nil, err
+		}
+		out[ca] = append(out[ca], api.ContradictionEdge{ClaimID: cb, DecisionID: decision})
+		out[cb] = append(out[cb], api.ContradictionEdge{ClaimID: ca, DecisionID: decision})
+	}
+	return out, rows.Err()
 }
 
 // chainPage is one page of one decision chain: its decisions, the size of the whole chain, and the cursor
@@ -528,7 +567,7 @@ func (s *Service) claimDetail(ctx context.Context, v view, id string, p decision
 		a["vlim"] = limit
 		rows, err := s.db.Query(ctx, `SELECT c.id::text, c.text, c.subject, c.predicate, c.slot_key, c.object, c.scope,
 				c.owner_agent, c.functional, c.sequence, v.version, v.status, v.valid_from, v.valid_to, v.recorded_at,
-				v.retired_at, v.decision_id::text
+				v.retired_at, v.decision_id::text, c.negated
 			FROM claims c JOIN claim_versions v ON v.claim_id = c.id
 			WHERE c.id = @id::uuid AND `+v.visible()+knownCut+`
 			ORDER BY v.version `+order+` LIMIT @vlim`, a)
@@ -601,7 +640,13 @@ func (s *Service) claimDetail(ctx context.Context, v view, id string, p decision
 	}
 	res.SupersededBy = edges.by[id]
 	res.Supersedes = edges.of[id]
+	links, err := s.contradictionLinks(ctx, v, `(x.claim_a = @id::uuid OR x.claim_b = @id::uuid)`, a)
+	if err != nil {
+		return nil, err
+	}
+	res.Contradicts = links[id]
 	for _, vr := range versions {
+		vr.entry.Contradicts = links[id]
 		res.Versions = append(res.Versions, vr.entry)
 	}
 	a["subj"] = subjectKey

@@ -2,10 +2,13 @@ package query
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/bus"
@@ -128,4 +131,85 @@ func TestNegationThroughReconciler(t *testing.T) {
 	}
 	// Agent b sees the shared pair too (and its own claim), still flagged.
 	checkPair(search(b, "Has Maya written Flask routes in this project?"), never, homepage)
+
+	// The subject's timeline and the claim's detail carry the links too (the timeline page draws them from
+	// there), each with the decision that recorded it, and the negated side is marked.
+	subject := func(o client.ReadOptions) map[string]api.TimelineEntry {
+		t.Helper()
+		res, err := a.Subject(ctx, "team", "maya", o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]api.TimelineEntry{}
+		for _, sl := range res.Slots {
+			for _, e := range sl.Timeline {
+				out[e.ClaimID] = e
+			}
+		}
+		return out
+	}
+	partners := func(links []api.ContradictionEdge) []string {
+		var ids []string
+		for _, l := range links {
+			if l.DecisionID == "" {
+				t.Errorf("link to %s has no decision", l.ClaimID)
+			}
+			ids = append(ids, l.ClaimID)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	tl := subject(client.ReadOptions{})
+	for _, c := range []struct {
+		id      string
+		negated bool
+		links   []string
+	}{
+		{never, true, []string{homepage}},
+		{homepage, false, []string{never}},
+		{neverZotero, true, []string{zotero}},
+		{zotero, false, []string{neverZotero}},
+		{unrelated, false, nil},
+	} {
+		e, ok := tl[c.id]
+		if !ok {
+			t.Fatalf("claim %s is not on the timeline", c.id)
+		}
+		if e.Negated != c.negated || !slices.Equal(partners(e.Contradicts), c.links) {
+			t.Errorf("%q: negated %v, contradicts %v; want %v, %v", e.Text, e.Negated, partners(e.Contradicts), c.negated, c.links)
+		}
+	}
+	if _, ok := tl[secret]; ok {
+		t.Errorf("agent b's private claim is on agent a's timeline")
+	}
+	cr, err := a.Claim(ctx, "team", never, client.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := partners(cr.Contradicts); !slices.Equal(got, []string{homepage}) {
+		t.Errorf("claim detail: contradicts %v, want [%s]", got, homepage)
+	}
+	// Before the positive statement was recorded, memory knew of no contradiction.
+	before := tl[homepage].RecordedAt.Add(-time.Nanosecond)
+	if e := subject(client.ReadOptions{KnownAt: before})[never]; len(e.Contradicts) != 0 {
+		t.Errorf("known_at %s, before the link: contradicts %v", before.Format(time.RFC3339Nano), partners(e.Contradicts))
+	}
+	// The documented response shapes hold the new fields.
+	sch := componentSchemas(t, "SubjectResponse", "ClaimResponse")
+	for path, schema := range map[string]string{"/v1/workspaces/team/subjects/maya": "SubjectResponse", "/v1/workspaces/team/claims/" + never: "ClaimResponse"} {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url+path, nil)
+		req.Header.Set(api.HeaderAgent, "agent-a")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := jsonschema.UnmarshalJSON(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch[schema].Validate(v); err != nil {
+			t.Errorf("%s does not match %s: %v", path, schema, err)
+		}
+	}
 }

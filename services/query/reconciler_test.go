@@ -216,6 +216,7 @@ type pipeline struct {
 	emb  hashEmbedder
 	q    *Service
 	a    *client.Client // agent-a
+	url  string         // the query service's base URL
 }
 
 // startPipeline starts it; mod adjusts the reconciler's configuration.
@@ -272,5 +273,5 @@ func startPipeline(t *testing.T, partitions int, mod func(*reconciler.Config)) *
 	if _, err := pool.Exec(ctx, `INSERT INTO workspaces (id, created_by) VALUES ('team', 'test')`); err != nil {
 		t.Fatal(err)
 	}
-	return &pipeline{js: js, pool: pool, emb: emb, q: q, a: a}
+	return &pipeline{js: js, pool: pool, emb: emb, q: q, a: a, url: hs.URL}
 }
