@@ -1,7 +1,7 @@
 // Command mneme is Mneme in one binary: `mneme run -target=all` runs every service in one process (with an
 // embedded NATS server unless MNEME_NATS_URL names one), `-target=ingest` (etc.) runs one service alone, so the
 // same binary serves a laptop and a Kubernetes Deployment per service. Admin commands: migrate, digest,
-// replay, create-workspace, issue-key.
+// replay, create-workspace, issue-key; `mneme mcp` serves the MCP tools on stdio as a client of a running Mneme.
 package main
 
 import (
@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/mneme-ai/mneme/internal/app"
+	"github.com/mneme-ai/mneme/internal/mcpserver"
 )
 
 const usage = `mneme — long-term memory for LLM agents
@@ -26,6 +27,7 @@ Usage:
   mneme replay -into=<postgres URL>      rebuild the projection from the streams into another database and compare digests
   mneme create-workspace <workspace>     create a workspace and print its first key (outside local development mode)
   mneme issue-key <workspace> [agent]    issue another key for a workspace (optionally bound to one agent)
+  mneme mcp -workspace=<ws> -agent=<id>  serve the MCP tools on stdio, as a client of a running Mneme (mneme mcp -h)
   mneme version
 
 Configuration is read from MNEME_* environment variables; see the README.
@@ -48,12 +50,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, usage)
 		return flag.ErrHelp
 	}
+	cmd, rest := args[0], args[1:]
+	if cmd == "mcp" {
+		// A client of a running Mneme: it reads no server configuration.
+		mc, err := mcpserver.ParseStdioArgs(rest, os.Getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return mcpserver.RunStdio(ctx, mc, app.Version(), os.Stdin, stdout, stderr)
+	}
 	cfg, err := app.LoadConfig()
 	if err != nil {
 		return err
 	}
 	log := app.NewLogger(stderr, cfg.LogLevel)
-	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "run":
 		fs := flag.NewFlagSet("run", flag.ContinueOnError)

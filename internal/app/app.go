@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -24,6 +25,8 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/mneme-ai/mneme/internal/mcpserver"
+	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/config"
 	"github.com/mneme-ai/mneme/pkg/embedding"
@@ -249,6 +252,11 @@ func (a *App) routes() *http.ServeMux {
 		if h, ok := s.(service.HTTPService); ok {
 			h.Routes(mux)
 		}
+	}
+	// MCP over streamable HTTP, beside the read API: a client of the /v1 routes above, called in process with
+	// each request's own credential (internal/mcpserver).
+	if slices.Contains(a.cfg.TargetList(), query.Name) && a.db != nil {
+		mux.Handle(mcpserver.HTTPPattern, mcpserver.HTTPHandler(auth.New(a.db, a.cfg.DevMode), mux, mcpserver.Options{Version: Version()}, a.log))
 	}
 	return mux
 }
