@@ -218,6 +218,18 @@ command -v npm >/dev/null 2>&1 || tools+=(npm)
 [ "${#tools[@]}" -eq 0 ] || apt_install "${tools[@]}"
 log "node $(node --version) and npm $(npm --version 2>/dev/null) present"
 
+# --- headless browser for the timeline page test ------------------------------------------------------------------
+# The page test (internal/e2e) drives Debian's chromium through the DevTools protocol; Ubuntu ships it only as
+# a snap, so there the test finds whatever chromium or google-chrome is on PATH.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then
+  if has_candidate chromium; then
+    apt_install chromium
+  else
+    log "no chromium package in the archive: the page test will fail under make test until a chromium is on PATH"
+  fi
+fi
+command -v chromium >/dev/null 2>&1 && log "$(chromium --version 2>/dev/null | head -n1) present"
+
 # Go is not installed from the archive: the distributions' Go is older than go.mod requires.
 if command -v go >/dev/null 2>&1; then
   log "$(go version | awk '{print $3}') present"

@@ -12,6 +12,8 @@
 //     deterministic) and a reader may answer from the assembled context with disputed facts named first.
 //   - GET /v1/workspaces/{ws}/subjects/{subject_key}: current beliefs and the bitemporal timeline of every slot.
 //   - GET /v1/workspaces/{ws}/claims/{id}: a claim's provenance and decision chain.
+//   - GET /timeline/: a page for people (page.go): search a workspace as an agent and read a subject's slots on
+//     valid and transaction time with the decisions behind each change, through the endpoints above.
 //
 // Every read goes through one view (visibility + valid time + transaction time), so an agent sees its private
 // claims and the shared tier of its workspace and nothing else. Every request has a deadline and bounded work;
@@ -134,11 +136,13 @@ func (s *Service) Ready(ctx context.Context) error {
 	return nil
 }
 
-// Routes implements service.HTTPService.
+// Routes implements service.HTTPService: the API, and the timeline page at TimelinePath.
 func (s *Service) Routes(mux *http.ServeMux) {
 	for _, r := range s.routes() {
 		mux.Handle(r.pattern, s.handler(r.name, r.h))
 	}
+	mux.Handle("GET "+TimelinePath, timelinePage())
+	mux.Handle("GET /timeline", http.RedirectHandler(TimelinePath, http.StatusMovedPermanently))
 }
 
 type route struct {
