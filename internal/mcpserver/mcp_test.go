@@ -62,6 +62,15 @@ func TestMCP(t *testing.T) {
 	})
 	t.Run("http", func(t *testing.T) {
 		exercise(t, overHTTP(t, "over-http", "planner", issued["over-http"].any), "over-http")
+		// Stateless: one tools/call needs no initialize before it (the README's curl example).
+		status, _, body := post(t, sys.BaseURL+"/v1/workspaces/over-http/mcp", "planner", issued["over-http"].any,
+			`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"recall","arguments":{"query":"Where does Alice live?"}}}`)
+		var rpc struct {
+			Result mcp.CallToolResult `json:"result"`
+		}
+		if err := json.Unmarshal(body, &rpc); status != http.StatusOK || err != nil || rpc.Result.IsError || !strings.Contains(text(&rpc.Result), "Alice lives in Berlin") {
+			t.Errorf("a lone tools/call: %d %s", status, body)
+		}
 	})
 
 	t.Run("http refusals", func(t *testing.T) {
@@ -433,7 +442,12 @@ func (h headers) RoundTrip(r *http.Request) (*http.Response, error) {
 // postInitialize sends an MCP initialize request by hand and returns the status, headers and body.
 func postInitialize(t *testing.T, endpoint, agent, key string) (int, http.Header, []byte) {
 	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
+	return post(t, endpoint, agent, key, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`)
+}
+
+// post sends one JSON-RPC message to an MCP endpoint by hand, as curl would.
+func post(t *testing.T, endpoint, agent, key, body string) (int, http.Header, []byte) {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
