@@ -18,10 +18,13 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// maxArgumentBytes bounds the arguments of one tool call before they are decoded. The largest legitimate
-// call (remember_claims with maxClaims claims at their longest) is far below it; the ingest service applies
-// its own, configurable limits after this one.
+// maxArgumentBytes bounds the arguments of one tool call before they are decoded: the ingest service's default
+// request bound (MNEME_INGEST_MAX_BODY_BYTES), which applies again, configurably, to the call it leads to.
 const maxArgumentBytes = 8 << 20
+
+// maxMessageBytes bounds one MCP message on either transport: the arguments and the JSON-RPC envelope around
+// them. It is read before anything is decoded.
+const maxMessageBytes = maxArgumentBytes + 1<<20
 
 // argError is a tool argument the server refuses: Field is its path ("claims[2].valid_from"; "" for the
 // arguments as a whole), Msg says what is wrong and what is allowed.

@@ -51,7 +51,7 @@ func HTTPHandler(authn *auth.Authenticator, apiMux *http.ServeMux, o Options, lo
 			return nil // unreachable: the agent header was checked before; the SDK answers 400
 		}
 		return New(ws, c, o)
-	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: log})
+	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: log, MaxRequestBodyBytes: maxMessageBytes})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, err := authn.Authenticate(r, r.PathValue("ws")); err != nil {
 			var ae *auth.Error

@@ -106,6 +106,11 @@ func TestMCP(t *testing.T) {
 				}
 			})
 		}
+		// A message beyond the bound is refused before it is decoded.
+		huge := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"recall","arguments":{"query":"` + strings.Repeat("x", 10<<20) + `"}}}`
+		if status, _, body := post(t, endpoint, "planner", issued["over-http"].any, huge); status != http.StatusRequestEntityTooLarge {
+			t.Errorf("a 10 MiB message: %d %.200s", status, body)
+		}
 		// A key bound to planner may not erase another agent's claims or the workspace; nothing is erased.
 		checkBoundKeyErasures(t, overHTTP(t, "over-http", "planner", issued["over-http"].planner), sys.BaseURL, "over-http", issued["over-http"].any)
 	})

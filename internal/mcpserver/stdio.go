@@ -99,7 +99,7 @@ func RunStdio(ctx context.Context, cfg StdioConfig, version string, in io.Reader
 	}
 	fmt.Fprintf(stderr, "mneme mcp: serving workspace %s as agent %s through %s on stdio\n", cfg.Workspace, cfg.Agent, cfg.URL)
 	srv := New(cfg.Workspace, c, Options{Version: version})
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}, MaxLineLength: maxMessageBytes})
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
