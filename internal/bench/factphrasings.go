@@ -321,7 +321,7 @@ var factRelations = []factRelation{
 		Published: regexp.MustCompile(`^(?P<s>.+?) was born in the city of (?P<o>.+)$`),
 		Facts: phrasingPools{
 			Dev:   []string{"{s} was born in {o}.", "{s}'s birthplace is {o}.", "{s} is a native of {o}."},
-			Check: []string{"{o} is where {s} was born.", "As it happens, {s} was born and raised in {o}.", "~{s} was born in {o}"},
+			Check: []string{"{o} is where {s} was born.", "As it happens, {s} was born and raised in {o}.", "~{s}, born in {o}"},
 		},
 		Questions: phrasingPools{
 			Dev:   []string{"Where was {s} born?", "What is {s}'s birthplace?"},
@@ -497,7 +497,7 @@ var factRelations = []factRelation{
 		Published: regexp.MustCompile(`^(?P<s>.+?) was performed by (?P<o>.+)$`),
 		Facts: phrasingPools{
 			Dev:   []string{"{o} performed {s}.", "{s}'s performer is {o}."},
-			Check: []string{"{o} is the performer of {s}.", "{o} is the artist behind {s}.", "{s}? That's {o}."},
+			Check: []string{"{o} is the performer of {s}.", "{o} is the artist behind {s}.", "{s} is by {o}."},
 		},
 		Questions: phrasingPools{
 			Dev:   []string{"Who is the performer of {s}?", "Which artist performed {s}?"},
@@ -529,7 +529,7 @@ var factRelations = []factRelation{
 		Published: regexp.MustCompile(`^(?P<s>.+?) speaks the language of (?P<o>.+)$`),
 		Facts: phrasingPools{
 			Dev:   []string{"{s} speaks {o}.", "{s} is fluent in {o}."},
-			Check: []string{"{o} is a language {s} speaks.", "{s} can speak {o}.", "~{s} speaks {o} fluently"},
+			Check: []string{"{o} is a language {s} speaks.", "{s} can speak {o}.", "~{s} is a {o} speaker"},
 		},
 		Questions: phrasingPools{
 			Dev:   []string{"Which language does {s} speak?", "What language is {s} fluent in?"},
