@@ -304,8 +304,10 @@ func StaleInAnswer(q *Question, answer string) string {
 //   - it belongs to a claim the system marks as not current (a status other than active or disputed: the
 //     all-versions view shows superseded claims with their status),
 //   - it marks the value as former in its own words, next to the value (presentsCurrent),
-//   - it also presents a current value (a gold) as current: such a line describes the change ("Emma left
-//     Google and joined Anthropic"), or
+//   - it also presents a current value (a gold) as current and says something changed (changeMarkers): it
+//     describes the change ("Mateo jumped ship, he's at Stripe now. Said Microsoft was too slow", "on the
+//     14th. Sorry, I mean the 15th"); a line that names both values without saying so presents both as
+//     current ("a VW Jetta for my commute and a Subaru Outback for weekends"), or
 //   - the question names its subject (About) and the line mentions none of those names: it is about someone
 //     else, who may well still hold the value.
 //
@@ -329,7 +331,7 @@ func StaleInContext(q *Question, r *Retrieval) string {
 		if len(q.About) > 0 && len(ContainsAny(flat, q.About)) == 0 {
 			continue
 		}
-		if slices.ContainsFunc(q.Golds, func(g string) bool { return presentsCurrent(flat, g) }) {
+		if slices.ContainsFunc(q.Golds, func(g string) bool { return presentsCurrent(flat, g) }) && saysChange(flat) {
 			continue
 		}
 		if slices.ContainsFunc(q.Stale, func(v string) bool { return presentsCurrent(flat, v) }) {
@@ -360,6 +362,34 @@ var formerCues = func() [][]string {
 	}
 	return out
 }()
+
+// changeMarkers say that something changed or was corrected: the new value ("now", "these days", "new",
+// "instead", "switched", "joined"), a correction ("actually", "I mean", "sorry", "scratch that"), and every
+// former cue. General English, like formerCues.
+var changeMarkers = func() [][]string {
+	out := slices.Clone(formerCues)
+	for _, c := range []string{
+		"now", "these days", "nowadays", "anymore", "new", "instead", "actually", "i mean", "sorry", "scratch that",
+		"correction", "switched", "changed", "moved", "relocated", "transferred", "joined", "became", "promoted",
+		"update", "updated", "jumped ship", "no more", "back to", "again",
+	} {
+		out = append(out, normWords(c))
+	}
+	return out
+}()
+
+// saysChange reports whether a text has a change marker anywhere.
+func saysChange(text string) bool {
+	words := normWords(text)
+	for _, c := range changeMarkers {
+		for j := 0; j+len(c) <= len(words); j++ {
+			if slices.Equal(words[j:j+len(c)], c) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // negations just before a value deny it ("not vegan", "never Google").
 var negations = []string{"not", "never", "no", "isnt", "arent", "doesnt", "dont", "wasnt"}

@@ -193,6 +193,8 @@ func TestStaleInContext(t *testing.T) {
 	leo := &Question{Category: KindCurrent, Golds: []string{"Lincoln Montessori"}, Stale: []string{"Hawthorne"}, About: []string{"Leo", "son"}}
 	veg := &Question{Category: KindCurrent, Golds: []string{"vegetarian"}, Stale: []string{"pescatarian"}}
 	rent := &Question{Category: KindCurrent, Golds: []string{"R$ 3.650", "3650"}, Stale: []string{"3.200"}}
+	car := &Question{Category: KindCurrent, Golds: []string{"Subaru Outback"}, Stale: []string{"Jetta"}}
+	flight := &Question{Category: KindCurrent, Golds: []string{"October 15"}, Stale: []string{"October 14"}}
 	raw := func(lines ...string) *Retrieval { return &Retrieval{Context: strings.Join(lines, "\n")} }
 	for _, c := range []struct {
 		name string
@@ -203,6 +205,10 @@ func TestStaleInContext(t *testing.T) {
 		{"the original statement, unmarked", emma, raw("Priya: My sister Emma just started working at Google as a data scientist.", "Priya: Big news: Emma left Google last month and joined Anthropic."),
 			"Priya: My sister Emma just started working at Google as a data scientist."},
 		{"the update alone", emma, raw("Priya: Big news: Emma left Google last month and joined Anthropic."), ""},
+		{"both values, the change said", emma, raw("Emma jumped ship, she's at Anthropic now. Said Google was too slow."), ""},
+		{"both values as one compound statement", car, raw("We have two cars, a VW Jetta for my commute and a Subaru Outback for weekends."),
+			"We have two cars, a VW Jetta for my commute and a Subaru Outback for weekends."},
+		{"a correction in the same turn", flight, raw("My flight is on October 14. Sorry, I mean October 15."), ""},
 		{"a claim stating the old value as current", emma, raw("- Emma works at Anthropic", "- Emma works at Google"), "- Emma works at Google"},
 		{"a former cue next to the value", emma, raw("- Emma works at Anthropic", "- Emma used to work at Google"), ""},
 		{"a cue in another clause does not count", emma, raw("Emma quit smoking. She works at Google."), "Emma quit smoking. She works at Google."},
