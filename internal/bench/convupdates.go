@@ -81,8 +81,9 @@ type convQuestion struct {
 	Stale []string `json:"stale,omitempty"`
 	// Reject lists phrases that make an answer wrong even when it contains the gold ("not vegetarian").
 	Reject []string `json:"reject,omitempty"`
-	// About names the question's subject when another subject legitimately holds a stale value: only
-	// context lines mentioning one of these count for stale-as-current.
+	// About names the question's subject: only context lines that mention one of these can present its
+	// stale value as current (a line about someone or something else does not, and another person may
+	// well still hold the value). Default: the user's first name when the question names the user.
 	About []string `json:"about,omitempty"`
 	// Note explains a gold that is not said literally (a relative date resolved).
 	Note string `json:"note,omitempty"`
@@ -215,6 +216,9 @@ func convDialogData(dl convDialog) (*Conversation, []*Question, error) {
 			return nil, nil, fmt.Errorf("%s: id %q appears twice", field, cq.ID)
 		}
 		ids[cq.ID] = true
+		if len(cq.About) == 0 && mentionsAny(cq.Question, []string{firstName(dl.User)}) {
+			cq.About = []string{firstName(dl.User)}
+		}
 		qs = append(qs, &Question{
 			ID: dl.ID + "/" + cq.ID, ConversationID: dl.ID, Text: cq.Question, Category: cq.Kind,
 			Golds: append([]string{cq.Answer}, cq.Accept...), Stale: cq.Stale, Attribute: cq.Attribute,
@@ -328,7 +332,7 @@ func StaleInContext(q *Question, r *Retrieval) string {
 		if flat == "" || slices.ContainsFunc(retired, func(t string) bool { return strings.Contains(flat, t) }) {
 			continue
 		}
-		if len(q.About) > 0 && len(ContainsAny(flat, q.About)) == 0 {
+		if len(q.About) > 0 && !mentionsAny(flat, q.About) {
 			continue
 		}
 		if slices.ContainsFunc(q.Golds, func(g string) bool { return presentsCurrent(flat, g) }) && saysChange(flat) {
@@ -456,6 +460,35 @@ func containsWords(text, value string) bool {
 	for i := 0; i+len(seq) <= len(words); i++ {
 		if slices.Equal(words[i:i+len(seq)], seq) {
 			return true
+		}
+	}
+	return false
+}
+
+// firstName is a person's first name, titles skipped ("Dr. Esi Mensah" → "Esi").
+func firstName(name string) string {
+	for _, w := range strings.Fields(name) {
+		if !strings.HasSuffix(w, ".") {
+			return w
+		}
+	}
+	return name
+}
+
+// mentionsAny reports whether text names one of the names as whole words, a possessive included ("Emma's"
+// mentions Emma; "console" does not mention Sol).
+func mentionsAny(text string, names []string) bool {
+	words := normWords(text)
+	for _, n := range names {
+		nw := normWords(n)
+		if len(nw) == 0 {
+			continue
+		}
+		for i := 0; i+len(nw) <= len(words); i++ {
+			last := words[i+len(nw)-1]
+			if slices.Equal(words[i:i+len(nw)-1], nw[:len(nw)-1]) && (last == nw[len(nw)-1] || last == nw[len(nw)-1]+"s") {
+				return true
+			}
 		}
 	}
 	return false

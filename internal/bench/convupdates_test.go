@@ -195,6 +195,7 @@ func TestStaleInContext(t *testing.T) {
 	rent := &Question{Category: KindCurrent, Golds: []string{"R$ 3.650", "3650"}, Stale: []string{"3.200"}}
 	car := &Question{Category: KindCurrent, Golds: []string{"Subaru Outback"}, Stale: []string{"Jetta"}}
 	flight := &Question{Category: KindCurrent, Golds: []string{"October 15"}, Stale: []string{"October 14"}}
+	yusuf := &Question{Category: KindCurrent, Golds: []string{"Chicago"}, Stale: []string{"Austin"}, About: []string{"Yusuf"}}
 	raw := func(lines ...string) *Retrieval { return &Retrieval{Context: strings.Join(lines, "\n")} }
 	for _, c := range []struct {
 		name string
@@ -226,6 +227,9 @@ func TestStaleInContext(t *testing.T) {
 		{"the revert", veg, raw("Sofía: I'm back to being fully vegetarian. The fish thing didn't stick."), ""},
 		{"decimal separators stay whole", rent, raw("Beatriz: I pay R$ 3.200 a month for my flat in Pinheiros."), "Beatriz: I pay R$ 3.200 a month for my flat in Pinheiros."},
 		{"not a substring of a longer number", rent, raw("Beatriz: the deposit was R$ 13.200"), ""},
+		{"a line about something else", yusuf, raw("Assistant: Austin is definitely warmer."), ""},
+		{"the user's own statement, by the speaker label", yusuf, raw("Yusuf: I moved to Austin last week."), "Yusuf: I moved to Austin last week."},
+		{"a claim naming the user", yusuf, raw("- Yusuf's home is Austin (since 2023-06-19)"), "- Yusuf's home is Austin (since 2023-06-19)"},
 	} {
 		if got := StaleInContext(c.q, c.r); got != c.want {
 			t.Errorf("%s: StaleInContext = %q, want %q", c.name, got, c.want)
