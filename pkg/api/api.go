@@ -183,6 +183,8 @@ const (
 	CodeNotFound     = "not_found"
 	CodeUnavailable  = "unavailable"
 	CodeInternal     = "internal"
+	// CodeRateLimited answers a request over its key's (or address's) rate limit: 429 with Retry-After.
+	CodeRateLimited = "rate_limited"
 )
 
 // WriteJSON writes v as JSON with the given status.
