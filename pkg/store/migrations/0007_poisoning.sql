@@ -12,8 +12,11 @@ ALTER TABLE claim_versions ADD CONSTRAINT claim_versions_status_check
 ALTER TABLE claims ADD COLUMN screen text;
 ALTER TABLE claims ADD COLUMN trust real NOT NULL DEFAULT 1;
 
--- An explicit confirmation by an administrative key may also release its claim from quarantine.
+-- An explicit confirmation by an administrative key may also release its claim from quarantine. A release is
+-- its own message (and row) beside an ordinary confirmation by the same agent.
 ALTER TABLE confirmations ADD COLUMN releases boolean NOT NULL DEFAULT false;
+ALTER TABLE confirmations DROP CONSTRAINT confirmations_pkey;
+ALTER TABLE confirmations ADD PRIMARY KEY (claim_id, agent_id, releases);
 
 -- Paraphrase merging never crosses tiers: a predicate row belongs to the shared tier (tier_owner '') or to one
 -- agent's private tier (tier_owner = that agent), and a claim merges only into slots its own tier could see
