@@ -872,6 +872,7 @@ func (st *batchState) applyConfirm(it *item) {
 	outcome := "confirmed"
 	if release {
 		// A reviewer decided the flagged content is harmless: the claim joins resolution like any other.
+		inputs = append(inputs, n.id)
 		n.released = true
 		t.rcOK = false
 		outcome = "released"
