@@ -198,43 +198,46 @@ func countContaining(texts []string, needle string) int {
 	return n
 }
 
-// TestSecurityAuthorizationMatrix: on every endpoint, no key, a wrong key, another workspace's key, a key bound
-// to another agent, a revoked key and an expired key are refused (401/403); a key of another workspace gets the
-// same status and body for a workspace that exists and one that does not (it learns nothing about them).
-func TestSecurityAuthorizationMatrix(t *testing.T) {
-	p := startProd(t, nil)
-	ctx := context.Background()
-	adminKey := p.workspace("acme")
-	aliceKey := p.agentKey("acme", "alice")
-	otherKey := p.workspace("other")
-	revoked := p.agentKey("acme", "alice")
-	if err := auth.RevokeKey(ctx, p.db, revoked); err != nil {
-		t.Fatal(err)
-	}
-	expired := p.agentKey("acme", "alice")
-	h := sha256.Sum256([]byte(expired))
-	if _, err := p.db.Exec(ctx, `UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE key_hash = $1`, h[:]); err != nil {
-		t.Fatalf("expire a key: %v", err)
-	}
-	id := p.claim("acme", "alice", aliceKey, api.ClaimInput{Subject: "Alice", Predicate: "lives in", Object: "Berlin", ValidFrom: date("2025-01-01")})
-	p.visible("acme", "alice", aliceKey, id)
+// endpoint is one HTTP endpoint of the API, with a body that is valid for it.
+type endpoint struct {
+	method, path string
+	body         any
+}
 
-	type endpoint struct {
-		method, path string
-		body         any
+// endpoints lists every /v1 endpoint for workspace ws; id is a claim id.
+func endpoints(ws, id string) []endpoint {
+	return []endpoint{
+		{"POST", "/v1/workspaces/" + ws + "/turns", api.TurnsRequest{Turns: []api.TurnInput{{SessionID: "s", Role: "user", Content: "hi"}}}},
+		{"POST", "/v1/workspaces/" + ws + "/claims", api.ClaimsRequest{Claims: []api.ClaimInput{{Subject: "A", Predicate: "b", Object: "c"}}}},
+		{"POST", "/v1/workspaces/" + ws + "/search", api.SearchRequest{Query: "Alice"}},
+		{"POST", "/v1/workspaces/" + ws + "/answer", api.AnswerRequest{Question: "Where does Alice live?"}},
+		{"GET", "/v1/workspaces/" + ws + "/subjects/alice", nil},
+		{"GET", "/v1/workspaces/" + ws + "/claims/" + id, nil},
+		{"POST", "/v1/workspaces/" + ws + "/claims/" + id + "/confirm", nil},
+		{"POST", "/v1/workspaces/" + ws + "/erasures", map[string]string{"kind": "subject", "target": "Alice"}},
+		{"GET", "/v1/workspaces/" + ws + "/erasures/00000000-0000-4000-8000-000000000000", nil},
 	}
-	endpoints := func(ws string) []endpoint {
-		return []endpoint{
-			{"POST", "/v1/workspaces/" + ws + "/turns", api.TurnsRequest{Turns: []api.TurnInput{{SessionID: "s", Role: "user", Content: "hi"}}}},
-			{"POST", "/v1/workspaces/" + ws + "/claims", api.ClaimsRequest{Claims: []api.ClaimInput{{Subject: "A", Predicate: "b", Object: "c"}}}},
-			{"POST", "/v1/workspaces/" + ws + "/search", api.SearchRequest{Query: "Alice"}},
-			{"POST", "/v1/workspaces/" + ws + "/answer", api.AnswerRequest{Question: "Where does Alice live?"}},
-			{"GET", "/v1/workspaces/" + ws + "/subjects/alice", nil},
-			{"GET", "/v1/workspaces/" + ws + "/claims/" + id, nil},
-			{"POST", "/v1/workspaces/" + ws + "/claims/" + id + "/confirm", nil},
-			{"POST", "/v1/workspaces/" + ws + "/erasures", map[string]string{"kind": "subject", "target": "Alice"}},
-			{"GET", "/v1/workspaces/" + ws + "/erasures/00000000-0000-4000-8000-000000000000", nil},
-		}
+}
+
+// matrixSystem is a workspace acme with a reconciled claim of alice, its admin key and alice's key, and a
+// workspace other with its key.
+func matrixSystem(t *testing.T) (p *prod, adminKey, aliceKey, otherKey, id string) {
+	p = startProd(t, nil)
+	adminKey = p.workspace("acme")
+	aliceKey = p.agentKey("acme", "alice")
+	otherKey = p.workspace("other")
+	id = p.claim("acme", "alice", aliceKey, api.ClaimInput{Subject: "Alice", Predicate: "lives in", Object: "Berlin", ValidFrom: date("2025-01-01")})
+	p.visible("acme", "alice", aliceKey, id)
+	return p, adminKey, aliceKey, otherKey, id
+}
+
+// TestSecurityAuthorizationMatrix: on every endpoint, no key, a wrong key, another workspace's key, a key bound
+// to another agent and a revoked key are refused (401/403).
+func TestSecurityAuthorizationMatrix(t *testing.T) {
+	p, adminKey, aliceKey, otherKey, id := matrixSystem(t)
+	revoked := p.agentKey("acme", "alice")
+	if err := auth.RevokeKey(context.Background(), p.db, revoked); err != nil {
+		t.Fatal(err)
 	}
 	for _, tt := range []struct {
 		name, agent, key string
@@ -243,34 +246,52 @@ func TestSecurityAuthorizationMatrix(t *testing.T) {
 		{"no key", "alice", "", http.StatusUnauthorized},
 		{"wrong key", "alice", "mnk_not-a-key", http.StatusUnauthorized},
 		{"revoked key", "alice", revoked, http.StatusUnauthorized},
-		{"expired key", "alice", expired, http.StatusUnauthorized},
 		{"no agent", "", aliceKey, http.StatusUnauthorized},
 		{"other workspace's key", "alice", otherKey, http.StatusForbidden},
 		{"bound key acting as another agent", "mallory", aliceKey, http.StatusForbidden},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, e := range endpoints("acme") {
+			for _, e := range endpoints("acme", id) {
 				if r := p.do(e.method, e.path, tt.agent, tt.key, e.body); r.code != tt.want {
 					t.Errorf("%s %s: %s, want %d", e.method, e.path, r, tt.want)
 				}
 			}
 		})
 	}
-	// The administrative key works everywhere (the matrix is not refusing everything).
+	// The administrative key works (the matrix is not refusing everything).
 	if r := p.do("POST", "/v1/workspaces/acme/search", "anyone", adminKey, api.SearchRequest{Query: "Alice"}); r.code != http.StatusOK {
 		t.Fatalf("admin key: %s", r)
 	}
-	t.Run("another workspace's key learns nothing", func(t *testing.T) {
-		for _, e := range endpoints("acme") {
-			existing := p.do(e.method, e.path, "alice", otherKey, e.body)
-			missing := p.do(e.method, strings.Replace(e.path, "/acme/", "/ghost/", 1), "alice", otherKey, e.body)
-			// The bodies name the workspace asked for; with it masked they must be identical.
-			masked := strings.ReplaceAll(string(missing.body), "ghost", "acme")
-			if existing.code != missing.code || string(existing.body) != masked {
-				t.Errorf("%s %s: existing workspace %s, missing workspace %s", e.method, e.path, existing, missing)
-			}
+}
+
+// TestSecurityExpiredKeyRefused: a key past its expiry is refused with 401 on every endpoint.
+func TestSecurityExpiredKeyRefused(t *testing.T) {
+	p, _, _, _, id := matrixSystem(t)
+	expired := p.agentKey("acme", "alice")
+	h := sha256.Sum256([]byte(expired))
+	if _, err := p.db.Exec(context.Background(), `UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE key_hash = $1`, h[:]); err != nil {
+		t.Fatalf("expire a key: %v", err)
+	}
+	for _, e := range endpoints("acme", id) {
+		if r := p.do(e.method, e.path, "alice", expired, e.body); r.code != http.StatusUnauthorized {
+			t.Errorf("%s %s with an expired key: %s, want 401", e.method, e.path, r)
 		}
-	})
+	}
+}
+
+// TestSecurityOtherWorkspaceKeyLearnsNothing: a key of another workspace gets the same status and body for a
+// workspace that exists and one that does not.
+func TestSecurityOtherWorkspaceKeyLearnsNothing(t *testing.T) {
+	p, _, _, otherKey, id := matrixSystem(t)
+	for _, e := range endpoints("acme", id) {
+		existing := p.do(e.method, e.path, "alice", otherKey, e.body)
+		missing := p.do(e.method, strings.Replace(e.path, "/acme/", "/ghost/", 1), "alice", otherKey, e.body)
+		// The bodies name the workspace asked for; with it masked they must be identical.
+		masked := strings.ReplaceAll(string(missing.body), "ghost", "acme")
+		if existing.code != http.StatusForbidden || existing.code != missing.code || string(existing.body) != masked {
+			t.Errorf("%s %s: existing workspace %s, missing workspace %s", e.method, e.path, existing, missing)
+		}
+	}
 }
 
 // TestSecurityAgentKeyErasesOnlyItsPrivateTier: a key bound to agent A asks to erase a subject. Only A's
