@@ -112,6 +112,9 @@ func (s *Service) Run(ctx context.Context) error {
 	defer s.running.Store(false)
 	s.engine.bindJudgeLog(ctx)
 	if err := s.recordPolicy(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped before it started
+		}
 		return err
 	}
 	relayDone := make(chan struct{})
