@@ -49,6 +49,7 @@ type App struct {
 	nc       *nats.Conn
 	js       jetstream.JetStream
 	db       *pgxpool.Pool
+	auth     *auth.Authenticator
 	services []service.Service
 	listener net.Listener
 	server   *http.Server
@@ -126,8 +127,12 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error
 		return nil, fmt.Errorf("%w (is JetStream enabled on the NATS server at %s?)", err, natsURL)
 	}
 
+	if a.db != nil {
+		a.auth = cfg.HTTPConfig.authenticator(a.db, cfg.DevMode)
+	}
 	host, _ := os.Hostname()
 	deps := service.Deps{
+		Auth:       a.auth,
 		Logger:     log,
 		NATS:       a.nc,
 		JS:         a.js,
@@ -146,7 +151,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error
 	if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
 		return nil, fmt.Errorf("MNEME_HTTP_ADDR=%s: %w (is another Mneme running? `make down` stops the local one)", cfg.HTTPAddr, err)
 	}
-	a.server = &http.Server{Handler: a.routes(), ReadHeaderTimeout: 10 * time.Second}
+	a.server = newHTTPServer(cfg.HTTPConfig, a.routes(), log)
 	return a, nil
 }
 
@@ -241,7 +246,9 @@ func (a *App) routes() *http.ServeMux {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := a.ready(ctx); err != nil {
-			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			// The reason can name internals (database user, host and port): logged, never served.
+			a.log.Warn("not ready", "err", err)
+			http.Error(w, errNotReady.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain")
@@ -256,7 +263,7 @@ func (a *App) routes() *http.ServeMux {
 	// MCP over streamable HTTP, beside the read API: a client of the /v1 routes above, called in process with
 	// each request's own credential (internal/mcpserver).
 	if slices.Contains(a.cfg.TargetList(), query.Name) && a.db != nil {
-		mux.Handle(mcpserver.HTTPPattern, mcpserver.HTTPHandler(auth.New(a.db, a.cfg.DevMode), mux, mcpserver.Options{Version: Version()}, a.log))
+		mux.Handle(mcpserver.HTTPPattern, mcpserver.HTTPHandler(a.auth, mux, mcpserver.Options{Version: Version()}, a.log))
 	}
 	return mux
 }

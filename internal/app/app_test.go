@@ -45,6 +45,12 @@ func TestBadConfigurationFailsFast(t *testing.T) {
 		{"single service without broker", map[string]string{"MNEME_TARGET": "query"}, []string{"MNEME_NATS_URL is required"}},
 		{"unknown embedding provider", map[string]string{"MNEME_EMBEDDING_PROVIDER": "magic"}, []string{"MNEME_EMBEDDING_PROVIDER"}},
 		{"openai embeddings without url", map[string]string{"MNEME_EMBEDDING_PROVIDER": "openai"}, []string{"MNEME_EMBEDDING_BASE_URL"}},
+		{"no read-header timeout", map[string]string{"MNEME_HTTP_READ_HEADER_TIMEOUT": "0s"}, []string{"MNEME_HTTP_READ_HEADER_TIMEOUT"}},
+		{"body timeout below the header timeout", map[string]string{"MNEME_HTTP_READ_TIMEOUT": "1s", "MNEME_HTTP_READ_HEADER_TIMEOUT": "5s"}, []string{"MNEME_HTTP_READ_TIMEOUT"}},
+		{"no in-flight bodies", map[string]string{"MNEME_HTTP_MAX_INFLIGHT_BODIES": "0"}, []string{"MNEME_HTTP_MAX_INFLIGHT_BODIES"}},
+		{"negative rate", map[string]string{"MNEME_HTTP_RATE_LIMIT": "-1"}, []string{"MNEME_HTTP_RATE_LIMIT"}},
+		{"rate without burst", map[string]string{"MNEME_HTTP_RATE_LIMIT": "5", "MNEME_HTTP_RATE_BURST": "0"}, []string{"MNEME_HTTP_RATE_BURST"}},
+		{"negative key cache", map[string]string{"MNEME_AUTH_CACHE_TTL": "-1s"}, []string{"MNEME_AUTH_CACHE_TTL"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

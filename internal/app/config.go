@@ -15,6 +15,7 @@ var Targets = []string{"ingest", "extractor", "embedder", "reconciler", "query"}
 // Config is the composition root's configuration; each service reads its own Config besides.
 type Config struct {
 	config.Common
+	HTTPConfig
 	// Target is "all" or a comma-separated list of services (MNEME_TARGET, or the -target flag).
 	Target string `env:"MNEME_TARGET" envDefault:"all"`
 	// NATSListen is where the embedded NATS server listens when MNEME_NATS_URL is empty.
@@ -84,6 +85,7 @@ func (c Config) Validate() error {
 	if c.StreamReplicas != 1 && c.StreamReplicas != 3 && c.StreamReplicas != 5 {
 		errs = append(errs, fmt.Errorf("MNEME_STREAM_REPLICAS=%d: use 1 (one server), 3 or 5 (a JetStream cluster)", c.StreamReplicas))
 	}
+	errs = append(errs, c.HTTPConfig.validate()...)
 	if c.EmbeddingDim < 0 {
 		errs = append(errs, fmt.Errorf("MNEME_EMBEDDING_DIM=%d must not be negative", c.EmbeddingDim))
 	}

@@ -85,7 +85,8 @@ func TestMCP(t *testing.T) {
 			{"no agent", endpoint, "", issued["over-http"].any, http.StatusUnauthorized, api.HeaderAgent, "header is required"},
 			{"another workspace's key", endpoint, "planner", issued["other"].any, http.StatusForbidden, "Authorization", `not valid for workspace "over-http"`},
 			{"a key bound to another agent", endpoint, "scheduler", issued["over-http"].planner, http.StatusForbidden, api.HeaderAgent, "bound to another agent"},
-			{"unknown workspace", sys.BaseURL + "/v1/workspaces/nowhere/mcp", "planner", issued["over-http"].any, http.StatusNotFound, "workspace", `"nowhere" does not exist`},
+			// The same answer whether the workspace exists or not: a key learns nothing about other workspaces.
+			{"unknown workspace", sys.BaseURL + "/v1/workspaces/nowhere/mcp", "planner", issued["over-http"].any, http.StatusForbidden, "Authorization", `not valid for workspace "nowhere"`},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				status, hdr, body := postInitialize(t, c.endpoint, c.agent, c.key)
@@ -319,8 +320,8 @@ func checkBoundKeyErasures(t *testing.T, cs *mcp.ClientSession, baseURL, ws, any
 		args map[string]any
 		says string
 	}{
-		{map[string]any{"kind": "agent", "target": "scheduler"}, "403 permission_denied (field target): this key may only erase its own agent's claims"},
-		{map[string]any{"kind": "workspace"}, "403 permission_denied (field kind): erasing a workspace needs a key that is not bound to one agent"},
+		{map[string]any{"kind": "agent", "target": "scheduler"}, "403 permission_denied (field target): an agent key may only erase its own agent's claims"},
+		{map[string]any{"kind": "workspace"}, "403 permission_denied (field kind): erasing a whole workspace needs an admin key"},
 	} {
 		res := call(t, cs, "erase", c.args)
 		if !res.IsError || !strings.Contains(text(res), c.says) {

@@ -143,7 +143,7 @@ var (
 
 	eraseSchema = object([]string{"kind"}, map[string]*jsonschema.Schema{
 		"kind": oneOf("subject: forget everything about one subject; agent: forget every claim one agent made; "+
-			"workspace: forget the whole workspace (needs a key not bound to one agent).", "subject", "agent", "workspace"),
+			"workspace: forget the whole workspace (needs an admin key).", "subject", "agent", "workspace"),
 		"target": text("The subject (name or key) for kind subject, the agent id for kind agent; omit for workspace.", 1, maxSubjectChars),
 	})
 

@@ -89,8 +89,8 @@ func New(ws string, c *client.Client, o Options) *mcp.Server {
 		InputSchema: confirmSchema, Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no}}, s.confirm)
 	addTool(srv, &mcp.Tool{Name: "erase", Title: "Erase from memory",
 		Description: "Permanently forget a subject, every claim of one agent, or the whole workspace, including the source messages. " +
-			"Cannot be undone; Mneme records that an erasure happened, never what was erased. A key bound to one agent may erase " +
-			"subjects and that agent's own claims only.",
+			"Cannot be undone; Mneme records that an erasure happened, never what was erased. An agent key erases only within its " +
+			"own private tier; the shared tier needs a curator key and the whole workspace an admin key.",
 		InputSchema: eraseSchema, Annotations: &mcp.ToolAnnotations{DestructiveHint: &yes, IdempotentHint: true, OpenWorldHint: &no}}, s.erase)
 	addTool(srv, &mcp.Tool{Name: "erasure_status", Title: "State of an erasure",
 		Description: "The record of an erasure started with erase: whether it completed and how much it removed.",

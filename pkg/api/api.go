@@ -88,6 +88,9 @@ type SearchRequest struct {
 	// KnownAt reads what memory believed at this transaction time.
 	KnownAt        *time.Time `json:"known_at,omitempty"`
 	IncludeHistory bool       `json:"include_history,omitempty"`
+	// IncludeQuarantined also returns quarantined claims (content flagged as instructions to a model), marked
+	// [QUARANTINED]; for reviewing them.
+	IncludeQuarantined bool `json:"include_quarantined,omitempty"`
 }
 
 // Claim is one claim as the query API returns it.
@@ -132,6 +135,8 @@ type AnswerRequest struct {
 	AsOf        *time.Time `json:"as_of,omitempty"`
 	KnownAt     *time.Time `json:"known_at,omitempty"`
 	TokenBudget int        `json:"token_budget,omitempty"`
+	// IncludeQuarantined lets quarantined claims into the reader's context, marked [QUARANTINED].
+	IncludeQuarantined bool `json:"include_quarantined,omitempty"`
 }
 
 // AnswerResponse is the answer of POST /v1/workspaces/{ws}/answer.
@@ -183,6 +188,8 @@ const (
 	CodeNotFound     = "not_found"
 	CodeUnavailable  = "unavailable"
 	CodeInternal     = "internal"
+	// CodeRateLimited answers a request over its key's (or address's) rate limit: 429 with Retry-After.
+	CodeRateLimited = "rate_limited"
 )
 
 // WriteJSON writes v as JSON with the given status.

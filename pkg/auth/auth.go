@@ -1,10 +1,22 @@
-// Package auth establishes who is calling Mneme over HTTP and whether they may use a workspace.
+// Package auth establishes who is calling Mneme over HTTP, what the caller may do, and whether it may use a
+// workspace.
 //
-// Every request names its agent in the X-Mneme-Agent header. Outside local development mode a workspace
-// credential (Authorization: Bearer <key>) is also required; only the SHA-256 of a key is stored (table
-// api_keys), and a key either may act as any agent of its workspace (agent_id NULL) or is bound to one agent.
-// In development mode no key is checked and a workspace is created by its first write; reading an unknown
-// workspace is a 404 in both modes.
+// Every request names its agent in the X-Mneme-Agent header. Outside local development mode a workspace key
+// (Authorization: Bearer <key>) is also required; only the SHA-256 of a key is stored (table api_keys), with a
+// public id (mk_…, for listing, revocation and audit), a role, an optional agent binding and an optional expiry.
+// A key bound to an agent acts only as that agent; an unbound key acts as any agent of its workspace. The role
+// says what the key may do beyond reading and writing (see Role). In development mode no key is checked, every
+// caller has the admin role, and a workspace is created by its first write; reading an unknown workspace is a
+// 404 there. Outside development mode a key of one workspace gets the same 403 for every other workspace,
+// existing or not, so a key reveals nothing about other workspaces.
+//
+// Revoked and expired keys are refused with 401. Positive lookups are cached per process for at most the cache
+// TTL (WithCacheTTL, default DefaultCacheTTL) and never beyond a key's expiry, so a revocation takes effect on
+// every replica within the TTL.
+//
+// Requests are rate limited (WithRateLimit): per key once the key is known, per remote address for
+// development-mode callers and for credentials that are not (yet) known. Over the limit is a 429 with
+// Retry-After.
 //
 // Usage in a handler:
 //
@@ -17,18 +29,19 @@ package auth
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mneme-ai/mneme/pkg/api"
@@ -45,7 +58,37 @@ const (
 	DefaultCacheTTL = 10 * time.Second
 	// keyPrefix marks Mneme keys so they are recognisable in configuration and secret scanners.
 	keyPrefix = "mnk_"
+	// keyIDPrefix marks the public id of a key.
+	keyIDPrefix = "mk_"
 )
+
+// Role says what a key may do beyond reading and writing as the agent it acts as.
+type Role string
+
+// Roles, from least to most privileged.
+const (
+	// RoleAgent is an agent's own key: it must be bound to the agent, and it may erase only within that agent's
+	// private tier.
+	RoleAgent Role = "agent"
+	// RoleCurator may also erase in the shared tier (never another agent's private tier or a whole workspace).
+	RoleCurator Role = "curator"
+	// RoleAdmin administers the workspace: it may erase anything of it (other agents' private tiers, the whole
+	// workspace) and release claims from quarantine. Development-mode callers have this role.
+	RoleAdmin Role = "admin"
+)
+
+// Roles lists the roles in order of privilege.
+var Roles = []Role{RoleAgent, RoleCurator, RoleAdmin}
+
+// ParseRole returns the role named s.
+func ParseRole(s string) (Role, error) {
+	for _, r := range Roles {
+		if string(r) == s {
+			return r, nil
+		}
+	}
+	return "", fmt.Errorf("unknown role %q: use agent, curator or admin", s)
+}
 
 // Sentinel errors of the admin functions, checked with errors.Is.
 var (
@@ -65,12 +108,21 @@ type Identity struct {
 	Agent string
 	// KeyBound is true when the credential is bound to Agent (rather than valid for any agent).
 	KeyBound bool
+	// Role is the key's role; RoleAdmin in development mode.
+	Role Role
+	// KeyID is the public id of the key (empty in development mode).
+	KeyID string
 }
+
+// Admin reports whether the caller may administer the workspace.
+func (id Identity) Admin() bool { return id.Role == RoleAdmin }
 
 // Error is an authentication or authorization failure: the HTTP status and the JSON error body to send.
 type Error struct {
 	Status int
 	Body   api.ErrorBody
+	// RetryAfter, for a 429, is how long until the request would be allowed; sent as Retry-After.
+	RetryAfter time.Duration
 	// Cause is the underlying error (for example a database error behind a 503), for logs; never sent.
 	Cause error
 }
@@ -99,7 +151,15 @@ func WriteError(w http.ResponseWriter, err error) {
 	if ae.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mneme"`)
 	}
+	if ae.Status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds(ae.RetryAfter)))
+	}
 	api.WriteJSON(w, ae.Status, api.Error{Error: ae.Body})
+}
+
+// retryAfterSeconds rounds a wait up to whole seconds (Retry-After has no fractions), at least 1.
+func retryAfterSeconds(d time.Duration) int {
+	return max(1, int(math.Ceil(d.Seconds())))
 }
 
 // ValidAgentID reports whether id is an acceptable agent id: 1–128 characters of [A-Za-z0-9._:@-].
@@ -143,8 +203,20 @@ func ValidWorkspaceID(ws string) error {
 // Option configures an Authenticator.
 type Option func(*Authenticator)
 
-// WithCacheTTL sets how long positive lookups are cached (default DefaultCacheTTL); 0 disables the cache.
+// WithCacheTTL sets how long positive lookups are cached (default DefaultCacheTTL); 0 disables the cache. It is
+// the bound on how long a revoked key keeps working on a replica that looked it up just before.
 func WithCacheTTL(d time.Duration) Option { return func(a *Authenticator) { a.ttl = d } }
+
+// WithRateLimit limits each key (and each remote address, for development-mode callers and unknown
+// credentials) to perSecond requests per second on average with bursts of burst. perSecond <= 0 disables
+// rate limiting (the default).
+func WithRateLimit(perSecond float64, burst int) Option {
+	return func(a *Authenticator) {
+		if perSecond > 0 && burst > 0 {
+			a.limits = newLimiter(perSecond, burst)
+		}
+	}
+}
 
 // Authenticator identifies HTTP callers against the workspaces and api_keys tables. Safe for concurrent use.
 type Authenticator struct {
@@ -152,6 +224,7 @@ type Authenticator struct {
 	devMode bool
 	ttl     time.Duration
 	now     func() time.Time
+	limits  *limiter
 
 	mu         sync.Mutex
 	workspaces map[string]time.Time // workspace id → cache expiry
@@ -159,9 +232,11 @@ type Authenticator struct {
 }
 
 type keyEntry struct {
+	id        string
 	workspace string
 	agent     string // "" = any agent
-	expires   time.Time
+	role      Role
+	expires   time.Time // cache expiry: min(lookup + TTL, key expiry)
 }
 
 // maxCacheEntries bounds each cache; when full it is cleared rather than evicted entry by entry, which is
@@ -188,11 +263,15 @@ func New(db *pgxpool.Pool, devMode bool, opts ...Option) *Authenticator {
 // DevMode reports whether the authenticator runs in local development mode.
 func (a *Authenticator) DevMode() bool { return a.devMode }
 
+// CacheTTL is how long a positive lookup is trusted: the staleness bound of revocation.
+func (a *Authenticator) CacheTTL() time.Duration { return a.ttl }
+
 // Identify authenticates r for workspace ws and checks the workspace: Authenticate, then CheckWorkspace.
 // write says whether the request writes (a development-mode write creates an unknown workspace; a read of an
 // unknown workspace is a 404). Errors are *Error: 401 for a missing or invalid X-Mneme-Agent header or
-// credential, 403 for a credential of another workspace or agent, 400 for an invalid workspace id, 404 for an
-// unknown workspace, 503 when the database cannot be reached.
+// credential (unknown, revoked or expired), 403 for a credential of another workspace or agent, 400 for an
+// invalid workspace id, 404 for an unknown workspace (development mode), 429 over the rate limit, 503 when the
+// database cannot be reached.
 func (a *Authenticator) Identify(r *http.Request, ws string, write bool) (Identity, error) {
 	id, err := a.Authenticate(r, ws)
 	if err != nil {
@@ -206,7 +285,7 @@ func (a *Authenticator) Identify(r *http.Request, ws string, write bool) (Identi
 
 // Authenticate checks who is calling and whether the credential covers workspace ws, without creating the
 // workspace: writers call it before validating a body and CheckWorkspace after, so that a rejected write does
-// not create a workspace. Errors are as for Identify.
+// not create a workspace. It also applies the rate limit, once per call. Errors are as for Identify.
 func (a *Authenticator) Authenticate(r *http.Request, ws string) (Identity, error) {
 	agent := r.Header.Get(api.HeaderAgent)
 	if agent == "" {
@@ -221,23 +300,30 @@ func (a *Authenticator) Authenticate(r *http.Request, ws string) (Identity, erro
 		return Identity{}, newError(http.StatusBadRequest, api.CodeInvalid, "workspace", err.Error())
 	}
 	if a.devMode {
-		return Identity{Workspace: ws, Agent: agent}, nil
+		if err := a.limit("addr:" + remoteHost(r)); err != nil {
+			return Identity{}, err
+		}
+		return Identity{Workspace: ws, Agent: agent, Role: RoleAdmin}, nil
 	}
 	ctx := r.Context()
 	key, err := bearer(r)
 	if err != nil {
 		return Identity{}, err
 	}
-	ke, err := a.lookupKey(ctx, key)
-	if err != nil {
-		return Identity{}, err
-	}
-	if ke.workspace != ws {
-		// Outside development mode workspaces exist only when created by the admin command, so an unknown one
-		// is a 404 whatever the key; a known one the key does not cover is a 403.
-		if err := a.CheckWorkspace(ctx, ws, agent, false); err != nil {
+	h := sha256.Sum256([]byte(key))
+	ke, ok := a.cachedKey(h)
+	if !ok {
+		// An unknown credential costs a database lookup: it is charged to the caller's address, so guessing
+		// keys is rate limited too.
+		if err := a.limit("addr:" + remoteHost(r)); err != nil {
 			return Identity{}, err
 		}
+		if ke, err = a.loadKey(ctx, h); err != nil {
+			return Identity{}, err
+		}
+	}
+	if ke.workspace != ws {
+		// The same answer whether ws exists or not: a key says nothing about other workspaces.
 		return Identity{}, newError(http.StatusForbidden, api.CodeForbidden, "Authorization",
 			fmt.Sprintf("the credential is not valid for workspace %q", ws))
 	}
@@ -245,9 +331,12 @@ func (a *Authenticator) Authenticate(r *http.Request, ws string) (Identity, erro
 		return Identity{}, newError(http.StatusForbidden, api.CodeForbidden, api.HeaderAgent,
 			fmt.Sprintf("the credential is bound to another agent and cannot act as %q", agent))
 	}
+	if err := a.limit("key:" + ke.id); err != nil {
+		return Identity{}, err
+	}
 	// A key row references its workspace (foreign key), so the workspace exists.
 	a.rememberWorkspace(ws)
-	return Identity{Workspace: ws, Agent: agent, KeyBound: ke.agent != ""}, nil
+	return Identity{Workspace: ws, Agent: agent, KeyBound: ke.agent != "", Role: ke.role, KeyID: ke.id}, nil
 }
 
 // CheckWorkspace checks that ws exists. With write in development mode an unknown workspace is created, with
@@ -274,6 +363,31 @@ func (a *Authenticator) CheckWorkspace(ctx context.Context, ws, createdBy string
 	return nil
 }
 
+// limit charges one request to the bucket named by key; over the limit it returns a 429 *Error.
+func (a *Authenticator) limit(key string) error {
+	if a.limits == nil {
+		return nil
+	}
+	if wait := a.limits.take(key, a.now()); wait > 0 {
+		e := newError(http.StatusTooManyRequests, api.CodeRateLimited, "",
+			fmt.Sprintf("too many requests: the limit is %g per second with bursts of %d (MNEME_HTTP_RATE_LIMIT, MNEME_HTTP_RATE_BURST); retry after %d s",
+				a.limits.perSecond, a.limits.burst, retryAfterSeconds(wait)))
+		e.RetryAfter = wait
+		return e
+	}
+	return nil
+}
+
+// remoteHost is the IP address of the peer (a proxy in front of Mneme counts as one caller: forwarded headers
+// are set by the caller and are not trusted).
+func remoteHost(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
 func bearer(r *http.Request) (string, error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
@@ -288,19 +402,22 @@ func bearer(r *http.Request) (string, error) {
 	return strings.TrimSpace(key), nil
 }
 
-func (a *Authenticator) lookupKey(ctx context.Context, key string) (keyEntry, error) {
-	h := sha256.Sum256([]byte(key))
-	now := a.now()
+func (a *Authenticator) cachedKey(h [32]byte) (keyEntry, bool) {
 	a.mu.Lock()
 	ke, ok := a.keys[h]
 	a.mu.Unlock()
-	if ok && now.Before(ke.expires) {
-		return ke, nil
-	}
+	return ke, ok && a.now().Before(ke.expires)
+}
+
+// loadKey reads a key from the database and caches it if it is valid.
+func (a *Authenticator) loadKey(ctx context.Context, h [32]byte) (keyEntry, error) {
+	now := a.now()
+	var ke keyEntry
 	var agent *string
-	var revoked *time.Time
-	err := a.db.QueryRow(ctx, `SELECT workspace_id, agent_id, revoked_at FROM api_keys WHERE key_hash = $1`, h[:]).
-		Scan(&ke.workspace, &agent, &revoked)
+	var revoked, expires *time.Time
+	var role string
+	err := a.db.QueryRow(ctx, `SELECT key_id, workspace_id, agent_id, role, revoked_at, expires_at FROM api_keys WHERE key_hash = $1`, h[:]).
+		Scan(&ke.id, &ke.workspace, &agent, &role, &revoked, &expires)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return keyEntry{}, newError(http.StatusUnauthorized, api.CodeUnauthorized, "Authorization", "the credential is not a valid key")
 	}
@@ -310,11 +427,18 @@ func (a *Authenticator) lookupKey(ctx context.Context, key string) (keyEntry, er
 	if revoked != nil {
 		return keyEntry{}, newError(http.StatusUnauthorized, api.CodeUnauthorized, "Authorization", "the credential has been revoked")
 	}
+	if expires != nil && !now.Before(*expires) {
+		return keyEntry{}, newError(http.StatusUnauthorized, api.CodeUnauthorized, "Authorization", "the credential has expired")
+	}
 	if agent != nil {
 		ke.agent = *agent
 	}
+	ke.role = Role(role)
 	if a.ttl > 0 {
 		ke.expires = now.Add(a.ttl)
+		if expires != nil && expires.Before(ke.expires) {
+			ke.expires = *expires
+		}
 		a.mu.Lock()
 		if len(a.keys) >= maxCacheEntries {
 			clear(a.keys)
@@ -350,81 +474,11 @@ func unavailable(what string, err error) *Error {
 	return e
 }
 
-// CreateWorkspace creates workspace ws (recording createdBy) and issues its first key, valid for any agent.
-// It returns ErrWorkspaceExists (wrapped) when ws is already in use; IssueKey adds keys to an existing one.
-func CreateWorkspace(ctx context.Context, db *pgxpool.Pool, ws, createdBy string) (key string, err error) {
-	if err := ValidWorkspaceID(ws); err != nil {
-		return "", fmt.Errorf("auth: create workspace: %w", err)
-	}
-	err = pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO workspaces (id, created_by) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, ws, createdBy)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return fmt.Errorf("%w: %q", ErrWorkspaceExists, ws)
-		}
-		key, err = insertKey(ctx, tx, ws, "")
-		return err
-	})
-	if err != nil {
-		return "", fmt.Errorf("auth: create workspace: %w", err)
-	}
-	return key, nil
-}
-
-// IssueKey issues a new key for workspace ws. With agent "" the key may act as any agent of the workspace;
-// otherwise only as agent. The key is returned once; only its SHA-256 is stored.
-func IssueKey(ctx context.Context, db *pgxpool.Pool, ws, agent string) (string, error) {
-	if err := ValidWorkspaceID(ws); err != nil {
-		return "", fmt.Errorf("auth: issue key: %w", err)
-	}
-	if agent != "" {
-		if err := ValidAgentID(agent); err != nil {
-			return "", fmt.Errorf("auth: issue key: %w", err)
-		}
-	}
-	key, err := insertKey(ctx, db, ws, agent)
-	if err != nil {
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) && pgErr.Code == "23503" { // foreign_key_violation
-			return "", fmt.Errorf("auth: issue key: %w: %q", ErrUnknownWorkspace, ws)
-		}
-		return "", fmt.Errorf("auth: issue key: %w", err)
-	}
-	return key, nil
-}
-
-// RevokeKey marks key revoked; Authenticators refuse it within their cache TTL. Revoking twice is not an error.
-func RevokeKey(ctx context.Context, db *pgxpool.Pool, key string) error {
+// KeyID returns the public id of a key: "mk_" and the first 16 hex digits of the key's SHA-256. It names the
+// key in listings, revocation and the audit log without being usable as one.
+func KeyID(key string) string {
 	h := sha256.Sum256([]byte(key))
-	tag, err := db.Exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE key_hash = $1`, h[:])
-	if err != nil {
-		return fmt.Errorf("auth: revoke key: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return ErrUnknownKey
-	}
-	return nil
+	return keyIDOfHash(h)
 }
 
-type execer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-}
-
-func insertKey(ctx context.Context, db execer, ws, agent string) (string, error) {
-	var raw [32]byte
-	if _, err := rand.Read(raw[:]); err != nil {
-		return "", err
-	}
-	key := keyPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
-	h := sha256.Sum256([]byte(key))
-	var agentArg *string
-	if agent != "" {
-		agentArg = &agent
-	}
-	if _, err := db.Exec(ctx, `INSERT INTO api_keys (key_hash, workspace_id, agent_id) VALUES ($1, $2, $3)`, h[:], ws, agentArg); err != nil {
-		return "", err
-	}
-	return key, nil
-}
+func keyIDOfHash(h [32]byte) string { return keyIDPrefix + hex.EncodeToString(h[:8]) }

@@ -212,8 +212,9 @@ func TestKeys(t *testing.T) {
 		{"no credential", request("alice", ""), "acme", true, http.StatusUnauthorized, "Authorization"},
 		{"unknown key", request("alice", "mnk_nope"), "acme", true, http.StatusUnauthorized, "Authorization"},
 		{"key of another workspace", request("alice", otherKey), "acme", true, http.StatusForbidden, "Authorization"},
-		{"unknown workspace write", request("alice", anyKey), "ghost", true, http.StatusNotFound, "workspace"},
-		{"unknown workspace read", request("alice", anyKey), "ghost", false, http.StatusNotFound, "workspace"},
+		// A key of one workspace gets the same answer for a workspace that exists and one that does not.
+		{"unknown workspace write", request("alice", anyKey), "ghost", true, http.StatusForbidden, "Authorization"},
+		{"unknown workspace read", request("alice", anyKey), "ghost", false, http.StatusForbidden, "Authorization"},
 		{"missing agent beats key check", request("", anyKey), "acme", true, http.StatusUnauthorized, api.HeaderAgent},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -223,6 +223,13 @@ func (c *Client) Confirm(ctx context.Context, ws, claimID string) (*ConfirmRespo
 	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "claims", claimID, "confirm"), nil, nil, &out)
 }
 
+// Release releases a quarantined claim after review (POST /v1/workspaces/{ws}/claims/{id}/release); it needs
+// an admin key.
+func (c *Client) Release(ctx context.Context, ws, claimID string) (*ConfirmResponse, error) {
+	var out ConfirmResponse
+	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "claims", claimID, "release"), nil, nil, &out)
+}
+
 // RequestErasure asks to forget a subject, an agent's claims or the workspace (POST /v1/workspaces/{ws}/erasures).
 // The server waits a while for completion: the returned Erasure has Status "completed", or "requested" when it
 // is still running (poll with Erasure).

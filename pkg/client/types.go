@@ -29,9 +29,13 @@ type ErasureRequest struct {
 // Erasure is the record of an erasure: what kind, a hash of the target, who asked, when, and what was removed
 // — never the erased content.
 type Erasure struct {
-	ErasureID      string     `json:"erasure_id"`
-	Workspace      string     `json:"workspace"`
-	Kind           string     `json:"kind"`
+	ErasureID string `json:"erasure_id"`
+	Workspace string `json:"workspace"`
+	Kind      string `json:"kind"`
+	// Scope is the tiers the erasure covered, those the key may write: all, private, shared or shared_private
+	// (ScopeAgent names the private tier); the counts cover only them.
+	Scope          string     `json:"scope,omitempty"`
+	ScopeAgent     string     `json:"scope_agent,omitempty"`
 	TargetHash     string     `json:"target_hash,omitempty"`
 	RequestedBy    string     `json:"requested_by"`
 	RequestedAt    time.Time  `json:"requested_at"`

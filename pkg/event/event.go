@@ -24,6 +24,7 @@ const (
 	TypeDecisionRecorded  = "io.mneme.decision.v1.recorded"
 	TypeErasureRequested  = "io.mneme.erasure.v1.requested"
 	TypeErasureCompleted  = "io.mneme.erasure.v1.completed"
+	TypeAuditRecorded     = "io.mneme.audit.v1.recorded"
 	dataContentTypeJSON   = "application/json"
 	namespaceMnemeClaimID = "6f0f5d0e-2b8c-4c8e-9a53-6d1f3f0c7a11"
 )
@@ -118,6 +119,7 @@ var registry = map[string]func() any{
 	TypeDecisionRecorded: func() any { return new(DecisionRecordedV1) },
 	TypeErasureRequested: func() any { return new(ErasureRequestedV1) },
 	TypeErasureCompleted: func() any { return new(ErasureCompletedV1) },
+	TypeAuditRecorded:    func() any { return new(AuditRecordedV1) },
 }
 
 // Types lists every registered event type, for schema tests.

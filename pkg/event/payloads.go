@@ -95,6 +95,9 @@ type ClaimConfirmedV1 struct {
 	AgentID     string    `json:"agent_id"`
 	ConfirmedAt time.Time `json:"confirmed_at"`
 	Partition   int       `json:"partition"`
+	// Release also releases the claim from quarantine. Only the query and reconciler HTTP handlers set it,
+	// and only for a workspace administrator's key: a reviewer decided the flagged content is harmless.
+	Release bool `json:"release,omitempty"`
 }
 
 // DecisionRecordedV1 is the audit record of one resolution decision, published after its transaction commits.
@@ -118,7 +121,7 @@ type DecisionRecordedV1 struct {
 	StreamSeq     uint64    `json:"stream_seq"`
 }
 
-// ErasureRequestedV1 asks to forget a subject, an agent's claims or a whole workspace.
+// ErasureRequestedV1 asks to forget a subject, an agent's claims or a whole workspace, within a scope of tiers.
 type ErasureRequestedV1 struct {
 	ErasureID   string    `json:"erasure_id"`
 	Workspace   string    `json:"workspace"`
@@ -126,6 +129,11 @@ type ErasureRequestedV1 struct {
 	Target      string    `json:"target,omitempty"`
 	RequestedBy string    `json:"requested_by"`
 	RequestedAt time.Time `json:"requested_at"`
+	// Scope limits the erasure to tiers the requester may write: "all" (every tier; also what an absent scope
+	// means, as in commands written before scopes existed), "private" (the private tier of ScopeAgent),
+	// "shared" (the shared tier) or "shared_private" (the shared tier and ScopeAgent's private tier).
+	Scope      string `json:"scope,omitempty"`
+	ScopeAgent string `json:"scope_agent,omitempty"`
 }
 
 // ErasureCompletedV1 records that an erasure was carried out: what and by whom, never the erased content.
@@ -138,4 +146,32 @@ type ErasureCompletedV1 struct {
 	ClaimsErased   int       `json:"claims_erased"`
 	MessagesPurged int       `json:"messages_purged"`
 	CompletedAt    time.Time `json:"completed_at"`
+}
+
+// Audit actions (AuditRecordedV1.Action).
+const (
+	AuditWorkspaceCreated   = "workspace.created"
+	AuditKeyIssued          = "key.issued"
+	AuditKeyRevoked         = "key.revoked"
+	AuditErasureRequested   = "erasure.requested"
+	AuditErasureCompleted   = "erasure.completed"
+	AuditPolicyChanged      = "policy.changed"
+	AuditQuarantineReleased = "quarantine.released"
+)
+
+// AuditRecordedV1 is one administrative action (workspace creation, key issue or revocation, erasure, policy
+// change, quarantine release): who, what and when — ids, roles, scopes and hashes, never erased content or a
+// secret. It is published to the ledger of its workspace (mneme.ledger.<ws>, or mneme.ledger._system for
+// actions of no workspace) after the action is recorded in Postgres.
+type AuditRecordedV1 struct {
+	AuditID   string `json:"audit_id"`
+	Workspace string `json:"workspace,omitempty"`
+	Action    string `json:"action"`
+	// Actor is the agent a key acted as, or "cli" for the mneme admin commands.
+	Actor string `json:"actor"`
+	// KeyID is the public id of the key that acted (mk_…), when one did.
+	KeyID string `json:"key_id,omitempty"`
+	// Details are the action's parameters: string, number or boolean values only.
+	Details    map[string]any `json:"details,omitempty"`
+	RecordedAt time.Time      `json:"recorded_at"`
 }

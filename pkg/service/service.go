@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/embedding"
 )
 
@@ -28,6 +29,9 @@ type Deps struct {
 	Partitions int
 	// Instance names this process (hostname + pid); used for ownership and consumer names.
 	Instance string
+	// Auth, when set, is the process's one HTTP authenticator (shared key cache and rate limits); services
+	// with HTTP routes build their own from DB otherwise.
+	Auth *auth.Authenticator
 }
 
 // Service is one stage of Mneme.

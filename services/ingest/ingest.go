@@ -75,7 +75,9 @@ func New(deps service.Deps, cfg Config) (*Service, error) {
 	}
 	s.js = deps.JS
 	s.db = deps.DB
-	s.auth = auth.New(deps.DB, cfg.DevMode)
+	if s.auth = deps.Auth; s.auth == nil {
+		s.auth = auth.New(deps.DB, cfg.DevMode)
+	}
 	return s, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/promptguard"
 )
 
 // Answer modes.
@@ -23,6 +24,9 @@ type answerBody struct {
 	AsOf        *string `json:"as_of"`
 	KnownAt     *string `json:"known_at"`
 	TokenBudget int     `json:"token_budget"`
+	// IncludeQuarantined lets quarantined claims into the reader's context, flagged (for reviewing them);
+	// they never become a deterministic answer.
+	IncludeQuarantined bool `json:"include_quarantined"`
 }
 
 func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
@@ -45,7 +49,7 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	v := view{ws: r.ws, agent: r.agent, asOf: asOf, knownAt: knownAt}
+	v := view{ws: r.ws, agent: r.agent, asOf: asOf, knownAt: knownAt, quarantined: b.IncludeQuarantined}
 	res, err := s.answer(r.ctx, v, b.Question, budget)
 	if err != nil {
 		return err
@@ -79,7 +83,15 @@ func (f dbFacts) byObject(ctx context.Context, keys []string) ([]claimRow, error
 	if err != nil {
 		return nil, err
 	}
-	return collectClaims(rows)
+	all, err := collectClaims(rows)
+	// A quarantined claim never answers a question, even when the request lets it into the reader's context.
+	out := all[:0]
+	for _, c := range all {
+		if c.Status != statusQuarantined {
+			out = append(out, c)
+		}
+	}
+	return out, err
 }
 
 func (f dbFacts) about(ctx context.Context, keys []string) ([]claimRow, error) {
@@ -175,6 +187,11 @@ func (s *Service) answer(ctx context.Context, v view, question string, budget in
 	var used []item
 	if c != nil {
 		used = s.deterministic(c, t, res)
+		// The answer and notes quote claim content: one line, no template tokens, no markers.
+		res.Answer = promptguard.Neutralize(res.Answer)
+		for i, n := range res.Notes {
+			res.Notes[i] = promptguard.Neutralize(n)
+		}
 	}
 	res.Notes = append(res.Notes, notes...)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/promptguard"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -24,6 +25,8 @@ type searchBody struct {
 	AsOf           *string `json:"as_of"`
 	KnownAt        *string `json:"known_at"`
 	IncludeHistory bool    `json:"include_history"`
+	// IncludeQuarantined also returns quarantined claims, flagged (for reviewing them).
+	IncludeQuarantined bool `json:"include_quarantined"`
 }
 
 // searchParams is a validated search.
@@ -67,7 +70,7 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	p := searchParams{query: b.Query, k: k, budget: budget, history: b.IncludeHistory || asksAboutChange(b.Query)}
-	v := view{ws: r.ws, agent: r.agent, asOf: asOf, knownAt: knownAt}
+	v := view{ws: r.ws, agent: r.agent, asOf: asOf, knownAt: knownAt, quarantined: b.IncludeQuarantined}
 	res, err := s.search(r.ctx, v, p)
 	if err != nil {
 		return err
@@ -533,6 +536,11 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 			continue
 		}
 		sl := slots[slotID(r.SubjectKey, r.SlotKey)]
+		if r.Status == statusQuarantined {
+			// Asked for: the quarantined claim itself, flagged; it stands for nothing else in its slot.
+			emit(r, sl, cand.score, false)
+			continue
+		}
 		if sl == nil || done[sl] {
 			continue
 		}
@@ -629,12 +637,18 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	return out, ctx, s.tok.Count(ctx)
 }
 
-// renderLine writes one claim for a reader: its sentence, and its standing when it is not simply current.
+// renderLine writes one claim for a reader: its standing when it is not simply current, its sentence, its
+// valid time, and who wrote it in which tier. The sentence is neutralized (promptguard.Neutralize): it cannot
+// break the line, carry a chat-template token or write a marker — markers are the bracketed words at the start
+// of a line, a syntax content is never rendered in, so a reader can trust them.
 func renderLine(it item) string {
 	c := it.claim
 	var b strings.Builder
 	b.WriteString("- ")
 	switch {
+	case c.Status == statusQuarantined:
+		// Only when the request asked for quarantined claims: content flagged as instructions to a model.
+		b.WriteString("[QUARANTINED] ")
 	case it.former:
 		b.WriteString("[FORMER] ")
 	case it.slot != nil && it.slot.disputed:
@@ -645,14 +659,19 @@ func renderLine(it item) string {
 		// is for the user to say.
 		b.WriteString("[CONFLICTING] ")
 	}
-	b.WriteString(strings.TrimSpace(c.Text))
+	b.WriteString(promptguard.Neutralize(c.Text))
 	b.WriteString(" (")
 	b.WriteString(interval(c, it.former))
-	if c.Scope == "private" {
-		b.WriteString("; private")
-	}
+	b.WriteString("; ")
+	b.WriteString(writerOf(c))
 	b.WriteString(")")
 	return b.String()
+}
+
+// writerOf names the agent that wrote a claim and its tier ("by planner, shared"). Agent ids are restricted to
+// [A-Za-z0-9._:@-], so they need no neutralizing.
+func writerOf(c *claimRow) string {
+	return "by " + c.Owner + ", " + c.Scope
 }
 
 // interval renders a claim's valid time compactly.

@@ -103,6 +103,9 @@ func New(deps service.Deps, cfg Config, opts ...Option) (*Service, error) {
 		o(s)
 	}
 	if s.auth == nil {
+		s.auth = deps.Auth
+	}
+	if s.auth == nil {
 		s.auth = auth.New(deps.DB, cfg.DevMode)
 	}
 	if s.llm == nil && cfg.llmEnabled() {

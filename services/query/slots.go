@@ -20,6 +20,9 @@ type slot struct {
 	disputed bool
 	// overridden are claims of the other tier that lost to the caller's view (private over shared).
 	overridden []*claimRow
+	// quarantined are the slot's quarantined claims, when the view asked for them: shown flagged, never a
+	// current value, never history.
+	quarantined []*claimRow
 }
 
 func slotID(subjectKey, slotKey string) [2]string { return [2]string{subjectKey, slotKey} }
@@ -37,6 +40,10 @@ func groupSlots(rows []claimRow, agent string, v view) []*slot {
 			s = &slot{subjectKey: r.SubjectKey, slotKey: r.SlotKey}
 			by[id] = s
 			order = append(order, id)
+		}
+		if r.Status == statusQuarantined {
+			s.quarantined = append(s.quarantined, r)
+			continue
 		}
 		s.claims = append(s.claims, r)
 	}

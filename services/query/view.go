@@ -24,11 +24,17 @@ type view struct {
 	knownAt *time.Time
 	// history co-surfaces superseded versions next to current ones.
 	history bool
+	// quarantined also selects quarantined claims (content flagged as instructions to a model; see
+	// pkg/promptguard). They are shown flagged and never become a slot's current value.
+	quarantined bool
 }
 
 // candidate reports whether a claim the view selected can be a current value: true now (not superseded), or,
 // for an as-of read, valid at as_of. Other rows are history.
 func (v view) candidate(c *claimRow) bool {
+	if c.Status == statusQuarantined {
+		return false
+	}
 	if v.asOf == nil {
 		return c.Status != "superseded"
 	}
@@ -62,10 +68,22 @@ func (v view) belief() string {
 	return `v.recorded_at <= @known_at AND (v.retired_at IS NULL OR v.retired_at > @known_at)`
 }
 
+// statusQuarantined is the status of a claim whose content was flagged as instructions to a model.
+const statusQuarantined = "quarantined"
+
 // status keeps the beliefs the view counts as true. Pending (awaiting confirmation), rejected and retracted
 // claims are never presented as facts. With as_of, a claim counts when its valid interval contains as_of;
-// superseded claims count then too (they were true until their successor took over).
+// superseded claims count then too (they were true until their successor took over). Quarantined claims are
+// selected only when the view asks for them.
 func (v view) status() string {
+	s := v.trueStatus()
+	if v.quarantined {
+		return `(` + s + ` OR v.status = 'quarantined')`
+	}
+	return s
+}
+
+func (v view) trueStatus() string {
 	switch {
 	case v.asOf != nil && v.history:
 		return `v.status IN ('active', 'disputed', 'superseded') AND v.valid_from <= @as_of`
@@ -236,7 +254,9 @@ func claimsBySubjectsPredSQL(v view, keys []string, limit int, model string) (st
 	if model != "" {
 		a["model"] = model
 		cols += `, sp.embedding::real[]`
+		// The claim's own tier's predicate row (every tier records its own predicates).
 		join = ` LEFT JOIN subject_predicates sp ON sp.workspace_id = c.workspace_id AND sp.subject_key = c.subject_key
+			AND sp.tier_owner = CASE WHEN c.scope = 'shared' THEN '' ELSE c.owner_agent END
 			AND sp.predicate_key = c.predicate_key AND sp.model = @model`
 	}
 	return `SELECT ` + cols + `

@@ -29,7 +29,7 @@ type digestTable struct {
 var fullDigest = []digestTable{
 	{"claims", `id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key, text,
 		functional, scope, owner_agent, confidence, valid_from, sequence, provenance, partition, stream_seq, recorded_at,
-		source_key, extractor, negated`, "claims", "id"},
+		source_key, extractor, negated, screen, trust`, "claims", "id"},
 	{"claim_vectors", "claim_id, workspace_id, model, dim, embedding", "claim_vectors", "claim_id"},
 	{"claim_versions", `claim_id, version, workspace_id, status, valid_from, valid_to, recorded_at, retired_at,
 		decision_id, superseded_by`, "claim_versions", "claim_id, version"},
@@ -39,11 +39,11 @@ var fullDigest = []digestTable{
 	{"corroborations", "claim_id, source, via_claim_id, recorded_at", "corroborations", `claim_id, source COLLATE "C"`},
 	{"subject_aliases", "workspace_id, alias, subject_key", "subject_aliases",
 		`workspace_id COLLATE "C", alias COLLATE "C", subject_key COLLATE "C"`},
-	{"subject_predicates", `workspace_id, subject_key, predicate_key, slot_key, phrase, model, embedding, similarity,
-		first_claim, stream_seq`, "subject_predicates", `workspace_id COLLATE "C", subject_key COLLATE "C", predicate_key COLLATE "C"`},
+	{"subject_predicates", `workspace_id, subject_key, tier_owner, predicate_key, slot_key, phrase, model, embedding, similarity,
+		first_claim, stream_seq`, "subject_predicates", `workspace_id COLLATE "C", subject_key COLLATE "C", tier_owner COLLATE "C", predicate_key COLLATE "C"`},
 	{"claim_gates", "claim_id, workspace_id, partition, state, deadline, on_timeout, resolved_by", "claim_gates", "claim_id"},
-	{"confirmations", "claim_id, agent_id, workspace_id, subject_key, partition, stream_seq, confirmed_at", "confirmations",
-		`claim_id, agent_id COLLATE "C"`},
+	{"confirmations", "claim_id, agent_id, workspace_id, subject_key, partition, stream_seq, confirmed_at, releases", "confirmations",
+		`claim_id, agent_id COLLATE "C", releases`},
 	{"judgements", "claim_a, claim_b, workspace_id, judge_key, contradicts, model, prompt_version", "judgements", "claim_a, claim_b"},
 	{"contradictions", "claim_a, claim_b, workspace_id, subject_key, method, similarity, decision_id, recorded_at",
 		"contradictions", "claim_a, claim_b"},
@@ -56,15 +56,15 @@ var fullDigest = []digestTable{
 // aliases and slot assignments.
 var beliefDigest = []digestTable{
 	{"claims", `id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key, text,
-		functional, scope, owner_agent, confidence, valid_from, sequence, provenance, source_key, extractor, negated`, "claims", "id"},
+		functional, scope, owner_agent, confidence, valid_from, sequence, provenance, source_key, extractor, negated, screen, trust`, "claims", "id"},
 	{"claim_vectors", "claim_id, workspace_id, model, dim, embedding", "claim_vectors", "claim_id"},
 	{"claim_versions", "claim_id, workspace_id, status, valid_from, valid_to, superseded_by",
 		"claim_versions WHERE retired_at IS NULL", "claim_id"},
 	{"corroborations", "claim_id, source", "corroborations", `claim_id, source COLLATE "C"`},
 	{"subject_aliases", "workspace_id, alias, subject_key", "subject_aliases",
 		`workspace_id COLLATE "C", alias COLLATE "C", subject_key COLLATE "C"`},
-	{"subject_predicates", "workspace_id, subject_key, predicate_key, slot_key", "subject_predicates",
-		`workspace_id COLLATE "C", subject_key COLLATE "C", predicate_key COLLATE "C"`},
+	{"subject_predicates", "workspace_id, subject_key, tier_owner, predicate_key, slot_key", "subject_predicates",
+		`workspace_id COLLATE "C", subject_key COLLATE "C", tier_owner COLLATE "C", predicate_key COLLATE "C"`},
 	// Which claims contradict which is a function of the claims, not of their arrival order.
 	{"contradictions", "claim_a, claim_b, workspace_id, subject_key, method, similarity", "contradictions", "claim_a, claim_b"},
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/promptguard"
 	"github.com/mneme-ai/mneme/services/reconciler/internal/resolve"
 )
 
@@ -54,7 +55,17 @@ type tclaim struct {
 
 	gate      *gateRow
 	confirmed bool
+
+	// screen is the promptguard rule that flagged the claim's content ("" when none); released says an
+	// administrator released it. A flagged claim that is not released is quarantined.
+	screen   string
+	released bool
+	// trust is the claim's source trust from the policy at arrival.
+	trust float32
 }
+
+// quarantined reports whether the claim is held in quarantine.
+func (c *tclaim) quarantined() bool { return c.screen != "" && !c.released }
 
 type gateRow struct {
 	state      string // pending, admitted, timed_out
@@ -82,7 +93,8 @@ func toResolve(c *tclaim) resolve.Claim {
 	return resolve.Claim{ID: c.id, ObjectKey: c.objectKey, ValidFrom: c.validFrom, Sequence: c.seq,
 		Confidence: c.confidence, Source: c.source,
 		Held:         c.gate != nil && c.gate.state == "pending",
-		GateRejected: c.gate != nil && c.gate.state == "timed_out" && c.gate.onTimeout == "reject"}
+		GateRejected: c.gate != nil && c.gate.state == "timed_out" && c.gate.onTimeout == "reject",
+		Quarantined:  c.quarantined(), Trust: c.trust}
 }
 
 // add inserts c keeping t.claims ordered by id: every loop over a tier then runs in the same order however the
@@ -97,6 +109,8 @@ func (t *tier) add(c *tclaim) {
 }
 
 type predRow struct {
+	// tierOwner is "" for a predicate of the shared tier, else the agent whose private tier it belongs to.
+	tierOwner                            string
 	predicateKey, slotKey, phrase, model string
 	embedding                            []float32
 	similarity                           *float64
@@ -152,6 +166,7 @@ type batchState struct {
 	preds     map[subjKey][]*predRow
 	existing  map[string]bool
 	confirmed map[string]bool
+	released  map[string]bool
 	due       gateHeap
 
 	// Pending writes.
@@ -191,7 +206,7 @@ func newBatchState(e *engine, partition int) *batchState {
 	return &batchState{
 		e: e, partition: partition,
 		tiers: map[tierKey]*tier{}, claimTier: map[string]tierKey{}, preds: map[subjKey][]*predRow{},
-		existing: map[string]bool{}, confirmed: map[string]bool{},
+		existing: map[string]bool{}, confirmed: map[string]bool{}, released: map[string]bool{},
 		aliases: map[[3]string]bool{}, gates: map[string]*gateRow{}, gateParts: map[string]int{},
 		polar: map[subjKey]*polarSet{},
 	}
@@ -302,17 +317,19 @@ func (st *batchState) prefetch(ctx context.Context, tx pgx.Tx, items []item, hor
 		if err := rows.Err(); err != nil {
 			return nil, fmt.Errorf("reconciler: look up claims: %w", err)
 		}
-		rows, err = tx.Query(ctx, `SELECT DISTINCT claim_id::text FROM confirmations WHERE claim_id = ANY($1::uuid[])`, ids)
+		rows, err = tx.Query(ctx, `SELECT claim_id::text, bool_or(releases) FROM confirmations WHERE claim_id = ANY($1::uuid[]) GROUP BY claim_id`, ids)
 		if err != nil {
 			return nil, fmt.Errorf("reconciler: look up confirmations: %w", err)
 		}
 		for rows.Next() {
 			var id string
-			if err := rows.Scan(&id); err != nil {
+			var releases bool
+			if err := rows.Scan(&id, &releases); err != nil {
 				rows.Close()
 				return nil, err
 			}
 			st.confirmed[id] = true
+			st.released[id] = st.released[id] || releases
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -387,10 +404,10 @@ func (st *batchState) loadPredicates(ctx context.Context, tx pgx.Tx, subjects ma
 		subs = append(subs, k.subject)
 		st.preds[k] = nil
 	}
-	rows, err := tx.Query(ctx, `SELECT p.workspace_id, p.subject_key, p.predicate_key, p.slot_key, p.model, p.embedding
+	rows, err := tx.Query(ctx, `SELECT p.workspace_id, p.subject_key, p.tier_owner, p.predicate_key, p.slot_key, p.model, p.embedding
 		FROM subject_predicates p JOIN unnest($1::text[], $2::text[]) AS k(ws, subject)
 		  ON p.workspace_id = k.ws AND p.subject_key = k.subject
-		ORDER BY p.predicate_key COLLATE "C"`, wss, subs)
+		ORDER BY p.tier_owner COLLATE "C", p.predicate_key COLLATE "C"`, wss, subs)
 	if err != nil {
 		return fmt.Errorf("reconciler: load predicates: %w", err)
 	}
@@ -399,7 +416,7 @@ func (st *batchState) loadPredicates(ctx context.Context, tx pgx.Tx, subjects ma
 		var ws, subject string
 		p := &predRow{}
 		var emb *pgvector.Vector
-		if err := rows.Scan(&ws, &subject, &p.predicateKey, &p.slotKey, &p.model, &emb); err != nil {
+		if err := rows.Scan(&ws, &subject, &p.tierOwner, &p.predicateKey, &p.slotKey, &p.model, &emb); err != nil {
 			return fmt.Errorf("reconciler: load predicates: %w", err)
 		}
 		if emb != nil {
@@ -411,18 +428,42 @@ func (st *batchState) loadPredicates(ctx context.Context, tx pgx.Tx, subjects ma
 	return rows.Err()
 }
 
-// slotFor decides the slot of a new claim: the slot its predicate key already has for this subject, else the
-// slot of the most similar known predicate of the subject (cosine ≥ the configured threshold; ties to the
-// smallest predicate key), else a new slot named by its own predicate key.
+// slotFor decides the slot of a new claim from the predicates its own tier may see — never across tiers: a
+// shared claim sees the shared tier's predicates; a private claim sees its owner's private predicates and the
+// shared ones (a private claim may join a shared slot, which reveals nothing; the reverse would show the
+// private predicate to every agent). The slot is the one its predicate key already has in its own tier, else
+// (a private claim) the one the shared tier gives the same key, else the slot of the most similar visible
+// predicate of the subject (cosine ≥ the configured threshold; ties to the smallest predicate key, then the
+// shared tier), else a new slot named by its own predicate key. Every tier records its own predicates, so the
+// rows do not depend on which tier spoke first. A quarantined claim joins an existing slot or its own but
+// records no predicate: its wording never becomes a slot other claims merge into.
 func (st *batchState) slotFor(it item) (slot, note string) {
 	c := it.claim
 	k := subjKey{c.Workspace, c.SubjectKey}
+	owner := ""
+	if c.Scope == event.ScopePrivate {
+		owner = c.Provenance.AgentID
+	}
+	visible := func(p *predRow) bool { return p.tierOwner == "" || p.tierOwner == owner }
 	// Polarity is part of a predicate's identity: "has used" and "has never used" are different slots.
 	pk := polarKey(c.PredicateKey, c.Negated)
+	var shared *predRow
 	for _, p := range st.preds[k] {
-		if p.predicateKey == pk {
+		if p.predicateKey != pk {
+			continue
+		}
+		if p.tierOwner == owner {
 			return p.slotKey, ""
 		}
+		if p.tierOwner == "" {
+			shared = p
+		}
+	}
+	if shared != nil {
+		if it.screen == "" {
+			st.addPredicate(it, owner, pk, shared.slotKey, nil)
+		}
+		return shared.slotKey, ""
 	}
 	slot = pk
 	var best *predRow
@@ -430,33 +471,46 @@ func (st *batchState) slotFor(it item) (slot, note string) {
 	pe := c.PredicateEmbedding
 	if st.e.cfg.PredicateMerge && pe.Dim > 0 {
 		for _, p := range st.preds[k] {
-			if p.model != pe.Model || len(p.embedding) != len(pe.Values) || negatedKey(p.predicateKey) != c.Negated {
+			if !visible(p) || p.model != pe.Model || len(p.embedding) != len(pe.Values) || negatedKey(p.predicateKey) != c.Negated {
 				continue
 			}
 			sim := cosine(p.embedding, pe.Values)
 			if sim < st.e.cfg.PredicateSimilarity {
 				continue
 			}
-			if best == nil || sim > bestSim || (sim == bestSim && p.predicateKey < best.predicateKey) {
+			if best == nil || sim > bestSim || (sim == bestSim && (p.predicateKey < best.predicateKey ||
+				p.predicateKey == best.predicateKey && p.tierOwner < best.tierOwner)) {
 				best, bestSim = p, sim
 			}
 		}
 	}
-	row := &predRow{predicateKey: pk, slotKey: slot, phrase: c.Predicate, model: pe.Model,
-		embedding: pe.Values, firstClaim: c.ClaimID, streamSeq: int64(it.msg.Seq)}
+	var sim *float64
 	if best != nil {
-		row.slotKey = best.slotKey
+		slot = best.slotKey
 		s := bestSim
-		row.similarity = &s
+		sim = &s
 		note = fmt.Sprintf("slot: predicate %q merged into slot %q (cosine %.4f with %q >= %g)", pk, best.slotKey, bestSim, best.predicateKey, st.e.cfg.PredicateSimilarity)
 	}
+	if it.screen == "" {
+		st.addPredicate(it, owner, pk, slot, sim)
+	}
+	return slot, note
+}
+
+// addPredicate records a predicate of a subject in the tier of owner ("" for shared) and the slot it joined.
+func (st *batchState) addPredicate(it item, owner, pk, slot string, sim *float64) {
+	c := it.claim
+	k := subjKey{c.Workspace, c.SubjectKey}
+	pe := c.PredicateEmbedding
+	row := &predRow{tierOwner: owner, predicateKey: pk, slotKey: slot, phrase: c.Predicate, model: pe.Model,
+		embedding: pe.Values, similarity: sim, firstClaim: c.ClaimID, streamSeq: int64(it.msg.Seq)}
 	st.preds[k] = append(st.preds[k], row)
 	var emb any
 	if pe.Dim > 0 {
 		emb = pgvector.NewVector(pe.Values)
 	}
-	st.predRows = append(st.predRows, []any{c.Workspace, c.SubjectKey, row.predicateKey, row.slotKey, row.phrase, row.model, emb, row.similarity, c.ClaimID, row.streamSeq})
-	return row.slotKey, note
+	st.predRows = append(st.predRows, []any{c.Workspace, c.SubjectKey, owner, row.predicateKey, row.slotKey, row.phrase, row.model,
+		emb, row.similarity, c.ClaimID, row.streamSeq})
 }
 
 // cosine is computed in float64 with explicit conversions, which forbid fused multiply-add: the same inputs give
@@ -498,7 +552,8 @@ func (st *batchState) loadTiers(ctx context.Context, tx pgx.Tx, set map[tierKey]
 			c.valid_from, c.sequence, c.confidence, c.functional, c.stream_seq,
 			v.version, v.status, v.valid_to, coalesce(v.superseded_by::text, ''),
 			g.state, g.deadline, g.on_timeout, g.resolved_by,
-			EXISTS (SELECT 1 FROM confirmations f WHERE f.claim_id = c.id)
+			EXISTS (SELECT 1 FROM confirmations f WHERE f.claim_id = c.id),
+			coalesce(c.screen, ''), c.trust, EXISTS (SELECT 1 FROM confirmations f WHERE f.claim_id = c.id AND f.releases)
 		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(ws, subject, slot, scope, owner)
 		JOIN claims c ON c.workspace_id = k.ws AND c.subject_key = k.subject AND c.slot_key = k.slot AND c.scope = k.scope
 		     AND (k.scope = 'shared' OR c.owner_agent = k.owner)
@@ -517,7 +572,7 @@ func (st *batchState) loadTiers(ctx context.Context, tx pgx.Tx, set map[tierKey]
 			&c.id, &c.objectKey, &c.source, &c.predicateKey, &c.extractor, &c.subject, &c.predicate, &c.object, &c.text,
 			&c.validFrom, &c.seq, &c.confidence, &c.functional, &c.streamSeq,
 			&c.version, &status, &c.validTo, &c.supersededBy,
-			&gState, &gDeadline, &gOnTimeout, &gResolved, &c.confirmed); err != nil {
+			&gState, &gDeadline, &gOnTimeout, &gResolved, &c.confirmed, &c.screen, &c.trust, &c.released); err != nil {
 			rows.Close()
 			return fmt.Errorf("reconciler: load tiers: %w", err)
 		}
@@ -654,7 +709,10 @@ func (st *batchState) applyClaim(ctx context.Context, it *item, sl slotted) erro
 	n := &tclaim{id: c.ClaimID, objectKey: it.objectKey, source: it.sourceKey, predicateKey: c.PredicateKey,
 		extractor: c.Provenance.Extractor, agent: c.Provenance.AgentID, subject: c.Subject, predicate: c.Predicate,
 		object: c.Object, text: text, validFrom: it.validFrom, seq: c.Sequence, confidence: it.confidence,
-		functional: c.Functional, streamSeq: int64(it.msg.Seq), newRow: -1, confirmed: st.confirmed[c.ClaimID]}
+		functional: c.Functional, streamSeq: int64(it.msg.Seq), newRow: -1, confirmed: st.confirmed[c.ClaimID],
+		screen: it.screen, released: st.released[c.ClaimID]}
+	trustRule := -1
+	n.trust, trustRule = st.e.policy.trustFor(n.predicateKey, k.slot, k.scope, n.extractor, n.agent)
 	prov, err := json.Marshal(c.Provenance)
 	if err != nil {
 		return fmt.Errorf("reconciler: provenance: %w", err)
@@ -665,28 +723,39 @@ func (st *batchState) applyClaim(ctx context.Context, it *item, sl slotted) erro
 	}
 	st.claimRows = append(st.claimRows, []any{c.ClaimID, c.Workspace, c.SubjectKey, c.Subject, c.PredicateKey, c.Predicate,
 		k.slot, c.Object, n.objectKey, text, c.Functional, string(c.Scope), n.agent, n.confidence, n.validFrom, seq,
-		string(prov), st.partition, n.streamSeq, at, n.source, n.extractor, c.Negated})
+		string(prov), st.partition, n.streamSeq, at, n.source, n.extractor, c.Negated, nullable(n.screen), n.trust})
 	st.vectorRows = append(st.vectorRows, []any{c.ClaimID, c.Workspace, c.Embedding.Model, c.Embedding.Dim, pgvector.NewVector(c.Embedding.Values)})
 	// Aliases are read by every agent of the workspace, so only shared claims name them: a private claim's wording
 	// of its subject stays private.
-	if alias := aliasOf(c.Subject); alias != "" && c.Scope == event.ScopeShared {
+	// A quarantined claim names no alias: its wording of the subject must not become a way to find it.
+	if alias := aliasOf(c.Subject); alias != "" && c.Scope == event.ScopeShared && n.screen == "" {
 		st.aliases[[3]string{c.Workspace, alias, c.SubjectKey}] = true
 	}
 	// Corroboration: every claim of the same object in the tier supports the newcomer and vice versa, counted
-	// once per independent source (the primary key is (claim, source)).
+	// once per independent source (the primary key is (claim, source)). Flagged content supports nothing and is
+	// supported by nothing.
 	st.corrob = append(st.corrob, corrobRow{n.id, n.source, n.id, at})
 	for _, e := range t.claims {
-		if e.objectKey == n.objectKey {
+		if e.objectKey == n.objectKey && n.screen == "" && e.screen == "" {
 			st.corrob = append(st.corrob, corrobRow{n.id, e.source, e.id, at}, corrobRow{e.id, n.source, n.id, at})
 		}
 	}
 	t.add(n)
 
-	// Gate stage: await-confirmation.
 	var notes []string
 	if sl.note != "" {
 		notes = append(notes, sl.note)
 	}
+	if n.screen != "" {
+		notes = append(notes, fmt.Sprintf("quarantine: %s matched rule %s of %s", n.id, n.screen, promptguard.RulesVersion))
+		if n.released {
+			notes = append(notes, "quarantine: released by an administrator's confirmation")
+		}
+	}
+	if trustRule >= 0 {
+		notes = append(notes, fmt.Sprintf("trust: %s has trust %g (policy rule %d)", n.id, n.trust, trustRule))
+	}
+	// Gate stage: await-confirmation.
 	if g := st.e.policy.forClaim(n.predicateKey, k.slot, k.scope, n.extractor, n.agent); g.await {
 		gr := &gateRow{state: "pending", onTimeout: g.onTimeout}
 		if g.timeout > 0 {
@@ -709,23 +778,29 @@ func (st *batchState) applyClaim(ctx context.Context, it *item, sl slotted) erro
 		st.setGate(n)
 		notes = append(notes, "await_confirmation: "+gr.state+" ("+orNone(gr.resolvedBy)+")")
 	}
-	// A new independent source of the same object confirms held claims.
+	// A new independent source of the same object confirms held claims (flagged content confirms nothing).
 	for _, p := range t.claims {
-		if p != n && p.gate != nil && p.gate.state == "pending" && p.objectKey == n.objectKey && p.source != n.source {
+		if p != n && !n.quarantined() && p.gate != nil && p.gate.state == "pending" && p.objectKey == n.objectKey && p.source != n.source {
 			p.gate.state, p.gate.resolvedBy = "admitted", "second-source:"+n.id
 			st.setGate(p)
 			notes = append(notes, fmt.Sprintf("await_confirmation: %s admitted by a second source", p.id))
 		}
 	}
-	// Judge stage: where rules cannot tell whether two claims contradict.
-	judgeKeys, err := st.judgePairs(ctx, t, n, rules)
-	if err != nil {
-		return err
+	// Judge stage: where rules cannot tell whether two claims contradict. Quarantined content is never sent
+	// to the judge's model: it takes no part in resolution anyway.
+	var judgeKeys []string
+	if !n.quarantined() {
+		var err error
+		if judgeKeys, err = st.judgePairs(ctx, t, n, rules); err != nil {
+			return err
+		}
 	}
 	id := event.DeterministicID("decision", fmt.Sprint(st.partition), fmt.Sprint(it.msg.Seq), k.String())
 	st.settle(t, rules, settleArgs{at: at, streamSeq: it.msg.Seq, decisionID: id, trigger: n, inputs: append(inputs, n.id),
 		judgeKeys: judgeKeys, notes: notes, added: true})
-	st.linkContradictions(it, k)
+	if n.screen == "" {
+		st.linkContradictions(it, k)
+	}
 	return nil
 }
 
@@ -739,7 +814,7 @@ func orNone(s string) string {
 // secondSource returns a claim of the tier with n's object from another independent source, if any.
 func (st *batchState) secondSource(t *tier, n *tclaim) string {
 	for _, e := range t.claims {
-		if e != n && e.objectKey == n.objectKey && e.source != n.source && !(e.gate != nil && e.gate.state == "timed_out") {
+		if e != n && e.objectKey == n.objectKey && e.source != n.source && !(e.gate != nil && e.gate.state == "timed_out") && !e.quarantined() {
 			return e.id
 		}
 	}
@@ -762,8 +837,11 @@ func aliasOf(subject string) string {
 func (st *batchState) applyConfirm(it *item) {
 	c := it.confirm
 	at := it.msg.Time
-	st.confirmRows = append(st.confirmRows, []any{c.ClaimID, c.AgentID, c.Workspace, c.SubjectKey, st.partition, int64(it.msg.Seq), at})
+	st.confirmRows = append(st.confirmRows, []any{c.ClaimID, c.AgentID, c.Workspace, c.SubjectKey, st.partition, int64(it.msg.Seq), at, c.Release})
 	st.confirmed[c.ClaimID] = true
+	if c.Release {
+		st.released[c.ClaimID] = true
+	}
 	k, ok := st.claimTier[c.ClaimID]
 	if !ok {
 		return // the claim has not arrived yet; it will find the confirmation
@@ -779,7 +857,9 @@ func (st *batchState) applyConfirm(it *item) {
 		return
 	}
 	n.confirmed = true
-	if n.gate == nil || n.gate.state == "admitted" {
+	release := c.Release && n.screen != "" && !n.released
+	admit := n.gate != nil && n.gate.state != "admitted"
+	if !release && !admit {
 		return
 	}
 	var inputs []string
@@ -788,12 +868,25 @@ func (st *batchState) applyConfirm(it *item) {
 			inputs = append(inputs, e.id)
 		}
 	}
-	n.gate.state, n.gate.resolvedBy = "admitted", "confirmation:"+c.AgentID
-	st.setGate(n)
+	var notes []string
+	outcome := "confirmed"
+	if release {
+		// A reviewer decided the flagged content is harmless: the claim joins resolution like any other.
+		inputs = append(inputs, n.id)
+		n.released = true
+		t.rcOK = false
+		outcome = "released"
+		notes = append(notes, fmt.Sprintf("quarantine: %s (rule %s) released by agent %s", n.id, n.screen, c.AgentID))
+	}
+	if admit {
+		n.gate.state, n.gate.resolvedBy = "admitted", "confirmation:"+c.AgentID
+		st.setGate(n)
+		notes = append(notes, "await_confirmation: explicit confirmation by agent "+c.AgentID)
+	}
 	rules := st.e.policy.forSlot(k.slot, k.scope)
 	id := event.DeterministicID("confirm", fmt.Sprint(st.partition), fmt.Sprint(it.msg.Seq), c.ClaimID)
 	st.settle(t, rules, settleArgs{at: at, streamSeq: it.msg.Seq, decisionID: id, trigger: n, inputs: inputs,
-		outcome: "confirmed", notes: []string{"await_confirmation: explicit confirmation by agent " + c.AgentID}})
+		outcome: outcome, notes: notes})
 }
 
 // timeout applies a gate's timeout policy at its deadline. The decision is stamped with the deadline (log
@@ -927,12 +1020,17 @@ func (st *batchState) newVersion(ws string, c *tclaim, ns resolve.State, at time
 // gained a claim (the incremental rule gives the full fold's states; the tests hold it to that).
 func (st *batchState) fold(t *tier, rules slotRules, a settleArgs) (map[string]resolve.State, []*tclaim) {
 	n := a.trigger
-	if a.added && t.rcOK && t.plain && rules.ranker == resolve.LWW && len(t.verdicts) == 0 && n.gate == nil &&
+	if a.added && t.rcOK && t.plain && rules.ranker == resolve.LWW && len(t.verdicts) == 0 && n.gate == nil && !n.quarantined() &&
 		(rules.functional != nil || t.functional || !n.functional) {
 		compatible := true
 		for i := range t.rc {
-			if r := &t.rc[i]; r.ID != n.id && r.ValidFrom.Equal(n.validFrom) && (r.Sequence == nil) != (n.seq == nil) {
+			r := &t.rc[i]
+			if r.ID != n.id && r.ValidFrom.Equal(n.validFrom) && (r.Sequence == nil) != (n.seq == nil) {
 				compatible = false // sequences only partly present at this valid time
+				break
+			}
+			if r.Trust != n.trust {
+				compatible = false // trust levels: the full fold ranks them
 				break
 			}
 		}
@@ -965,7 +1063,7 @@ func (st *batchState) flush(ctx context.Context, tx pgx.Tx) error {
 	}
 	if err := copyRows("claims", []string{"id", "workspace_id", "subject_key", "subject", "predicate_key", "predicate",
 		"slot_key", "object", "object_key", "text", "functional", "scope", "owner_agent", "confidence", "valid_from", "sequence",
-		"provenance", "partition", "stream_seq", "recorded_at", "source_key", "extractor", "negated"}, st.claimRows); err != nil {
+		"provenance", "partition", "stream_seq", "recorded_at", "source_key", "extractor", "negated", "screen", "trust"}, st.claimRows); err != nil {
 		return err
 	}
 	if err := copyRows("claim_vectors", []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, st.vectorRows); err != nil {
@@ -975,7 +1073,7 @@ func (st *batchState) flush(ctx context.Context, tx pgx.Tx) error {
 		"decision_id", "recorded_at"}, st.contradictionRows); err != nil {
 		return err
 	}
-	if err := copyRows("subject_predicates", []string{"workspace_id", "subject_key", "predicate_key", "slot_key", "phrase", "model",
+	if err := copyRows("subject_predicates", []string{"workspace_id", "subject_key", "tier_owner", "predicate_key", "slot_key", "phrase", "model",
 		"embedding", "similarity", "first_claim", "stream_seq"}, st.predRows); err != nil {
 		return err
 	}
@@ -1042,8 +1140,8 @@ func (st *batchState) flush(ctx context.Context, tx pgx.Tx) error {
 			ids, ws, parts, states, deadlines, onTO, resolved)
 	}
 	for _, r := range st.confirmRows {
-		b.Queue(`INSERT INTO confirmations (claim_id, agent_id, workspace_id, subject_key, partition, stream_seq, confirmed_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, r...)
+		b.Queue(`INSERT INTO confirmations (claim_id, agent_id, workspace_id, subject_key, partition, stream_seq, confirmed_at, releases)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`, r...)
 	}
 	for _, r := range st.judgeRows {
 		b.Queue(`INSERT INTO judgements (claim_a, claim_b, workspace_id, judge_key, contradicts, model, prompt_version)

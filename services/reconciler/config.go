@@ -51,6 +51,9 @@ type Config struct {
 	// ErasureWait is how long POST /v1/workspaces/{ws}/erasures waits for the erasure to complete before it
 	// answers 202 Accepted (poll GET .../erasures/{id}). Default 30s.
 	ErasureWait time.Duration `env:"MNEME_RECONCILER_ERASURE_WAIT" envDefault:"30s"`
+	// AuditRelayInterval is how often the reconciler publishes audit-log entries not yet on the ledger stream
+	// (io.mneme.audit.v1.recorded on mneme.ledger.<ws>). Default 1s.
+	AuditRelayInterval time.Duration `env:"MNEME_RECONCILER_AUDIT_RELAY_INTERVAL" envDefault:"1s"`
 
 	// JudgeBaseURL enables the LLM judge (an OpenAI-compatible API root such as http://localhost:11434/v1) for
 	// the policy rules that ask for it; empty means rules only.
@@ -94,6 +97,9 @@ func (c Config) Defaults() Config {
 	}
 	if c.ErasureWait == 0 {
 		c.ErasureWait = 30 * time.Second
+	}
+	if c.AuditRelayInterval == 0 {
+		c.AuditRelayInterval = time.Second
 	}
 	if c.JudgeTimeout == 0 {
 		c.JudgeTimeout = 30 * time.Second
@@ -147,6 +153,9 @@ func (c Config) validateOwn() error {
 	}
 	if c.ErasureWait < 0 || c.ErasureWait > 10*time.Minute {
 		bad("MNEME_RECONCILER_ERASURE_WAIT=%s is out of range: use 0..10m (default 30s)", c.ErasureWait)
+	}
+	if c.AuditRelayInterval < 10*time.Millisecond || c.AuditRelayInterval > time.Hour {
+		bad("MNEME_RECONCILER_AUDIT_RELAY_INTERVAL=%s is out of range: use 10ms..1h (default 1s)", c.AuditRelayInterval)
 	}
 	if c.JudgeBaseURL != "" {
 		u, err := url.Parse(c.JudgeBaseURL)

@@ -16,7 +16,9 @@
 //     position in MNEME_CLAIMS. negated marks a negative assertion ("Alice has never used Zotero": predicate
 //     "has used", object "Zotero"); its slot_key carries the prefix "not:" ("not:has_used"), so negated and
 //     positive claims never compete, corroborate or supersede each other — they are related by contradiction
-//     links instead (below).
+//     links instead (below). screen names the pkg/promptguard rule the claim's subject, predicate, object or
+//     text matched at arrival (NULL: none): such a claim is quarantined (below). trust is the claim's source
+//     trust from the policy at arrival (1 unless a rule says otherwise).
 //   - claim_vectors: one row per claim (append-only, never updated), model and dim with every vector.
 //   - claim_versions: the belief history of each claim. The current belief is the row with retired_at IS NULL
 //     (exactly one per claim). A change of belief retires the current row (retired_at = log time of the change)
@@ -28,8 +30,10 @@
 //     disputed — truly simultaneous contradicting claims (same valid_from, equal or absent sequence), or equal
 //     evidence: every side is flagged; surface them together;
 //     pending — held by await-confirmation (not yet part of resolution);
-//     rejected — outranked by evidence (superseded_by = the winner's representative), or not confirmed before an
-//     await-confirmation timeout whose policy rejects.
+//     rejected — outranked by evidence (superseded_by = the winner's representative), by a current claim of a
+//     more trusted source, or not confirmed before an await-confirmation timeout whose policy rejects;
+//     quarantined — its content carries instructions to a model (claims.screen) and no administrator released
+//     it: stored and auditable, but no part of resolution; readers show it only when a request asks.
 //     valid_from is the claim's; decision_id names the decision that produced the version.
 //     Reads: "true now" = current rows with status active or disputed; "true at valid time T as believed at
 //     transaction time T'" = rows with recorded_at <= T' < coalesce(retired_at, infinity), status active, disputed
@@ -51,12 +55,17 @@
 //     the claim's own source included: count(*) per claim_id is its corroboration count.
 //   - subject_aliases: (workspace_id, alias, subject_key): alias is the lower-cased, space-normalized surface form
 //     of the subject as shared claims named it (private claims add no aliases: every agent reads this table).
-//   - subject_predicates: per (workspace, subject, predicate_key — "not:"-prefixed for negated claims) the slot it joined and the cosine similarity that
-//     merged it (NULL when it opened its own slot). Internal to the reconciler (it includes private claims'
-//     predicates); readers use claims.slot_key.
+//   - subject_predicates: per (workspace, subject, tier_owner, predicate_key — "not:"-prefixed for negated
+//     claims) the slot it joined and the cosine similarity that merged it (NULL when it opened its own slot or
+//     took the shared tier's slot of the same key). tier_owner is "" for the shared tier, else the agent whose
+//     private tier the row belongs to: merging never crosses tiers (see Resolution). Quarantined claims record
+//     no row. Readers use claims.slot_key; the query service reads a claim's own tier's row for its phrase
+//     vector.
 //   - claim_gates: await-confirmation state per held claim (pending / admitted / timed_out, deadline in log time,
 //     resolved_by: no-conflict, second-source:<claim>, confirmation:<agent>, timeout).
-//   - confirmations: explicit confirmations (ClaimConfirmedV1), possibly before their claim arrives.
+//   - confirmations: explicit confirmations (ClaimConfirmedV1), possibly before their claim arrives; releases
+//     marks a release from quarantine (set only for an admin key), a row of its own beside an ordinary
+//     confirmation by the same agent.
 //   - judgements: the judge verdicts this projection applied (claim_a < claim_b, contradicts, judge_key).
 //   - contradictions: links between a negated and a positive claim of the same subject and tier about the same
 //     thing (claim_a < claim_b, method "negation", similarity = cosine of their claim embeddings, decision_id,
@@ -70,8 +79,12 @@
 //   - dead_letters, duplicate_messages: positions of dead-lettered and repeated claims-stream messages.
 //   - partition_offsets: the last applied claims-stream sequence per partition (and its log time), written in the
 //     same transaction as the rows it produced.
-//   - erasures, erasure_parts: the erasure record (kind, target_hash = sha256(workspace NUL target), requested_by,
-//     requested_at, status, counts; never the target in clear) and each partition's part (see erasure.go).
+//   - erasures, erasure_parts: the erasure record (kind, scope and scope_agent — the tiers it covered —,
+//     target_hash = sha256(workspace NUL target), requested_by, requested_key, requested_at, status, counts of
+//     what lay in its scope; never the target in clear) and each partition's part (see erasure.go).
+//   - audit_log (pkg/audit): erasures requested and completed, quarantine releases and policy changes, beside
+//     the key and workspace actions of pkg/auth; wall clock, not projection state (replays write none). The
+//     service relays unpublished entries to the ledger stream (MNEME_RECONCILER_AUDIT_RELAY_INTERVAL).
 //
 // Private claims: a private claim is only ever in a tier of its owner. Readers must filter claims by
 // scope = 'shared' OR owner_agent = <calling agent> (view.go does it in one place), and decisions by
@@ -84,8 +97,20 @@
 // For each claim the reconciler finds its slot (its predicate's slot for the subject, or the slot of the most
 // similar predicate phrase of the subject at or above MNEME_RECONCILER_PREDICATE_SIMILARITY; decided from the
 // store in stream order and noted in the decision), adds it to its tier and folds the whole tier again with the
-// pure operators of internal/resolve: gates (await-confirmation) → optional judge verdicts → ranker (LWW or
-// evidence-weighted). The fold is a function of the set, so LWW's outcome does not depend on arrival order; a
+// pure operators of internal/resolve: quarantine → gates (await-confirmation) → optional judge verdicts →
+// source trust → ranker (LWW or evidence-weighted). Slots are found among the predicates the claim's own tier
+// may see — a shared claim the shared tier's, a private claim its owner's and the shared ones — so a shared claim
+// never lands in a slot a private claim opened, and no decision outside a private tier names its predicates.
+//
+// A claim whose content pkg/promptguard flags (screen) is quarantined: held out of the fold, of corroboration,
+// of aliases, of the predicate table, of the judge (its text is never sent to a model) and of negation links;
+// its decision (outcome "quarantined") names the rule and the rule set's version. The screen is a function of
+// the content, so a replay quarantines the same claims. A release (a confirmation with release set, from an
+// admin key) lets it into resolution with a decision of outcome "released".
+//
+// Trust (policy.go) ranks before the operator: in a tier, a claim that contradicts a current claim of a more
+// trusted source is rejected, one that restates it is represented by it, and each trust level is ranked by
+// the operator on its own, most trusted first. With one level (no trust rules) nothing changes. The fold is a function of the set, so LWW's outcome does not depend on arrival order; a
 // late older claim is inserted already superseded. The policy (policy.go, MNEME_RECONCILER_POLICY_FILE) picks
 // the operators per slot and the gates per claim; its version is in every decision. The optional LLM judge
 // (judge.go) writes each verdict to the keyed judge log (KV MNEME_JUDGE) before applying it; replays and
@@ -134,5 +159,8 @@
 //
 // Digest is a canonical SHA-256 over the projection (BeliefDigest over the current belief only); Replay rebuilds
 // the projection from the claims stream and the judge log into an empty database. Erasure (erasure.go) deletes a
-// subject's, an agent's or a workspace's content from Postgres and every stream and keeps the record.
+// subject's, an agent's or a workspace's content from Postgres and every stream and keeps the record; the
+// command carries a scope — the tiers the requesting key may write (agent key: its private tier; curator: also
+// the shared tier; admin: all) — and the partition owner erases only within it, rebuilding the touched subjects
+// from their surviving messages.
 package reconciler

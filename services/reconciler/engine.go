@@ -23,6 +23,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/promptguard"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -67,6 +68,8 @@ type item struct {
 	sourceKey  string
 	confidence float32
 	validFrom  time.Time
+	// screen names the promptguard rule the claim's content matched ("" when none): the claim is quarantined.
+	screen string
 }
 
 // engine applies claims-stream messages to the projection. It is shared by the live partition workers, Replay
@@ -121,6 +124,8 @@ func (e *engine) decode(m logMsg, partition int) item {
 		it.sourceKey = sourceKey(c.Provenance)
 		it.confidence = float32(c.Confidence)
 		it.validFrom = logTime(c.ValidFrom)
+		// A function of the content alone, so a replay quarantines the same claims.
+		it.screen = promptguard.Screen(c.Subject, c.Predicate, c.Object, c.Text)
 	case event.TypeClaimConfirmed:
 		var c event.ClaimConfirmedV1
 		if err := env.Into(event.TypeClaimConfirmed, &c); err != nil {
@@ -156,6 +161,12 @@ func (e *engine) decode(m logMsg, partition int) item {
 			it.dead = fmt.Sprintf("erasure: unknown kind %q", c.Kind)
 		case c.Kind != "workspace" && c.Target == "":
 			it.dead = "erasure: target is required for kind " + c.Kind
+		case c.Scope != "" && c.Scope != ScopeAll && c.Scope != ScopePrivate && c.Scope != ScopeShared && c.Scope != ScopeSharedPrivate:
+			it.dead = fmt.Sprintf("erasure: unknown scope %q", c.Scope)
+		case (c.Scope == ScopePrivate || c.Scope == ScopeSharedPrivate) && auth.ValidAgentID(c.ScopeAgent) != nil:
+			it.dead = "erasure: scope " + c.Scope + " needs a valid scope_agent"
+		case c.Kind == "workspace" && c.Scope != "" && c.Scope != ScopeAll:
+			it.dead = "erasure: a workspace erasure covers every tier"
 		}
 	default:
 		it.dead = fmt.Sprintf("unexpected event type %q on the claims stream", env.Type)

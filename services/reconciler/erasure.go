@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mneme-ai/mneme/pkg/audit"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
@@ -25,6 +26,19 @@ const (
 	EraseSubject   = "subject"
 	EraseAgent     = "agent"
 	EraseWorkspace = "workspace"
+)
+
+// Erasure scopes: the tiers an erasure may touch, which are those its requester may write (see
+// erasureScopeFor). A command without a scope (written before scopes existed) is ScopeAll.
+const (
+	// ScopeAll touches every tier: an admin key or development mode.
+	ScopeAll = "all"
+	// ScopePrivate touches the private tier of the scope agent only: an agent key.
+	ScopePrivate = "private"
+	// ScopeShared touches the shared tier only: a curator erasing another agent's shared claims.
+	ScopeShared = "shared"
+	// ScopeSharedPrivate touches the shared tier and the scope agent's private tier: a curator.
+	ScopeSharedPrivate = "shared_private"
 )
 
 // How an erasure works. The HTTP handler records the request (erasures: who, when, kind and a hash of the
@@ -45,9 +59,60 @@ const (
 // meets a leftover command applies the same deletions. Content published after the command (seq > the command's)
 // is new knowledge and is kept; turns still inside the pipeline at that moment may produce claims afterwards.
 
-// erasureTarget describes which rows of a partition an erasure covers.
+// erasureTarget describes which rows of a partition an erasure covers: what (kind, target) within which tiers
+// (scope, scopeAgent).
 type erasureTarget struct {
 	id, ws, kind, target string
+	scope, scopeAgent    string
+}
+
+func targetOf(c *event.ErasureRequestedV1) erasureTarget {
+	t := erasureTarget{id: c.ErasureID, ws: c.Workspace, kind: c.Kind, target: c.Target, scope: c.Scope, scopeAgent: c.ScopeAgent}
+	if t.scope == "" {
+		t.scope = ScopeAll
+	}
+	return t
+}
+
+// scoped reports whether the erasure is limited to some tiers.
+func (t erasureTarget) scoped() bool { return t.scope != ScopeAll }
+
+// tierAllowed reports whether a claim of the given scope and owner agent lies in the erasure's tiers.
+func (t erasureTarget) tierAllowed(scope, owner string) bool {
+	switch t.scope {
+	case ScopeAll:
+		return true
+	case ScopeShared:
+		return scope == string(event.ScopeShared)
+	case ScopePrivate:
+		return scope == string(event.ScopePrivate) && owner == t.scopeAgent
+	case ScopeSharedPrivate:
+		return scope == string(event.ScopeShared) || scope == string(event.ScopePrivate) && owner == t.scopeAgent
+	}
+	return false
+}
+
+// ownsAll reports whether everything an agent wrote is in scope for that agent's own messages that carry no
+// tier (turns, dead letters, confirmations): only the agent's own, when the scope includes its private tier.
+func (t erasureTarget) ownsAll(agent string) bool {
+	if t.scope == ScopeAll {
+		return true
+	}
+	return agent != "" && agent == t.scopeAgent && (t.scope == ScopePrivate || t.scope == ScopeSharedPrivate)
+}
+
+// tierCond is the SQL condition on claims (alias c) for the erasure's tiers, with the scope agent as
+// argument $n; it is empty for ScopeAll.
+func (t erasureTarget) tierCond(n int) (string, []any) {
+	switch t.scope {
+	case ScopeShared:
+		return " AND c.scope = 'shared'", nil
+	case ScopePrivate:
+		return fmt.Sprintf(" AND c.scope = 'private' AND c.owner_agent = $%d", n), []any{t.scopeAgent}
+	case ScopeSharedPrivate:
+		return fmt.Sprintf(" AND (c.scope = 'shared' OR c.owner_agent = $%d)", n), []any{t.scopeAgent}
+	}
+	return "", nil
 }
 
 func targetHash(ws, target string) string {
@@ -58,17 +123,21 @@ func targetHash(ws, target string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// where returns the SQL condition on claims (alias c) selecting the target, with its arguments from $2 on ($1 is
-// the partition).
+// claimCond returns the SQL condition on claims (alias c) selecting the target within the erasure's tiers,
+// with its arguments from $2 on ($1 is the partition).
 func (t erasureTarget) claimCond() (string, []any) {
+	var cond string
+	var args []any
 	switch t.kind {
 	case EraseSubject:
-		return "c.workspace_id = $2 AND c.subject_key = $3", []any{t.ws, t.target}
+		cond, args = "c.workspace_id = $2 AND c.subject_key = $3", []any{t.ws, t.target}
 	case EraseAgent:
-		return "c.workspace_id = $2 AND c.owner_agent = $3", []any{t.ws, t.target}
+		cond, args = "c.workspace_id = $2 AND c.owner_agent = $3", []any{t.ws, t.target}
 	default:
-		return "c.workspace_id = $2", []any{t.ws}
+		cond, args = "c.workspace_id = $2", []any{t.ws}
 	}
+	tc, targs := t.tierCond(len(args) + 2)
+	return cond + tc, append(args, targs...)
 }
 
 // erasureOutcome is what a part did.
@@ -79,14 +148,14 @@ type erasureOutcome struct {
 // applyErasure carries out this partition's part of an erasure (see the comment above).
 func (e *engine) applyErasure(ctx context.Context, tx pgx.Tx, partition int, it item) error {
 	c := it.erasure
-	t := erasureTarget{id: c.ErasureID, ws: c.Workspace, kind: c.Kind, target: c.Target}
+	t := targetOf(c)
 	parts := 1
 	if t.kind != EraseSubject {
 		parts = e.partitions
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO erasures (id, workspace_id, kind, target_hash, requested_by, requested_at, partitions)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-		t.id, t.ws, t.kind, nullable(targetHash(t.ws, t.target)), c.RequestedBy, c.RequestedAt, parts); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO erasures (id, workspace_id, kind, target_hash, requested_by, requested_at, partitions, scope, scope_agent)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+		t.id, t.ws, t.kind, nullable(targetHash(t.ws, t.target)), c.RequestedBy, c.RequestedAt, parts, t.scope, nullable(t.scopeAgent)); err != nil {
 		return fmt.Errorf("reconciler: erasure record: %w", err)
 	}
 	// Parts of one erasure serialize here, so the last one sees every other part committed.
@@ -135,11 +204,20 @@ func (e *engine) applyErasure(ctx context.Context, tx pgx.Tx, partition int, it 
 		}
 		global = n
 	}
-	if _, err := tx.Exec(ctx, `UPDATE erasures SET status = 'completed', completed_at = now(),
+	var claimsErased, messagesPurged int
+	if err := tx.QueryRow(ctx, `UPDATE erasures SET status = 'completed', completed_at = now(),
 			claims_erased = (SELECT coalesce(sum(claims_erased), 0) FROM erasure_parts WHERE erasure_id = $1),
 			messages_purged = $2 + (SELECT coalesce(sum(messages_purged), 0) FROM erasure_parts WHERE erasure_id = $1)
-		WHERE id = $1`, t.id, global); err != nil {
+		WHERE id = $1 RETURNING claims_erased, messages_purged`, t.id, global).Scan(&claimsErased, &messagesPurged); err != nil {
 		return err
+	}
+	if e.live {
+		// The audit log is not projection state: a replay that meets a leftover command records nothing.
+		if _, err := audit.Record(ctx, tx, audit.Entry{Workspace: t.ws, Action: event.AuditErasureCompleted, Actor: c.RequestedBy,
+			Details: map[string]any{"erasure_id": t.id, "kind": t.kind, "scope": t.scope, "claims_erased": claimsErased,
+				"messages_purged": messagesPurged}}); err != nil {
+			return err
+		}
 	}
 	_, err = tx.Exec(ctx, `UPDATE erasure_parts SET erased_claims = NULL, turn_ids = NULL WHERE erasure_id = $1`, t.id)
 	return err
@@ -178,21 +256,13 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 	if err := rows.Err(); err != nil {
 		return out, nil, nil, err
 	}
-	out.claims = len(ids)
-	// Other messages of the target in this partition: repeated claims, confirmations, dead letters.
-	var extraCond string
-	extraArgs := []any{partition, t.ws, ids}
-	switch t.kind {
-	case EraseSubject:
-		extraCond = "subject_key = $4"
-		extraArgs = append(extraArgs, t.target)
-	case EraseAgent:
-		extraCond = "agent_id = $4"
-		extraArgs = append(extraArgs, t.target)
-	default:
-		extraCond = "$4 = ''"
-		extraArgs = append(extraArgs, "")
+	if ids == nil {
+		ids = []string{} // = ANY('{}') is false; = ANY(NULL) would be unknown
 	}
+	out.claims = len(ids)
+	// Other messages of the target in this partition: repeated claims, confirmations, dead letters. Confirmations
+	// and dead letters carry no tier: a scoped erasure takes those of erased claims, and the scope agent's own.
+	extraCond, extraArgs := t.messageCond(partition, ids)
 	var more []int64
 	var confSubjects []string
 	if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(s), '{}') FROM (
@@ -215,21 +285,24 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 			return out, nil, nil, err
 		}
 	}
-	// Survivors of an agent erasure: the other messages of the subjects the agent spoke about.
+	// Survivors: the other messages of the subjects the erasure touched (another agent's claims of them, another
+	// tier's). Those subjects are deleted whole below and rebuilt from their survivors, exactly as a replay
+	// without the erased messages would build them. A workspace erasure leaves none.
 	var survivors []int64
 	subjectList := make([]string, 0, len(subjects))
 	for s := range subjects {
 		subjectList = append(subjectList, s)
 	}
 	slices.Sort(subjectList)
-	if t.kind == EraseAgent && len(subjectList) > 0 {
+	if t.kind != EraseWorkspace && len(subjectList) > 0 {
 		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(s ORDER BY s), '{}') FROM (
-				SELECT c.stream_seq AS s FROM claims c WHERE c.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3) AND c.owner_agent <> $4
+				SELECT c.stream_seq AS s FROM claims c WHERE c.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3)
+				  AND NOT (c.id = ANY($4::uuid[]))
 				UNION SELECT d.stream_seq FROM duplicate_messages d JOIN claims c ON c.id = d.claim_id
-				  WHERE d.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3) AND c.owner_agent <> $4
+				  WHERE d.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3) AND NOT (c.id = ANY($4::uuid[]))
 				UNION SELECT f.stream_seq FROM confirmations f WHERE f.partition = $1 AND f.workspace_id = $2 AND f.subject_key = ANY($3)
-				  AND f.agent_id <> $4 AND NOT (f.claim_id = ANY($5::uuid[]))) x`,
-			partition, t.ws, subjectList, t.target, ids).Scan(&survivors); err != nil {
+				  AND NOT (f.stream_seq = ANY($5::bigint[]))) x`,
+			partition, t.ws, subjectList, ids, more).Scan(&survivors); err != nil {
 			return out, nil, nil, fmt.Errorf("reconciler: erasure: find surviving messages: %w", err)
 		}
 	}
@@ -243,10 +316,10 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 		out.messages += n
 		e.purgeJudgeKeys(ctx, judgeKeys)
 	}
-	if err := deleteSubjectRows(ctx, tx, partition, t, subjectList, ids); err != nil {
+	if err := deleteSubjectRows(ctx, tx, partition, t, subjectList, ids, more); err != nil {
 		return out, nil, nil, err
 	}
-	if t.kind == EraseAgent && len(survivors) > 0 {
+	if len(survivors) > 0 {
 		if err := e.rebuild(ctx, tx, partition, survivors, at); err != nil {
 			return out, nil, nil, err
 		}
@@ -259,9 +332,34 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 	return out, ids, turns, nil
 }
 
+// messageCond is the SQL condition on confirmations and dead letters (columns subject_key, agent_id) of the
+// target's messages that carry no tier, with its arguments ($1 partition, $2 workspace, $3 erased claim ids,
+// $4 and on): a subject's or an agent's messages when the erasure covers every tier; for a scoped erasure only
+// the scope agent's own (the caller may erase what it wrote), never another agent's.
+func (t erasureTarget) messageCond(partition int, ids []string) (string, []any) {
+	args := []any{partition, t.ws, ids}
+	var cond string
+	switch t.kind {
+	case EraseSubject:
+		cond, args = "subject_key = $4", append(args, t.target)
+	case EraseAgent:
+		cond, args = "agent_id = $4", append(args, t.target)
+	default:
+		cond, args = "$4 = ''", append(args, "")
+	}
+	if t.scoped() {
+		owner := ""
+		if t.scope == ScopePrivate || t.scope == ScopeSharedPrivate {
+			owner = t.scopeAgent
+		}
+		cond, args = "("+cond+") AND agent_id = $5", append(args, owner)
+	}
+	return cond, args
+}
+
 // deleteSubjectRows deletes every projection row of the given subjects in the partition (whole subjects: for an
 // agent erasure they are rebuilt right after), and for a workspace everything of it in the partition.
-func deleteSubjectRows(ctx context.Context, tx pgx.Tx, partition int, t erasureTarget, subjects, ids []string) error {
+func deleteSubjectRows(ctx context.Context, tx pgx.Tx, partition int, t erasureTarget, subjects, ids []string, more []int64) error {
 	type stmt struct {
 		sql  string
 		args []any
@@ -276,11 +374,10 @@ func deleteSubjectRows(ctx context.Context, tx pgx.Tx, partition int, t erasureT
 		{`DELETE FROM subject_aliases WHERE workspace_id = $1 AND subject_key = ANY($2)`, []any{t.ws, subjects}},
 		{`DELETE FROM confirmations WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
 	}
-	switch t.kind {
-	case EraseSubject:
-		stmts = append(stmts, stmt{`DELETE FROM dead_letters WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject})
-	case EraseAgent:
-		stmts = append(stmts, stmt{`DELETE FROM dead_letters WHERE partition = $1 AND workspace_id = $2 AND agent_id = $3`, []any{partition, t.ws, t.target}})
+	switch {
+	case t.kind != EraseWorkspace:
+		// The dead letters whose messages were deleted (their positions are gone from the stream).
+		stmts = append(stmts, stmt{`DELETE FROM dead_letters WHERE partition = $1 AND stream_seq = ANY($2::bigint[])`, []any{partition, more}})
 	default:
 		wsOnly := []any{partition, t.ws}
 		stmts = append(stmts,
@@ -398,6 +495,7 @@ func (e *engine) scanDelete(ctx context.Context, streamName, filter string, matc
 
 // looseEvent is the part of any Mneme event or inbox body an erasure matches on.
 type looseEvent struct {
+	Type      string          `json:"type"`
 	Workspace string          `json:"workspace"`
 	Data      json.RawMessage `json:"data"`
 }
@@ -416,6 +514,9 @@ type looseData struct {
 	Claims      []looseData      `json:"claims"`
 	Turns       []looseData      `json:"turns"`
 	RequestedBy string           `json:"requested_by"`
+	// Scope and OwnerAgent are a claim's or decision's tier (decisions name the owner of a private tier).
+	Scope      string `json:"scope"`
+	OwnerAgent string `json:"owner_agent"`
 }
 
 // matches reports whether an event or inbox body (data) falls under the erasure, given the erased claim ids and
@@ -424,6 +525,9 @@ func (t erasureTarget) matches(data []byte, hdr nats.Header, erased, turns map[s
 	var env looseEvent
 	if err := json.Unmarshal(data, &env); err != nil {
 		return false
+	}
+	if env.Type == event.TypeAuditRecorded {
+		return false // the audit trail names no content and outlives what it records
 	}
 	var d looseData
 	if len(env.Data) > 0 {
@@ -452,6 +556,27 @@ func (t erasureTarget) matches(data []byte, hdr nats.Header, erased, turns map[s
 	agent := d.AgentID
 	if agent == "" {
 		agent = d.Provenance.AgentID
+	}
+	if hdr != nil && agent == "" {
+		agent = hdr.Get(bus.HeaderAgent)
+	}
+	if t.scoped() {
+		// A scoped erasure touches a message only if it lies in the erasure's tiers: a claim or decision by its
+		// tier; a turn, an inbox body or a dead letter (no tier of its own) only if the scope agent wrote it.
+		switch {
+		case d.TurnID != "" || d.Scope == "":
+			if !t.ownsAll(agent) {
+				return false
+			}
+		default:
+			owner := d.OwnerAgent
+			if owner == "" {
+				owner = d.Provenance.AgentID
+			}
+			if !t.tierAllowed(d.Scope, owner) {
+				return false
+			}
+		}
 	}
 	if erased[d.ClaimID] || erased[d.Winner] || turns[d.TurnID] {
 		return true
@@ -564,11 +689,14 @@ type ErasureRequest struct {
 	Target string `json:"target,omitempty"`
 }
 
-// ErasureStatus is the answer of the erasure endpoints: the record, never the erased content.
+// ErasureStatus is the answer of the erasure endpoints: the record, never the erased content. Its counts cover
+// only the erasure's scope, which is what the requester may write (and so see).
 type ErasureStatus struct {
 	ErasureID      string     `json:"erasure_id"`
 	Workspace      string     `json:"workspace"`
 	Kind           string     `json:"kind"`
+	Scope          string     `json:"scope"`
+	ScopeAgent     string     `json:"scope_agent,omitempty"`
 	TargetHash     string     `json:"target_hash,omitempty"`
 	RequestedBy    string     `json:"requested_by"`
 	RequestedAt    time.Time  `json:"requested_at"`

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/audit"
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
@@ -32,7 +33,14 @@ type ConfirmResponse struct {
 
 // handleConfirm publishes a ClaimConfirmedV1 for a claim the caller can see. Confirming twice as the same
 // agent has one effect (the event id is derived from workspace, claim and agent).
-func (s *Service) handleConfirm(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleConfirm(w http.ResponseWriter, r *http.Request) { s.confirm(w, r, false) }
+
+// handleRelease releases a quarantined claim the caller can see (its content was flagged by promptguard and a
+// reviewer decided it is harmless): an admin key only, recorded in the audit log. The release travels as a
+// confirmation with release set, so the reconciler applies it in order with the claim's partition.
+func (s *Service) handleRelease(w http.ResponseWriter, r *http.Request) { s.confirm(w, r, true) }
+
+func (s *Service) confirm(w http.ResponseWriter, r *http.Request, release bool) {
 	ws, claimID := r.PathValue("ws"), r.PathValue("id")
 	id, err := s.auth.Identify(r, ws, false)
 	if err != nil {
@@ -43,8 +51,14 @@ func (s *Service) handleConfirm(w http.ResponseWriter, r *http.Request) {
 		api.WriteError(w, http.StatusBadRequest, api.CodeInvalid, "id", "claim id is not a UUID")
 		return
 	}
+	if release && !id.Admin() {
+		api.WriteError(w, http.StatusForbidden, api.CodeForbidden, "Authorization", "releasing a claim from quarantine needs an admin key")
+		return
+	}
 	var subject, scope, owner string
-	err = s.deps.DB.QueryRow(r.Context(), `SELECT subject_key, scope, owner_agent FROM claims WHERE workspace_id = $1 AND id = $2`, ws, claimID).Scan(&subject, &scope, &owner)
+	var screen *string
+	err = s.deps.DB.QueryRow(r.Context(), `SELECT subject_key, scope, owner_agent, screen FROM claims WHERE workspace_id = $1 AND id = $2`, ws, claimID).
+		Scan(&subject, &scope, &owner, &screen)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && scope == string(event.ScopePrivate) && owner != id.Agent) {
 		// A private claim of another agent is as unknown as a missing one.
 		api.WriteError(w, http.StatusNotFound, api.CodeNotFound, "id", "no such claim in this workspace (it may not be reconciled yet)")
@@ -55,15 +69,31 @@ func (s *Service) handleConfirm(w http.ResponseWriter, r *http.Request) {
 		api.WriteError(w, http.StatusServiceUnavailable, api.CodeUnavailable, "", "the store is unavailable; retry")
 		return
 	}
+	if release && screen == nil {
+		api.WriteError(w, http.StatusConflict, api.CodeInvalid, "id", "the claim is not quarantined")
+		return
+	}
 	p := bus.PartitionOf(ws, subject, s.cfg.Partitions)
-	ev := event.ClaimConfirmedV1{Workspace: ws, ClaimID: claimID, SubjectKey: subject, AgentID: id.Agent, ConfirmedAt: time.Now().UTC(), Partition: p}
-	evID := event.DeterministicID("confirm", ws, claimID, id.Agent)
+	ev := event.ClaimConfirmedV1{Workspace: ws, ClaimID: claimID, SubjectKey: subject, AgentID: id.Agent, ConfirmedAt: time.Now().UTC(), Partition: p, Release: release}
+	kind := "confirm"
+	if release {
+		kind = "release"
+	}
+	evID := event.DeterministicID(kind, ws, claimID, id.Agent)
 	env, err := event.New(event.TypeClaimConfirmed, evID, "mneme/reconciler", ws, ev.ConfirmedAt, ev)
 	if err != nil {
 		api.WriteError(w, http.StatusInternalServerError, api.CodeInternal, "", "internal error")
 		return
 	}
 	env.Subject = claimID
+	if release {
+		if _, err := audit.Record(r.Context(), s.deps.DB, audit.Entry{Workspace: ws, Action: event.AuditQuarantineReleased, Actor: id.Agent,
+			KeyID: id.KeyID, Details: map[string]any{"claim_id": claimID, "rule": *screen}}); err != nil {
+			s.log.Error("reconciler: release: audit", "err", err)
+			api.WriteError(w, http.StatusServiceUnavailable, api.CodeUnavailable, "", "the store is unavailable; retry")
+			return
+		}
+	}
 	if _, err := bus.PublishEvent(r.Context(), s.deps.JS, bus.ClaimsSubject(p), env); err != nil {
 		s.log.Error("reconciler: confirm: publish", "err", err)
 		api.WriteError(w, http.StatusServiceUnavailable, api.CodeUnavailable, "", "the bus is unavailable; retry")
@@ -72,10 +102,35 @@ func (s *Service) handleConfirm(w http.ResponseWriter, r *http.Request) {
 	api.WriteJSON(w, http.StatusAccepted, ConfirmResponse{Status: "accepted", ClaimID: claimID, ConfirmationID: evID})
 }
 
+// erasureScopeFor decides which tiers an erasure of kind (and target) by the caller id may touch: what the caller
+// may write. An agent key erases within its own private tier; a curator key also in the shared tier (never
+// another agent's private tier); an admin key (and development mode) anything of the workspace. It returns the
+// scope and its agent, or a 403 reason.
+func erasureScopeFor(id auth.Identity, kind, target string) (scope, scopeAgent, forbidden string) {
+	if id.Admin() {
+		return ScopeAll, "", ""
+	}
+	if kind == EraseWorkspace {
+		return "", "", "erasing a whole workspace needs an admin key"
+	}
+	switch id.Role {
+	case auth.RoleCurator:
+		if kind == EraseAgent && target != id.Agent {
+			// Another agent's shared claims only: its private tier is not the curator's to see or erase.
+			return ScopeShared, "", ""
+		}
+		return ScopeSharedPrivate, id.Agent, ""
+	default:
+		if kind == EraseAgent && target != id.Agent {
+			return "", "", "an agent key may only erase its own agent's claims"
+		}
+		return ScopePrivate, id.Agent, ""
+	}
+}
+
 // handleErasure records an erasure request, publishes its partition commands and waits (up to ErasureWait) for
-// it to complete: 200 with the record when done, else 202 (poll GET .../erasures/{id}). A key bound to one agent
-// may only erase that agent's claims or a subject; a workspace erasure needs a key valid for any agent (or dev
-// mode).
+// it to complete: 200 with the record when done, else 202 (poll GET .../erasures/{id}). The erasure is limited to
+// the tiers the caller may write (erasureScopeFor), and its record counts only what lies in them.
 func (s *Service) handleErasure(w http.ResponseWriter, r *http.Request) {
 	ws := r.PathValue("ws")
 	id, err := s.auth.Identify(r, ws, false)
@@ -102,25 +157,27 @@ func (s *Service) handleErasure(w http.ResponseWriter, r *http.Request) {
 			api.WriteError(w, http.StatusBadRequest, api.CodeInvalid, "target", "an agent erasure needs a valid agent id as target: "+err.Error())
 			return
 		}
-		if id.KeyBound && req.Target != id.Agent {
-			api.WriteError(w, http.StatusForbidden, api.CodeForbidden, "target", "this key may only erase its own agent's claims")
-			return
-		}
 	case EraseWorkspace:
 		if req.Target != "" && req.Target != ws {
 			api.WriteError(w, http.StatusBadRequest, api.CodeInvalid, "target", "a workspace erasure takes no target (or the workspace id)")
 			return
 		}
 		req.Target = ""
-		if id.KeyBound {
-			api.WriteError(w, http.StatusForbidden, api.CodeForbidden, "kind", "erasing a workspace needs a key that is not bound to one agent")
-			return
-		}
 	default:
 		api.WriteError(w, http.StatusBadRequest, api.CodeInvalid, "kind", "kind must be subject, agent or workspace")
 		return
 	}
-	st, err := s.RequestErasure(r.Context(), ws, req.Kind, req.Target, id.Agent)
+	scope, scopeAgent, forbidden := erasureScopeFor(id, req.Kind, req.Target)
+	if forbidden != "" {
+		field := "target"
+		if req.Kind == EraseWorkspace {
+			field = "kind"
+		}
+		api.WriteError(w, http.StatusForbidden, api.CodeForbidden, field, forbidden)
+		return
+	}
+	st, err := s.RequestErasure(r.Context(), ErasureSpec{Workspace: ws, Kind: req.Kind, Target: req.Target, Scope: scope,
+		ScopeAgent: scopeAgent, RequestedBy: id.Agent, KeyID: id.KeyID})
 	if err != nil {
 		s.log.Error("reconciler: erasure request", "err", err)
 		api.WriteError(w, http.StatusServiceUnavailable, api.CodeUnavailable, "", "the erasure could not be started; retry")
@@ -141,9 +198,12 @@ func (s *Service) handleErasure(w http.ResponseWriter, r *http.Request) {
 	api.WriteJSON(w, code, st)
 }
 
+// handleErasureStatus answers the record of an erasure to the agent that requested it and to admin keys; to
+// anyone else an erasure is as unknown as a missing one.
 func (s *Service) handleErasureStatus(w http.ResponseWriter, r *http.Request) {
 	ws, eid := r.PathValue("ws"), r.PathValue("id")
-	if _, err := s.auth.Identify(r, ws, false); err != nil {
+	id, err := s.auth.Identify(r, ws, false)
+	if err != nil {
 		auth.WriteError(w, err)
 		return
 	}
@@ -152,7 +212,7 @@ func (s *Service) handleErasureStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, err := s.erasureStatus(r.Context(), ws, eid)
-	if errors.Is(err, pgx.ErrNoRows) {
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !id.Admin() && st.RequestedBy != id.Agent) {
 		api.WriteError(w, http.StatusNotFound, api.CodeNotFound, "id", "no such erasure in this workspace")
 		return
 	}
@@ -163,9 +223,24 @@ func (s *Service) handleErasureStatus(w http.ResponseWriter, r *http.Request) {
 	api.WriteJSON(w, http.StatusOK, st)
 }
 
-// RequestErasure records an erasure and publishes its commands to the affected claims partitions; the partition
-// owners carry it out. target is a canonical subject key, an agent id, or empty for a workspace.
-func (s *Service) RequestErasure(ctx context.Context, ws, kind, target, requestedBy string) (ErasureStatus, error) {
+// ErasureSpec is one erasure to request.
+type ErasureSpec struct {
+	Workspace string
+	// Kind is EraseSubject, EraseAgent or EraseWorkspace; Target a canonical subject key, an agent id, or empty.
+	Kind, Target string
+	// Scope (default ScopeAll) and ScopeAgent limit the erasure to tiers (see erasureScopeFor).
+	Scope, ScopeAgent string
+	// RequestedBy is the requesting agent; KeyID the key it used, if any (for the audit log).
+	RequestedBy, KeyID string
+}
+
+// RequestErasure records an erasure (and its audit entry, in one transaction) and publishes its commands to the
+// affected claims partitions; the partition owners carry it out.
+func (s *Service) RequestErasure(ctx context.Context, spec ErasureSpec) (ErasureStatus, error) {
+	ws, kind, target := spec.Workspace, spec.Kind, spec.Target
+	if spec.Scope == "" {
+		spec.Scope = ScopeAll
+	}
 	eid := uuid.NewString()
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	parts := []int{}
@@ -176,11 +251,28 @@ func (s *Service) RequestErasure(ctx context.Context, ws, kind, target, requeste
 			parts = append(parts, p)
 		}
 	}
-	if _, err := s.deps.DB.Exec(ctx, `INSERT INTO erasures (id, workspace_id, kind, target_hash, requested_by, requested_at, partitions)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, eid, ws, kind, nullable(targetHash(ws, target)), requestedBy, now, len(parts)); err != nil {
-		return ErasureStatus{}, fmt.Errorf("record erasure: %w", err)
+	err := pgx.BeginFunc(ctx, s.deps.DB, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO erasures (id, workspace_id, kind, target_hash, requested_by, requested_at, partitions, scope, scope_agent, requested_key)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, eid, ws, kind, nullable(targetHash(ws, target)), spec.RequestedBy, now, len(parts),
+			spec.Scope, nullable(spec.ScopeAgent), nullable(spec.KeyID)); err != nil {
+			return fmt.Errorf("record erasure: %w", err)
+		}
+		details := map[string]any{"erasure_id": eid, "kind": kind, "scope": spec.Scope}
+		if spec.ScopeAgent != "" {
+			details["scope_agent"] = spec.ScopeAgent
+		}
+		if h := targetHash(ws, target); h != "" {
+			details["target_hash"] = h
+		}
+		_, err := audit.Record(ctx, tx, audit.Entry{Workspace: ws, Action: event.AuditErasureRequested, Actor: spec.RequestedBy,
+			KeyID: spec.KeyID, Details: details})
+		return err
+	})
+	if err != nil {
+		return ErasureStatus{}, err
 	}
-	cmd := event.ErasureRequestedV1{ErasureID: eid, Workspace: ws, Kind: kind, Target: target, RequestedBy: requestedBy, RequestedAt: now}
+	cmd := event.ErasureRequestedV1{ErasureID: eid, Workspace: ws, Kind: kind, Target: target, RequestedBy: spec.RequestedBy, RequestedAt: now,
+		Scope: spec.Scope, ScopeAgent: spec.ScopeAgent}
 	for _, p := range parts {
 		env, err := event.New(event.TypeErasureRequested, fmt.Sprintf("erasure:%s:%d", eid, p), "mneme/reconciler", ws, now, cmd)
 		if err != nil {
@@ -190,7 +282,7 @@ func (s *Service) RequestErasure(ctx context.Context, ws, kind, target, requeste
 			return ErasureStatus{}, fmt.Errorf("publish erasure command: %w", err)
 		}
 	}
-	s.log.Info("reconciler: erasure requested", "erasure_id", eid, "workspace", ws, "kind", kind, "partitions", len(parts))
+	s.log.Info("reconciler: erasure requested", "erasure_id", eid, "workspace", ws, "kind", kind, "scope", spec.Scope, "partitions", len(parts))
 	return s.erasureStatus(ctx, ws, eid)
 }
 
@@ -221,11 +313,12 @@ func (s *Service) WaitErasure(ctx context.Context, ws, eid string) (ErasureStatu
 
 func (s *Service) erasureStatus(ctx context.Context, ws, eid string) (ErasureStatus, error) {
 	var st ErasureStatus
-	var hash *string
-	err := s.deps.DB.QueryRow(ctx, `SELECT id::text, workspace_id, kind, target_hash, requested_by, requested_at, status, completed_at,
+	var hash, scopeAgent *string
+	err := s.deps.DB.QueryRow(ctx, `SELECT id::text, workspace_id, kind, scope, scope_agent, target_hash, requested_by, requested_at, status, completed_at,
 			claims_erased, messages_purged
-		FROM erasures WHERE id = $1 AND workspace_id = $2`, eid, ws).Scan(&st.ErasureID, &st.Workspace, &st.Kind, &hash,
+		FROM erasures WHERE id = $1 AND workspace_id = $2`, eid, ws).Scan(&st.ErasureID, &st.Workspace, &st.Kind, &st.Scope, &scopeAgent, &hash,
 		&st.RequestedBy, &st.RequestedAt, &st.Status, &st.CompletedAt, &st.ClaimsErased, &st.MessagesPurged)
 	st.TargetHash = deref(hash)
+	st.ScopeAgent = deref(scopeAgent)
 	return st, err
 }

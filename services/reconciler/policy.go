@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -24,15 +25,23 @@ import (
 //	   {"predicate": "born_in|birthplace", "operator": "evidence"},
 //	   {"predicate": "likes|visited", "functional": false},
 //	   {"predicate": "has_pet", "judge": "exclusive"},
-//	   {"predicate": "*", "source": "llm:*", "await_confirmation": {"timeout": "72h", "on_timeout": "accept"}}
+//	   {"predicate": "*", "source": "llm:*", "await_confirmation": {"timeout": "72h", "on_timeout": "accept"}},
+//	   {"agent": "crawler-*", "trust": 0.3}
 //	 ]}
 //
 // Slot-level properties (operator, functional, judge) are taken from the first rule that matches the slot
 // (predicate pattern against the slot key, scope) and sets the property; rules naming a source or an agent may
-// only set claim-level properties (await_confirmation), because a slot's operator must not depend on which
-// claim arrived first. Claim-level properties come from the first rule that matches the claim (predicate
+// only set claim-level properties (await_confirmation, trust), because a slot's operator must not depend on
+// which claim arrived first. Claim-level properties come from the first rule that matches the claim (predicate
 // pattern against its predicate key or slot key, scope, source = the extractor name, agent) and sets them.
 // Patterns are '|'-separated alternatives where '*' matches any run of characters.
+//
+// Trust (0..1, default 1) is how far a source is believed against others. It ranks before the operator: in a
+// slot tier a claim that contradicts a current claim of a more trusted source is rejected (never superseding
+// it, whatever its valid time or evidence), and one that restates it is represented by it; claims of equal
+// trust are resolved by the operator as usual (resolve.Fold). A claim's trust is fixed when it arrives (stored
+// in claims.trust) and named, with the rule that set it, in the reason of its decision. Combine a low trust with
+// await_confirmation to hold an untrusted source's claims until a second source or a confirmation admits them.
 type Policy struct {
 	version string
 	rules   []Rule
@@ -55,6 +64,8 @@ type Rule struct {
 	Judge string `json:"judge,omitempty"`
 	// AwaitConfirmation holds a claim that would change the slot's value until it is confirmed.
 	AwaitConfirmation *AwaitRule `json:"await_confirmation,omitempty"`
+	// Trust is the source trust (0..1) of the claims the rule matches; claims no rule gives a trust have 1.
+	Trust *float64 `json:"trust,omitempty"`
 }
 
 // AwaitRule configures await-confirmation.
@@ -122,7 +133,10 @@ func ParsePolicy(b []byte) (*Policy, error) {
 			errs = append(errs, fmt.Errorf("%s.judge=%q: use none, merged or exclusive", at, r.Judge))
 		}
 		if (r.Source != "" || r.Agent != "") && (r.Operator != "" || r.Functional != nil || r.Judge != "") {
-			errs = append(errs, fmt.Errorf("%s: a rule with source or agent may only set await_confirmation (operator, functional and judge are per slot)", at))
+			errs = append(errs, fmt.Errorf("%s: a rule with source or agent may only set await_confirmation and trust (operator, functional and judge are per slot)", at))
+		}
+		if r.Trust != nil && (math.IsNaN(*r.Trust) || *r.Trust < 0 || *r.Trust > 1) {
+			errs = append(errs, fmt.Errorf("%s.trust=%g: use a number from 0 (not trusted) to 1 (fully trusted, the default)", at, *r.Trust))
 		}
 		if a := r.AwaitConfirmation; a != nil {
 			if a.Timeout != "" {
@@ -207,6 +221,24 @@ func (p *Policy) forClaim(predicateKey, slotKey, scope, extractor, agent string)
 		return g
 	}
 	return gate{}
+}
+
+// defaultTrust is the trust of a claim no rule gives one.
+const defaultTrust float32 = 1
+
+// trustFor returns the claim-level trust of a claim and the index of the rule that set it (-1: the default).
+func (p *Policy) trustFor(predicateKey, slotKey, scope, extractor, agent string) (float32, int) {
+	for i, r := range p.rules {
+		if r.Trust == nil {
+			continue
+		}
+		if !(matchPattern(r.Predicate, predicateKey) || matchPattern(r.Predicate, slotKey)) || !matchScope(r.Scope, scope) ||
+			!matchPattern(r.Source, extractor) || !matchPattern(r.Agent, agent) {
+			continue
+		}
+		return float32(*r.Trust), i
+	}
+	return defaultTrust, -1
 }
 
 func matchScope(pattern, scope string) bool {

@@ -10,10 +10,13 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mneme-ai/mneme/pkg/audit"
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/llm"
 	"github.com/mneme-ai/mneme/pkg/service"
 )
@@ -59,7 +62,11 @@ func New(deps service.Deps, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{deps: deps, cfg: cfg, log: deps.Logger, engine: e, auth: auth.New(deps.DB, cfg.DevMode)}, nil
+	a := deps.Auth
+	if a == nil {
+		a = auth.New(deps.DB, cfg.DevMode)
+	}
+	return &Service{deps: deps, cfg: cfg, log: deps.Logger, engine: e, auth: a}, nil
 }
 
 func newEngine(deps service.Deps, cfg Config, live bool) (*engine, error) {
@@ -104,6 +111,18 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 	defer s.running.Store(false)
 	s.engine.bindJudgeLog(ctx)
+	if err := s.recordPolicy(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped before it started
+		}
+		return err
+	}
+	relayDone := make(chan struct{})
+	go func() {
+		defer close(relayDone)
+		audit.Relay(ctx, s.deps.DB, s.deps.JS, s.cfg.AuditRelayInterval, s.log)
+	}()
+	defer func() { <-relayDone }()
 	o := newOwner(s.engine)
 	err := o.run(ctx, func(ok bool) {
 		s.ready.Store(ok)
@@ -113,6 +132,40 @@ func (s *Service) Run(ctx context.Context) error {
 	})
 	s.ready.Store(false)
 	return err
+}
+
+// settingPolicyVersion is the store setting holding the version of the resolution policy last in force.
+const settingPolicyVersion = "reconciler_policy_version"
+
+// recordPolicy records a change of the resolution policy (its version differs from the one last in force) in
+// the audit log. Replicas starting together record it once: the setting row is locked while compared.
+func (s *Service) recordPolicy(ctx context.Context) error {
+	version := s.engine.policy.Version()
+	err := pgx.BeginFunc(ctx, s.deps.DB, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO store_settings (key, value) VALUES ($1, '') ON CONFLICT DO NOTHING`, settingPolicyVersion); err != nil {
+			return err
+		}
+		var last string
+		if err := tx.QueryRow(ctx, `SELECT value FROM store_settings WHERE key = $1 FOR UPDATE`, settingPolicyVersion).Scan(&last); err != nil {
+			return err
+		}
+		if last == version {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE store_settings SET value = $2 WHERE key = $1`, settingPolicyVersion, version); err != nil {
+			return err
+		}
+		details := map[string]any{"to": version}
+		if last != "" {
+			details["from"] = last
+		}
+		_, err := audit.Record(ctx, tx, audit.Entry{Action: event.AuditPolicyChanged, Actor: "reconciler", Details: details})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("reconciler: record the resolution policy version: %w", err)
+	}
+	return nil
 }
 
 // Ready reports whether the replica takes part in ownership and its store answers.
@@ -136,6 +189,7 @@ func (s *Service) Owned() []int {
 // Routes registers the reconciler's HTTP routes.
 func (s *Service) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/workspaces/{ws}/claims/{id}/confirm", s.handleConfirm)
+	mux.HandleFunc("POST /v1/workspaces/{ws}/claims/{id}/release", s.handleRelease)
 	mux.HandleFunc("POST /v1/workspaces/{ws}/erasures", s.handleErasure)
 	mux.HandleFunc("GET /v1/workspaces/{ws}/erasures/{id}", s.handleErasureStatus)
 }

@@ -43,6 +43,8 @@ func Start(t testing.TB, env map[string]string) *System {
 		"MNEME_NATS_STORE_DIR": t.TempDir(),
 		"MNEME_DEV_MODE":       "true",
 		"MNEME_TARGET":         "all",
+		// Tests send bursts from one address; a test of the limits sets its own.
+		"MNEME_HTTP_RATE_LIMIT": "0",
 	}
 	for k, v := range env {
 		vars[k] = v

@@ -120,6 +120,7 @@ func Start(ctx context.Context, o Options) (s *System, err error) {
 	cfg.Target = "all"
 	cfg.DevMode = true
 	cfg.MigrateOnStart = true
+	cfg.RateLimit = 0 // the benchmark measures throughput, not one agent's fair share
 	a, err := app.Build(ctx, cfg, log)
 	if err != nil {
 		return nil, fmt.Errorf("starting Mneme in-process: %w", err)

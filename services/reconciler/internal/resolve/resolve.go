@@ -3,9 +3,12 @@
 // their own, and the reconciler calls them with the whole tier after every change (an n-ary fold over the set),
 // which is what makes the LWW outcome independent of arrival order.
 //
-// The pipeline for one tier is: gates (await-confirmation holds claims out of the candidate set; a gate that
-// timed out with "reject" makes its claim rejected) → a ranker over the remaining candidates (LWW by valid time,
-// or evidence-weighted) → per-claim states. Which claims contradict is a relation given by the caller: for a
+// The pipeline for one tier is: quarantine (a claim whose content was flagged as instructions takes no part)
+// → gates (await-confirmation holds claims out of the candidate set; a gate that timed out with "reject" makes
+// its claim rejected) → source trust (claims are ranked level by level, most trusted first: a claim that
+// contradicts a current claim of a more trusted source is rejected, one that restates it is represented by it)
+// → a ranker over the remaining candidates of each level (LWW by valid time, or evidence-weighted) →
+// per-claim states. With one trust level (the default) the trust stage does nothing. Which claims contradict is a relation given by the caller: for a
 // functional slot every two different objects contradict unless a judge verdict says they do not; for an
 // accumulating slot nothing contradicts unless a judge verdict says so. Two claims with the same object never
 // contradict: they corroborate.
@@ -28,6 +31,8 @@ const (
 	Disputed   Status = "disputed"
 	Pending    Status = "pending"
 	Rejected   Status = "rejected"
+	// Quarantined claims carry content flagged as instructions to a model; they take no part in resolution.
+	Quarantined Status = "quarantined"
 )
 
 // Ranker names the operator that ranks the admitted claims of a tier.
@@ -59,6 +64,11 @@ type Claim struct {
 	Held bool
 	// GateRejected is true when the gate's timeout policy rejected the claim (status rejected).
 	GateRejected bool
+	// Quarantined is true when the claim's content was flagged and not released (status quarantined).
+	Quarantined bool
+	// Trust is the claim's source trust (policy): a claim never outranks a claim of higher trust. Only the
+	// order of the values matters; equal trust everywhere (the default) changes nothing.
+	Trust float32
 }
 
 // Pair is an unordered pair of claim ids, stored with A < B.
@@ -145,6 +155,8 @@ func Fold(in Input) Result {
 	for i := range claims {
 		c := &claims[i]
 		switch {
+		case c.Quarantined:
+			res.States[c.ID] = State{Status: Quarantined, Why: "quarantine: content flagged as instructions to a model; held out of resolution"}
 		case c.GateRejected:
 			res.States[c.ID] = State{Status: Rejected, Why: "await-confirmation: not confirmed before the timeout"}
 		case c.Held:
@@ -153,15 +165,86 @@ func Fold(in Input) Result {
 			cands = append(cands, c)
 		}
 	}
-	switch {
-	case in.Ranker == Evidence:
-		if len(in.Verdicts) > 0 || !foldEvidenceFast(in, cands, res.States) {
-			foldEvidence(in, cands, res.States)
+	levels := trustLevels(cands)
+	if len(levels) <= 1 {
+		rank(in, cands, res.States)
+		return res
+	}
+	// Most trusted first: each level is ranked on its own, after the claims that contradict or restate a
+	// current claim of a more trusted level have been settled by it.
+	var above []*Claim // current (active or disputed) claims of the levels done so far
+	for _, lv := range levels {
+		var level []*Claim
+		for _, c := range cands {
+			if c.Trust != lv {
+				continue
+			}
+			if y := firstContradicting(in, c, above); y != nil {
+				res.States[c.ID] = State{Status: Rejected, SupersededBy: y.ID,
+					Why: fmt.Sprintf("trust: contradicts a claim of a more trusted source (trust %g > %g)", y.Trust, c.Trust)}
+				continue
+			}
+			if y := firstSameObject(c, above); y != nil {
+				res.States[c.ID] = State{Status: Superseded, SupersededBy: y.ID,
+					Why: fmt.Sprintf("trust: restates the value of a more trusted source (trust %g > %g); represented by it", y.Trust, c.Trust)}
+				continue
+			}
+			level = append(level, c)
 		}
-	case len(in.Verdicts) > 0 || !foldLWWFast(in, cands, res.States):
-		foldLWW(in, cands, res.States)
+		rank(in, level, res.States)
+		for _, c := range level {
+			if s := res.States[c.ID].Status; s == Active || s == Disputed {
+				above = append(above, c)
+			}
+		}
 	}
 	return res
+}
+
+// rank applies the tier's ranker to cands.
+func rank(in Input, cands []*Claim, out map[string]State) {
+	switch {
+	case in.Ranker == Evidence:
+		if len(in.Verdicts) > 0 || !foldEvidenceFast(in, cands, out) {
+			foldEvidence(in, cands, out)
+		}
+	case len(in.Verdicts) > 0 || !foldLWWFast(in, cands, out):
+		foldLWW(in, cands, out)
+	}
+}
+
+// trustLevels returns the distinct trust values of cands, highest first.
+func trustLevels(cands []*Claim) []float32 {
+	var out []float32
+	for _, c := range cands {
+		if !slices.Contains(out, c.Trust) {
+			out = append(out, c.Trust)
+		}
+	}
+	slices.SortFunc(out, func(a, b float32) int { return cmp.Compare(b, a) })
+	return out
+}
+
+// firstContradicting returns the first claim of cs (in id order) that contradicts c, or nil.
+func firstContradicting(in Input, c *Claim, cs []*Claim) *Claim {
+	var best *Claim
+	for _, y := range cs {
+		if in.Contradicts(c, y) && (best == nil || y.ID < best.ID) {
+			best = y
+		}
+	}
+	return best
+}
+
+// firstSameObject returns the first claim of cs (in id order) with c's object, or nil.
+func firstSameObject(c *Claim, cs []*Claim) *Claim {
+	var best *Claim
+	for _, y := range cs {
+		if y.ObjectKey == c.ObjectKey && (best == nil || y.ID < best.ID) {
+			best = y
+		}
+	}
+	return best
 }
 
 // weakOrder reports whether CompareTime is a strict weak order on cs: within each valid_from either every claim
@@ -275,8 +358,9 @@ func lwwTopClass(class []*Claim, out map[string]State) {
 	}
 }
 
-// PlainLWW reports whether in is resolved by plain LWW — the LWW ranker, no judge verdicts, no gates, and
-// within each valid_from either every claim has a sequence or none has — the case FoldLWWAdded handles.
+// PlainLWW reports whether in is resolved by plain LWW — the LWW ranker, no judge verdicts, no gates, no
+// quarantined claims, one trust level, and within each valid_from either every claim has a sequence or none
+// has — the case FoldLWWAdded handles.
 func PlainLWW(in Input) bool {
 	if in.Ranker != LWW || len(in.Verdicts) > 0 {
 		return false
@@ -284,7 +368,7 @@ func PlainLWW(in Input) bool {
 	ptrs := make([]*Claim, len(in.Claims))
 	for i := range in.Claims {
 		c := &in.Claims[i]
-		if c.Held || c.GateRejected {
+		if c.Held || c.GateRejected || c.Quarantined || c.Trust != in.Claims[0].Trust {
 			return false
 		}
 		ptrs[i] = c
