@@ -24,7 +24,7 @@ import (
 )
 
 // ConsumerName is the durable consumer every embedder replica shares.
-const ConsumerName = "embedder"
+const ConsumerName = bus.ConsumerEmbedder
 
 // Config configures the embedder stage.
 type Config struct {

@@ -24,6 +24,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mneme-ai/mneme/pkg/auth"
+	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/schemas"
@@ -33,7 +34,7 @@ import (
 const Name = "ingest"
 
 // ConsumerName is the durable pull consumer of the inbox stream.
-const ConsumerName = "ingest"
+const ConsumerName = bus.ConsumerIngest
 
 // Service is the ingest service. It implements service.HTTPService.
 type Service struct {
