@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/schemas"
 )
 
@@ -77,6 +78,8 @@ func FuzzInboxMessage(f *testing.F) {
 		for _, b := range seedBodies(f, kind) {
 			f.Add("mneme.inbox.acme."+kind, "alice", b)
 			f.Add("mneme.inbox.acme."+kind, "", b)
+			f.Add("mneme.inbox.acme.planner%2Eeu."+kind, "", b)
+			f.Add("mneme.inbox.acme.planner."+kind, "alice", b)
 		}
 	}
 	f.Add("mneme.inbox..turns", "a b", []byte(turns(goodTurn)))
@@ -88,6 +91,14 @@ func FuzzInboxMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, subject, agent string, body []byte) {
 		events, ierr := s.inboxBatch(subject, agent, md, body)
 		checkOutcome(t, events, ierr)
+		// A message on a credential-bound subject is written by the subject's agent, whatever it says.
+		if in, err := bus.ParseInboxSubject(subject); err == nil && in.Bound() {
+			for _, ev := range events {
+				if ev.agent != in.Agent {
+					t.Fatalf("subject %q names agent %q, event written as %q", subject, in.Agent, ev.agent)
+				}
+			}
+		}
 	})
 }
 

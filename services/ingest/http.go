@@ -36,7 +36,7 @@ func (s *Service) handleWrite(w http.ResponseWriter, r *http.Request, kind strin
 		s.rejectHTTP(w, r, ierr)
 		return
 	}
-	o := batchOrigin{workspace: ws, headerAgent: id.Agent, http: true, receivedAt: time.Now(), newTurnID: randomTurnIDs}
+	o := batchOrigin{workspace: ws, headerAgent: id.Agent, bound: true, boundBy: "the " + api.HeaderAgent + " header", receivedAt: time.Now(), newTurnID: randomTurnIDs}
 	events, ierr := s.decodeBatch(kind, o, body)
 	if ierr != nil {
 		s.rejectHTTP(w, r, ierr)

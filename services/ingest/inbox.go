@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"net/http"
 	"sync"
 	"time"
 
@@ -22,7 +22,9 @@ const maxRetryBackoff = 30 * time.Second
 const dlqStage = "ingest"
 
 // ConsumerConfig is the inbox consumer: one durable pull consumer over the whole work-queue stream, so each
-// inbox message is taken by exactly one ingest replica.
+// inbox message is taken by exactly one ingest replica. It has no delivery bound: the service counts
+// deliveries itself and dead-letters after InboxMaxDeliver; a server-side bound would leave a message whose
+// dead letter could not be stored at the last delivery in the inbox for good, neither processed nor parked.
 func (c Config) ConsumerConfig() jetstream.ConsumerConfig {
 	return jetstream.ConsumerConfig{
 		Durable:       ConsumerName,
@@ -30,7 +32,7 @@ func (c Config) ConsumerConfig() jetstream.ConsumerConfig {
 		FilterSubject: "mneme.inbox.>",
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       c.InboxAckWait,
-		MaxDeliver:    c.InboxMaxDeliver,
+		MaxDeliver:    -1,
 		MaxAckPending: 8 * c.InboxConcurrency,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
 	}
@@ -170,20 +172,22 @@ func (s *Service) deadLetter(ctx context.Context, msg jetstream.Msg, md *jetstre
 	}
 }
 
-// parseInboxSubject splits mneme.inbox.<ws>.<kind>.
-func parseInboxSubject(subject string) (ws, kind string, ierr *inputError) {
-	rest, ok := strings.CutPrefix(subject, "mneme.inbox.")
-	if !ok {
-		return "", "", invalid("subject", "%q is not an inbox subject (mneme.inbox.<workspace>.turns|claims)", subject)
+// parseInboxSubject parses mneme.inbox.<ws>.<agent>.<kind> (the agent's credential allows it this subject only)
+// or mneme.inbox.<ws>.<kind> (development mode only) and validates the workspace and agent ids.
+func parseInboxSubject(subject string) (bus.InboxSubject, *inputError) {
+	in, err := bus.ParseInboxSubject(subject)
+	if err != nil {
+		return bus.InboxSubject{}, invalid("subject", "%v", err)
 	}
-	ws, kind, ok = strings.Cut(rest, ".")
-	if !ok || (kind != kindTurns && kind != kindClaims) {
-		return "", "", invalid("subject", "%q is not an inbox subject (mneme.inbox.<workspace>.turns|claims)", subject)
+	if err := auth.ValidWorkspaceID(in.Workspace); err != nil {
+		return bus.InboxSubject{}, invalid("workspace", "%v", err)
 	}
-	if err := auth.ValidWorkspaceID(ws); err != nil {
-		return "", "", invalid("workspace", "%v", err)
+	if in.Bound() {
+		if err := auth.ValidAgentID(in.Agent); err != nil {
+			return bus.InboxSubject{}, invalid("subject", "%v", err)
+		}
 	}
-	return ws, kind, nil
+	return in, nil
 }
 
 func (s *Service) processInbox(ctx context.Context, msg jetstream.Msg, md *jetstream.MsgMetadata) inboxOutcome {
@@ -209,17 +213,31 @@ func (s *Service) processInbox(ctx context.Context, msg jetstream.Msg, md *jetst
 	return inboxOutcome{}
 }
 
-// inboxBatch validates one inbox message (subject, X-Mneme-Agent header, body) and builds its events.
+// inboxBatch validates one inbox message (subject, X-Mneme-Agent header, body) and builds its events. In the
+// credential-bound subject form the subject names the agent: a header or an item naming another agent is
+// refused. The form without an agent is accepted in development mode only, where nothing is authenticated.
 func (s *Service) inboxBatch(subject, headerAgent string, md *jetstream.MsgMetadata, body []byte) ([]outEvent, *inputError) {
-	ws, kind, ierr := parseInboxSubject(subject)
+	in, ierr := parseInboxSubject(subject)
 	if ierr != nil {
 		return nil, ierr
 	}
 	o := batchOrigin{
-		workspace:   ws,
+		workspace:   in.Workspace,
 		headerAgent: headerAgent,
 		receivedAt:  md.Timestamp,
-		newTurnID:   inboxTurnIDs(ws, md.Stream, md.Sequence.Stream),
+		newTurnID:   inboxTurnIDs(in.Workspace, md.Stream, md.Sequence.Stream),
 	}
-	return s.decodeBatch(kind, o, body)
+	switch {
+	case in.Bound():
+		if headerAgent != "" && headerAgent != in.Agent {
+			return nil, &inputError{Status: http.StatusForbidden, Code: api.CodeForbidden, Field: api.HeaderAgent,
+				Message: fmt.Sprintf("names agent %q, but the message was published as agent %q (the inbox subject, which the publisher's credential allows): an agent may only write as itself", headerAgent, in.Agent)}
+		}
+		o.headerAgent, o.bound, o.boundBy = in.Agent, true, "the inbox subject"
+	case !s.cfg.DevMode:
+		return nil, &inputError{Status: http.StatusForbidden, Code: api.CodeForbidden, Field: "subject",
+			Message: fmt.Sprintf("%q names no agent: outside development mode agents publish to %s with their own NATS credential", subject,
+				bus.InboxAgentSubject(in.Workspace, "<agent>", in.Kind))}
+	}
+	return s.decodeBatch(in.Kind, o, body)
 }

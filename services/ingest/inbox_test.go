@@ -151,8 +151,8 @@ func TestInboxUnknownWorkspaceOutsideDevMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.runInbox()
-	e.publishInbox(bus.InboxTurnsSubject("ghost"), "alice", []byte(turns(goodTurn)))
-	e.publishInbox(bus.InboxTurnsSubject("acme"), "alice", []byte(turns(goodTurn)))
+	e.publishInbox(bus.InboxAgentSubject("ghost", "alice", bus.InboxKindTurns), "", []byte(turns(goodTurn)))
+	e.publishInbox(bus.InboxAgentSubject("acme", "alice", bus.InboxKindTurns), "", []byte(turns(goodTurn)))
 	eventually(t, "a dead letter and an event", func() bool {
 		return e.streamCount(bus.StreamDLQ) == 1 && e.streamCount(bus.StreamTurns) == 1
 	})

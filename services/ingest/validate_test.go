@@ -33,7 +33,7 @@ func core(t testing.TB, mutate func(*Config)) *Service {
 }
 
 func httpOrigin(agent string) batchOrigin {
-	return batchOrigin{workspace: "acme", headerAgent: agent, http: true, receivedAt: testTime, newTurnID: randomTurnIDs}
+	return batchOrigin{workspace: "acme", headerAgent: agent, bound: true, boundBy: "the X-Mneme-Agent header", receivedAt: testTime, newTurnID: randomTurnIDs}
 }
 
 func natsOrigin(agent string) batchOrigin {
@@ -313,19 +313,26 @@ func TestPathAtOffset(t *testing.T) {
 
 func TestParseInboxSubject(t *testing.T) {
 	for _, tt := range []struct {
-		subject, ws, kind string
-		ok                bool
+		subject, ws, agent, kind string
+		ok                       bool
 	}{
-		{"mneme.inbox.acme.turns", "acme", "turns", true},
-		{"mneme.inbox.acme.claims", "acme", "claims", true},
-		{"mneme.inbox.acme.other", "", "", false},
-		{"mneme.inbox.Acme.turns", "", "", false},
-		{"mneme.inbox.acme.turns.extra", "", "", false},
-		{"mneme.turns.acme", "", "", false},
+		{"mneme.inbox.acme.turns", "acme", "", "turns", true},
+		{"mneme.inbox.acme.claims", "acme", "", "claims", true},
+		{"mneme.inbox.acme.planner.claims", "acme", "planner", "claims", true},
+		{"mneme.inbox.acme.planner%2Eeu.turns", "acme", "planner.eu", "turns", true},
+		{"mneme.inbox.acme.bot@host:1.turns", "acme", "bot@host:1", "turns", true},
+		{"mneme.inbox.acme.bot.eu.turns", "", "", "", false},       // an unescaped dot: one token too many
+		{"mneme.inbox.acme.planner%2eeu.turns", "", "", "", false}, // only the canonical escape
+		{"mneme.inbox.acme.planner%41.turns", "", "", "", false},
+		{"mneme.inbox.acme.pl!anner.turns", "", "", "", false}, // not an agent id
+		{"mneme.inbox.acme.other", "", "", "", false},
+		{"mneme.inbox.Acme.turns", "", "", "", false},
+		{"mneme.inbox.acme.turns.extra", "", "", "", false},
+		{"mneme.turns.acme", "", "", "", false},
 	} {
-		ws, kind, ierr := parseInboxSubject(tt.subject)
-		if (ierr == nil) != tt.ok || ws != tt.ws || kind != tt.kind {
-			t.Errorf("parseInboxSubject(%q) = %q %q %v", tt.subject, ws, kind, ierr)
+		in, ierr := parseInboxSubject(tt.subject)
+		if (ierr == nil) != tt.ok || in.Workspace != tt.ws || in.Agent != tt.agent || in.Kind != tt.kind {
+			t.Errorf("parseInboxSubject(%q) = %+v %v", tt.subject, in, ierr)
 		}
 	}
 }
