@@ -42,13 +42,13 @@ func (s *Service) decodeBatch(kind string, o batchOrigin, body []byte) ([]outEve
 	switch kind {
 	case kindTurns:
 		var req api.TurnsRequest
-		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.turnsSchema, &req); ierr != nil {
+		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.scanLimits(kindTurns), s.turnsSchema, &req); ierr != nil {
 			return nil, ierr
 		}
 		return s.buildTurns(o, &req)
 	case kindClaims:
 		var req api.ClaimsRequest
-		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.claimsSchema, &req); ierr != nil {
+		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.scanLimits(kindClaims), s.claimsSchema, &req); ierr != nil {
 			return nil, ierr
 		}
 		return s.buildClaims(o, &req)

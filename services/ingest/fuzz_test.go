@@ -25,6 +25,10 @@ func seedBodies(t testing.TB, kind string) [][]byte {
 		[]byte(turns(`{"turn_id":"t","agent_id":"bob","session_id":"s","role":"tool","speaker":"","content":"\u0000","metadata":{"a":[1,{"b":null}]}}`)),
 		[]byte(claims(goodClaim, `{"claim_id":"c","subject":"The","predicate":"'s","object":"ﷺ","functional":true,"confidence":0,"scope":"private","valid_from":"0001-01-01T00:00:00Z"}`)),
 		[]byte(claims(`{"subject":"` + strings.Repeat("ﷺ", 40) + `","predicate":"is born in","object":"x","text":"t","source":"s","sequence":1e3}`)),
+		// Shapes that multiply a decoder's memory (prescan refuses them before decoding).
+		[]byte(`{"turns":[` + strings.Repeat(`{},`, 300) + `{}]}`),
+		[]byte(turns(`{"session_id":"s","role":"user","content":"x","metadata":{"a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}}`)),
+		[]byte(`{"claims":[` + strings.Repeat(goodClaim+`,`, 1001) + goodClaim + `]}`),
 	}
 	examples, err := schemas.Examples()
 	if err != nil {

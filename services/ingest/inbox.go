@@ -191,7 +191,11 @@ func parseInboxSubject(subject string) (bus.InboxSubject, *inputError) {
 }
 
 func (s *Service) processInbox(ctx context.Context, msg jetstream.Msg, md *jetstream.MsgMetadata) inboxOutcome {
+	if err := s.acquireDecode(ctx); err != nil {
+		return inboxOutcome{transient: fmt.Errorf("waiting for a decode slot: %w", err)}
+	}
 	events, ierr := s.inboxBatch(msg.Subject(), msg.Headers().Get(api.HeaderAgent), md, msg.Data())
+	s.releaseDecode()
 	if ierr != nil {
 		return inboxOutcome{bad: ierr}
 	}

@@ -49,9 +49,24 @@ type Service struct {
 	turnsSchema  *jsonschema.Schema
 	claimsSchema *jsonschema.Schema
 
+	// decodeSlots bounds the bodies decoded at once (HTTP and inbox together): one slot per body in decoding.
+	decodeSlots chan struct{}
+
 	consuming atomic.Bool
 	metrics   *metrics
 }
+
+// acquireDecode waits for a decode slot; release it with releaseDecode.
+func (s *Service) acquireDecode(ctx context.Context) error {
+	select {
+	case s.decodeSlots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+func (s *Service) releaseDecode() { <-s.decodeSlots }
 
 var _ service.HTTPService = (*Service)(nil)
 
@@ -107,6 +122,7 @@ func newCore(cfg Config) (*Service, error) {
 		policy:       policy,
 		turnsSchema:  turns,
 		claimsSchema: claims,
+		decodeSlots:  make(chan struct{}, cfg.MaxConcurrentDecodes),
 		metrics:      m,
 	}, nil
 }

@@ -385,7 +385,7 @@ func TestRequestExamples(t *testing.T) {
 		}
 		n++
 		t.Run(ex.Path, func(t *testing.T) {
-			if ierr := decodeStrict(ex.JSON, 1<<20, map[string]*jsonschema.Schema{kindTurns: s.turnsSchema, kindClaims: s.claimsSchema}[kind], v); ierr != nil {
+			if ierr := decodeStrict(ex.JSON, 1<<20, s.scanLimits(kind), map[string]*jsonschema.Schema{kindTurns: s.turnsSchema, kindClaims: s.claimsSchema}[kind], v); ierr != nil {
 				t.Fatal(ierr)
 			}
 			b, err := json.Marshal(v)
