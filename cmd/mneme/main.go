@@ -1,7 +1,7 @@
 // Command mneme is Mneme in one binary: `mneme run -target=all` runs every service in one process (with an
 // embedded NATS server unless MNEME_NATS_URL names one), `-target=ingest` (etc.) runs one service alone, so the
 // same binary serves a laptop and a Kubernetes Deployment per service. Admin commands: migrate, digest,
-// replay, create-workspace, issue-key.
+// replay, create-workspace, issue-key, nats (NATS credentials).
 package main
 
 import (
@@ -26,7 +26,7 @@ Usage:
   mneme replay -into=<postgres URL>      rebuild the projection from the streams into another database and compare digests
   mneme create-workspace <workspace>     create a workspace and print its first key (outside local development mode)
   mneme issue-key <workspace> [agent]    issue another key for a workspace (optionally bound to one agent)
-  mneme version
+` + app.NATSUsage + `  mneme version
 
 Configuration is read from MNEME_* environment variables; see the README.
 `
@@ -98,6 +98,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			agent = rest[1]
 		}
 		return app.IssueKey(ctx, cfg, rest[0], agent, stdout)
+	case "nats":
+		return app.NATSCommand(ctx, cfg, rest, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, app.Version())
 		return nil

@@ -258,6 +258,9 @@ func Load(dir string) (*Setup, error) {
 // OperatorJWT returns the operator's JWT (servers trust it).
 func (s *Setup) OperatorJWT() string { return s.operatorJWT }
 
+// OperatorKey returns the operator's public key.
+func (s *Setup) OperatorKey() string { return s.operatorPub }
+
 // SystemAccount returns the system account's public key.
 func (s *Setup) SystemAccount() string { return s.accounts[AccountSystem].pub }
 
