@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -484,4 +485,48 @@ func (p *prod) replayMatches(t *testing.T) {
 	if !strings.Contains(out.String(), "digests match") {
 		t.Fatalf("replay: %s", out.String())
 	}
+}
+
+// TestNATSPublishExampleWithCredential: an outside process (examples/nats-publish) publishes with the agent's
+// .creds to its credential-bound subject; the claim is found over HTTP. Without -creds it cannot connect.
+func TestNATSPublishExampleWithCredential(t *testing.T) {
+	p := startProduction(t)
+	bin := filepath.Join(t.TempDir(), "nats-publish")
+	build := exec.Command("go", "build", "-o", bin, "./examples/nats-publish")
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build example: %v\n%s", err, out)
+	}
+	credsFile := filepath.Join(t.TempDir(), "planner.creds")
+	var out, errOut strings.Builder
+	cfg, err := app.LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := app.NATSCommand(context.Background(), cfg, []string{"agent-creds", "-dir", p.authDir, "-out", credsFile, "acme", "planner"}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-nats", p.sys.NATSURL, "-ws", "acme", "-agent", "planner", "-subject", "Alice", "-predicate", "lives in", "-object", "Oslo"}
+	if b, err := exec.Command(bin, args...).CombinedOutput(); err == nil {
+		t.Fatalf("published without a credential: %s", b)
+	}
+	if b, err := exec.Command(bin, append([]string{"-creds", credsFile}, args...)...).CombinedOutput(); err != nil {
+		t.Fatalf("outside publisher: %v\n%s", err, b)
+	}
+	c, err := client.New(p.sys.BaseURL, "planner", client.WithKey(p.key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 60*time.Second, "the claim found over HTTP", func() bool {
+		r, err := c.Search(context.Background(), "acme", api.SearchRequest{Query: "Where does Alice live?"})
+		if err != nil {
+			return false
+		}
+		for _, cl := range r.Claims {
+			if cl.Object == "Oslo" {
+				return true
+			}
+		}
+		return false
+	})
 }
