@@ -34,7 +34,7 @@ func TestNATSAdminCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range append(append([]string(nil), natsauth.ServiceUsers...), natsauth.UserSystem) {
-		if !strings.Contains(out, filepath.Join(dir, "creds", u+".creds")) {
+		if !strings.Contains(out, filepath.Join(dir, "creds", u, "nats.creds")) {
 			t.Errorf("init output does not name %s's credentials:\n%s", u, out)
 		}
 	}

@@ -34,7 +34,7 @@ type Common struct {
 	// ShutdownTimeout bounds how long shutdown waits for in-flight work.
 	ShutdownTimeout time.Duration `env:"MNEME_SHUTDOWN_TIMEOUT" envDefault:"15s"`
 	// NATSCreds is this process's NATS credentials file (user JWT and nkey seed), one of those `mneme nats init`
-	// writes (creds/<service>.creds). Outside development mode a process connects to NATS with it, or with its
+	// writes (creds/<service>/nats.creds). Outside development mode a process connects to NATS with it, or with its
 	// services' files in MNEME_NATS_AUTH_DIR.
 	NATSCreds string `env:"MNEME_NATS_CREDS"`
 	// NATSTLSCA is a PEM file of the CA that signed the NATS server's certificate: NATS connections use TLS.

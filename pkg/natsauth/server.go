@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -35,11 +37,15 @@ func (s *Setup) WriteServerConfig() error {
 		fmt.Fprintf(&b, "  %s: %s\n", pub, jwts[pub])
 	}
 	b.WriteString("}\n")
+	// The directory holds no secret: a NATS server running as another user reads it.
+	if err := os.MkdirAll(filepath.Dir(s.ServerConfig()), 0o755); err != nil {
+		return fmt.Errorf("natsauth: %w", err)
+	}
 	return writeFile(s.ServerConfig(), []byte(b.String()), 0o644)
 }
 
 // Push sends an account JWT to the servers nc is connected to (nc must be a user of the system account, e.g.
-// creds/sys.creds) and waits for a server to confirm it. A "full" resolver stores the update and applies it:
+// creds/sys/nats.creds) and waits for a server to confirm it. A "full" resolver stores the update and applies it:
 // revoked users are disconnected at once.
 func Push(ctx context.Context, nc *nats.Conn, accountKey, accountJWT string) error {
 	msg, err := nc.RequestWithContext(ctx, fmt.Sprintf("$SYS.REQ.ACCOUNT.%s.CLAIMS.UPDATE", accountKey), []byte(accountJWT))

@@ -57,7 +57,7 @@ var (
 //
 //	operator.jwt, operator.nk           the operator (the seed signs accounts and their revocations)
 //	accounts/<NAME>.jwt, <NAME>.nk      MNEME, AGENTS, SYS (the seeds sign users)
-//	creds/<user>.creds                  ingest, extractor, embedder, reconciler, query, replay, sys
+//	creds/<user>/nats.creds             ingest, extractor, embedder, reconciler, query, replay, sys
 //	server/auth.conf                    what a NATS server needs: operator, system account, resolver + preload
 //	agents/<ws>/<agent token>/<key>.jwt every agent credential issued (public part), for revocation
 //	setup.json                          options given to init (the resolver directory)
@@ -66,8 +66,9 @@ type Layout struct{ Dir string }
 // OperatorJWT is the operator's JWT file.
 func (l Layout) OperatorJWT() string { return filepath.Join(l.Dir, "operator.jwt") }
 
-// Creds is the .creds file of a service user (ServiceUsers or UserSystem).
-func (l Layout) Creds(user string) string { return filepath.Join(l.Dir, "creds", user+".creds") }
+// Creds is the .creds file of a service user (ServiceUsers or UserSystem): creds/<user>/nats.creds, one
+// directory per user so a container can mount its own credential and nothing else.
+func (l Layout) Creds(user string) string { return filepath.Join(l.Dir, "creds", user, "nats.creds") }
 
 // ServerConfig is the include file for nats-server (auth.conf).
 func (l Layout) ServerConfig() string { return filepath.Join(l.Dir, "server", "auth.conf") }
