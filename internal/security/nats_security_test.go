@@ -273,7 +273,12 @@ func TestNATSAgentCannotReadOrManageStreams(t *testing.T) {
 		subject string
 		call    func() error
 	}{
-		{"$JS.API.STREAM.INFO.MNEME_CLAIMS", func() error { c, cancel := short(); defer cancel(); _, err := agent.js.Stream(c, bus.StreamClaims); return err }},
+		{"$JS.API.STREAM.INFO.MNEME_CLAIMS", func() error {
+			c, cancel := short()
+			defer cancel()
+			_, err := agent.js.Stream(c, bus.StreamClaims)
+			return err
+		}},
 		{"$JS.API.STREAM.LIST", func() error {
 			c, cancel := short()
 			defer cancel()
@@ -293,7 +298,12 @@ func TestNATSAgentCannotReadOrManageStreams(t *testing.T) {
 		{"$JS.API.DIRECT.GET.MNEME_INBOX", func() error { return request("$JS.API.DIRECT.GET.MNEME_INBOX", `{"seq":1}`) }},
 		{"$JS.API.STREAM.MSG.GET.MNEME_TURNS", func() error { return request("$JS.API.STREAM.MSG.GET.MNEME_TURNS", `{"seq":1}`) }},
 		{"$JS.API.STREAM.MSG.DELETE.MNEME_CLAIMS", func() error { return request("$JS.API.STREAM.MSG.DELETE.MNEME_CLAIMS", `{"seq":1}`) }},
-		{"$KV.MNEME_JUDGE.x", func() error { c, cancel := short(); defer cancel(); _, err := agent.js.Publish(c, "$KV.MNEME_JUDGE.x", []byte("forged")); return err }},
+		{"$KV.MNEME_JUDGE.x", func() error {
+			c, cancel := short()
+			defer cancel()
+			_, err := agent.js.Publish(c, "$KV.MNEME_JUDGE.x", []byte("forged"))
+			return err
+		}},
 	}
 	for _, c := range calls {
 		if err := c.call(); err == nil {

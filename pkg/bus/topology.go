@@ -49,8 +49,8 @@ const (
 	// body; the original is then found by stream and sequence (while its stream keeps it) and checked by digest.
 	HeaderDLQTruncated = "Mneme-Dlq-Truncated"
 	// HeaderDLQMsgID keeps the original Nats-Msg-Id (the dead letter has its own).
-	HeaderDLQMsgID = "Mneme-Dlq-Msg-Id"
-	HeaderEventType   = "Ce-Type"
+	HeaderDLQMsgID  = "Mneme-Dlq-Msg-Id"
+	HeaderEventType = "Ce-Type"
 )
 
 // Subject builders. Workspace ids are restricted (see ValidWorkspaceID) so they are single NATS tokens.

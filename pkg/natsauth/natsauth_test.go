@@ -145,7 +145,7 @@ func TestAgentPublishesOnlyToItsOwnInbox(t *testing.T) {
 	for _, subject := range []string{
 		bus.InboxAgentSubject("ws1", "scheduler", bus.InboxKindClaims), // another agent
 		bus.InboxAgentSubject("ws2", "planner.eu", bus.InboxKindTurns), // another workspace
-		"mneme.inbox.ws1.claims",                                       // the development-only form
+		"mneme.inbox.ws1.claims", // the development-only form
 		"mneme.claims.3", "mneme.turns.ws1", "mneme.proposed.ws1", "mneme.ledger.ws1", "mneme.dlq.ingest",
 	} {
 		pctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -430,5 +430,39 @@ func TestServiceUsersAreLeastPrivileged(t *testing.T) {
 	}
 	if _, err := natsauth.ServicePermissions("mallory", "UKEY"); err == nil {
 		t.Fatal("permissions for an unknown service")
+	}
+}
+
+// TestAgentCredentialExpires: a credential issued with a lifetime stops working when it ends; invalid ids are
+// refused at issue.
+func TestAgentCredentialExpires(t *testing.T) {
+	s := startAuthServer(t)
+	cred, err := s.setup.IssueAgent("ws1", "temp", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cred.Expires.IsZero() || time.Until(cred.Expires) > time.Second {
+		t.Fatalf("expires %v", cred.Expires)
+	}
+	path := filepath.Join(t.TempDir(), "temp.creds")
+	if err := os.WriteFile(path, cred.Creds, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		nc, err := nats.Connect(s.url, nats.UserCredentials(path), nats.NoReconnect())
+		if err != nil {
+			break // expired
+		}
+		nc.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("an expired credential still connects")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, bad := range [][2]string{{"Bad WS", "a"}, {"ws1", "no spaces"}, {"ws1", ""}, {"ws1", strings.Repeat("a", 129)}} {
+		if _, err := s.setup.IssueAgent(bad[0], bad[1], 0); err == nil {
+			t.Errorf("issued a credential for workspace %q agent %q", bad[0], bad[1])
+		}
 	}
 }

@@ -73,7 +73,7 @@ func (l Layout) Creds(user string) string { return filepath.Join(l.Dir, "creds",
 // ServerConfig is the include file for nats-server (auth.conf).
 func (l Layout) ServerConfig() string { return filepath.Join(l.Dir, "server", "auth.conf") }
 
-func (l Layout) operatorSeed() string       { return filepath.Join(l.Dir, "operator.nk") }
+func (l Layout) operatorSeed() string        { return filepath.Join(l.Dir, "operator.nk") }
 func (l Layout) accountJWT(n string) string  { return filepath.Join(l.Dir, "accounts", n+".jwt") }
 func (l Layout) accountSeed(n string) string { return filepath.Join(l.Dir, "accounts", n+".nk") }
 func (l Layout) agentDir(ws, agent string) string {
