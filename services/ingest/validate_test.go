@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -433,4 +434,55 @@ func normalizeTimes(v any) any {
 		}
 	}
 	return v
+}
+
+// TestRequestTypesMatchSchemas: the request schemas refuse unknown fields (additionalProperties: false) and
+// declare exactly the Go types' JSON fields, so decoding a body the schema accepted drops nothing.
+func TestRequestTypesMatchSchemas(t *testing.T) {
+	for _, tc := range []struct {
+		file, list, item string
+		top, elem        reflect.Type
+	}{
+		{"api/v1/turns_request.json", "turns", "turn", reflect.TypeOf(api.TurnsRequest{}), reflect.TypeOf(api.TurnInput{})},
+		{"api/v1/claims_request.json", "claims", "claim", reflect.TypeOf(api.ClaimsRequest{}), reflect.TypeOf(api.ClaimInput{})},
+	} {
+		raw, err := schemas.FS.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type object struct {
+			AdditionalProperties *bool                      `json:"additionalProperties"`
+			Properties           map[string]json.RawMessage `json:"properties"`
+		}
+		var s struct {
+			object
+			Defs map[string]object `json:"$defs"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		for name, o := range map[string]struct {
+			obj object
+			typ reflect.Type
+		}{"body": {s.object, tc.top}, tc.item: {s.Defs[tc.item], tc.elem}} {
+			if o.obj.AdditionalProperties == nil || *o.obj.AdditionalProperties {
+				t.Errorf("%s: %s allows unknown fields", tc.file, name)
+			}
+			var props []string
+			for p := range o.obj.Properties {
+				props = append(props, p)
+			}
+			slices.Sort(props)
+			var fields []string
+			for i := range o.typ.NumField() {
+				if n, _, _ := strings.Cut(o.typ.Field(i).Tag.Get("json"), ","); n != "" && n != "-" {
+					fields = append(fields, n)
+				}
+			}
+			slices.Sort(fields)
+			if !slices.Equal(props, fields) {
+				t.Errorf("%s %s: schema properties %v, Go fields of %s %v", tc.file, name, props, o.typ, fields)
+			}
+		}
+	}
 }
