@@ -18,6 +18,12 @@ import (
 // maxRetryBackoff caps the redelivery delay after transient failures.
 const maxRetryBackoff = 30 * time.Second
 
+// inboxPullBytes bounds the inbox messages delivered to this client and not yet processed: two of the largest
+// the stream holds. A count bound would let 8 MiB messages pile up at the NATS server for this connection until
+// it passed the server's per-client limit (64 MiB by default) and was cut as a slow consumer; a byte bound below
+// the largest message would never deliver that message at all.
+var inboxPullBytes = 2 * (int(bus.DefaultTopology().MaxMsgSize) + 64<<10)
+
 // dlqStage names ingest's dead-letter subject (mneme.dlq.ingest).
 const dlqStage = "ingest"
 
@@ -48,7 +54,7 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("ingest: create inbox consumer: %w (is the topology ensured? stream %s)", err, bus.StreamInbox)
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(2 * s.cfg.InboxConcurrency))
+	it, err := cons.Messages(jetstream.PullMaxBytes(inboxPullBytes))
 	if err != nil {
 		return fmt.Errorf("ingest: consume inbox: %w", err)
 	}

@@ -549,13 +549,14 @@ func printTable(w io.Writer, res results) {
 	fmt.Fprintf(w, "\nLoad average before %s, after %s.\n", res.LoadAvgBefore, res.LoadAvgAfter)
 }
 
-// warningsOnly passes on the NATS server's warning and error lines (a slow consumer, say), not its start-up
+// warningsOnly passes on the NATS server's warnings, errors and slow-consumer notices, not its start-up
 // information.
 type warningsOnly struct{ w io.Writer }
 
 func (f warningsOnly) Write(p []byte) (int, error) {
 	for _, line := range bytes.SplitAfter(p, []byte("\n")) {
-		if bytes.Contains(line, []byte("[WRN]")) || bytes.Contains(line, []byte("[ERR]")) || bytes.Contains(line, []byte("[FTL]")) {
+		if bytes.Contains(line, []byte("[WRN]")) || bytes.Contains(line, []byte("[ERR]")) || bytes.Contains(line, []byte("[FTL]")) ||
+			bytes.Contains(line, []byte("Slow Consumer")) {
 			_, _ = f.w.Write(line)
 		}
 	}
