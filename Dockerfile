@@ -4,6 +4,9 @@ FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -o /out/mneme ./cmd/mneme
+# State directories owned by the image's non-root user: a named volume mounted there starts with this owner
+# (NATS credentials written by `mneme nats init`, the embedded server's JetStream files).
+RUN mkdir -p /out/state/nats-auth /out/state/nats
 
 FROM node:20-bookworm-slim AS model
 WORKDIR /m
@@ -13,7 +16,9 @@ RUN MNEME_MODEL_DIR=/model bash /m/scripts/fetch-model.sh
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/mneme /usr/local/bin/mneme
 COPY --from=model /model /model
-ENV MNEME_MODEL_DIR=/model MNEME_HTTP_ADDR=0.0.0.0:8080 MNEME_DEV_MODE=false
+COPY --from=build --chown=65532:65532 /out/state /var/lib/mneme
+ENV MNEME_MODEL_DIR=/model MNEME_HTTP_ADDR=0.0.0.0:8080 MNEME_DEV_MODE=false \
+    MNEME_NATS_AUTH_DIR=/var/lib/mneme/nats-auth MNEME_NATS_STORE_DIR=/var/lib/mneme/nats
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/mneme"]
 CMD ["run", "-target=all"]

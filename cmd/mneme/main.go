@@ -1,8 +1,8 @@
 // Command mneme is Mneme in one binary: `mneme run -target=all` runs every service in one process (with an
 // embedded NATS server unless MNEME_NATS_URL names one), `-target=ingest` (etc.) runs one service alone, so the
 // same binary serves a laptop and a Kubernetes Deployment per service. Admin commands: migrate, digest,
-// replay, create-workspace, issue-key, revoke-key, list-keys, audit-log; `mneme mcp` serves the MCP tools on stdio as
-// a client of a running Mneme.
+// replay, create-workspace, issue-key, revoke-key, list-keys, audit-log, nats (NATS credentials); `mneme mcp` serves
+// the MCP tools on stdio as a client of a running Mneme.
 package main
 
 import (
@@ -27,7 +27,7 @@ Usage:
   mneme digest                           print the canonical digest of the projection
   mneme replay -into=<postgres URL>      rebuild the projection from the streams into another database and compare digests
   mneme create-workspace <workspace>     create a workspace and print its first key (outside local development mode)
-` + keyUsage + `  mneme mcp -workspace=<ws> -agent=<id>  serve the MCP tools on stdio, as a client of a running Mneme (mneme mcp -h)
+` + keyUsage + app.NATSUsage + `  mneme mcp -workspace=<ws> -agent=<id>  serve the MCP tools on stdio, as a client of a running Mneme (mneme mcp -h)
   mneme version
 
 Configuration is read from MNEME_* environment variables; see the README.
@@ -102,6 +102,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return errors.New("usage: mneme create-workspace <workspace>")
 		}
 		return app.CreateWorkspace(ctx, cfg, rest[0], stdout)
+	case "nats":
+		return app.NATSCommand(ctx, cfg, rest, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, app.Version())
 		return nil

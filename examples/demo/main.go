@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/client"
 )
 
@@ -65,9 +66,12 @@ func run(ctx context.Context, url, natsURL, ws string) error {
 	}
 	d := &demo{ws: ws, planner: p, scheduler: p.WithAgent(scheduler), js: js}
 	fmt.Printf("Mneme demo: two agents (planner, scheduler) in workspace %q\n", ws)
+	fmt.Println("This demo runs Mneme in DEVELOPMENT MODE (MNEME_DEV_MODE=true): no HTTP key and no NATS credential is checked,")
+	fmt.Println("so anyone on this machine can act as any agent. Outside a machine of your own run production mode:")
+	fmt.Println("README, section Security.")
 
 	heading("1. A fact — planner publishes to NATS (any NATS client can)")
-	say("planner → mneme.inbox.%s.claims: Alice lives in Paris (valid from 2024-01-10)", ws)
+	say("planner → %s: Alice lives in Paris (valid from 2024-01-10)", bus.InboxAgentSubject(ws, planner, bus.InboxKindClaims))
 	if err := d.publishClaim(ctx, planner, api.ClaimInput{Subject: "Alice", Predicate: "lives in", Object: "Paris", ValidFrom: ts("2024-01-10")}); err != nil {
 		return err
 	}
@@ -180,10 +184,9 @@ func (d *demo) publishClaim(ctx context.Context, agent string, c api.ClaimInput)
 	if err != nil {
 		return err
 	}
-	msg := nats.NewMsg("mneme.inbox." + d.ws + ".claims")
-	msg.Data = b
-	msg.Header.Set(api.HeaderAgent, agent)
-	_, err = d.js.PublishMsg(ctx, msg)
+	// The subject names the agent: outside development mode only the agent's own NATS credential may publish
+	// to it, and Mneme takes the agent from it.
+	_, err = d.js.Publish(ctx, bus.InboxAgentSubject(d.ws, agent, bus.InboxKindClaims), b)
 	return err
 }
 

@@ -1,7 +1,15 @@
 // Command nats-publish is the smallest outside agent: it publishes one structured claim (or one turn) to
 // Mneme's NATS inbox with any NATS client, here nats.go's JetStream API, and waits for the broker's ack.
 //
-//	go run ./examples/nats-publish -ws demo -agent planner -subject Alice -predicate "lives in" -object Berlin
+// Outside development mode an agent connects with its own credential (`mneme nats agent-creds <ws> <agent>`
+// writes it) and may publish only to its own subjects, mneme.inbox.<ws>.<agent>.claims|turns ('.' in an agent
+// id is written %2E); Mneme takes the agent from the subject. Its replies (the JetStream acknowledgement) come
+// under its own inbox prefix, _INBOX_<user public key>, the only subjects it may subscribe to:
+//
+//	go run ./examples/nats-publish -creds planner.creds -ws demo -agent planner -subject Alice -predicate "lives in" -object Berlin
+//
+// In development mode (no credentials) the same works without -creds:
+//
 //	go run ./examples/nats-publish -ws demo -agent planner -turn "I moved to Lisbon last week." -speaker Bob
 //
 // Then ask over HTTP:
@@ -19,12 +27,17 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/natsauth"
 )
 
 func main() {
 	url := flag.String("nats", nats.DefaultURL, "NATS server URL")
+	creds := flag.String("creds", "", "the agent's NATS credential (.creds); required outside development mode")
+	ca := flag.String("tls-ca", "", "PEM CA of the server's certificate, when it requires TLS")
 	ws := flag.String("ws", "demo", "workspace")
-	agent := flag.String("agent", "planner", "publishing agent id")
+	agent := flag.String("agent", "planner", "publishing agent id (the credential's agent)")
 	subject := flag.String("subject", "Alice", "claim subject")
 	predicate := flag.String("predicate", "lives in", "claim predicate")
 	object := flag.String("object", "Berlin", "claim object")
@@ -33,14 +46,25 @@ func main() {
 	turn := flag.String("turn", "", "publish this utterance as a turn instead of a structured claim")
 	speaker := flag.String("speaker", "", "speaker of the turn")
 	flag.Parse()
-	if err := run(*url, *ws, *agent, *subject, *predicate, *object, *validFrom, *scope, *turn, *speaker); err != nil {
+	if err := run(*url, *creds, *ca, *ws, *agent, *subject, *predicate, *object, *validFrom, *scope, *turn, *speaker); err != nil {
 		fmt.Fprintln(os.Stderr, "nats-publish:", err)
 		os.Exit(1)
 	}
 }
 
-func run(url, ws, agent, subject, predicate, object, validFrom, scope, turn, speaker string) error {
-	nc, err := nats.Connect(url)
+func run(url, creds, ca, ws, agent, subject, predicate, object, validFrom, scope, turn, speaker string) error {
+	opts := []nats.Option{nats.Name("nats-publish " + agent)}
+	if creds != "" {
+		c, err := natsauth.ReadCreds(creds)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, nats.UserCredentials(creds), nats.CustomInboxPrefix(natsauth.InboxPrefix(c.UserKey)))
+	}
+	if ca != "" {
+		opts = append(opts, nats.RootCAs(ca))
+	}
+	nc, err := nats.Connect(url, opts...)
 	if err != nil {
 		return err
 	}
@@ -52,12 +76,12 @@ func run(url, ws, agent, subject, predicate, object, validFrom, scope, turn, spe
 	var subj string
 	var body any
 	if turn != "" {
-		subj = "mneme.inbox." + ws + ".turns"
+		subj = bus.InboxAgentSubject(ws, agent, bus.InboxKindTurns)
 		body = map[string]any{"turns": []map[string]any{{
 			"session_id": "nats-example", "role": "user", "speaker": speaker, "content": turn, "scope": scope,
 		}}}
 	} else {
-		subj = "mneme.inbox." + ws + ".claims"
+		subj = bus.InboxAgentSubject(ws, agent, bus.InboxKindClaims)
 		c := map[string]any{"subject": subject, "predicate": predicate, "object": object, "scope": scope}
 		if validFrom != "" {
 			c["valid_from"] = validFrom
@@ -68,14 +92,11 @@ func run(url, ws, agent, subject, predicate, object, validFrom, scope, turn, spe
 	if err != nil {
 		return err
 	}
-	msg := nats.NewMsg(subj)
-	msg.Data = data
-	msg.Header.Set("X-Mneme-Agent", agent)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	ack, err := js.PublishMsg(ctx, msg)
+	ack, err := js.Publish(ctx, subj, data)
 	if err != nil {
-		return err
+		return fmt.Errorf("publish to %s: %w (does the credential belong to agent %q of workspace %q?)", subj, err, agent, ws)
 	}
 	fmt.Printf("published to %s (stream %s, seq %d)\n", subj, ack.Stream, ack.Sequence)
 	return nil

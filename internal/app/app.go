@@ -46,6 +46,7 @@ type App struct {
 	cfg      Config
 	log      *slog.Logger
 	embedded *bus.Embedded
+	nats     *natsClients
 	nc       *nats.Conn
 	js       jetstream.JetStream
 	db       *pgxpool.Pool
@@ -68,6 +69,9 @@ func LoadConfig() (Config, error) {
 // whatever it had already acquired.
 func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
 	a := &App{cfg: cfg, log: log}
+	if cfg.DevMode {
+		log.Warn(devModeWarning)
+	}
 	defer func() {
 		if err != nil {
 			a.close()
@@ -102,29 +106,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error
 			}
 		}
 	}
-	natsURL := cfg.NATSURL
-	if natsURL == "" {
-		if err := os.MkdirAll(cfg.NATSStoreDir, 0o755); err != nil {
-			return nil, fmt.Errorf("MNEME_NATS_STORE_DIR=%q: %w", cfg.NATSStoreDir, err)
-		}
-		if a.embedded, err = bus.StartEmbedded(bus.EmbeddedOptions{Listen: cfg.NATSListen, StoreDir: cfg.NATSStoreDir}); err != nil {
-			return nil, err
-		}
-		natsURL = a.embedded.ClientURL()
-		log.Info("embedded NATS JetStream started", "url", natsURL, "store", cfg.NATSStoreDir)
-	}
-	if a.nc, err = bus.Connect(natsURL, "mneme-"+cfg.Target); err != nil {
+	if err := a.startNATS(ctx); err != nil {
 		return nil, err
-	}
-	if a.js, err = jetstream.New(a.nc); err != nil {
-		return nil, fmt.Errorf("jetstream: %w", err)
-	}
-	tctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
-	defer cancel()
-	topo := bus.DefaultTopology()
-	topo.Replicas = cfg.StreamReplicas
-	if err := topo.Ensure(tctx, a.js); err != nil {
-		return nil, fmt.Errorf("%w (is JetStream enabled on the NATS server at %s?)", err, natsURL)
 	}
 
 	if a.db != nil {
@@ -142,6 +125,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error
 		Instance:   host + "-" + strconv.Itoa(os.Getpid()),
 	}
 	for _, t := range cfg.TargetList() {
+		// Each service uses its own NATS connection (its own least-privilege user where there are several).
+		deps.NATS, deps.JS = a.nats.byService[t].nc, a.nats.byService[t].js
 		svc, err := newService(t, deps)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t, err)
@@ -269,8 +254,8 @@ func (a *App) routes() *http.ServeMux {
 }
 
 func (a *App) ready(ctx context.Context) error {
-	if a.nc.Status() != nats.CONNECTED {
-		return fmt.Errorf("nats: %s", a.nc.Status())
+	if err := a.nats.ready(); err != nil {
+		return err
 	}
 	if a.db != nil {
 		if err := a.db.Ping(ctx); err != nil {
@@ -300,7 +285,11 @@ func (a *App) Run(ctx context.Context) error {
 		})
 	}
 	g.Go(func() error {
-		if err := a.server.Serve(a.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		serve := func() error { return a.server.Serve(a.listener) }
+		if a.cfg.HTTPTLSCert != "" {
+			serve = func() error { return a.server.ServeTLS(a.listener, a.cfg.HTTPTLSCert, a.cfg.HTTPTLSKey) }
+		}
+		if err := serve(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("http: %w", err)
 		}
 		return nil
@@ -311,23 +300,17 @@ func (a *App) Run(ctx context.Context) error {
 		defer cancel()
 		return a.server.Shutdown(sctx)
 	})
-	a.log.Info("mneme running", "targets", a.cfg.TargetList(), "http", a.HTTPAddr(), "nats", a.NATSURL())
+	a.log.Info("mneme running", "targets", a.cfg.TargetList(), "http", a.HTTPAddr(), "https", a.cfg.HTTPTLSCert != "", "nats", a.NATSURL(), "dev_mode", a.cfg.DevMode)
 	err := g.Wait()
 	a.log.Info("mneme stopped")
 	return err
 }
 
 func (a *App) close() {
-	if a.nc != nil {
-		done := make(chan struct{})
-		a.nc.SetClosedHandler(func(*nats.Conn) { close(done) })
-		if err := a.nc.Drain(); err == nil {
-			select {
-			case <-done:
-			case <-time.After(a.cfg.ShutdownTimeout):
-			}
-		}
-		a.nc.Close()
+	if a.nats != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+		a.nats.close(ctx)
+		cancel()
 	}
 	if a.embedded != nil {
 		a.embedded.Shutdown()

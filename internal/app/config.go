@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 
@@ -39,7 +40,24 @@ type Config struct {
 	StreamReplicas int `env:"MNEME_STREAM_REPLICAS" envDefault:"1"`
 	// MigrateOnStart applies database migrations at start-up.
 	MigrateOnStart bool `env:"MNEME_MIGRATE_ON_START" envDefault:"true"`
+	// NATSAuthDir holds the NATS operator, accounts and credentials (`mneme nats init` writes it; keep it
+	// secret). Outside development mode the embedded NATS server trusts it (it is created at the first start
+	// when missing), and a process running several services without MNEME_NATS_CREDS connects each with its
+	// own credentials from it.
+	NATSAuthDir string `env:"MNEME_NATS_AUTH_DIR" envDefault:".local/nats-auth"`
+	// NATSServerTLSCert is a PEM certificate (chain) for the embedded NATS server: it then requires TLS (with
+	// MNEME_NATS_SERVER_TLS_KEY; clients trust it through MNEME_NATS_TLS_CA).
+	NATSServerTLSCert string `env:"MNEME_NATS_SERVER_TLS_CERT"`
+	// NATSServerTLSKey is the PEM key of MNEME_NATS_SERVER_TLS_CERT.
+	NATSServerTLSKey string `env:"MNEME_NATS_SERVER_TLS_KEY"`
+	// DevModeAllowNonLoopback lets development mode listen (HTTP, embedded NATS) on addresses other than
+	// loopback. Development mode checks no credential: anyone who reaches it can act as any agent and erase
+	// workspaces, so it refuses to start on 0.0.0.0 or a LAN address unless this is true.
+	DevModeAllowNonLoopback bool `env:"MNEME_DEV_MODE_ALLOW_NON_LOOPBACK" envDefault:"false"`
 }
+
+// embeddedNATS reports whether this process starts the embedded NATS server.
+func (c Config) embeddedNATS() bool { return c.NATSURL == "" }
 
 // TargetList returns the services this process runs, in start order.
 func (c Config) TargetList() []string {
@@ -86,6 +104,22 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("MNEME_STREAM_REPLICAS=%d: use 1 (one server), 3 or 5 (a JetStream cluster)", c.StreamReplicas))
 	}
 	errs = append(errs, c.HTTPConfig.validate()...)
+	if (c.NATSServerTLSCert == "") != (c.NATSServerTLSKey == "") {
+		errs = append(errs, errors.New("MNEME_NATS_SERVER_TLS_CERT and MNEME_NATS_SERVER_TLS_KEY go together: set both (PEM certificate and key files) or neither"))
+	}
+	if c.DevMode && !c.DevModeAllowNonLoopback {
+		listens := map[string]string{"MNEME_HTTP_ADDR": c.HTTPAddr}
+		if c.embeddedNATS() {
+			listens["MNEME_NATS_LISTEN"] = c.NATSListen
+		}
+		for name, addr := range listens {
+			if !loopback(addr) {
+				errs = append(errs, fmt.Errorf("%s=%s is not a loopback address, and development mode (MNEME_DEV_MODE=true) checks no credential: "+
+					"anyone who reaches it can act as any agent and erase workspaces. Listen on 127.0.0.1, or run with MNEME_DEV_MODE=false "+
+					"(keys and NATS credentials), or set MNEME_DEV_MODE_ALLOW_NON_LOOPBACK=true if the network is yours alone", name, addr))
+			}
+		}
+	}
 	if c.EmbeddingDim < 0 {
 		errs = append(errs, fmt.Errorf("MNEME_EMBEDDING_DIM=%d must not be negative", c.EmbeddingDim))
 	}
@@ -98,4 +132,18 @@ func (c Config) needsDB() bool {
 
 func (c Config) needsEmbedder() bool {
 	return slices.ContainsFunc(c.TargetList(), func(t string) bool { return t == "embedder" || t == "query" })
+}
+
+// loopback reports whether a listen address (host:port) accepts connections from this machine only: a
+// loopback IP or "localhost". An empty host or 0.0.0.0 listens on every interface.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

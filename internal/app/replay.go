@@ -11,6 +11,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/config"
+	"github.com/mneme-ai/mneme/pkg/natsauth"
 	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/reconciler"
 )
@@ -52,7 +53,14 @@ func Replay(ctx context.Context, cfg Config, into string, out io.Writer, log *sl
 	if url == "" {
 		url = "nats://" + strings.Replace(cfg.NATSListen, "0.0.0.0", "127.0.0.1", 1)
 	}
-	nc, err := bus.Connect(url, "mneme-replay")
+	// Replay reads the claims and judge logs as the replay user: it may read them and nothing else.
+	creds := cfg.NATSCreds
+	if creds == "" && !cfg.DevMode {
+		if s, err := natsauth.Load(cfg.NATSAuthDir); err == nil {
+			creds = s.Creds(natsauth.UserReplay)
+		}
+	}
+	nc, err := bus.Connect(url, "mneme-replay", natsOptions(cfg.NATSTLSCA, cfg.NATSTLSCert, cfg.NATSTLSKey, creds, log)...)
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,15 @@
 package bus
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
+	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
 )
 
@@ -14,10 +17,26 @@ import (
 type EmbeddedOptions struct {
 	// Listen is host:port for client connections; port -1 picks a free port (tests). Default 127.0.0.1:4222.
 	Listen string
-	// StoreDir holds JetStream file storage. Required.
+	// StoreDir holds JetStream file storage (and, with Auth, the account resolver's files). Required.
 	StoreDir string
 	// ServerName names the server; default "mneme-embedded".
 	ServerName string
+	// Auth, when set, runs the server in operator mode: only users signed by the operator's accounts may
+	// connect (see pkg/natsauth). Nil means no authentication (development mode).
+	Auth *EmbeddedAuth
+	// TLS, when set, makes the client listener require TLS.
+	TLS *tls.Config
+}
+
+// EmbeddedAuth is the decentralized-JWT trust of an embedded server.
+type EmbeddedAuth struct {
+	// OperatorJWT is the trusted operator.
+	OperatorJWT string
+	// SystemAccount is the system account's public key.
+	SystemAccount string
+	// AccountJWTs preloads the resolver: account public key → JWT. Newer JWTs pushed at run time (revocations)
+	// are kept in StoreDir/jwt and win over older preloads at the next start.
+	AccountJWTs map[string]string
 }
 
 // Embedded is a running in-process NATS server.
@@ -45,7 +64,7 @@ func StartEmbedded(opts EmbeddedOptions) (*Embedded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bus: embedded NATS port %q: %w", portStr, err)
 	}
-	srv, err := server.NewServer(&server.Options{
+	so := &server.Options{
 		ServerName: opts.ServerName,
 		Host:       host,
 		Port:       port,
@@ -53,7 +72,18 @@ func StartEmbedded(opts EmbeddedOptions) (*Embedded, error) {
 		StoreDir:   opts.StoreDir,
 		NoSigs:     true,
 		MaxPayload: 8 << 20,
-	})
+	}
+	if opts.TLS != nil {
+		so.TLSConfig = opts.TLS
+		so.TLS = true
+		so.TLSTimeout = 5
+	}
+	if opts.Auth != nil {
+		if err := configureAuth(so, opts.StoreDir, opts.Auth); err != nil {
+			return nil, err
+		}
+	}
+	srv, err := server.NewServer(so)
 	if err != nil {
 		return nil, fmt.Errorf("bus: embedded NATS: %w", err)
 	}
@@ -63,6 +93,29 @@ func StartEmbedded(opts EmbeddedOptions) (*Embedded, error) {
 		return nil, fmt.Errorf("bus: embedded NATS did not become ready on %s (is the port in use? set MNEME_NATS_LISTEN or MNEME_NATS_URL)", opts.Listen)
 	}
 	return &Embedded{srv: srv}, nil
+}
+
+// configureAuth puts the server in operator mode with a "full" account resolver in storeDir/jwt, preloaded
+// with the given accounts; it accepts account updates pushed through the system account.
+func configureAuth(so *server.Options, storeDir string, a *EmbeddedAuth) error {
+	op, err := jwt.DecodeOperatorClaims(a.OperatorJWT)
+	if err != nil {
+		return fmt.Errorf("bus: embedded NATS operator: %w", err)
+	}
+	res, err := server.NewDirAccResolver(filepath.Join(storeDir, "jwt"), 0, 2*time.Minute, server.NoDelete)
+	if err != nil {
+		return fmt.Errorf("bus: embedded NATS account resolver: %w", err)
+	}
+	for pub, token := range a.AccountJWTs {
+		if err := res.Store(pub, token); err != nil {
+			res.Close()
+			return fmt.Errorf("bus: embedded NATS account %s: %w", pub, err)
+		}
+	}
+	so.TrustedOperators = []*jwt.OperatorClaims{op}
+	so.SystemAccount = a.SystemAccount
+	so.AccountResolver = res
+	return nil
 }
 
 // ClientURL is the URL clients connect to.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -13,20 +12,6 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/event"
 )
-
-// Connect dials NATS with reconnects forever and a name that shows in server monitoring.
-func Connect(url, name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(url,
-		nats.Name(name),
-		nats.MaxReconnects(-1),
-		nats.ReconnectWait(250*time.Millisecond),
-		nats.Timeout(5*time.Second),
-	)
-	if err != nil {
-		return nil, fmt.Errorf("bus: connect to NATS at %s: %w (is it running? set MNEME_NATS_URL, or leave it empty for the embedded server)", url, err)
-	}
-	return nc, nil
-}
 
 // headerCarrier adapts nats.Header to the OpenTelemetry propagation carrier.
 type headerCarrier nats.Header
@@ -82,29 +67,4 @@ func PublishEvent(ctx context.Context, js jetstream.JetStream, subject string, e
 		return nil, fmt.Errorf("bus: publish %s to %s: %w", env.Type, subject, err)
 	}
 	return ack, nil
-}
-
-// DeadLetter copies msg to the dead-letter subject of stage with the reason in a header, so a bad message is
-// kept for inspection and never blocks what follows. The caller then terminates (Term) the original.
-func DeadLetter(ctx context.Context, js jetstream.JetStream, stage string, msg jetstream.Msg, reason string) error {
-	dl := nats.NewMsg(DLQSubject(stage))
-	dl.Data = msg.Data()
-	for k, v := range msg.Headers() {
-		dl.Header[k] = v
-	}
-	dl.Header.Set(HeaderDLQReason, reason)
-	dl.Header.Set(HeaderDLQStage, stage)
-	dl.Header.Set(HeaderDLQSubject, msg.Subject())
-	if md, err := msg.Metadata(); err == nil {
-		dl.Header.Set(HeaderDLQStream, md.Stream)
-		dl.Header.Set(HeaderDLQSequence, fmt.Sprint(md.Sequence.Stream))
-		// One dead letter per source message, even if dead-lettering is retried.
-		dl.Header.Set(jetstream.MsgIDHeader, fmt.Sprintf("dlq:%s:%d", md.Stream, md.Sequence.Stream))
-	} else {
-		dl.Header.Del(jetstream.MsgIDHeader)
-	}
-	if _, err := js.PublishMsg(ctx, dl); err != nil {
-		return fmt.Errorf("bus: dead-letter to %s: %w", dl.Subject, err)
-	}
-	return nil
 }

@@ -26,6 +26,13 @@ const (
 	BucketJudge = "MNEME_JUDGE"
 )
 
+// Durable consumer names (the NATS users' permissions name them, see pkg/natsauth).
+const (
+	ConsumerIngest    = "ingest"
+	ConsumerExtractor = "extractor"
+	ConsumerEmbedder  = "embedder"
+)
+
 // Message headers Mneme sets besides Nats-Msg-Id.
 const (
 	HeaderAgent       = "X-Mneme-Agent"
@@ -34,7 +41,16 @@ const (
 	HeaderDLQSubject  = "Mneme-Dlq-Subject"
 	HeaderDLQStream   = "Mneme-Dlq-Stream"
 	HeaderDLQSequence = "Mneme-Dlq-Sequence"
-	HeaderEventType   = "Ce-Type"
+	// HeaderDLQSize is the size in bytes of the original body.
+	HeaderDLQSize = "Mneme-Dlq-Size"
+	// HeaderDLQDigest is "sha256:<hex>" of the original body.
+	HeaderDLQDigest = "Mneme-Dlq-Digest"
+	// HeaderDLQTruncated is "true" when the dead letter carries only the first DeadLetterExcerptBytes of the
+	// body; the original is then found by stream and sequence (while its stream keeps it) and checked by digest.
+	HeaderDLQTruncated = "Mneme-Dlq-Truncated"
+	// HeaderDLQMsgID keeps the original Nats-Msg-Id (the dead letter has its own).
+	HeaderDLQMsgID  = "Mneme-Dlq-Msg-Id"
+	HeaderEventType = "Ce-Type"
 )
 
 // Subject builders. Workspace ids are restricted (see ValidWorkspaceID) so they are single NATS tokens.
@@ -53,6 +69,9 @@ func ProposedSubject(ws string) string { return "mneme.proposed." + ws }
 
 // ClaimsSubject carries embedded claims and other per-subject commands of one partition.
 func ClaimsSubject(partition int) string { return "mneme.claims." + strconv.Itoa(partition) }
+
+// ClaimsSubjectAll matches every partition's claims subject.
+const ClaimsSubjectAll = "mneme.claims.*"
 
 // LedgerSubject carries decision records of a workspace after they commit.
 func LedgerSubject(ws string) string { return "mneme.ledger." + ws }

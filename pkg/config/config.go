@@ -33,6 +33,20 @@ type Common struct {
 	ConnectTimeout time.Duration `env:"MNEME_CONNECT_TIMEOUT" envDefault:"10s"`
 	// ShutdownTimeout bounds how long shutdown waits for in-flight work.
 	ShutdownTimeout time.Duration `env:"MNEME_SHUTDOWN_TIMEOUT" envDefault:"15s"`
+	// NATSCreds is this process's NATS credentials file (user JWT and nkey seed), one of those `mneme nats init`
+	// writes (creds/<service>/nats.creds). Outside development mode a process connects to NATS with it, or with its
+	// services' files in MNEME_NATS_AUTH_DIR.
+	NATSCreds string `env:"MNEME_NATS_CREDS"`
+	// NATSTLSCA is a PEM file of the CA that signed the NATS server's certificate: NATS connections use TLS.
+	NATSTLSCA string `env:"MNEME_NATS_TLS_CA"`
+	// NATSTLSCert is a PEM client certificate for NATS servers that verify clients (with MNEME_NATS_TLS_KEY).
+	NATSTLSCert string `env:"MNEME_NATS_TLS_CERT"`
+	// NATSTLSKey is the PEM key of MNEME_NATS_TLS_CERT.
+	NATSTLSKey string `env:"MNEME_NATS_TLS_KEY"`
+	// HTTPTLSCert is a PEM certificate (chain): the HTTP API is served over TLS (with MNEME_HTTP_TLS_KEY).
+	HTTPTLSCert string `env:"MNEME_HTTP_TLS_CERT"`
+	// HTTPTLSKey is the PEM key of MNEME_HTTP_TLS_CERT.
+	HTTPTLSKey string `env:"MNEME_HTTP_TLS_KEY"`
 }
 
 // Validator is implemented by configs that check themselves after parsing.
@@ -113,6 +127,14 @@ func (c Common) Validate() error {
 			if u, err := url.Parse(strings.TrimSpace(one)); err != nil || (u.Scheme != "nats" && u.Scheme != "tls" && u.Scheme != "ws" && u.Scheme != "wss") {
 				errs = append(errs, fmt.Errorf("MNEME_NATS_URL=%q: %q is not a nats:// URL (example: nats://127.0.0.1:4222), or leave it empty for the embedded server", c.NATSURL, one))
 			}
+		}
+	}
+	for _, pair := range [][4]string{
+		{"MNEME_NATS_TLS_CERT", c.NATSTLSCert, "MNEME_NATS_TLS_KEY", c.NATSTLSKey},
+		{"MNEME_HTTP_TLS_CERT", c.HTTPTLSCert, "MNEME_HTTP_TLS_KEY", c.HTTPTLSKey},
+	} {
+		if (pair[1] == "") != (pair[3] == "") {
+			errs = append(errs, fmt.Errorf("%s and %s go together: set both (PEM certificate and key files) or neither", pair[0], pair[2]))
 		}
 	}
 	switch c.LogLevel {

@@ -24,7 +24,7 @@ import (
 )
 
 // ConsumerName is the durable consumer every embedder replica shares.
-const ConsumerName = "embedder"
+const ConsumerName = bus.ConsumerEmbedder
 
 // Config configures the embedder stage.
 type Config struct {
@@ -111,7 +111,7 @@ func (s *Service) Run(ctx context.Context) error {
 		Description:   "embeds proposed claims and publishes them to their partition",
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       s.cfg.AckWait,
-		MaxDeliver:    s.cfg.MaxDeliver + 1, // Settle dead-letters at MaxDeliver; the server never drops first
+		MaxDeliver:    -1, // Settle dead-letters at MaxDeliver and retries a dead letter it could not store: never dropped
 		MaxAckPending: s.cfg.BatchSize * s.cfg.Workers * 4,
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +122,29 @@ func TestMalformedGoesToDeadLetterAndDoesNotBlock(t *testing.T) {
 	_ = json.Unmarshal(dl[0].Data(), &raw)
 	if raw["id"] != "x" {
 		t.Fatalf("dead letter does not carry the original message: %v", raw)
+	}
+}
+
+// TestMalformedAtTheSizeLimitIsDeadLettered: a proposed-claims message at the 8 MiB limit is dead-lettered by
+// reference (a whole copy would not fit), once, and the claim after it is embedded.
+func TestMalformedAtTheSizeLimitIsDeadLettered(t *testing.T) {
+	srv := bustest.Start(t)
+	start(t, srv)
+	ctx := context.Background()
+	if _, err := srv.JS.Publish(ctx, bus.ProposedSubject("acme"), []byte(`{"x":"`+strings.Repeat("z", 8<<20-8)+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bus.PublishEvent(ctx, srv.JS, bus.ProposedSubject("acme"), proposed(t, "acme", "alice", "Paris")); err != nil {
+		t.Fatal(err)
+	}
+	dl := srv.Collect(t, bus.StreamDLQ, bus.DLQSubject("embedder"), 2, 3*time.Second)
+	if len(dl) != 1 {
+		t.Fatalf("got %d dead letters, want 1", len(dl))
+	}
+	if h := dl[0].Headers(); h.Get(bus.HeaderDLQTruncated) != "true" || h.Get(bus.HeaderDLQSize) != "8388608" || h.Get(bus.HeaderDLQReason) == "" {
+		t.Fatalf("dead letter headers %v", h)
+	}
+	if got := srv.Collect(t, bus.StreamClaims, "mneme.claims.>", 1, 10*time.Second); len(got) != 1 {
+		t.Fatalf("good claim after a bad one: got %d", len(got))
 	}
 }

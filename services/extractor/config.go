@@ -136,7 +136,7 @@ func (c Config) Validate() error {
 }
 
 // ConsumerName is the durable pull consumer of the turns stream.
-const ConsumerName = "extractor"
+const ConsumerName = bus.ConsumerExtractor
 
 // ConsumerConfig is the turns consumer: one durable pull consumer shared by every extractor replica. It has
 // no MaxDeliver: the service counts deliveries itself and dead-letters after MaxDeliver, so a turn is never

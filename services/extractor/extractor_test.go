@@ -522,3 +522,32 @@ func TestExtractorPanicDeadLettersOnlyTheBadTurn(t *testing.T) {
 		t.Errorf("claims from turns %v, want t-1 and t-3 only", got)
 	}
 }
+
+// TestMalformedTurnAtTheSizeLimitIsDeadLettered: a turns-log message at the 8 MiB message limit cannot be
+// copied whole into a dead letter (with the dead-letter headers it would not fit); it is dead-lettered by
+// reference (stream and sequence, digest, excerpt), once, and the turn after it flows.
+func TestMalformedTurnAtTheSizeLimitIsDeadLettered(t *testing.T) {
+	env := startNATS(t)
+	svc, _ := runService(t, env, testConfig())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	big := []byte(`{"x":"` + strings.Repeat("z", 8<<20-8) + `"}`)
+	if _, err := env.js.Publish(ctx, bus.TurnsSubject(testWS), big); err != nil {
+		t.Fatal(err)
+	}
+	publishTurn(t, env.js, turn("t-ok", "s1", "Alice", "I moved to Berlin last week.", 0), "")
+	waitFor(t, "turns settled", func() bool { return settled(t, env.js) })
+	dl := storedMsgs(t, env.js, bus.StreamDLQ, bus.DLQSubject(dlqStage))
+	if len(dl) != 1 {
+		t.Fatalf("%d dead letters, want 1", len(dl))
+	}
+	if h := dl[0].Header; h.Get(bus.HeaderDLQTruncated) != "true" || h.Get(bus.HeaderDLQSize) != "8388608" || h.Get(bus.HeaderDLQSequence) != "1" || h.Get(bus.HeaderDLQReason) == "" {
+		t.Fatalf("dead letter headers %v", h)
+	}
+	if claims := proposedClaims(t, env.js); len(claims) == 0 || claims[0].Provenance.TurnIDs[0] != "t-ok" {
+		t.Errorf("the turn after it: claims %+v", claims)
+	}
+	if st := svc.Stats(); st.DeadLetters != 1 {
+		t.Errorf("stats %+v, want 1 dead letter", st)
+	}
+}

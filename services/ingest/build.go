@@ -33,8 +33,8 @@ const (
 
 // Batch kinds: the last token of the inbox subject and of the HTTP path.
 const (
-	kindTurns  = "turns"
-	kindClaims = "claims"
+	kindTurns  = bus.InboxKindTurns
+	kindClaims = bus.InboxKindClaims
 )
 
 // decodeBatch validates a whole body of the given kind and builds its events; any bad item rejects the batch.
@@ -42,13 +42,13 @@ func (s *Service) decodeBatch(kind string, o batchOrigin, body []byte) ([]outEve
 	switch kind {
 	case kindTurns:
 		var req api.TurnsRequest
-		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.turnsSchema, &req); ierr != nil {
+		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.scanLimits(kindTurns), s.turnsSchema, &req); ierr != nil {
 			return nil, ierr
 		}
 		return s.buildTurns(o, &req)
 	case kindClaims:
 		var req api.ClaimsRequest
-		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.claimsSchema, &req); ierr != nil {
+		if ierr := decodeStrict(body, s.cfg.MaxBodyBytes, s.scanLimits(kindClaims), s.claimsSchema, &req); ierr != nil {
 			return nil, ierr
 		}
 		return s.buildClaims(o, &req)
@@ -59,11 +59,15 @@ func (s *Service) decodeBatch(kind string, o batchOrigin, body []byte) ([]outEve
 // batchOrigin says where a batch came from; it decides how the agent is found and how missing ids are made.
 type batchOrigin struct {
 	workspace string
-	// headerAgent is X-Mneme-Agent: on HTTP the authenticated agent, on NATS the message header (may be "").
+	// headerAgent is the writing agent: on HTTP the authenticated X-Mneme-Agent, on NATS the agent of a
+	// credential-bound inbox subject, else (development-only subject form) the message's X-Mneme-Agent header,
+	// which may be "".
 	headerAgent string
-	// http is true for HTTP requests: an item's agent_id must then equal headerAgent. On NATS an item's
-	// agent_id overrides the header.
-	http bool
+	// bound is true when headerAgent comes from a credential (HTTP, or a credential-bound inbox subject): an
+	// item's agent_id must then equal it. In the development-only subject form an item's agent_id overrides it.
+	bound bool
+	// boundBy names where a bound agent comes from, for error messages ("the X-Mneme-Agent header").
+	boundBy string
 	// receivedAt is the default valid time: now on HTTP, the inbox message's stream time on NATS (stable
 	// across redeliveries, so derived ids are too).
 	receivedAt time.Time
@@ -82,9 +86,9 @@ type outEvent struct {
 // itemAgent decides the agent of one item.
 func (o batchOrigin) itemAgent(field, itemAgent string) (string, *inputError) {
 	switch {
-	case o.http && itemAgent != "" && itemAgent != o.headerAgent:
+	case o.bound && itemAgent != "" && itemAgent != o.headerAgent:
 		return "", &inputError{Status: http.StatusForbidden, Code: api.CodeForbidden, Field: field,
-			Message: fmt.Sprintf("agent_id %q differs from the %s header %q: an agent may only write as itself", itemAgent, api.HeaderAgent, o.headerAgent)}
+			Message: fmt.Sprintf("agent_id %q differs from the agent of %s, %q: an agent may only write as itself", itemAgent, o.boundBy, o.headerAgent)}
 	case itemAgent != "":
 		return itemAgent, nil
 	case o.headerAgent == "":

@@ -57,6 +57,17 @@ type Config struct {
 	MaxSourceBytes int `env:"MNEME_INGEST_MAX_SOURCE_BYTES" envDefault:"2048"`
 	// MaxMetadataBytes bounds a turn's metadata object, measured as compact JSON. Default 16 KiB.
 	MaxMetadataBytes int `env:"MNEME_INGEST_MAX_METADATA_BYTES" envDefault:"16384"`
+	// MaxJSONDepth bounds the nesting of a body, checked before it is decoded: the body object is level 1 and
+	// an item level 3, so at the default an item's metadata may nest 28 levels. Default 32.
+	MaxJSONDepth int `env:"MNEME_INGEST_MAX_JSON_DEPTH" envDefault:"32"`
+	// MaxJSONValues bounds the JSON keys and values of one body, checked before it is decoded: decoding costs
+	// memory per value, not per byte (8 MiB of empty objects is 2.8 million maps). A full batch of 1000
+	// claims holds about 25,000. Default 100000.
+	MaxJSONValues int `env:"MNEME_INGEST_MAX_JSON_VALUES" envDefault:"100000"`
+	// MaxConcurrentDecodes bounds the bodies (HTTP requests and inbox messages together) decoded and validated
+	// at once, so many large bodies at once cannot multiply the memory one takes; others wait their turn.
+	// Default 4.
+	MaxConcurrentDecodes int `env:"MNEME_INGEST_MAX_CONCURRENT_DECODES" envDefault:"4"`
 	// AllowedRoles lists the turn roles accepted (comma-separated); a subset of user, assistant, system, tool.
 	AllowedRoles []string `env:"MNEME_INGEST_ALLOWED_ROLES" envDefault:"user,assistant,system,tool" envSeparator:","`
 	// PublishTimeout bounds how long a batch waits for JetStream to acknowledge its events; past it the HTTP
@@ -84,23 +95,26 @@ func DefaultConfig() Config {
 			DatabaseURL:    "postgres://mneme@127.0.0.1:54329/mneme?sslmode=disable",
 			ConnectTimeout: 10 * time.Second, ShutdownTimeout: 15 * time.Second,
 		},
-		MaxBodyBytes:        8 << 20,
-		MaxTurnContentBytes: 64 << 10,
-		MaxTurnsPerBatch:    256,
-		MaxClaimsPerBatch:   1000,
-		MaxIDBytes:          ceilingIDBytes,
-		MaxSubjectBytes:     ceilingSubjectBytes,
-		MaxPredicateBytes:   ceilingPredicateBytes,
-		MaxObjectBytes:      ceilingObjectBytes,
-		MaxClaimTextBytes:   ceilingTextBytes,
-		MaxSourceBytes:      ceilingSourceBytes,
-		MaxMetadataBytes:    16 << 10,
-		AllowedRoles:        slices.Clone(knownRoles),
-		PublishTimeout:      10 * time.Second,
-		InboxAckWait:        60 * time.Second,
-		InboxMaxDeliver:     8,
-		InboxConcurrency:    4,
-		InboxRetryBackoff:   500 * time.Millisecond,
+		MaxBodyBytes:         8 << 20,
+		MaxTurnContentBytes:  64 << 10,
+		MaxTurnsPerBatch:     256,
+		MaxClaimsPerBatch:    1000,
+		MaxIDBytes:           ceilingIDBytes,
+		MaxSubjectBytes:      ceilingSubjectBytes,
+		MaxPredicateBytes:    ceilingPredicateBytes,
+		MaxObjectBytes:       ceilingObjectBytes,
+		MaxClaimTextBytes:    ceilingTextBytes,
+		MaxSourceBytes:       ceilingSourceBytes,
+		MaxMetadataBytes:     16 << 10,
+		MaxJSONDepth:         32,
+		MaxJSONValues:        100000,
+		MaxConcurrentDecodes: 4,
+		AllowedRoles:         slices.Clone(knownRoles),
+		PublishTimeout:       10 * time.Second,
+		InboxAckWait:         60 * time.Second,
+		InboxMaxDeliver:      8,
+		InboxConcurrency:     4,
+		InboxRetryBackoff:    500 * time.Millisecond,
 	}
 }
 
@@ -126,6 +140,9 @@ func (c Config) Validate() error {
 	between("MNEME_INGEST_MAX_CLAIM_TEXT_BYTES", int64(c.MaxClaimTextBytes), 1, ceilingTextBytes)
 	between("MNEME_INGEST_MAX_SOURCE_BYTES", int64(c.MaxSourceBytes), 1, ceilingSourceBytes)
 	between("MNEME_INGEST_MAX_METADATA_BYTES", int64(c.MaxMetadataBytes), 2, ceilingBodyBytes)
+	between("MNEME_INGEST_MAX_JSON_DEPTH", int64(c.MaxJSONDepth), 4, 10000)
+	between("MNEME_INGEST_MAX_JSON_VALUES", int64(c.MaxJSONValues), 100, 100000000)
+	between("MNEME_INGEST_MAX_CONCURRENT_DECODES", int64(c.MaxConcurrentDecodes), 1, 1024)
 	between("MNEME_INGEST_INBOX_MAX_DELIVER", int64(c.InboxMaxDeliver), 1, 1000)
 	between("MNEME_INGEST_INBOX_CONCURRENCY", int64(c.InboxConcurrency), 1, 256)
 	if len(c.AllowedRoles) == 0 {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -64,9 +63,18 @@ func tooLarge(field string, limit int64, unit, format string, args ...any) *inpu
 		Limit: strconv.FormatInt(limit, 10) + " " + unit, Message: fmt.Sprintf(format, args...)}
 }
 
-// readBody reads an HTTP body of at most limit bytes.
+// readBody reads an HTTP body of at most limit bytes. A declared Content-Length within the limit sizes the
+// buffer once (io.ReadAll's doubling would take up to twice the body); a larger one is refused before reading.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *inputError) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if r.ContentLength > limit {
+		return nil, tooLarge("", limit, "bytes", "request body is %d bytes, larger than %d", r.ContentLength, limit)
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	body := buf.Bytes()
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -78,9 +86,11 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *inp
 }
 
 // decodeStrict turns raw bytes into v (a *api.TurnsRequest or *api.ClaimsRequest) after checking, in order:
-// size, UTF-8, JSON syntax and the JSON Schema. Unknown fields are rejected by the schema
-// (additionalProperties: false) and again by the decoder, so the Go type never silently drops input.
-func decodeStrict(body []byte, limit int64, schema *jsonschema.Schema, v any) *inputError {
+// size, UTF-8, the bounds of scan (items, nesting, values, string lengths — before anything is built from
+// the body), JSON syntax and the JSON Schema. Unknown fields are rejected by the schema
+// (additionalProperties: false), and the Go types declare exactly the schema's properties
+// (TestRequestTypesMatchSchemas), so the Go type never silently drops input.
+func decodeStrict(body []byte, limit int64, scan scanLimits, schema *jsonschema.Schema, v any) *inputError {
 	if int64(len(body)) > limit {
 		return tooLarge("", limit, "bytes", "body is %d bytes, larger than %d", len(body), limit)
 	}
@@ -90,6 +100,9 @@ func decodeStrict(body []byte, limit int64, schema *jsonschema.Schema, v any) *i
 	if !utf8.Valid(body) {
 		off := invalidUTF8Offset(body)
 		return invalid(pathAtOffset(body, off), "not valid UTF-8 (byte offset %d)", off)
+	}
+	if ierr := prescan(body, scan); ierr != nil {
+		return ierr
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
 	if err != nil {
@@ -102,13 +115,17 @@ func decodeStrict(body []byte, limit int64, schema *jsonschema.Schema, v any) *i
 		}
 		return invalid("", "%v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	// The tree is not needed any more: dropping it before the Go values are built lets the collector take it
+	// meanwhile (for a large body it is several times the body's size). The rare error below rebuilds it.
+	// json.Unmarshal reads the body in place, where a Decoder would first copy it into a growing buffer.
+	doc = nil
+	if err := json.Unmarshal(body, v); err != nil {
 		ierr := decodeError(err)
 		if ierr.Field == "" {
-			if field, msg := badTime(doc); field != "" {
-				return invalid(field, "%s", msg)
+			if tree, err := jsonschema.UnmarshalJSON(bytes.NewReader(body)); err == nil {
+				if field, msg := badTime(tree); field != "" {
+					return invalid(field, "%s", msg)
+				}
 			}
 		}
 		return ierr

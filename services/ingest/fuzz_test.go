@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/schemas"
 )
 
@@ -24,6 +25,10 @@ func seedBodies(t testing.TB, kind string) [][]byte {
 		[]byte(turns(`{"turn_id":"t","agent_id":"bob","session_id":"s","role":"tool","speaker":"","content":"\u0000","metadata":{"a":[1,{"b":null}]}}`)),
 		[]byte(claims(goodClaim, `{"claim_id":"c","subject":"The","predicate":"'s","object":"ﷺ","functional":true,"confidence":0,"scope":"private","valid_from":"0001-01-01T00:00:00Z"}`)),
 		[]byte(claims(`{"subject":"` + strings.Repeat("ﷺ", 40) + `","predicate":"is born in","object":"x","text":"t","source":"s","sequence":1e3}`)),
+		// Shapes that multiply a decoder's memory (prescan refuses them before decoding).
+		[]byte(`{"turns":[` + strings.Repeat(`{},`, 300) + `{}]}`),
+		[]byte(turns(`{"session_id":"s","role":"user","content":"x","metadata":{"a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}}`)),
+		[]byte(`{"claims":[` + strings.Repeat(goodClaim+`,`, 1001) + goodClaim + `]}`),
 	}
 	examples, err := schemas.Examples()
 	if err != nil {
@@ -77,6 +82,8 @@ func FuzzInboxMessage(f *testing.F) {
 		for _, b := range seedBodies(f, kind) {
 			f.Add("mneme.inbox.acme."+kind, "alice", b)
 			f.Add("mneme.inbox.acme."+kind, "", b)
+			f.Add("mneme.inbox.acme.planner%2Eeu."+kind, "", b)
+			f.Add("mneme.inbox.acme.planner."+kind, "alice", b)
 		}
 	}
 	f.Add("mneme.inbox..turns", "a b", []byte(turns(goodTurn)))
@@ -88,6 +95,14 @@ func FuzzInboxMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, subject, agent string, body []byte) {
 		events, ierr := s.inboxBatch(subject, agent, md, body)
 		checkOutcome(t, events, ierr)
+		// A message on a credential-bound subject is written by the subject's agent, whatever it says.
+		if in, err := bus.ParseInboxSubject(subject); err == nil && in.Bound() {
+			for _, ev := range events {
+				if ev.agent != in.Agent {
+					t.Fatalf("subject %q names agent %q, event written as %q", subject, in.Agent, ev.agent)
+				}
+			}
+		}
 	})
 }
 

@@ -36,8 +36,16 @@ func (s *Service) handleWrite(w http.ResponseWriter, r *http.Request, kind strin
 		s.rejectHTTP(w, r, ierr)
 		return
 	}
-	o := batchOrigin{workspace: ws, headerAgent: id.Agent, http: true, receivedAt: time.Now(), newTurnID: randomTurnIDs}
+	o := batchOrigin{workspace: ws, headerAgent: id.Agent, bound: true, boundBy: "the " + api.HeaderAgent + " header", receivedAt: time.Now(), newTurnID: randomTurnIDs}
+	// The body is read before waiting for a decode slot, so a slow sender never holds one; it is bounded by
+	// MaxBodyBytes, decoding is what multiplies memory.
+	if err := s.acquireDecode(r.Context()); err != nil {
+		api.WriteJSON(w, http.StatusServiceUnavailable, api.Error{Error: api.ErrorBody{Code: api.CodeUnavailable,
+			Message: "the request ended while waiting for other requests to be decoded; retry it"}})
+		return
+	}
 	events, ierr := s.decodeBatch(kind, o, body)
+	s.releaseDecode()
 	if ierr != nil {
 		s.rejectHTTP(w, r, ierr)
 		return

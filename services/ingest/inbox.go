@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"net/http"
 	"sync"
 	"time"
 
@@ -18,11 +18,19 @@ import (
 // maxRetryBackoff caps the redelivery delay after transient failures.
 const maxRetryBackoff = 30 * time.Second
 
+// inboxPullBytes bounds the inbox messages delivered to this client and not yet processed: two of the largest
+// the stream holds. A count bound would let 8 MiB messages pile up at the NATS server for this connection until
+// it passed the server's per-client limit (64 MiB by default) and was cut as a slow consumer; a byte bound below
+// the largest message would never deliver that message at all.
+var inboxPullBytes = 2 * (int(bus.DefaultTopology().MaxMsgSize) + 64<<10)
+
 // dlqStage names ingest's dead-letter subject (mneme.dlq.ingest).
 const dlqStage = "ingest"
 
 // ConsumerConfig is the inbox consumer: one durable pull consumer over the whole work-queue stream, so each
-// inbox message is taken by exactly one ingest replica.
+// inbox message is taken by exactly one ingest replica. It has no delivery bound: the service counts
+// deliveries itself and dead-letters after InboxMaxDeliver; a server-side bound would leave a message whose
+// dead letter could not be stored at the last delivery in the inbox for good, neither processed nor parked.
 func (c Config) ConsumerConfig() jetstream.ConsumerConfig {
 	return jetstream.ConsumerConfig{
 		Durable:       ConsumerName,
@@ -30,7 +38,7 @@ func (c Config) ConsumerConfig() jetstream.ConsumerConfig {
 		FilterSubject: "mneme.inbox.>",
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       c.InboxAckWait,
-		MaxDeliver:    c.InboxMaxDeliver,
+		MaxDeliver:    -1,
 		MaxAckPending: 8 * c.InboxConcurrency,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
 	}
@@ -46,7 +54,7 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("ingest: create inbox consumer: %w (is the topology ensured? stream %s)", err, bus.StreamInbox)
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(2 * s.cfg.InboxConcurrency))
+	it, err := cons.Messages(jetstream.PullMaxBytes(inboxPullBytes))
 	if err != nil {
 		return fmt.Errorf("ingest: consume inbox: %w", err)
 	}
@@ -170,24 +178,30 @@ func (s *Service) deadLetter(ctx context.Context, msg jetstream.Msg, md *jetstre
 	}
 }
 
-// parseInboxSubject splits mneme.inbox.<ws>.<kind>.
-func parseInboxSubject(subject string) (ws, kind string, ierr *inputError) {
-	rest, ok := strings.CutPrefix(subject, "mneme.inbox.")
-	if !ok {
-		return "", "", invalid("subject", "%q is not an inbox subject (mneme.inbox.<workspace>.turns|claims)", subject)
+// parseInboxSubject parses mneme.inbox.<ws>.<agent>.<kind> (the agent's credential allows it this subject only)
+// or mneme.inbox.<ws>.<kind> (development mode only) and validates the workspace and agent ids.
+func parseInboxSubject(subject string) (bus.InboxSubject, *inputError) {
+	in, err := bus.ParseInboxSubject(subject)
+	if err != nil {
+		return bus.InboxSubject{}, invalid("subject", "%v", err)
 	}
-	ws, kind, ok = strings.Cut(rest, ".")
-	if !ok || (kind != kindTurns && kind != kindClaims) {
-		return "", "", invalid("subject", "%q is not an inbox subject (mneme.inbox.<workspace>.turns|claims)", subject)
+	if err := auth.ValidWorkspaceID(in.Workspace); err != nil {
+		return bus.InboxSubject{}, invalid("workspace", "%v", err)
 	}
-	if err := auth.ValidWorkspaceID(ws); err != nil {
-		return "", "", invalid("workspace", "%v", err)
+	if in.Bound() {
+		if err := auth.ValidAgentID(in.Agent); err != nil {
+			return bus.InboxSubject{}, invalid("subject", "%v", err)
+		}
 	}
-	return ws, kind, nil
+	return in, nil
 }
 
 func (s *Service) processInbox(ctx context.Context, msg jetstream.Msg, md *jetstream.MsgMetadata) inboxOutcome {
+	if err := s.acquireDecode(ctx); err != nil {
+		return inboxOutcome{transient: fmt.Errorf("waiting for a decode slot: %w", err)}
+	}
 	events, ierr := s.inboxBatch(msg.Subject(), msg.Headers().Get(api.HeaderAgent), md, msg.Data())
+	s.releaseDecode()
 	if ierr != nil {
 		return inboxOutcome{bad: ierr}
 	}
@@ -209,17 +223,31 @@ func (s *Service) processInbox(ctx context.Context, msg jetstream.Msg, md *jetst
 	return inboxOutcome{}
 }
 
-// inboxBatch validates one inbox message (subject, X-Mneme-Agent header, body) and builds its events.
+// inboxBatch validates one inbox message (subject, X-Mneme-Agent header, body) and builds its events. In the
+// credential-bound subject form the subject names the agent: a header or an item naming another agent is
+// refused. The form without an agent is accepted in development mode only, where nothing is authenticated.
 func (s *Service) inboxBatch(subject, headerAgent string, md *jetstream.MsgMetadata, body []byte) ([]outEvent, *inputError) {
-	ws, kind, ierr := parseInboxSubject(subject)
+	in, ierr := parseInboxSubject(subject)
 	if ierr != nil {
 		return nil, ierr
 	}
 	o := batchOrigin{
-		workspace:   ws,
+		workspace:   in.Workspace,
 		headerAgent: headerAgent,
 		receivedAt:  md.Timestamp,
-		newTurnID:   inboxTurnIDs(ws, md.Stream, md.Sequence.Stream),
+		newTurnID:   inboxTurnIDs(in.Workspace, md.Stream, md.Sequence.Stream),
 	}
-	return s.decodeBatch(kind, o, body)
+	switch {
+	case in.Bound():
+		if headerAgent != "" && headerAgent != in.Agent {
+			return nil, &inputError{Status: http.StatusForbidden, Code: api.CodeForbidden, Field: api.HeaderAgent,
+				Message: fmt.Sprintf("names agent %q, but the message was published as agent %q (the inbox subject, which the publisher's credential allows): an agent may only write as itself", headerAgent, in.Agent)}
+		}
+		o.headerAgent, o.bound, o.boundBy = in.Agent, true, "the inbox subject"
+	case !s.cfg.DevMode:
+		return nil, &inputError{Status: http.StatusForbidden, Code: api.CodeForbidden, Field: "subject",
+			Message: fmt.Sprintf("%q names no agent: outside development mode agents publish to %s with their own NATS credential", subject,
+				bus.InboxAgentSubject(in.Workspace, "<agent>", in.Kind))}
+	}
+	return s.decodeBatch(in.Kind, o, body)
 }

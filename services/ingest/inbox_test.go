@@ -1,7 +1,10 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +12,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/services/ingest/internal/hostile"
 )
 
 func TestInboxGoodMessagesBecomeEvents(t *testing.T) {
@@ -151,8 +155,8 @@ func TestInboxUnknownWorkspaceOutsideDevMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.runInbox()
-	e.publishInbox(bus.InboxTurnsSubject("ghost"), "alice", []byte(turns(goodTurn)))
-	e.publishInbox(bus.InboxTurnsSubject("acme"), "alice", []byte(turns(goodTurn)))
+	e.publishInbox(bus.InboxAgentSubject("ghost", "alice", bus.InboxKindTurns), "", []byte(turns(goodTurn)))
+	e.publishInbox(bus.InboxAgentSubject("acme", "alice", bus.InboxKindTurns), "", []byte(turns(goodTurn)))
 	eventually(t, "a dead letter and an event", func() bool {
 		return e.streamCount(bus.StreamDLQ) == 1 && e.streamCount(bus.StreamTurns) == 1
 	})
@@ -178,5 +182,61 @@ func TestRunStopsOnCancel(t *testing.T) {
 	}
 	if e.svc.Ready(context.Background()) == nil {
 		t.Fatal("ready after Run returned")
+	}
+}
+
+// TestInboxDeadLettersAtTheSizeLimit: invalid messages exactly at the 8 MiB message limit (one with a string
+// too long, one with too many items) are each dead-lettered once, with their reason, a digest and an excerpt
+// (a whole copy plus the dead-letter headers would not fit in a message), and the message after them is
+// processed. Before, such a message could not be dead-lettered and was redelivered until NATS gave up on it,
+// leaving it in the inbox for good.
+func TestInboxDeadLettersAtTheSizeLimit(t *testing.T) {
+	e := newEnv(t, nil)
+	e.runInbox()
+	const limit = 8 << 20
+	pad := func(b []byte) []byte { return append(b, bytes.Repeat([]byte(" "), limit-len(b))...) }
+	long := pad(hostile.LongString(limit).Data)
+	many := pad(hostile.EmptyObjects(limit).Data)
+	subject := bus.InboxAgentSubject("acme", "alice", bus.InboxKindTurns)
+	for _, b := range [][]byte{long, many} {
+		if len(b) != limit {
+			t.Fatalf("body of %d bytes", len(b))
+		}
+		e.publishInbox(subject, "", b)
+	}
+	e.publishInbox(subject, "", []byte(turns(`{"turn_id":"after","session_id":"s","role":"user","content":"still flowing"}`)))
+
+	eventually(t, "the message after them is processed", func() bool { return e.streamCount(bus.StreamTurns) == 1 })
+	eventually(t, "two dead letters", func() bool { return e.streamCount(bus.StreamDLQ) == 2 })
+	eventually(t, "the inbox to drain", func() bool { return e.streamCount(bus.StreamInbox) == 0 })
+	want := map[string]struct {
+		body   []byte
+		reason string
+	}{
+		// 8 MiB less the 53 bytes before the content and the 4 after it.
+		"1": {long, "turns[0].content: is 8388551 bytes (limit 65536 bytes)"},
+		"2": {many, "turns: has more than 256 turns (limit 256 items)"},
+	}
+	for _, m := range e.streamMsgs(bus.StreamDLQ) {
+		seq := m.Header.Get(bus.HeaderDLQSequence)
+		w, ok := want[seq]
+		if !ok {
+			t.Fatalf("unexpected dead letter of inbox message %q", seq)
+		}
+		delete(want, seq)
+		sum := sha256.Sum256(w.body)
+		if got := m.Header.Get(bus.HeaderDLQReason); got != w.reason {
+			t.Errorf("message %s: reason %q, want %q", seq, got, w.reason)
+		}
+		if m.Header.Get(bus.HeaderDLQDigest) != "sha256:"+hex.EncodeToString(sum[:]) || m.Header.Get(bus.HeaderDLQSize) != "8388608" ||
+			m.Header.Get(bus.HeaderDLQTruncated) != "true" || m.Header.Get(bus.HeaderDLQStream) != bus.StreamInbox {
+			t.Errorf("message %s: headers %v", seq, m.Header)
+		}
+		if len(m.Data) != bus.DeadLetterExcerptBytes || !bytes.HasPrefix(w.body, m.Data) {
+			t.Errorf("message %s: excerpt of %d bytes is not the body's start", seq, len(m.Data))
+		}
+	}
+	if st := e.svc.Stats(); st.DeadLettered != 2 || st.Retried != 0 || st.Accepted != 1 {
+		t.Fatalf("stats %+v: each message must be dead-lettered once, never retried", st)
 	}
 }

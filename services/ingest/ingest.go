@@ -24,6 +24,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mneme-ai/mneme/pkg/auth"
+	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/schemas"
@@ -33,7 +34,7 @@ import (
 const Name = "ingest"
 
 // ConsumerName is the durable pull consumer of the inbox stream.
-const ConsumerName = "ingest"
+const ConsumerName = bus.ConsumerIngest
 
 // Service is the ingest service. It implements service.HTTPService.
 type Service struct {
@@ -48,9 +49,24 @@ type Service struct {
 	turnsSchema  *jsonschema.Schema
 	claimsSchema *jsonschema.Schema
 
+	// decodeSlots bounds the bodies decoded at once (HTTP and inbox together): one slot per body in decoding.
+	decodeSlots chan struct{}
+
 	consuming atomic.Bool
 	metrics   *metrics
 }
+
+// acquireDecode waits for a decode slot; release it with releaseDecode.
+func (s *Service) acquireDecode(ctx context.Context) error {
+	select {
+	case s.decodeSlots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+func (s *Service) releaseDecode() { <-s.decodeSlots }
 
 var _ service.HTTPService = (*Service)(nil)
 
@@ -108,6 +124,7 @@ func newCore(cfg Config) (*Service, error) {
 		policy:       policy,
 		turnsSchema:  turns,
 		claimsSchema: claims,
+		decodeSlots:  make(chan struct{}, cfg.MaxConcurrentDecodes),
 		metrics:      m,
 	}, nil
 }

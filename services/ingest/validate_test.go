@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func core(t testing.TB, mutate func(*Config)) *Service {
 }
 
 func httpOrigin(agent string) batchOrigin {
-	return batchOrigin{workspace: "acme", headerAgent: agent, http: true, receivedAt: testTime, newTurnID: randomTurnIDs}
+	return batchOrigin{workspace: "acme", headerAgent: agent, bound: true, boundBy: "the X-Mneme-Agent header", receivedAt: testTime, newTurnID: randomTurnIDs}
 }
 
 func natsOrigin(agent string) batchOrigin {
@@ -313,19 +314,26 @@ func TestPathAtOffset(t *testing.T) {
 
 func TestParseInboxSubject(t *testing.T) {
 	for _, tt := range []struct {
-		subject, ws, kind string
-		ok                bool
+		subject, ws, agent, kind string
+		ok                       bool
 	}{
-		{"mneme.inbox.acme.turns", "acme", "turns", true},
-		{"mneme.inbox.acme.claims", "acme", "claims", true},
-		{"mneme.inbox.acme.other", "", "", false},
-		{"mneme.inbox.Acme.turns", "", "", false},
-		{"mneme.inbox.acme.turns.extra", "", "", false},
-		{"mneme.turns.acme", "", "", false},
+		{"mneme.inbox.acme.turns", "acme", "", "turns", true},
+		{"mneme.inbox.acme.claims", "acme", "", "claims", true},
+		{"mneme.inbox.acme.planner.claims", "acme", "planner", "claims", true},
+		{"mneme.inbox.acme.planner%2Eeu.turns", "acme", "planner.eu", "turns", true},
+		{"mneme.inbox.acme.bot@host:1.turns", "acme", "bot@host:1", "turns", true},
+		{"mneme.inbox.acme.bot.eu.turns", "", "", "", false},       // an unescaped dot: one token too many
+		{"mneme.inbox.acme.planner%2eeu.turns", "", "", "", false}, // only the canonical escape
+		{"mneme.inbox.acme.planner%41.turns", "", "", "", false},
+		{"mneme.inbox.acme.pl!anner.turns", "", "", "", false}, // not an agent id
+		{"mneme.inbox.acme.other", "", "", "", false},
+		{"mneme.inbox.Acme.turns", "", "", "", false},
+		{"mneme.inbox.acme.turns.extra", "", "", "", false},
+		{"mneme.turns.acme", "", "", "", false},
 	} {
-		ws, kind, ierr := parseInboxSubject(tt.subject)
-		if (ierr == nil) != tt.ok || ws != tt.ws || kind != tt.kind {
-			t.Errorf("parseInboxSubject(%q) = %q %q %v", tt.subject, ws, kind, ierr)
+		in, ierr := parseInboxSubject(tt.subject)
+		if (ierr == nil) != tt.ok || in.Workspace != tt.ws || in.Agent != tt.agent || in.Kind != tt.kind {
+			t.Errorf("parseInboxSubject(%q) = %+v %v", tt.subject, in, ierr)
 		}
 	}
 }
@@ -378,7 +386,7 @@ func TestRequestExamples(t *testing.T) {
 		}
 		n++
 		t.Run(ex.Path, func(t *testing.T) {
-			if ierr := decodeStrict(ex.JSON, 1<<20, map[string]*jsonschema.Schema{kindTurns: s.turnsSchema, kindClaims: s.claimsSchema}[kind], v); ierr != nil {
+			if ierr := decodeStrict(ex.JSON, 1<<20, s.scanLimits(kind), map[string]*jsonschema.Schema{kindTurns: s.turnsSchema, kindClaims: s.claimsSchema}[kind], v); ierr != nil {
 				t.Fatal(ierr)
 			}
 			b, err := json.Marshal(v)
@@ -426,4 +434,55 @@ func normalizeTimes(v any) any {
 		}
 	}
 	return v
+}
+
+// TestRequestTypesMatchSchemas: the request schemas refuse unknown fields (additionalProperties: false) and
+// declare exactly the Go types' JSON fields, so decoding a body the schema accepted drops nothing.
+func TestRequestTypesMatchSchemas(t *testing.T) {
+	for _, tc := range []struct {
+		file, list, item string
+		top, elem        reflect.Type
+	}{
+		{"api/v1/turns_request.json", "turns", "turn", reflect.TypeOf(api.TurnsRequest{}), reflect.TypeOf(api.TurnInput{})},
+		{"api/v1/claims_request.json", "claims", "claim", reflect.TypeOf(api.ClaimsRequest{}), reflect.TypeOf(api.ClaimInput{})},
+	} {
+		raw, err := schemas.FS.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type object struct {
+			AdditionalProperties *bool                      `json:"additionalProperties"`
+			Properties           map[string]json.RawMessage `json:"properties"`
+		}
+		var s struct {
+			object
+			Defs map[string]object `json:"$defs"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		for name, o := range map[string]struct {
+			obj object
+			typ reflect.Type
+		}{"body": {s.object, tc.top}, tc.item: {s.Defs[tc.item], tc.elem}} {
+			if o.obj.AdditionalProperties == nil || *o.obj.AdditionalProperties {
+				t.Errorf("%s: %s allows unknown fields", tc.file, name)
+			}
+			var props []string
+			for p := range o.obj.Properties {
+				props = append(props, p)
+			}
+			slices.Sort(props)
+			var fields []string
+			for i := range o.typ.NumField() {
+				if n, _, _ := strings.Cut(o.typ.Field(i).Tag.Get("json"), ","); n != "" && n != "-" {
+					fields = append(fields, n)
+				}
+			}
+			slices.Sort(fields)
+			if !slices.Equal(props, fields) {
+				t.Errorf("%s %s: schema properties %v, Go fields of %s %v", tc.file, name, props, o.typ, fields)
+			}
+		}
+	}
 }

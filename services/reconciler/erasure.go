@@ -522,9 +522,23 @@ type looseData struct {
 // matches reports whether an event or inbox body (data) falls under the erasure, given the erased claim ids and
 // source turn ids.
 func (t erasureTarget) matches(data []byte, hdr nats.Header, erased, turns map[string]bool) bool {
+	// A dead letter of an inbox message names its workspace (and, in the credential-bound form, its agent) in
+	// the original subject, whatever its body holds: it may be cut short (bus.DeadLetterMsg) or not JSON at all.
+	var hdrWS, hdrAgent string
+	if hdr != nil {
+		if in, err := bus.ParseInboxSubject(hdr.Get(bus.HeaderDLQSubject)); err == nil {
+			hdrWS, hdrAgent = in.Workspace, in.Agent
+		}
+		if hdrAgent == "" {
+			hdrAgent = hdr.Get(bus.HeaderAgent)
+		}
+	}
+	undecodable := func() bool {
+		return hdrWS == t.ws && (t.kind == EraseWorkspace || t.kind == EraseAgent && hdrAgent == t.target)
+	}
 	var env looseEvent
 	if err := json.Unmarshal(data, &env); err != nil {
-		return false
+		return undecodable()
 	}
 	if env.Type == event.TypeAuditRecorded {
 		return false // the audit trail names no content and outlives what it records
@@ -532,20 +546,18 @@ func (t erasureTarget) matches(data []byte, hdr nats.Header, erased, turns map[s
 	var d looseData
 	if len(env.Data) > 0 {
 		if json.Unmarshal(env.Data, &d) != nil {
-			return false
+			return undecodable()
 		}
 	} else if json.Unmarshal(data, &d) != nil { // an inbox body, not an envelope
-		return false
+		return undecodable()
 	}
 	ws := d.Workspace
 	if ws == "" {
 		ws = env.Workspace
 	}
-	if ws == "" && hdr != nil {
+	if ws == "" {
 		// Inbox bodies name their workspace only in the subject (mneme.inbox.<ws>.*).
-		if parts := strings.Split(hdr.Get(bus.HeaderDLQSubject), "."); len(parts) >= 3 && parts[1] == "inbox" {
-			ws = parts[2]
-		}
+		ws = hdrWS
 	}
 	if ws != t.ws {
 		return false
@@ -592,12 +604,12 @@ func (t erasureTarget) matches(data []byte, hdr nats.Header, erased, turns map[s
 			return true
 		}
 	case EraseAgent:
-		if agent == t.target || (hdr != nil && hdr.Get(bus.HeaderAgent) == t.target) {
+		if agent == t.target || hdrAgent == t.target {
 			return true
 		}
 	}
 	for _, sub := range append(append([]looseData(nil), d.Claims...), d.Turns...) {
-		if t.kind == EraseAgent && (sub.AgentID == t.target || hdr != nil && hdr.Get(bus.HeaderAgent) == t.target && sub.AgentID == "") {
+		if t.kind == EraseAgent && (sub.AgentID == t.target || hdrAgent == t.target && sub.AgentID == "") {
 			return true
 		}
 		if t.kind == EraseSubject && sub.Subject != "" && canonSubject(sub.Subject) == t.target {

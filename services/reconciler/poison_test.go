@@ -3,6 +3,7 @@ package reconciler
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -70,5 +71,41 @@ func TestPoisonMessagesDoNotStall(t *testing.T) {
 	_ = pool.QueryRow(ctx, `SELECT count(*) FROM dead_letters`).Scan(&rows)
 	if rows != 2 {
 		t.Fatalf("%d dead_letters rows", rows)
+	}
+}
+
+// TestPoisonAtTheSizeLimitDoesNotStall: an undecodable claims-log message at the 8 MiB limit is dead-lettered
+// by reference (a whole copy would not fit; before, the partition retried it forever) and the partition moves on.
+func TestPoisonAtTheSizeLimitDoesNotStall(t *testing.T) {
+	t.Parallel()
+	pool, _ := newStore(t)
+	b := startBus(t)
+	cfg := testConfig()
+	runService(t, pool, b, cfg, "r1")
+	good := mkClaim("wsq", "Gus", "lives in", "Somewhere", baseTime, cfg.Partitions)
+	msg := nats.NewMsg(bus.ClaimsSubject(good.Partition))
+	msg.Data = []byte(`{"x":"` + strings.Repeat("z", 8<<20-8) + `"}`)
+	if _, err := b.js.PublishMsg(context.Background(), msg); err != nil {
+		t.Fatal(err)
+	}
+	publishClaim(t, b.js, good)
+	waitApplied(t, pool, b.js, cfg.Partitions, 60*time.Second)
+	if s := statusOf(t, pool, good.ClaimID); s != "active" {
+		t.Fatalf("the claim after the poison is %s", s)
+	}
+	ctx := context.Background()
+	dlq, err := b.js.Stream(ctx, bus.StreamDLQ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := dlq.GetLastMsgForSubject(ctx, bus.DLQSubject(DLQStage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Header.Get(bus.HeaderDLQTruncated) != "true" || m.Header.Get(bus.HeaderDLQSize) != "8388608" || m.Header.Get(bus.HeaderDLQStream) != bus.StreamClaims {
+		t.Fatalf("dead letter headers %v", m.Header)
+	}
+	if info, _ := dlq.Info(ctx); info.State.Msgs != 1 {
+		t.Fatalf("%d dead letters, want 1", info.State.Msgs)
 	}
 }

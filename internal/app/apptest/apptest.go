@@ -4,10 +4,13 @@ package apptest
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"log/slog"
 	"net/http"
 	"os"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,7 +25,11 @@ type System struct {
 	BaseURL string
 	NATSURL string
 	DBURL   string
+	logs    *logRecord
 }
+
+// Logged reports whether a warning or error the system logged contains s (a permission violation, say).
+func (s *System) Logged(substr string) bool { return s.logs.contains(substr) }
 
 // Start builds and runs the system with the given extra environment (MNEME_* variables) and stops it when
 // the test ends. It skips the test when the local embedding model is missing, unless MNEME_REQUIRE_MODEL=1.
@@ -59,7 +66,8 @@ func Start(t testing.TB, env map[string]string) *System {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logs := &logRecord{}
+	log := slog.New(slog.NewTextHandler(testWriter{t, logs}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
 	a, err := app.Build(ctx, cfg, log)
 	if err != nil {
@@ -79,12 +87,16 @@ func Start(t testing.TB, env map[string]string) *System {
 			t.Errorf("mneme did not shut down within 30s")
 		}
 	})
-	s := &System{App: a, BaseURL: "http://" + a.HTTPAddr(), NATSURL: a.NATSURL(), DBURL: db}
+	scheme := "http://"
+	if cfg.HTTPTLSCert != "" {
+		scheme = "https://"
+	}
+	s := &System{App: a, BaseURL: scheme + a.HTTPAddr(), NATSURL: a.NATSURL(), DBURL: db, logs: logs}
 	timeout := time.After(30 * time.Second)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		resp, err := http.Get(s.BaseURL + "/readyz")
+		resp, err := readyClient.Get(s.BaseURL + "/readyz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -116,9 +128,40 @@ func setenv(t testing.TB, k, v string) {
 	})
 }
 
-type testWriter struct{ t testing.TB }
+// readyClient polls /readyz; over TLS it does not verify the test's own certificate (the tests that enable
+// TLS check it themselves).
+var readyClient = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+
+type testWriter struct {
+	t    testing.TB
+	logs *logRecord
+}
 
 func (w testWriter) Write(p []byte) (int, error) {
+	w.logs.add(string(p))
 	w.t.Log(string(p))
 	return len(p), nil
+}
+
+// logRecord keeps what the system logged (warnings and errors).
+type logRecord struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logRecord) add(s string) {
+	l.mu.Lock()
+	l.lines = append(l.lines, s)
+	l.mu.Unlock()
+}
+
+func (l *logRecord) contains(s string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range l.lines {
+		if strings.Contains(line, s) {
+			return true
+		}
+	}
+	return false
 }
