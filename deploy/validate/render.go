@@ -65,7 +65,8 @@ func LoadChart(dir string) (*chart.Chart, error) {
 
 // Render renders the chart like `helm template` (client only: no cluster is contacted). Values are validated
 // against the chart's values.schema.json and the templates' own checks; the error of a rejected values set is
-// Helm's, naming the offending key.
+// Helm's, naming the offending key. Like Helm's install action, it processes c's dependencies in place:
+// load the chart afresh for every render.
 func Render(c *chart.Chart, values map[string]any, opts RenderOptions) (*Rendered, error) {
 	if opts.ReleaseName == "" {
 		opts.ReleaseName = "mneme"
