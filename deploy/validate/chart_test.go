@@ -105,6 +105,7 @@ services:
   reconciler: {autoscaling: {enabled: true, minReplicas: 2, maxReplicas: 8, targetCPUUtilizationPercentage: 70}}
   query: {autoscaling: {enabled: true, minReplicas: 2, maxReplicas: 6, targetCPUUtilizationPercentage: 70}}
 networkPolicy: {enabled: true, metricsFrom: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: monitoring}}}]}
+podAnnotations: {prometheus.io/scrape: "true", prometheus.io/port: "8080"}
 `)},
 	}
 }
@@ -1129,6 +1130,24 @@ func TestSecretsFollowTheContract(t *testing.T) {
 	}
 	if !found {
 		t.Error("extractor: the LLM key from secretEnv is not wired")
+	}
+}
+
+func TestPodAnnotationsMerge(t *testing.T) {
+	rel, _ := render(t, valueSet{values: parseValues(t, `
+podAnnotations: {a: global, b: global}
+services: {query: {podAnnotations: {b: query}}}
+`)}, false)
+	for _, d := range rel.Deployments {
+		want := map[string]string{"a": "global", "b": "global"}
+		if d.Labels["app.kubernetes.io/component"] == "query" {
+			want["b"] = "query" // a service's own annotation wins
+		}
+		for k, v := range want {
+			if got := d.Spec.Template.Annotations[k]; got != v {
+				t.Errorf("%s: annotation %s=%q, want %q", d.Name, k, got, v)
+			}
+		}
 	}
 }
 
