@@ -3,7 +3,9 @@
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -o /out/mneme ./cmd/mneme
+# GOWORK=off: the root module alone (with its replace directives) builds the binary; the workspace's deploy
+# module (Helm, the Kubernetes API: chart validation only) is never resolved.
+RUN CGO_ENABLED=0 GOWORK=off go build -trimpath -o /out/mneme ./cmd/mneme
 # State directories owned by the image's non-root user: a named volume mounted there starts with this owner
 # (NATS credentials written by `mneme nats init`, the embedded server's JetStream files).
 RUN mkdir -p /out/state/nats-auth /out/state/nats

@@ -11,7 +11,7 @@ GO          ?= go
 BIN         := bin
 LOCAL       := .local
 HTTP_ADDR   ?= 127.0.0.1:8080
-MODULES     := . ./pkg ./schemas ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query
+MODULES     := . ./pkg ./schemas ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query ./deploy
 TEST_FLAGS  ?= -race -count=1 -timeout 20m
 BENCH       ?= factconsolidation
 DATA        ?=
