@@ -171,3 +171,16 @@ func (c *natsClients) close(timeout context.Context) {
 		nc.Close()
 	}
 }
+
+// JetStreamOf returns the JetStream handle of one service's NATS connection (that service's user outside
+// development mode), or nil when this process does not run the service. Tests read streams through it with the
+// permissions the service really has.
+func (a *App) JetStreamOf(service string) jetstream.JetStream {
+	if a.nats == nil {
+		return nil
+	}
+	if c, ok := a.nats.byService[service]; ok {
+		return c.js
+	}
+	return nil
+}

@@ -29,6 +29,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/natsauth"
 	"github.com/mneme-ai/mneme/pkg/pgtest"
 	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/reconciler"
@@ -49,7 +50,9 @@ func startProd(t *testing.T, env map[string]string) *prod {
 		vars[k] = v
 	}
 	sys := apptest.Start(t, vars)
-	return &prod{t: t, sys: sys, db: sys.App.DB(), js: sys.App.JetStream()}
+	// The reconciler's NATS user may read every stream (it erases messages from them); the app's first connection
+	// is ingest's, which may not.
+	return &prod{t: t, sys: sys, db: sys.App.DB(), js: sys.App.JetStreamOf(natsauth.UserReconciler)}
 }
 
 // workspace creates ws and returns its first key (valid for any agent: the workspace's administrative key).

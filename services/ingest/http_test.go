@@ -166,7 +166,8 @@ func TestHTTPKeysOutsideDevMode(t *testing.T) {
 	if code := post("acme", "mnk_wrong"); code != http.StatusUnauthorized {
 		t.Fatalf("wrong key: %d", code)
 	}
-	if code := post("ghost", key); code != http.StatusNotFound {
+	// Another workspace's answer, existing or not: a key learns nothing about workspaces it may not use.
+	if code := post("ghost", key); code != http.StatusForbidden {
 		t.Fatalf("unknown workspace: %d", code)
 	}
 	if code := post("acme", key); code != http.StatusAccepted {
