@@ -194,3 +194,12 @@ func IsAdjective(tag string) bool { return strings.HasPrefix(tag, "JJ") }
 
 // IsAdverb reports an adverb tag.
 func IsAdverb(tag string) bool { return strings.HasPrefix(tag, "RB") }
+
+// Capitalized reports a word whose first rune is an upper-case letter (any script: "École", "Łódź").
+func Capitalized(s string) bool { return isUpperWord(s) }
+
+// Known reports whether the English dictionary knows a lower-case word (in any inflected form).
+func Known(lower string) bool {
+	load()
+	return lemmatize.InDict(lower)
+}
