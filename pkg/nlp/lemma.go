@@ -8,7 +8,7 @@ import "strings"
 // is taken ("lives"/VBZ → "live", "lives"/NNS → "life", "left"/VBD → "leave"), because the dictionary does
 // not know which part of speech a form belongs to.
 func Lemma(word, tag string) string {
-	load()
+	loadLemmas()
 	if IsProper(tag) {
 		return word
 	}
@@ -25,7 +25,7 @@ func Lemma(word, tag string) string {
 // VerbLemma returns the infinitive of a verb form of unknown tense ("moved" → "move", "has" → "have"); a word
 // that is no verb form is returned lower-cased.
 func VerbLemma(word string) string {
-	load()
+	loadLemmas()
 	w := strings.ToLower(word)
 	if b, ok := irregularVerb[w]; ok {
 		return b

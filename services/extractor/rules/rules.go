@@ -181,6 +181,11 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 	return out, tc.named
 }
 
+// reChangeCue finds the words with which English says a value replaced an earlier one ("she now lives",
+// "currently works", "these days", "switched to", "moved to"): a relation the policy does not know is
+// single-valued when its statement says it changed.
+var reChangeCue = regexp.MustCompile(`(?i)\b(?:now\s+\pL|currently|these\s+days|nowadays|anymore|any\s+more|switched\s+(?:to|from)|changed\s+(?:to|from)|instead)\b`)
+
 // rePreface is a short verbless heading before a colon that introduces the statement ("Big news: …",
 // "Quick update: …").
 var rePreface = regexp.MustCompile(`^(?:\p{L}+\s+){0,2}\p{L}+:\s+\S`)
@@ -278,7 +283,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		pk = canon.PredicateKey(s.predicate)
 	}
 	functional, known := e.policy.Lookup(pk)
-	if !known && (s.definite || s.change) {
+	if !known && (s.definite || s.change || reChangeCue.MatchString(clause)) {
 		functional = true
 	}
 	object := s.object
