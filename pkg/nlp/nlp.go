@@ -142,6 +142,20 @@ func fixTag(ts []Token, i int) string {
 		return "PRP"
 	}
 	if !isUpperWord(t.Text) {
+		if tag == "NNS" && i > 0 && i+1 < len(ts) && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
+			// "Denis Sassou-Nguesso works in …": after a name, an -s word before a preposition or a
+			// determiner is the verb.
+			switch ts[i+1].Tag {
+			case "IN", "TO", "DT", "PRP$":
+				if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) {
+					return "VBZ"
+				}
+			}
+		}
+		if i > 0 && mixedCase(t.Text) && IsProper(ts[i-1].Tag) {
+			// "Rand al'Thor", "Ludwig van Beethoven" is read by connectors; "al'Thor" carries its capital inside.
+			return "NNP"
+		}
 		return tag
 	}
 	switch tag {
@@ -153,6 +167,19 @@ func fixTag(ts []Token, i int) string {
 		// The first word of a sentence is capitalized anyway: only a word English does not have is a name.
 		if (tag == "NN" || tag == "JJ" || tag == "FW" || tag == "NNS") && !lemmatize.InDict(strings.ToLower(t.Text)) {
 			return "NNP"
+		}
+		// "Sable is …" (an adjective cannot be a subject alone), "Church of Scotland was …", "Apple Music is …":
+		// a capitalized first word before a verb, a name or "of" + a name is itself a name.
+		if i+1 < len(ts) {
+			next := ts[i+1]
+			switch {
+			case tag == "JJ" && (IsVerb(next.Tag) || next.Tag == "MD"):
+				return "NNP"
+			case (tag == "NN" || tag == "JJ") && isUpperWord(next.Text) && (next.Tag == "NNP" || next.Tag == "NNPS"):
+				return "NNP"
+			case (tag == "NN" || tag == "JJ") && next.Text == "of" && i+2 < len(ts) && isUpperWord(ts[i+2].Text):
+				return "NNP"
+			}
 		}
 		return tag
 	}
@@ -208,4 +235,14 @@ func Capitalized(s string) bool { return isUpperWord(s) }
 func Known(lower string) bool {
 	loadLemmas()
 	return lemmatize.InDict(lower)
+}
+
+// mixedCase reports a word with an upper-case letter after its first rune ("al'Thor", "McDonald").
+func mixedCase(s string) bool {
+	for i, r := range s {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
 }

@@ -212,6 +212,10 @@ func (p *ie) nounPhrase(i int) (phrase, bool) {
 	if j < len(p.toks) && nlp.IsProper(p.tag(j)) {
 		e := p.properRun(j)
 		// "Victor Hugo's birthplace": a possessor, then the possessed noun.
+		// "Lady Windermere's Fan", "People's Republic": a capitalized possessed word makes one name.
+		for e+1 < len(p.toks) && p.toks[e].Tag == "POS" && nlp.IsProper(p.tag(e+1)) {
+			e = p.properRun(e + 1)
+		}
 		if e < len(p.toks) && p.toks[e].Tag == "POS" {
 			owner := phrase{from: i, to: e, head: e - 1, proper: true, definite: np.definite}
 			if rest, ok := p.commonNoun(e+1, phrase{from: i, definite: true}); ok {
@@ -226,6 +230,13 @@ func (p *ie) nounPhrase(i int) (phrase, bool) {
 				owner := phrase{from: j, to: e, head: e - 1, proper: true}
 				rest.possessor = &owner
 				return rest, true
+			}
+		}
+		// "Tunisia national football team": a name heading a common noun phrase is one name.
+		if !np.definite && e < len(p.toks) && (nlp.IsAdjective(p.tag(e)) || nlp.IsNoun(p.tag(e))) {
+			if rest, ok := p.commonNoun(e, phrase{}); ok && rest.to < len(p.toks) && (nlp.IsVerb(p.tag(rest.to)) || p.tag(rest.to) == "MD") {
+				np.to, np.head, np.proper = rest.to, rest.head, true
+				return np, true
 			}
 		}
 		np.to, np.head, np.proper = e, e-1, true
@@ -311,7 +322,7 @@ func (p *ie) skipLeadIn(i int) int {
 	for i < len(p.toks) {
 		t := p.toks[i]
 		switch {
-		case nlp.IsAdverb(t.Tag) && i+1 < len(p.toks) && (p.toks[i+1].Text == "," || !nlp.IsVerb(p.tag(i+1))):
+		case nlp.IsAdverb(t.Tag) && i+1 < len(p.toks) && (p.toks[i+1].Text == "," || !nlp.IsVerb(p.tag(i+1)) && !p.numbered):
 			i++
 			if p.low(i) == "," {
 				i++
@@ -363,24 +374,15 @@ func (p *ie) clause(i int, subj []phrase) []triple {
 		subjects = subj
 	} else {
 		np, ok := p.nounPhrase(i)
+		if ok {
+			np = p.readSubject(np)
+		}
+		if t := p.titleSubject(i); t.to > 0 && (!ok || np.nominal == nil && !p.verbAt(np.to)) {
+			// "Free as a Bird was performed by …": a title, read up to the verb.
+			np, ok = t, true
+		}
 		if !ok {
 			return nil
-		}
-		// "Henrik Alvar, Duke of Varenmark, was born …": a title in apposition is part of the name.
-		if np.proper && p.low(np.to) == "," {
-			if app, ok := p.nounPhrase(np.to + 1); ok && app.proper && p.low(app.to) == "," && app.to+1 < len(p.toks) && nlp.IsVerb(p.tag(app.to+1)) {
-				np.to = app.to + 1
-			}
-		}
-		// "The Prime Minister of Elbonia is Marta Voss": an office named in capitals, when its value is a
-		// name ("The Wheel of Time is a novel" stays a title).
-		if office, ok := p.office(np); ok {
-			np = office
-		}
-		if np.nominal != nil {
-		} else if owner, rel, key, end, ok := p.nominalSubject(np); ok {
-			np.nominal = &nominal{owner: owner, rel: rel, key: key}
-			np.to = max(np.to, end)
 		}
 		subjects = []phrase{np}
 		i = np.to
@@ -724,6 +726,16 @@ func (p *ie) nominalSubject(s phrase) (owner, rel, key string, end int, ok bool)
 		}
 	}
 	if ob, e, ok := p.ofObject(after); ok && (ob.proper || p.numbered && !ob.definite && !ob.indef && !p.relativeAt(e)) {
+		if p.numbered && ob.proper && !p.verbAt(e) {
+			// A title runs to the verb in a list of facts: "The author of Sketches by Boz is …".
+			k := e
+			for k < len(p.toks) && !isBe(p.toks[k]) && k-e < 6 {
+				k++
+			}
+			if k < len(p.toks) && isBe(p.toks[k]) {
+				return p.span(ob.from, k), p.nounText(s), relKeyNoun(p, s), k, true
+			}
+		}
 		return p.span(ob.from, ob.to), p.nounText(s), relKeyNoun(p, s), e, true
 	} else if ok && !ob.proper && ob.definite {
 		// "the head of the Ghana government", "the head of state in Ghana".
@@ -755,6 +767,54 @@ func (p *ie) nominalSubject(s phrase) (owner, rel, key string, end int, ok bool)
 		}
 	}
 	return "", "", "", 0, false
+}
+
+// readSubject extends a subject noun phrase over a title in apposition and reads a nominal relation in it.
+func (p *ie) readSubject(np phrase) phrase {
+	// "Henrik Alvar, Duke of Varenmark, was born …": a title in apposition is part of the name.
+	if np.proper && p.low(np.to) == "," {
+		if app, ok := p.nounPhrase(np.to + 1); ok && app.proper && p.low(app.to) == "," && app.to+1 < len(p.toks) && nlp.IsVerb(p.tag(app.to+1)) {
+			np.to = app.to + 1
+		}
+	}
+	// "The Prime Minister of Elbonia is Marta Voss": an office named in capitals, when its value is a
+	// name ("The Wheel of Time is a novel" stays a title).
+	if office, ok := p.office(np); ok {
+		np = office
+	}
+	if np.nominal == nil {
+		if owner, rel, key, end, ok := p.nominalSubject(np); ok {
+			np.nominal = &nominal{owner: owner, rel: rel, key: key}
+			np.to = max(np.to, end)
+		}
+	}
+	return np
+}
+
+// verbAt reports a verb (or an adverb before one) at token i.
+func (p *ie) verbAt(i int) bool {
+	for i < len(p.toks) && nlp.IsAdverb(p.tag(i)) {
+		i++
+	}
+	return i < len(p.toks) && (nlp.IsVerb(p.tag(i)) || p.tag(i) == "MD")
+}
+
+// titleSubject reads a capitalized title as a subject up to the first form of "be" ("Born in the U.S.A. was
+// performed by …", "Free as a Bird was …"): titles hold words of any part of speech. Only for a capitalized
+// start, at most eight words, and not across a comma.
+func (p *ie) titleSubject(i int) phrase {
+	if i >= len(p.toks) || !nlp.Capitalized(p.toks[i].Text) || p.tag(i) == "PRP" {
+		return phrase{}
+	}
+	for k := i + 1; k < len(p.toks) && k-i <= 8; k++ {
+		if p.low(k) == "," || p.low(k) == ":" {
+			return phrase{}
+		}
+		if isBe(p.toks[k]) && (p.tag(k+1) == "VBN" || p.tag(k+1) == "DT" || nlp.IsAdjective(p.tag(k+1))) {
+			return phrase{from: i, to: k, head: k - 1, proper: true}
+		}
+	}
+	return phrase{}
 }
 
 // office reads "The Prime Minister of Elbonia" (a capitalized relational noun, "of", a name) as the office
