@@ -377,7 +377,8 @@ func (p *ie) clause(i int, subj []phrase) []triple {
 		if ok {
 			np = p.readSubject(np)
 		}
-		if t := p.titleSubject(i); t.to > 0 && (!ok || np.nominal == nil && !p.verbAt(np.to)) {
+		coordinated := ok && np.proper && p.low(np.to) == "and" && nlp.IsProper(p.tag(np.to+1))
+		if t := p.titleSubject(i); t.to > 0 && (!ok || np.nominal == nil && !p.verbAt(np.to) && !coordinated && p.low(np.to) != ",") {
 			// "Free as a Bird was performed by …": a title, read up to the verb.
 			np, ok = t, true
 		}
@@ -389,7 +390,17 @@ func (p *ie) clause(i int, subj []phrase) []triple {
 		// Apposition after a name: "Tim Cook, the CEO of Apple, …" / "Anna, a nurse, …".
 		var appos []triple
 		if i+1 < len(p.toks) && p.low(i) == "," && np.proper {
-			if app, ok := p.nounPhrase(i + 1); ok && !app.proper && !app.pronoun {
+			if app, ok := p.nounPhrase(i + 1); ok && app.definite && app.proper {
+				// "Tim Cook, the CEO of Apple, …": an office in capitals, read at its "of".
+				for k := app.from + 1; k < app.to; k++ {
+					if p.low(k) == "of" && k > app.from+1 && app.to < len(p.toks) && p.low(app.to) == "," {
+						rel := phrase{from: app.from, to: k, head: k - 1, definite: true}
+						appos = append(appos, triple{subject: p.span(k+1, app.to), relation: p.span(app.from+1, k), object: p.span(np.from, np.to), key: relKeyNoun(p, rel), definite: true})
+						i = app.to + 1
+						break
+					}
+				}
+			} else if ok && !app.proper && !app.pronoun {
 				end := app.to
 				if rel, e, ok := p.ofObject(end); ok && app.definite {
 					appos = append(appos, triple{subject: p.span(rel.from, rel.to), relation: p.nounText(app), object: p.span(np.from, np.to), key: relKeyNoun(p, app), definite: true})
@@ -662,7 +673,7 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			}
 			obj, objOK := p.nounPhrase(k)
 			if !role.indef && objOK && obj.proper {
-				out = append(out, triple{subject: p.span(obj.from, obj.to), relation: roleText, object: subjText, key: p.toks[role.head].Lemma, definite: true})
+				out = append(out, triple{subject: p.span(obj.from, obj.to), relation: roleText, object: subjText, key: joinKey(p.toks[role.head].Lemma), definite: true})
 			} else {
 				out = append(out, triple{subject: subjText, relation: "works as", object: roleText, key: "works_as"})
 			}
@@ -773,7 +784,7 @@ func (p *ie) nominalSubject(s phrase) (owner, rel, key string, end int, ok bool)
 func (p *ie) readSubject(np phrase) phrase {
 	// "Henrik Alvar, Duke of Varenmark, was born …": a title in apposition is part of the name.
 	if np.proper && p.low(np.to) == "," {
-		if app, ok := p.nounPhrase(np.to + 1); ok && app.proper && p.low(app.to) == "," && app.to+1 < len(p.toks) && nlp.IsVerb(p.tag(app.to+1)) {
+		if app, ok := p.nounPhrase(np.to + 1); ok && app.proper && !app.definite && p.low(app.to) == "," && app.to+1 < len(p.toks) && nlp.IsVerb(p.tag(app.to+1)) {
 			np.to = app.to + 1
 		}
 	}
