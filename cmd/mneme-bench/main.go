@@ -5,6 +5,8 @@
 //	mneme-bench -bench factconsolidation                 # shipped data, in-process Mneme on a fresh database
 //	mneme-bench -bench locomo -limit 200 -out /tmp/lc     # a subset
 //	mneme-bench -bench beam -url http://127.0.0.1:8080     # against a running Mneme
+//	mneme-bench -bench factconsolidation -variant both -pool check   # facts and questions reworded
+//	mneme-bench -bench convupdates -pool dev               # the conversation-updates dialogs
 //
 // docs/benchmarks.md describes the protocol, the metrics and the figures.
 package main
@@ -45,6 +47,8 @@ var inProcess func(ctx context.Context, name string, keep bool, reuse string, lo
 
 type options struct {
 	bench, data, out, systems, url, databaseURL, natsURL, budgets, promptDir, logLevel, prefix, apiKey, reuseDB string
+	variant, pool, dump                                                                                         string
+	seed                                                                                                        uint64
 	limit, perConv, readerBudget, chunkTokens, k, workers                                                       int
 	settle, timeout                                                                                             time.Duration
 	keepDB, progress                                                                                            bool
@@ -53,7 +57,11 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.bench, "bench", bench.FactConsolidation, "benchmark: "+strings.Join(bench.Benchmarks, ", "))
-	flag.StringVar(&o.data, "data", "", "data in the benchmark's published format (a file; for BEAM a directory of <id>/chat.json); default: the shipped data under ../shared/data")
+	flag.StringVar(&o.data, "data", "", "data in the benchmark's published format (a file; for BEAM a directory of <id>/chat.json); default: the shipped data under ../shared/data (convupdates: the dialogs of -pool, built in)")
+	flag.StringVar(&o.variant, "variant", string(bench.VariantPublished), "factconsolidation: published, or reworded as people write: facts (reworded facts, published questions), questions (published facts, reworded questions), both")
+	flag.StringVar(&o.pool, "pool", string(bench.PoolDev), "phrasings of the reworded factconsolidation variants and of convupdates: dev (for development) or check (held out from tuning)")
+	flag.Uint64Var(&o.seed, "seed", 1, "factconsolidation rewording: the seed that picks each fact's and question's phrasing")
+	flag.StringVar(&o.dump, "dump", "", "factconsolidation rewording: also write the reworded data to this file in the published row format, for reading (keep it out of the repository)")
 	flag.StringVar(&o.out, "out", "", "output directory (default bench-results/<bench>); results.jsonl there makes reruns resume")
 	flag.StringVar(&o.systems, "systems", strings.Join(bench.AllSystems, ","), "systems to compare (add the diagnostic "+bench.SystemClaimsRRF+": Mneme's stored claims ranked by plain BM25+dense RRF, without the query service)")
 	flag.IntVar(&o.limit, "limit", 0, "evaluate only the first N questions (0: all)")
@@ -96,16 +104,7 @@ func run(ctx context.Context, o options, stderr io.Writer) (*bench.Summary, erro
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
 
-	if o.data == "" {
-		o.data = bench.DefaultData(o.bench, sharedDataDir())
-		if o.data == "" {
-			return nil, fmt.Errorf("-bench %s has no shipped data: pass -data <file in its published format>", o.bench)
-		}
-	}
-	if o.out == "" {
-		o.out = filepath.Join("bench-results", o.bench)
-	}
-	ds, err := bench.Load(o.bench, o.data)
+	ds, dataNote, err := loadData(&o)
 	if err != nil {
 		return nil, err
 	}
@@ -193,11 +192,18 @@ func run(ctx context.Context, o options, stderr io.Writer) (*bench.Summary, erro
 	}
 
 	budgetText := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(budgets)), ","), "[]")
-	cfg := bench.Fingerprint(harnessVersion, o.bench, budgetText, strconv.Itoa(o.readerBudget),
-		strconv.Itoa(o.chunkTokens), strconv.Itoa(o.k), readerModel)
+	fpParts := []string{harnessVersion, o.bench, budgetText, strconv.Itoa(o.readerBudget), strconv.Itoa(o.chunkTokens), strconv.Itoa(o.k), readerModel}
+	if dataNote != "" {
+		// Rows of another variant or pool are other measurements; the published data keeps its fingerprint.
+		fpParts = append(fpParts, dataNote)
+	}
+	cfg := bench.Fingerprint(fpParts...)
 	settings := []string{
 		fmt.Sprintf("budgets %s tokens (cl100k_base); chunk-rag chunks of %d tokens, BM25 + dense (%s) fused by RRF (k=60)", budgetText, o.chunkTokens, orNone(embedderID)),
 		fmt.Sprintf("questions: %d of %d (-per-conversation %d, -limit %d)", len(ds.Questions), totalQuestions, o.perConv, o.limit),
+	}
+	if dataNote != "" {
+		settings = append(settings, dataNote)
 	}
 	if o.url != "" {
 		settings = append(settings, "mneme: the running system at "+o.url)
@@ -227,6 +233,72 @@ func run(ctx context.Context, o options, stderr io.Writer) (*bench.Summary, erro
 	fmt.Fprintf(stderr, "report: %s\n", filepath.Join(o.out, "report.md"))
 	s := rep.Summary()
 	return &s, nil
+}
+
+// loadData loads the benchmark's data (the shipped data unless -data), applies the FactConsolidation
+// rewording, and sets the default output directory. The note describes a variant or pool ("" for published
+// data as shipped).
+func loadData(o *options) (*bench.Dataset, string, error) {
+	variant, err := bench.ParseVariant(o.variant)
+	if err != nil {
+		return nil, "", fmt.Errorf("-variant: %w", err)
+	}
+	pool, err := bench.ParsePool(o.pool)
+	if err != nil {
+		return nil, "", fmt.Errorf("-pool: %w", err)
+	}
+	if variant != bench.VariantPublished && o.bench != bench.FactConsolidation {
+		return nil, "", fmt.Errorf("-variant applies to -bench %s only", bench.FactConsolidation)
+	}
+	if o.dump != "" && variant == bench.VariantPublished {
+		return nil, "", errors.New("-dump writes a reworded variant: pass -variant facts, questions or both")
+	}
+	outName := o.bench
+	var ds *bench.Dataset
+	note := ""
+	switch {
+	case o.bench == bench.ConvUpdates && o.data == "":
+		if ds, err = bench.LoadConvUpdatesPool(pool); err != nil {
+			return nil, "", err
+		}
+		note = "conversation updates: " + string(pool) + " pool (shipped)"
+		outName += "-" + string(pool)
+	default:
+		if o.data == "" {
+			o.data = bench.DefaultData(o.bench, sharedDataDir())
+			if o.data == "" {
+				return nil, "", fmt.Errorf("-bench %s has no shipped data: pass -data <file in its published format>", o.bench)
+			}
+		}
+		if ds, err = bench.Load(o.bench, o.data); err != nil {
+			return nil, "", err
+		}
+		if o.bench == bench.ConvUpdates {
+			note = "conversation updates: " + o.data
+		}
+	}
+	if variant != bench.VariantPublished {
+		st, err := bench.RewordFactConsolidation(ds, bench.RewordOptions{Variant: variant, Pool: pool, Seed: o.seed})
+		if err != nil {
+			return nil, "", err
+		}
+		what := map[bench.Variant]string{bench.VariantFacts: "facts reworded, published questions",
+			bench.VariantQuestions: "published facts, reworded questions", bench.VariantBoth: "facts and questions reworded"}[variant]
+		note = fmt.Sprintf("variant: %s (%s pool, seed %d): %s", what, pool, o.seed, st)
+		outName = fmt.Sprintf("%s-%s-%s", o.bench, variant, pool)
+		if o.seed != 1 {
+			outName += fmt.Sprintf("-s%d", o.seed)
+		}
+		if o.dump != "" {
+			if err := bench.WriteFactConsolidation(ds, o.dump); err != nil {
+				return nil, "", fmt.Errorf("-dump: %w", err)
+			}
+		}
+	}
+	if o.out == "" {
+		o.out = filepath.Join("bench-results", outName)
+	}
+	return ds, note, nil
 }
 
 func orNone(s string) string {

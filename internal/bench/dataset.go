@@ -23,7 +23,7 @@ const (
 )
 
 // Benchmarks lists the supported benchmarks in report order.
-var Benchmarks = []string{FactConsolidation, LoCoMo, BEAM, LongMemEval}
+var Benchmarks = []string{FactConsolidation, LoCoMo, BEAM, LongMemEval, ConvUpdates}
 
 // Dataset is one benchmark's data in the harness's common shape: the histories to ingest and the questions
 // asked about them.
@@ -88,10 +88,14 @@ type Question struct {
 	// Conflicted is set for FactConsolidation: whether a fact the answer depends on was overridden by a newer
 	// one (nil when that could not be determined).
 	Conflicted *bool
-	// Stale lists the superseded values of the slots the answer depends on (FactConsolidation).
+	// Stale lists the superseded values of the slots the answer depends on (FactConsolidation), or the
+	// replaced values a current conversation-updates question must not be answered with.
 	Stale []string
 	// Chain is the reconstruction of a FactConsolidation answer: the fact numbers of each hop, in order.
 	Chain []int64
+	// OverriddenChain is the chain of a FactConsolidation gold that only follows overridden facts (GoldNote
+	// says which); Chain stays empty then.
+	OverriddenChain []int64
 	// GoldNote flags a gold answer at odds with the benchmark's own rule (FactConsolidation: a gold that only
 	// follows from overridden facts).
 	GoldNote string
@@ -103,6 +107,15 @@ type Question struct {
 	Date *time.Time
 	// Abstention marks a question whose correct answer is that the history does not say.
 	Abstention bool
+	// Attribute is what a conversation-updates question asks about (employer, city, pet, ...).
+	Attribute string
+	// AllOf, when set, are values an answer must all contain (a list answer: both cats' names).
+	AllOf []string
+	// Reject are phrases that make an answer wrong even when it contains a gold ("not vegetarian").
+	Reject []string
+	// About names the subject of a conversation-updates question whose stale value another subject still
+	// holds: only context lines that mention it can present the stale value as current.
+	About []string
 }
 
 // Conversation returns the conversation with the given id, or nil.

@@ -39,6 +39,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, sys System, conv *Conversation
 	row := &Row{
 		Bench: e.Bench, System: sys.Name(), QuestionID: q.ID, Conversation: conv.ID, Category: q.Category,
 		Config: e.Config, Conflicted: q.Conflicted, Abstention: q.Abstention, Question: q.Text, Golds: q.Golds,
+		Attribute: q.Attribute,
 	}
 	var errs []string
 	fail := func(what string, err error) { errs = append(errs, what+": "+err.Error()) }
@@ -94,9 +95,15 @@ func (e *Evaluator) Evaluate(ctx context.Context, sys System, conv *Conversation
 
 func (e *Evaluator) scoreAnswer(q *Question, a *Answer) *AnswerResult {
 	res := &AnswerResult{Text: a.Text, Mode: a.Mode, Tokens: a.Tokens}
-	res.Correct = factcons.SubstringExactMatch(a.Text, q.Golds)
-	if !res.Correct && len(ContainsAny(a.Text, q.Stale)) > 0 {
-		res.Stale = true
+	switch e.Bench {
+	case ConvUpdates:
+		res.Correct = ConvCorrect(q, a.Text)
+		res.Stale = StaleInAnswer(q, a.Text) != ""
+	default:
+		res.Correct = factcons.SubstringExactMatch(a.Text, q.Golds)
+		if !res.Correct && len(ContainsAny(a.Text, q.Stale)) > 0 {
+			res.Stale = true
+		}
 	}
 	if e.Bench == LoCoMo {
 		f := LoCoMoF1(q.Category, a.Text, q.Golds)
@@ -113,6 +120,13 @@ func (e *Evaluator) scoreAnswer(q *Question, a *Answer) *AnswerResult {
 func (e *Evaluator) scoreContext(q *Question, budget int, r *Retrieval) BudgetResult {
 	br := BudgetResult{Budget: budget, Tokens: r.Tokens, Items: len(r.Items), Note: r.Note}
 	br.GoldInContext = len(ContainsAny(r.Context, q.Golds)) > 0
+	if len(q.AllOf) > 0 {
+		br.GoldInContext = len(ContainsAny(r.Context, q.AllOf)) == len(q.AllOf)
+	}
+	if e.Bench == ConvUpdates {
+		br.StaleLine = StaleInContext(q, r)
+		br.StaleAsCurrent = br.StaleLine != ""
+	}
 	reached := r.TurnSet()
 	for _, olds := range q.StaleTurns {
 		for _, t := range olds {

@@ -156,6 +156,7 @@ func (x *factIndex) annotate(q *Question) {
 	if chain == nil {
 		// A few published golds follow an overridden fact: say which, so a miss is not blamed on the system.
 		if c := x.chain(strings.ToLower(q.Text), q.Golds[0], maxHops, false); c != nil {
+			q.OverriddenChain = c
 			var old []string
 			for _, n := range c {
 				if !x.newest(n) {

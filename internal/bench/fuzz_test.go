@@ -13,6 +13,7 @@ func FuzzLoaders(f *testing.F) {
 	f.Add([]byte(`[{"context":"Here:\n0. A is married to B.\n1. A is married to C.","questions":["Who is A married to?"],"answers":[["C"]],"metadata":{"source":"factconsolidation_sh_6k","qa_pair_ids":["x"]}}]`))
 	f.Add([]byte(`[{"sample_id":"c","conversation":{"speaker_a":"A","session_1_date_time":"1:56 pm on 8 May, 2023","session_1":[{"speaker":"A","dia_id":"D1:1","text":"hi"}]},"qa":[{"question":"q","answer":3,"evidence":["D1:1; D:1:1"],"category":5}]}]`))
 	f.Add([]byte(`[{"question_id":"q_abs","question_type":"multi-session","question":"?","answer":"a","haystack_session_ids":["s"],"haystack_dates":["2023/05/20 (Sat) 02:21"],"haystack_sessions":[[{"role":"user","content":"x","has_answer":true}]],"answer_session_ids":["s"]}]`))
+	f.Add([]byte(`{"pool":"dev","dialogs":[{"id":"d","user":"Ann","sessions":[{"date":"2024-01-01","turns":[{"user":"I live in Oslo."}]},{"date":"2024-02-01T10:00:00Z","turns":[{"user":"I moved to Bergen."},{"assistant":"ok"}]}],"questions":[{"id":"q","kind":"current","attribute":"city","question":"?","answer":"Bergen","stale":["Oslo"],"about":["Ann"]}]}]}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -20,7 +21,7 @@ func FuzzLoaders(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, b := range []string{FactConsolidation, LoCoMo, LongMemEval} {
+		for _, b := range []string{FactConsolidation, LoCoMo, LongMemEval, ConvUpdates} {
 			d, err := Load(b, p)
 			if err != nil {
 				continue
@@ -28,6 +29,15 @@ func FuzzLoaders(f *testing.F) {
 			_, _ = d.Validate()
 			for _, c := range d.Conversations {
 				_ = RenderHistory(c)
+			}
+			if b == FactConsolidation {
+				if _, err := RewordFactConsolidation(d, RewordOptions{Variant: VariantBoth, Pool: PoolCheck, Seed: 3}); err != nil {
+					t.Fatalf("rewording a loaded dataset: %v", err)
+				}
+			}
+			for _, q := range d.Questions {
+				_ = ConvCorrect(q, string(data))
+				_ = StaleInContext(q, &Retrieval{Context: string(data)})
 			}
 		}
 	})

@@ -133,6 +133,8 @@ func Load(bench, path string) (*Dataset, error) {
 		return LoadBEAM(path)
 	case LongMemEval:
 		return LoadLongMemEval(path)
+	case ConvUpdates:
+		return LoadConvUpdates(path)
 	}
 	return nil, fmt.Errorf("unknown benchmark %q: use one of %s", bench, strings.Join(Benchmarks, ", "))
 }

@@ -67,6 +67,8 @@ func (rep *Report) PlotSpecs() []PlotSpec {
 			}
 		}
 		specs = append(specs, ps)
+	case ConvUpdates:
+		specs = append(specs, rep.convPlot(names, groups, curve))
 	case BEAM:
 		specs = append(specs,
 			curve("BEAM: knowledge_update + contradiction_resolution co-surfacing vs tokens", "pass rate", "beam-cosurfacing.png", passOf,

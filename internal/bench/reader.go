@@ -104,6 +104,10 @@ var defaultReaderPrompts = map[string]string{
 	BEAM: "You are the user's assistant in a long-running conversation. Below is what you remember of it.\n\n" +
 		"{context}\n\nAnswer the user's question using what you remember. If what you remember is contradictory, " +
 		"say so and ask which is right; if it does not say, say that you do not know.\nQuestion: {question}\nAnswer:",
+	ConvUpdates: "You are the user's assistant. Below is what you remember of your conversations with them, with " +
+		"dates.\n\n{context}\n\nAnswer the question with what is true now, briefly; when something changed, the " +
+		"latest statement is what holds. If the question asks about an earlier value, give that one.\n" +
+		"Question: {question}\nAnswer:",
 	LongMemEval: "Below is the history of your chats with the user.\n\n{context}\n\nCurrent date: {date}\n" +
 		"Answer the question based on the relevant chat history, briefly.\nQuestion: {question}\nAnswer:",
 }
@@ -211,6 +215,11 @@ func (r *Reader) score(ctx context.Context, bench string, q *Question, answer st
 			return 1, "substring exact match", 0, nil
 		}
 		return 0, "no substring exact match", 0, nil
+	case bench == ConvUpdates:
+		if ConvCorrect(q, answer) {
+			return 1, "gold, no stale value as current", 0, nil
+		}
+		return 0, "wrong or stale", 0, nil
 	case bench == LoCoMo && q.Category == "adversarial":
 		s := LoCoMoF1(q.Category, answer, nil)
 		return s, "official adversarial rule", 0, nil

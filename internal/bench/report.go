@@ -126,6 +126,8 @@ func (rep *Report) Summary() Summary {
 				put(sys, cat+"_gold_in_context@500", budgetStat(cr, 500, goldOf))
 			}
 			put(sys, "tokens_per_answer", mean(rows, answerTokens))
+		case ConvUpdates:
+			rep.convSummary(put, sys, rows)
 		case BEAM:
 			for _, b := range budgetsOf(rows) {
 				for _, ab := range []string{AbilityKnowledgeUpdate, AbilityContradictionResolution} {
@@ -231,6 +233,8 @@ func (rep *Report) goals(groups map[string][]*Row) []Goal {
 					Target: fmt.Sprintf("≥ %.0f%%", 100*g.target), Value: round(st.Mean, 4), Met: st.Mean >= g.target})
 			}
 		}
+	case ConvUpdates:
+		goals = rep.convGoals(mneme)
 	case LoCoMo:
 		m := budgetStat(mneme, 500, recallOf)
 		c := budgetStat(groups[SystemChunkRAG], 1000, recallOf)
@@ -278,6 +282,8 @@ func (rep *Report) Markdown() string {
 		rep.factConsMarkdown(&b, names, groups)
 	case BEAM:
 		rep.beamMarkdown(&b, names, groups)
+	case ConvUpdates:
+		rep.convMarkdown(&b, names, groups)
 	default:
 		rep.recallMarkdown(&b, names, groups)
 	}
@@ -300,6 +306,8 @@ func benchTitle(bench string) string {
 		return "BEAM"
 	case LongMemEval:
 		return "LongMemEval"
+	case ConvUpdates:
+		return "Conversation updates"
 	}
 	return bench
 }
@@ -584,11 +592,13 @@ func (rep *Report) definitions(b *strings.Builder) {
 			"**knowledge_update pass**: the context shows a claim from the updated message (`source_chat_ids.updated_info`) as current (status active), and no active claim from the original message in the same slot (subject and predicate); raw history passes only when it shows the update without the original message.",
 			"**contradiction_resolution pass**: the context shows claims from both statements (`first_statement`, `second_statement`) and flags them as conflicting (both disputed, or one listing the other among its conflicts); raw history flags nothing and never passes.",
 			"**source recall**: the share of a question's `source_chat_ids` reached by the context (abstention questions have none).")
+	case ConvUpdates:
+		defs = append(defs, convDefinitions()...)
 	case LongMemEval:
 		defs = append(defs, "**evidence recall**: the share of the question's evidence turns (turns marked `has_answer`; the user turns of an answer session that marks none) reached by the context.")
 	}
 	if rep.Reader != "" {
-		defs = append(defs, "**LLM accuracy**: the reader answers from each system's context at the reader budget and the benchmark's judging protocol scores it (FactConsolidation substring exact match; LoCoMo CORRECT/WRONG judge, adversarial by the official rule; BEAM mean of 0/0.5/1 per rubric item; LongMemEval yes/no judge with per-type criteria).")
+		defs = append(defs, "**LLM accuracy**: the reader answers from each system's context at the reader budget and the benchmark's judging protocol scores it (FactConsolidation substring exact match; LoCoMo CORRECT/WRONG judge, adversarial by the official rule; BEAM mean of 0/0.5/1 per rubric item; LongMemEval yes/no judge with per-type criteria; conversation updates the answer accuracy above).")
 	}
 	defs = append(defs, "**error classes** (mneme misses): *extraction miss* — the source turn produced no claim; *resolution error* — its claims are retired, an overridden value stayed active, or conflicting statements were not flagged; *retrieval miss* — live claims exist but the context or the answer did not use them; *assembly error* — every needed claim was used and the answer is still wrong; *gold inconsistent* — the published gold follows only from overridden facts (the benchmark's own newest-wins rule gives another answer), so the miss is the label's.")
 	for _, d := range defs {

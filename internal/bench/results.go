@@ -27,6 +27,8 @@ type Row struct {
 	Abstention bool     `json:"abstention,omitempty"`
 	Question   string   `json:"question"`
 	Golds      []string `json:"golds,omitempty"`
+	// Attribute is what a conversation-updates question asks about (employer, city, ...).
+	Attribute string `json:"attribute,omitempty"`
 
 	// Answer is the system's own answer (Mneme's deterministic /answer), when it has one.
 	Answer *AnswerResult `json:"answer,omitempty"`
@@ -53,7 +55,8 @@ type AnswerResult struct {
 	Correct bool `json:"correct"`
 	// F1 is LoCoMo's token F1 of the answer.
 	F1 *float64 `json:"f1,omitempty"`
-	// Stale is set when the answer is a superseded value (FactConsolidation).
+	// Stale is set when the answer is a superseded value (FactConsolidation), or presents a stale value as
+	// current (conversation updates: StaleInAnswer).
 	Stale bool `json:"stale,omitempty"`
 	// Tokens is what answering cost: context plus LLM tokens.
 	Tokens int `json:"tokens"`
@@ -77,6 +80,10 @@ type BudgetResult struct {
 	EvidenceHit    []string `json:"evidence_hit,omitempty"`
 	// GroupRecall is the evidence recall per evidence group (BEAM).
 	GroupRecall map[string]float64 `json:"group_recall,omitempty"`
+	// StaleAsCurrent: the context presents a replaced value of a conversation-updates question as current on
+	// StaleLine (StaleInContext).
+	StaleAsCurrent bool   `json:"stale_as_current,omitempty"`
+	StaleLine      string `json:"stale_line,omitempty"`
 	// Pass is the benchmark's co-surfacing verdict (BEAM knowledge_update / contradiction_resolution).
 	Pass *bool `json:"pass,omitempty"`
 	// Why explains a failed Pass.

@@ -147,7 +147,7 @@ func Run(ctx context.Context, ds *Dataset, o RunOptions) (*Report, error) {
 					if err := failed[j.sys.Name()]; err != nil {
 						row = &Row{Bench: ds.Bench, System: j.sys.Name(), QuestionID: j.q.ID, Conversation: conv.ID,
 							Category: j.q.Category, Config: cfg, Question: j.q.Text, Golds: j.q.Golds,
-							Conflicted: j.q.Conflicted, Abstention: j.q.Abstention, Error: "prepare: " + err.Error()}
+							Conflicted: j.q.Conflicted, Abstention: j.q.Abstention, Attribute: j.q.Attribute, Error: "prepare: " + err.Error()}
 					} else {
 						row = o.Eval.Evaluate(ctx, j.sys, j.conv, j.q)
 					}
