@@ -367,3 +367,28 @@ wind wound wound
 withdraw withdrew withdrawn
 write wrote written
 `
+
+// AgentNoun returns the noun English derives from a verb for whoever does it ("found" → "founder", "create"
+// → "creator", "direct" → "director", "write" → "writer"), when the dictionary knows it, else "".
+func AgentNoun(base string) string {
+	loadLemmas()
+	if base == "" {
+		return ""
+	}
+	var cands []string
+	switch {
+	case strings.HasSuffix(base, "e"):
+		cands = append(cands, base+"r", base[:len(base)-1]+"or")
+	default:
+		cands = append(cands, base+"er", base+"or")
+		if doublesFinal(base) {
+			cands = append(cands, base+base[len(base)-1:]+"er")
+		}
+	}
+	for _, c := range cands {
+		if lemmatize.InDict(c) {
+			return c
+		}
+	}
+	return ""
+}

@@ -145,8 +145,8 @@ func fixTag(ts []Token, i int) string {
 		if tag == "NNS" && i > 0 && i+1 < len(ts) && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
 			// "Denis Sassou-Nguesso works in …": after a name, an -s word before a preposition or a
 			// determiner is the verb.
-			switch ts[i+1].Tag {
-			case "IN", "TO", "DT", "PRP$":
+			switch next := ts[i+1]; {
+			case next.Tag == "IN" || next.Tag == "TO" || next.Tag == "DT" || next.Tag == "PRP$" || isUpperWord(next.Text):
 				if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) {
 					return "VBZ"
 				}

@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 
+	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
@@ -512,6 +513,17 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 		return nil
 	}
 	var out []triple
+	// "Victoria and David Beckham are married": a reciprocal state of two coordinated subjects.
+	reciprocal := vg.copular && vg.to < len(p.toks) && (p.tag(vg.to) == "VBN" || nlp.IsAdjective(p.tag(vg.to))) && vg.to+1 >= len(p.toks)
+	if len(subjects) == 2 && (reciprocal || vg.passive && vg.to >= len(p.toks)) {
+		a, b := p.span(subjects[0].from, subjects[0].to), p.span(subjects[1].from, subjects[1].to)
+		state := p.low(vg.to)
+		if vg.passive {
+			state = p.low(vg.main)
+		}
+		key := joinKey(state, "to")
+		return []triple{{subject: a, relation: "is " + state + " to", object: b, key: key}, {subject: b, relation: "is " + state + " to", object: a, key: key}}
+	}
 	for _, s := range subjects {
 		speaker := s.pronoun && p.firstPerson && (p.low(s.from) == "i" || p.low(s.from) == "we")
 		if s.pronoun && !speaker {
@@ -581,6 +593,13 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		owner, rel, relKey = s.nominal.owner, s.nominal.rel, s.nominal.key
 	}
 	if vg.copular {
+		if ok && j+1 < len(p.toks) && p.tag(j) == "IN" && p.low(j) != "of" {
+			// "X's headquarters are in Y".
+			prep := p.low(j)
+			return p.objects(j+1, func(obj string, isDate bool) triple {
+				return triple{subject: owner, relation: rel + " " + prep, object: obj, key: joinKey(relKey, prep), definite: s.definite}
+			})
+		}
 		if ok {
 			return p.objects(j, func(obj string, isDate bool) triple {
 				return triple{subject: owner, relation: rel, object: obj, key: relKey, definite: s.definite}
@@ -597,6 +616,14 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		}
 		relation := strings.TrimSpace(p.span(vg.from, vg.main+1) + " " + prep)
 		key := joinKey(verb.Lower, prep)
+		agentive := false
+		if prep == "by" {
+			// "was founded by" names the founder: the agent noun is the relation ("founder"), as in "the
+			// founder of X is Y".
+			if n := nlp.AgentNoun(verb.Lemma); n != "" {
+				key, agentive = n, true
+			}
+		}
 		if ok {
 			// "The headquarters of X is located in Y" → (X, headquarters located in, Y).
 			return p.objects(j, func(obj string, isDate bool) triple {
@@ -607,7 +634,7 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			return nil
 		}
 		return p.objects(j, func(obj string, isDate bool) triple {
-			return triple{subject: subjText, relation: relation, object: obj, key: key}
+			return triple{subject: subjText, relation: relation, object: obj, key: key, definite: agentive}
 		})
 	}
 	// Active verb.
@@ -632,6 +659,13 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			}
 		}
 	}
+	// Light verb + relational noun + "of": "holds citizenship of Peru" → (X, citizenship of, Peru).
+	if lightVerbs[lemma] && j+1 < len(p.toks) && nlp.IsNoun(p.tag(j)) && !nlp.IsProper(p.tag(j)) && p.low(j+1) == "of" {
+		noun := p.toks[j]
+		return p.objects(j+2, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: noun.Lower + " of", object: obj, key: joinKey(noun.Lemma, "of")}
+		})
+	}
 	prep := ""
 	k := j
 	for k < len(p.toks) && (p.tag(k) == "RP" || (p.tag(k) == "IN" || p.tag(k) == "TO") && k == j) {
@@ -655,6 +689,19 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	out = append(out, p.objects(k, func(obj string, isDate bool) triple {
 		return triple{subject: subjText, relation: relation, object: obj, key: key}
 	})...)
+	// "Coco Chanel founded Chanel", "Bob directs the BBC": the object's agent-noun relation holds the
+	// subject ("Chanel's founder is Coco Chanel"), which is how the relation is asked about and restated.
+	if prep == "" && s.proper && !vg.aspect {
+		if obj, ok := p.nounPhrase(k); ok && obj.proper {
+			agent := nlp.AgentNoun(lemma)
+			if agent == "" && canon.KnownRelation(lemma) {
+				agent = lemma // "chairs" → chair, "coaches" → coach: the verb is also the role noun
+			}
+			if agent != "" {
+				out = append(out, triple{subject: p.objectText(obj.from, obj.to), relation: agent, object: subjText, key: agent, definite: true})
+			}
+		}
+	}
 	// "Y runs X as CEO": the role is X's attribute too.
 	for x := k; x < len(p.toks); x++ {
 		if p.low(x) == "as" {
@@ -800,6 +847,18 @@ func (p *ie) readSubject(np phrase) phrase {
 		}
 	}
 	return np
+}
+
+// isTitleNoun reports the first word of a title of rank that follows a name in apposition ("Duke of …",
+// "Baron Hall of …"): the ranks of nobility, royalty and the church, a closed class of English.
+func isTitleNoun(w string) bool {
+	switch w {
+	case "duke", "duchess", "baron", "baroness", "earl", "count", "countess", "king", "queen", "prince",
+		"princess", "lord", "lady", "marquess", "marquis", "viscount", "viscountess", "emperor", "empress",
+		"archduke", "archduchess", "sultan", "shah", "tsar", "bishop", "archbishop", "pope", "emir", "khan", "sir", "dame":
+		return true
+	}
+	return false
 }
 
 // verbAt reports a verb (or an adverb before one) at token i.

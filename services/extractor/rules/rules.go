@@ -282,6 +282,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	if pk == "" {
 		pk = canon.PredicateKey(s.predicate)
 	}
+	pk = canon.RelationKey(pk)
 	functional, known := e.policy.Lookup(pk)
 	if !known && (s.definite || s.change || reChangeCue.MatchString(clause)) {
 		functional = true
