@@ -849,18 +849,6 @@ func (p *ie) readSubject(np phrase) phrase {
 	return np
 }
 
-// isTitleNoun reports the first word of a title of rank that follows a name in apposition ("Duke of …",
-// "Baron Hall of …"): the ranks of nobility, royalty and the church, a closed class of English.
-func isTitleNoun(w string) bool {
-	switch w {
-	case "duke", "duchess", "baron", "baroness", "earl", "count", "countess", "king", "queen", "prince",
-		"princess", "lord", "lady", "marquess", "marquis", "viscount", "viscountess", "emperor", "empress",
-		"archduke", "archduchess", "sultan", "shah", "tsar", "bishop", "archbishop", "pope", "emir", "khan", "sir", "dame":
-		return true
-	}
-	return false
-}
-
 // verbAt reports a verb (or an adverb before one) at token i.
 func (p *ie) verbAt(i int) bool {
 	for i < len(p.toks) && nlp.IsAdverb(p.tag(i)) {
