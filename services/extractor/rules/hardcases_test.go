@@ -65,6 +65,8 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"victor_hugo", "born_in", "Besançon", false}}, functional: []string{"Besançon"}},
 		{name: "inverse copula", content: "Canberra is the capital of Australia.",
 			want: []claim{{"australia", "capital", "Canberra", false}}, functional: []string{"Canberra"}},
+		{name: "office in capitals", content: "Emmanuel Macron is the President of France.",
+			want: []claim{{"france", "president", "Emmanuel Macron", false}}, functional: []string{"Emmanuel Macron"}},
 		{name: "apposition", content: "Tim Cook, the CEO of Apple, visited Berlin.",
 			want: []claim{{"apple", "ceo", "Tim Cook", false}, {"tim_cook", "visits", "Berlin", false}}},
 		{name: "role after the object", content: "Satya Nadella runs Microsoft as CEO.",

@@ -1005,6 +1005,15 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	if !ok || np.pronoun {
 		return nil
 	}
+	if np.definite && np.proper {
+		// "Emmanuel Macron is the President of France": an office in capitals, read at its "of".
+		for k := np.from + 2; k < np.to; k++ {
+			if p.low(k) == "of" && nlp.IsProper(p.tag(k+1)) {
+				rel := phrase{from: np.from, to: k, head: k - 1, definite: true}
+				return []triple{{subject: p.span(k+1, np.to), relation: p.span(np.from+1, k), object: subjText, key: relKeyNoun(p, rel), definite: true}}
+			}
+		}
+	}
 	switch {
 	case np.possessor != nil:
 		// "Besançon is Victor Hugo's birthplace" → (Victor Hugo, birthplace, Besançon).
