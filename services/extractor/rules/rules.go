@@ -38,6 +38,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
@@ -59,8 +60,10 @@ type Option func(*Extractor)
 // WithPolicy sets the predicate policy that decides the functional flag (default canon.DefaultPolicy()).
 func WithPolicy(p *canon.Policy) Option { return func(e *Extractor) { e.policy = p } }
 
-// New returns a rule-based extractor.
+// New returns a rule-based extractor. It loads the tagger and lemmatizer (pkg/nlp) now, once per process, so
+// the cost (about 0.4 s) is paid at start-up rather than by the first turn.
 func New(opts ...Option) *Extractor {
+	nlp.Warm()
 	e := &Extractor{policy: canon.DefaultPolicy()}
 	for _, o := range opts {
 		o(e)
