@@ -92,6 +92,10 @@ func TestHardCases(t *testing.T) {
 		{name: "compound statement", content: "I live in Portland with my two cats, Miso and Tofu.",
 			want:   []claim{{"kim", "lives_in", "Portland", false}, {"kim", "cat", "Miso", false}, {"kim", "cat", "Tofu", false}},
 			absent: []claim{{"kim", "lives_in", "Portland with Kim's two cats", false}}},
+		{name: "occupation", content: "I'm a nurse, so I had to trade shifts.",
+			want: []claim{{"kim", "occupation", "nurse", false}}, functional: []string{"nurse"}},
+		{name: "class membership is not an occupation", content: "I'm a big fan of jazz.",
+			absent: []claim{{"kim", "occupation", "", false}}},
 		{name: "aspectual verb and role", content: "My sister Emma just started working at Google as a data scientist.",
 			want: []claim{{"kim", "sister", "Emma", false}, {"emma", "works_at", "Google", false}, {"emma", "occupation", "data scientist", false}}},
 	}

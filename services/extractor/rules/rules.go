@@ -567,7 +567,7 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 	if loc := reIsA.FindStringIndex(clause); loc != nil {
 		if rest := clause[loc[1]:]; !reBadIsA.MatchString(rest) {
 			if obj := objAfter(loc); obj != "" {
-				return spec{predicate: "is a", object: obj, confidence: confFirst}, true
+				return isASpec(obj, confFirst), true
 			}
 		}
 	}
@@ -663,7 +663,7 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 		case next == "a" || next == "an":
 			if i+1 < len(toks) && !reBadIsA.MatchString(toks[i+1].lower) {
 				if o := obj(i + 1); o != "" {
-					return spec{predicate: "is a", object: o, confidence: conf}, true
+					return isASpec(o, conf), true
 				}
 			}
 		case next == "from":
@@ -992,4 +992,55 @@ func tokenize(s string, base int) []token {
 		}
 	}
 	return out
+}
+
+// isASpec is the claim of "I am a/an N": the speaker's occupation when N is a person noun of work ("a nurse",
+// "a senior product designer at Figma"), else class membership ("is a").
+func isASpec(object string, conf float64) spec {
+	if occupationNoun(object) {
+		return spec{predicate: "works as", object: object, key: "occupation", confidence: conf}
+	}
+	return spec{predicate: "is a", object: object, confidence: conf}
+}
+
+// occupationNoun reports a noun phrase whose head names a person by the work they do: English forms such nouns
+// with the agent suffixes -er, -or, -ist, -ian, -ant, -ent ("designer", "translator", "scientist",
+// "librarian", "accountant", "student"); kinship nouns ("mother", "brother") and comparison words are not
+// occupations. The head is the last word before a preposition ("a designer at Figma").
+func occupationNoun(np string) bool {
+	ws := strings.Fields(strings.ToLower(np))
+	head := ""
+	for _, w := range ws {
+		w = strings.Trim(w, ".,;:!?\"'()")
+		switch w {
+		case "at", "in", "for", "with", "on", "from", "of", "who", "that", "and", "but", "so":
+			return head != "" && agentSuffix(head)
+		}
+		head = w
+	}
+	return head != "" && agentSuffix(head)
+}
+
+func agentSuffix(w string) bool {
+	if _, kin := kinship[w]; kin || len(w) < 5 {
+		return false
+	}
+	switch w {
+	case "number", "member", "winner", "loser", "beginner", "believer", "lover", "fighter", "center", "corner",
+		"other", "brother", "mother", "father", "daughter", "sister", "monster", "wonder", "order", "matter",
+		"paper", "letter", "summer", "winter", "dinner", "weather", "parent", "patient", "resident", "client",
+		"guardian", "vegetarian", "comedian", "talent", "event", "moment", "percent":
+		return w == "comedian" || w == "guardian"
+	}
+	for _, suf := range []string{"er", "or", "ist", "ian", "ant", "ent"} {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	// Common occupations whose names carry no agent suffix.
+	switch w {
+	case "nurse", "doctor", "chef", "cook", "pilot", "judge", "coach", "architect", "nanny", "barista", "clerk", "cashier", "engineer", "surgeon", "dentist", "lawyer", "attorney", "firefighter", "paramedic", "analyst", "consultant", "freelancer":
+		return true
+	}
+	return false
 }
