@@ -3,6 +3,8 @@ package canon
 import (
 	"strings"
 	"unicode"
+
+	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
 // auxiliaries are dropped from predicate phrases: "is married to" and "was married to" are one slot.
@@ -16,6 +18,9 @@ var fillers = map[string]bool{
 	"the": true, "a": true, "an": true, "currently": true, "now": true, "still": true, "also": true,
 	"just": true, "recently": true, "already": true, "really": true, "actually": true, "presently": true,
 }
+
+// beForms are the forms of "be" after which an -ing word is a verb.
+var beForms = map[string]bool{"is": true, "was": true, "are": true, "were": true, "am": true, "be": true, "been": true, "being": true}
 
 // haveForms are dropped when they are auxiliaries ("has been", "has moved") and become "has" otherwise.
 var haveForms = map[string]bool{"has": true, "have": true, "had": true, "having": true}
@@ -98,13 +103,21 @@ func predicateKeyOnce(p string) string {
 		return ""
 	}
 	kept := make([]string, 0, len(words))
+	afterBe := false
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {
 			next = words[i+1]
 		}
+		if len(kept) == 0 && afterBe && len(w) > 4 && strings.HasSuffix(w, "ing") {
+			// After "is"/"has been", an -ing word is a progressive verb: "is teaching at" is "teaches at".
+			if b := nlp.VerbLemma(w); b != w {
+				w = nlp.ThirdPerson(b)
+			}
+		}
 		switch {
 		case auxiliaries[w]:
+			afterBe = afterBe || beForms[w]
 			continue
 		case fillers[w]:
 			continue

@@ -73,8 +73,8 @@ type Triple struct {
 	Subject, Predicate, Object string
 }
 
-// templates are the sentence shapes of the facts (MQuAKE's Wikidata relation templates, their typos
-// included), most specific first: S is the subject, O the object, P the predicate when the sentence carries
+// templates are the sentence shapes of the facts (MQuAKE's Wikidata relation templates; a word the published
+// data misspells is matched as any word), most specific first: S is the subject, O the object, P the predicate when the sentence carries
 // it, else pred names it. The last shape is the loose one ("X is Y", "X plays Y"), tried only when no other
 // fits, so that a subject containing "is" ("This Is England was created by …") is not cut short.
 var templates = func() []struct {
@@ -85,10 +85,10 @@ var templates = func() []struct {
 		{`^The name of the current head of state in (?P<S>.+) is (?P<O>.+)$`, "head of state"},
 		{`^The name of the current head of the (?P<S>.+) government is (?P<O>.+)$`, "head of government"},
 		{`^The headquarters of (?P<S>.+) is located in the city of (?P<O>.+)$`, "headquarters located in the city of"},
-		{`^The univeristy where (?P<S>.+) was educated is (?P<O>.+)$`, "educated at university"},
+		{`^The \pL+ where (?P<S>.+) was educated is (?P<O>.+)$`, "educated at university"},
 		{`^The type of music that (?P<S>.+) plays is (?P<O>.+)$`, "type of music"},
 		{`^The company that produced (?P<S>.+) is (?P<O>.+)$`, "produced by company"},
-		{`^The origianl broadcaster of (?P<S>.+) is (?P<O>.+)$`, "original broadcaster"},
+		{`^The \pL+ broadcaster of (?P<S>.+) is (?P<O>.+)$`, "original broadcaster"},
 		{`^The (?P<P>chief executive officer|chairperson|director|author|capital|official language|Prime Minister|name of the sports team which .+? is a member of) of (?P<S>.+) is (?P<O>.+)$`, ""},
 		{`^(?P<S>.+)'s child is (?P<O>.+)$`, "child"},
 		{`^(?P<S>.+?) (?P<P>was born in the city of|died in the city of|plays the position of|is located in the continent of|worked in the city of|is married to|was founded by|is associated with the sport of|is a citizen of|was performed by|is employed by|was founded in the city of|speaks the language of|is famous for|was created in the country of|was created by|is affiliated with the religion of|works in the field of|was developed by|was written in the language of) (?P<O>.+)$`, ""},

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
 )
 
 // Relation matching decides which attribute of an entity a question asks about, without an LLM. A claim's
@@ -128,6 +130,13 @@ func relationWords(c *claimRow) []relWord {
 	}
 	for _, w := range contentWords(strings.ReplaceAll(c.Predicate, "_", " ")) {
 		add(w.stem, 1)
+	}
+	// The canonical relation key names the relation however it was said ("Thomas Kyd's birthplace is London"
+	// is keyed born_in): a question may use either wording.
+	if k := canon.RelationKey(c.PredicateKey); k != "" && k != canon.PredicateKey(c.Predicate) {
+		for _, w := range contentWords(strings.ReplaceAll(k, "_", " ")) {
+			add(w.stem, 0.5)
+		}
 	}
 	for _, w := range sentenceResidual(c.Text, c.Subject, c.Object) {
 		add(w.stem, residualWeight)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 )
@@ -201,7 +203,7 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 		}
 		beam = beam[:0]
 		for _, c := range next {
-			c.finalVal = c.score - remainingPenalty(c) - hopPenalty*float64(len(c.hops))
+			c.finalVal = c.score - remainingPenalty(c) - hopPenalty*float64(len(c.hops)) - answerTypePenalty(q, c.hops[len(c.hops)-1].claim.Object)
 			if !c.hops[len(c.hops)-1].bridge {
 				finals = append(finals, c)
 			}
@@ -514,4 +516,56 @@ func (r *resolver) reverseLookup(ctx context.Context, q string) (*chain, error) 
 		out = out[:10]
 	}
 	return &chain{start: m, hops: []hop{{slot: bestSlot, claim: out[0], score: best}}, score: best, finalVal: best, reverse: out}, nil
+}
+
+// answerTypePenalty is charged when the value a chain ends on cannot be what the question's wh-word asks for:
+// "where" asks for a place or an organization (a name), "when" for a date, "how much"/"how many" for an
+// amount, "who"/"whom" for someone (a name). English marks the kind of answer in its question word; a value
+// of another kind ("Where does Emma work?" → "data scientist") belongs to another relation of the same words.
+func answerTypePenalty(q, object string) float64 {
+	ws := splitWords(q)
+	if len(ws) == 0 || strings.TrimSpace(object) == "" {
+		return 0
+	}
+	hasDigit := strings.IndexFunc(object, unicode.IsDigit) >= 0
+	named := false
+	for _, f := range strings.Fields(object) {
+		if r, _ := utf8.DecodeRuneInString(f); unicode.IsUpper(r) || unicode.IsDigit(r) {
+			named = true
+			break
+		}
+	}
+	const mismatch = 0.6
+	switch ws[0] {
+	case "where":
+		if !named {
+			return mismatch
+		}
+	case "when":
+		if !hasDigit && !mentionsMonthOrDay(object) {
+			return mismatch
+		}
+	case "who", "whom":
+		if !named {
+			return mismatch / 2
+		}
+	case "how":
+		if len(ws) > 1 && (ws[1] == "much" || ws[1] == "many" || ws[1] == "old" || ws[1] == "long") && !hasDigit {
+			return mismatch
+		}
+	}
+	return 0
+}
+
+// mentionsMonthOrDay reports a month or weekday name, the words of a date without digits.
+func mentionsMonthOrDay(s string) bool {
+	for _, w := range splitWords(s) {
+		switch w {
+		case "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+			"november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+			"today", "tomorrow", "yesterday":
+			return true
+		}
+	}
+	return false
 }

@@ -89,9 +89,10 @@ func Start(ctx context.Context, o Options) (s *System, err error) {
 	if s.admin == "" {
 		s.admin = AdminURL()
 	}
+	sys := s // the returns below set s to nil before this runs
 	defer func() {
 		if err != nil {
-			s.Close()
+			sys.Close()
 			s = nil
 		}
 	}()

@@ -62,14 +62,3 @@ func capitalizedWordBefore(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s[i+1:])
 	return unicode.IsUpper(r)
 }
-
-// isTitleWord reports a capitalized common noun in "The X of Y": "The Wheel of Time" names a work, while
-// "The capital of France" names an attribute of France.
-func isTitleWord(w string) bool {
-	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(w))
-	return unicode.IsUpper(r)
-}
-
-// reClauseInSubject finds a verb or relative pronoun inside a captured subject: "Alice's father is Philippe,
-// Duke of Orléans, who" is a clause, not a name.
-var reClauseInSubject = regexp.MustCompile(`(?i)\b(?:is|was|are|were|who|which|that)\b`)

@@ -9,13 +9,18 @@ import (
 
 // spec is what one pattern found in a clause, before dates, canonical keys and the policy are applied.
 type spec struct {
-	subject    string // display subject; "" means the speaker
-	predicate  string
-	object     string
-	text       string // claim sentence; "" means the clause rewritten in the third person
-	verbatim   bool   // keep the object as said (fallback claims quote the speaker)
-	prefix     string // implied subject of a subjectless clause ("I ", "I am "), prepended to the text
-	confidence float64
+	subject   string // display subject; "" means the speaker
+	predicate string
+	object    string
+	text      string // claim sentence; "" means the clause rewritten in the third person
+	verbatim  bool   // keep the object as said (fallback claims quote the speaker)
+	key       string // relation key read with parts of speech (openie.go); "" means canon.PredicateKey(predicate)
+	// definite marks a definite description of a relational noun ("the capital of X", "X's wife") and
+	// change a change cue ("moved to", "joined"): both say the relation has one value at a time, for
+	// relations the predicate policy does not know.
+	definite, change bool
+	prefix           string // implied subject of a subjectless clause ("I ", "I am "), prepended to the text
+	confidence       float64
 }
 
 const (
@@ -28,71 +33,8 @@ const (
 	maxObjectWord = 12
 )
 
-// relation is a verb phrase linking a subject noun phrase to an object ("X was born in the city of Y").
-type relation struct {
-	re        *regexp.Regexp
-	predicate string // may use $1 for a captured verb
-}
-
+// cop is a form of "be".
 const cop = `(?:is|was|are|were|am)`
-
-var relations = func() []relation {
-	r := func(phrase, pred string) relation {
-		return relation{re: regexp.MustCompile(`(?i)^(.+?)\s+` + phrase + `\s+(.+)$`), predicate: pred}
-	}
-	place := `(?:\s+the\s+(?:city|town|village|country|state|continent|region)\s+of)?`
-	return []relation{
-		r(cop+`\s+(?:a\s+)?citizens?\s+of`, "citizen of"),
-		r(`(?:`+cop+`|got)\s+(?:now\s+)?married\s+to`, "married to"),
-		r(cop+`\s+engaged\s+to`, "engaged to"),
-		r(cop+`\s+born\s+(?:in|at)`+place, "born in"),
-		r(cop+`\s+born\s+on`, "born on"),
-		r(`died\s+(?:in|at)`+place, "died in"),
-		r(cop+`\s+located\s+in`+place, "located in"),
-		r(cop+`\s+headquartered\s+in`+place, "headquartered in"),
-		r(cop+`\s+founded\s+by`, "founded by"),
-		r(cop+`\s+founded\s+in`+place, "founded in"),
-		r(cop+`\s+created\s+in`+place, "created in"),
-		r(cop+`\s+written\s+in\s+the\s+language\s+of`, "written in language of"),
-		r(cop+`\s+written\s+in`, "written in"),
-		r(cop+`\s+(performed|created|developed|written|produced|directed|designed|invented|composed|painted|built|owned|published|discovered|acquired|founded|played|voiced|sung|recorded|manufactured)\s+by`, "$1 by"),
-		r(cop+`\s+(?:famous|best\s+known|known|renowned)\s+for`, "famous for"),
-		r(cop+`\s+employed\s+(?:by|at)`, "employed by"),
-		r(`(?:works|worked|`+cop+`\s+working)\s+in\s+the\s+field\s+of`, "works in field of"),
-		r(`(?:works|worked|`+cop+`\s+working)\s+for`, "works for"),
-		r(`(?:works|worked|`+cop+`\s+working)\s+at`, "works at"),
-		r(`(?:works|worked)\s+in`+place, "works in"),
-		r(`(?:lives|lived|`+cop+`\s+living|resides|resided|`+cop+`\s+based)\s+in`+place, "lives in"),
-		r(`(?:plays|played)\s+the\s+position\s+of`, "plays position of"),
-		r(`(?:speaks|spoke)\s+the\s+language\s+of`, "speaks language of"),
-		r(cop+`\s+associated\s+with\s+the\s+sport\s+of`, "associated with sport of"),
-		r(cop+`\s+affiliated\s+with\s+the\s+religion\s+of`, "affiliated with religion of"),
-		r(cop+`\s+(?:a\s+)?members?\s+of`, "member of"),
-		r(cop+`\s+(?:originally\s+)?from`, "from"),
-	}
-}()
-
-// templates are whole-clause patterns of encyclopedic facts; the captured groups are subject, predicate
-// (or a fixed predicate) and object.
-type template struct {
-	re                *regexp.Regexp
-	subj, pred, obj   int
-	fixedPredicate    string
-	predicateSuffix   string
-	requireProperSubj bool
-}
-
-var templates = []template{
-	{re: regexp.MustCompile(`(?i)^the\s+name\s+of\s+the\s+current\s+head\s+of\s+state\s+(?:in|of)\s+(.+?)\s+` + cop + `\s+(.+)$`), subj: 1, obj: 2, fixedPredicate: "head of state"},
-	{re: regexp.MustCompile(`(?i)^the\s+name\s+of\s+the\s+current\s+head\s+of\s+the\s+(.+?)\s+government\s+` + cop + `\s+(.+)$`), subj: 1, obj: 2, fixedPredicate: "head of government"},
-	{re: regexp.MustCompile(`(?i)^the\s+(?:univeristy|university|school|college)\s+where\s+(.+?)\s+(?:was|were)\s+educated\s+` + cop + `\s+(.+)$`), subj: 1, obj: 2, fixedPredicate: "educated at"},
-	{re: regexp.MustCompile(`(?i)^the\s+type\s+of\s+music\s+that\s+(.+?)\s+plays\s+` + cop + `\s+(.+)$`), subj: 1, obj: 2, fixedPredicate: "genre"},
-	{re: regexp.MustCompile(`(?i)^the\s+company\s+that\s+produced\s+(.+?)\s+` + cop + `\s+(.+)$`), subj: 1, obj: 2, fixedPredicate: "produced by"},
-	{re: regexp.MustCompile(`(?i)^the\s+([\w\s'-]{2,40}?)\s+of\s+(.+?)\s+` + cop + `\s+located\s+in\s+(?:the\s+(?:city|town|country|continent|state)\s+of\s+)?(.+)$`), subj: 2, pred: 1, obj: 3, predicateSuffix: " located in", requireProperSubj: true},
-	{re: regexp.MustCompile(`(?i)^the\s+([\w\s'-]{2,40}?)\s+of\s+(.+?)\s+` + cop + `\s+(.+)$`), subj: 2, pred: 1, obj: 3, requireProperSubj: true},
-	// "Paris is the capital of France": subject France, predicate capital, object Paris.
-	{re: regexp.MustCompile(`^([A-Z][\w.'-]*(?:\s+(?:[A-Z][\w.'-]*|of|the|de|von|van|du|da|and))*)\s+` + cop + `\s+the\s+([a-z][\w\s-]{1,30}?)\s+of\s+([A-Z].+)$`), subj: 3, pred: 2, obj: 1},
-}
 
 // vaguePredicates are nouns that make "The X of Y is Z" a comment rather than a fact.
 var vaguePredicates = map[string]bool{
@@ -101,18 +43,6 @@ var vaguePredicates = map[string]bool{
 	"lot": true, "idea": true, "point": true, "thought": true, "feeling": true, "best": true, "worst": true,
 	"best part": true, "highlight": true, "thing": true, "fact": true, "whole": true, "sound": true, "smell": true,
 	"look": true, "view": true, "size": true, "color": true, "colour": true,
-}
-
-// capitalized reports a noun phrase whose first word starts with a capital letter or a digit, whatever the
-// word: inside a sentence ("The capital of Great Britain", "The author of Our Mutual Friend") capitals mark
-// names even when the word is also an ordinary one.
-func capitalized(np string) bool {
-	np = strings.TrimSpace(strings.Trim(np, `"'(`))
-	if np == "" || len(strings.Fields(np)) > 10 {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(np)
-	return unicode.IsUpper(r) || unicode.IsDigit(r)
 }
 
 // properNoun reports a noun phrase that names something: its first word starts with a capital letter or a
@@ -135,22 +65,6 @@ func properNoun(np string) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(strings.Trim(ws[0], `"'(`))
 	return unicode.IsUpper(r) || unicode.IsDigit(r)
-}
-
-// plainNoun reports a short lower-case noun phrase usable as a subject in a list of facts ("quarterback",
-// "rugby union"): no pronouns, no verbs of its own.
-func plainNoun(np string) bool {
-	ws := strings.Fields(np)
-	if len(ws) == 0 || len(ws) > 6 {
-		return false
-	}
-	for _, w := range ws {
-		lw := strings.ToLower(w)
-		if subjectPronouns[lw] || lw == "my" || lw == "our" || lw == "his" || lw == "her" || lw == "their" {
-			return false
-		}
-	}
-	return !notNames[strings.ToLower(ws[0])] || strings.EqualFold(ws[0], "the")
 }
 
 var (

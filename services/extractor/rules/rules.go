@@ -38,6 +38,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
@@ -45,7 +46,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "1.2.0"
+	Version = "2.0.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -59,8 +60,10 @@ type Option func(*Extractor)
 // WithPolicy sets the predicate policy that decides the functional flag (default canon.DefaultPolicy()).
 func WithPolicy(p *canon.Policy) Option { return func(e *Extractor) { e.policy = p } }
 
-// New returns a rule-based extractor.
+// New returns a rule-based extractor. It loads the tagger and lemmatizer (pkg/nlp) now, once per process, so
+// the cost (about 0.4 s) is paid at start-up rather than by the first turn.
 func New(opts ...Option) *Extractor {
+	nlp.Warm()
 	e := &Extractor{policy: canon.DefaultPolicy()}
 	for _, o := range opts {
 		o(e)
@@ -181,8 +184,20 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 	return out, tc.named
 }
 
+// reChangeCue finds the words with which English says a value replaced an earlier one ("she now lives",
+// "currently works", "these days", "switched to", "moved to"): a relation the policy does not know is
+// single-valued when its statement says it changed.
+var reChangeCue = regexp.MustCompile(`(?i)\b(?:now\s+\pL|currently|these\s+days|nowadays|anymore|any\s+more|switched\s+(?:to|from)|changed\s+(?:to|from)|instead)\b`)
+
+// rePreface is a short verbless heading before a colon that introduces the statement ("Big news: …",
+// "Quick update: …").
+var rePreface = regexp.MustCompile(`^(?:\p{L}+\s+){0,2}\p{L}+:\s+\S`)
+
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := stripDiscourse(expand(raw))
+	if loc := rePreface.FindStringIndex(sent); loc != nil && !numbered {
+		sent = sent[loc[1]-1:]
+	}
 	if sent == "" {
 		return nil
 	}
@@ -266,7 +281,15 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	default:
 		text = thirdPersonText(s.prefix+lowerFirst(replaceDates(clause, dates), s.prefix != ""), tc.speaker)
 	}
-	pk := canon.PredicateKey(s.predicate)
+	pk := s.key
+	if pk == "" {
+		pk = canon.PredicateKey(s.predicate)
+	}
+	pk = canon.RelationKey(pk)
+	functional, known := e.policy.Lookup(pk)
+	if !known && (s.definite || s.change || reChangeCue.MatchString(clause)) {
+		functional = true
+	}
 	object := s.object
 	if !tc.numbered && !s.verbatim {
 		// "Rob invited me to a yoga class": the object names the speaker too.
@@ -280,7 +303,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		PredicateKey: pk,
 		Object:       object,
 		Text:         text,
-		Functional:   e.policy.Functional(pk),
+		Functional:   functional,
 		ValidFrom:    validFrom(dates, tc.ref),
 		Sequence:     seq,
 		Confidence:   s.confidence,
@@ -311,7 +334,7 @@ func (e *Extractor) fallback(tc turnCtx, clauses []string, claims []extract.Clai
 	default:
 		text = sentence(tc.speaker + " said: " + resolved)
 	}
-	if covered(text, claims) {
+	if covered(strings.TrimPrefix(text, tc.speaker+" said: "), claims) {
 		return extract.Claim{}, false
 	}
 	c := e.claim(tc, spec{subject: subject, predicate: predicate, object: sentence(resolved), text: text, confidence: confFallback, verbatim: true}, body, allDates, seq)
@@ -340,7 +363,7 @@ func covered(body string, claims []extract.Claim) bool {
 	return missing == 0
 }
 
-var reEntity = regexp.MustCompile(`^(?:The\s+)?([A-Z][\w'.-]*(?:\s+(?:[A-Z][\w'.-]*|of|the|de|von|van|du|da|and|on|in|to|by|for))*(?:\s+[A-Z][\w'.-]*)?)`)
+var reEntity = regexp.MustCompile(`^(?:The\s+)?(\p{Lu}[\p{L}\p{N}'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{N}'.-]*|of|the|de|von|van|du|da|and|on|in|to|by|for))*(?:\s+\p{Lu}[\p{L}\p{N}'.-]*)?)`)
 
 // mainEntity is the proper name a sentence starts with ("Thomas Kyd was born ..." → "Thomas Kyd").
 func mainEntity(s string) string {
@@ -400,17 +423,32 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 			out = append(out, s)
 		}
 	}
+	// Open information extraction from the parts of speech: every relation of a statement about someone or
+	// something else; the passive and copular relations of the speaker's own ("I was born in Lisbon").
+	if ts := openIE(clause, dates, numbered, firstPersonClause(clause)); len(ts) > 0 {
+		for _, t := range ts {
+			out = append(out, t.spec(numbered))
+		}
+		return out
+	}
+	if m := reKinLead.FindStringSubmatchIndex(clause); m != nil && !numbered {
+		// "My sister Emma just started working at Google": what follows the name is about Emma.
+		if ts := openIE(clause[m[2]:], shiftDates(dates, m[2], 0), false, false); len(ts) > 0 {
+			for _, t := range ts {
+				s := t.spec(false)
+				s.text = thirdPersonText(replaceDates(clause, dates), tc.speaker)
+				out = append(out, s)
+			}
+			return out
+		}
+	}
 	if m := reCompound.FindStringSubmatchIndex(clause); m != nil {
 		// "My GF and I just had ..." / "Samantha and I decided ...": the speaker is the subject.
 		cut := m[2]
 		clause = clause[cut:]
 		dates = shiftDates(dates, cut, 0)
 	}
-	if s, ok := matchTemplate(clause, numbered); ok {
-		out = append(out, s)
-	} else if s, ok := matchRelation(clause, dates, numbered); ok {
-		out = append(out, s)
-	} else if s, ok := matchPossessive(clause, dates); ok {
+	if s, ok := matchPossessive(clause, dates); ok {
 		out = append(out, s)
 	} else if s, ok := matchFirstPerson(clause, dates, firstClause); ok {
 		out = append(out, s)
@@ -424,75 +462,6 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		}
 	}
 	return out
-}
-
-func matchTemplate(clause string, numbered bool) (spec, bool) {
-	for _, t := range templates {
-		m := t.re.FindStringSubmatch(clause)
-		if m == nil {
-			continue
-		}
-		subj := cleanNP(m[t.subj])
-		obj := cleanNP(m[t.obj])
-		pred := t.fixedPredicate
-		if pred == "" {
-			pred = strings.ToLower(strings.TrimSpace(m[t.pred])) + t.predicateSuffix
-			if vaguePredicates[strings.ToLower(strings.TrimSpace(m[t.pred]))] {
-				continue
-			}
-			if isTitleWord(m[t.pred]) && !isTitleWord(m[t.obj]) {
-				// "The Wheel of Time was written …", "The Wheel of Time is a novel": a title, not the wheel
-				// of something. An office keeps its reading: "The Prime Minister of Sweden is Stefan Löfven".
-				continue
-			}
-		}
-		if t.requireProperSubj && !capitalized(subj) && !(numbered && plainNoun(subj)) {
-			continue
-		}
-		if subj == "" || obj == "" || len(strings.Fields(obj)) > maxObjectWord+4 {
-			continue
-		}
-		conf := confRelation
-		if numbered {
-			conf = confTemplate
-		}
-		return spec{subject: subj, predicate: pred, object: obj, confidence: conf}, true
-	}
-	return spec{}, false
-}
-
-func matchRelation(clause string, dates []when, numbered bool) (spec, bool) {
-	for _, r := range relations {
-		loc := r.re.FindStringSubmatchIndex(clause)
-		if loc == nil {
-			continue
-		}
-		subj := cleanNP(clause[loc[2]:loc[3]])
-		if reClauseInSubject.MatchString(subj) {
-			continue
-		}
-		objStart := loc[len(loc)-2]
-		pred := r.predicate
-		if strings.Contains(pred, "$1") && len(loc) > 6 {
-			pred = strings.ReplaceAll(pred, "$1", strings.ToLower(clause[loc[4]:loc[5]]))
-		}
-		var obj string
-		if numbered {
-			obj = cleanNP(clause[objStart:])
-		} else {
-			obj = objectPhrase(clause[objStart:], dates, objStart)
-		}
-		if obj == "" {
-			continue
-		}
-		switch {
-		case subj == "I" || strings.EqualFold(subj, "we"):
-			return spec{predicate: pred, object: obj, confidence: confFirst}, true
-		case properNoun(subj) || (numbered && plainNoun(subj)):
-			return spec{subject: subj, predicate: pred, object: obj, confidence: confRelation}, true
-		}
-	}
-	return spec{}, false
 }
 
 var (
@@ -598,7 +567,7 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 	if loc := reIsA.FindStringIndex(clause); loc != nil {
 		if rest := clause[loc[1]:]; !reBadIsA.MatchString(rest) {
 			if obj := objAfter(loc); obj != "" {
-				return spec{predicate: "is a", object: obj, confidence: confFirst}, true
+				return isASpec(obj, confFirst), true
 			}
 		}
 	}
@@ -694,7 +663,7 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 		case next == "a" || next == "an":
 			if i+1 < len(toks) && !reBadIsA.MatchString(toks[i+1].lower) {
 				if o := obj(i + 1); o != "" {
-					return spec{predicate: "is a", object: o, confidence: conf}, true
+					return isASpec(o, conf), true
 				}
 			}
 		case next == "from":
@@ -792,6 +761,13 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 		}
 	}
 	o := obj(j)
+	switch b {
+	case "live", "stay", "move", "relocate":
+		// "I live in Portland with my two cats": the companions are not part of the place.
+		if i := strings.Index(o, " with "); i > 0 {
+			o = o[:i]
+		}
+	}
 	if strings.HasSuffix(pred, " to") && reTellYou.MatchString(o) {
 		return spec{}, false
 	}
@@ -937,7 +913,9 @@ func matchNamed(clause string, dates []when) (spec, bool) {
 }
 
 var (
-	reKin     = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?((?i)[a-z-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
+	reKin = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?(?i:(?:two|three|four|five|six|\d{1,2})\s+)?((?i)[a-z-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\b`)
+	// reKinMore continues a kinship apposition with more names: "my two cats, Miso and Tofu".
+	reKinMore = regexp.MustCompile(`^(?:\s*,\s*|,?\s+and\s+)(\p{Lu}\p{Ll}+)\b`)
 	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[a-z-]+\s+)?[a-z-]+,?\s+([A-Z][a-z]+\s)`)
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
 	reLeadIn   = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+)((?:I|we)\s)`)
@@ -965,17 +943,28 @@ func matchMyFavourite(clause string, dates []when) (spec, bool) {
 // matchKinship finds "my sister Anna" / "my dog named Max" anywhere in a clause.
 func matchKinship(clause, speaker string) []spec {
 	var out []spec
-	for _, m := range reKin.FindAllStringSubmatch(clause, -1) {
-		role, ok := kinship[strings.ToLower(m[1])]
-		name := m[2]
-		if !ok || notNames[strings.ToLower(strings.Fields(name)[0])] {
+	for _, loc := range reKin.FindAllStringSubmatchIndex(clause, -1) {
+		role, ok := kinship[strings.ToLower(clause[loc[2]:loc[3]])]
+		names := []string{clause[loc[4]:loc[5]]}
+		if !ok || notNames[strings.ToLower(strings.Fields(names[0])[0])] {
 			continue
+		}
+		// "my two cats, Miso and Tofu": every name of the apposition.
+		for rest := clause[loc[1]:]; ; {
+			m := reKinMore.FindStringSubmatchIndex(rest)
+			if m == nil || notNames[strings.ToLower(rest[m[2]:m[3]])] {
+				break
+			}
+			names = append(names, rest[m[2]:m[3]])
+			rest = rest[m[1]:]
 		}
 		owner := speaker + "'s"
 		if strings.HasSuffix(speaker, "s") {
 			owner = speaker + "'"
 		}
-		out = append(out, spec{predicate: role, object: name, text: sentence(owner + " " + role + " is " + name), confidence: confKinship})
+		for _, name := range names {
+			out = append(out, spec{predicate: role, object: name, text: sentence(owner + " " + role + " is " + name), confidence: confKinship})
+		}
 	}
 	return out
 }
@@ -1003,4 +992,55 @@ func tokenize(s string, base int) []token {
 		}
 	}
 	return out
+}
+
+// isASpec is the claim of "I am a/an N": the speaker's occupation when N is a person noun of work ("a nurse",
+// "a senior product designer at Figma"), else class membership ("is a").
+func isASpec(object string, conf float64) spec {
+	if occupationNoun(object) {
+		return spec{predicate: "works as", object: object, key: "occupation", confidence: conf}
+	}
+	return spec{predicate: "is a", object: object, confidence: conf}
+}
+
+// occupationNoun reports a noun phrase whose head names a person by the work they do: English forms such nouns
+// with the agent suffixes -er, -or, -ist, -ian, -ant, -ent ("designer", "translator", "scientist",
+// "librarian", "accountant", "student"); kinship nouns ("mother", "brother") and comparison words are not
+// occupations. The head is the last word before a preposition ("a designer at Figma").
+func occupationNoun(np string) bool {
+	ws := strings.Fields(strings.ToLower(np))
+	head := ""
+	for _, w := range ws {
+		w = strings.Trim(w, ".,;:!?\"'()")
+		switch w {
+		case "at", "in", "for", "with", "on", "from", "of", "who", "that", "and", "but", "so":
+			return head != "" && agentSuffix(head)
+		}
+		head = w
+	}
+	return head != "" && agentSuffix(head)
+}
+
+func agentSuffix(w string) bool {
+	if _, kin := kinship[w]; kin || len(w) < 5 {
+		return false
+	}
+	switch w {
+	case "number", "member", "winner", "loser", "beginner", "believer", "lover", "fighter", "center", "corner",
+		"other", "brother", "mother", "father", "daughter", "sister", "monster", "wonder", "order", "matter",
+		"paper", "letter", "summer", "winter", "dinner", "weather", "parent", "patient", "resident", "client",
+		"guardian", "vegetarian", "comedian", "talent", "event", "moment", "percent":
+		return w == "comedian" || w == "guardian"
+	}
+	for _, suf := range []string{"er", "or", "ist", "ian", "ant", "ent"} {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	// Common occupations whose names carry no agent suffix.
+	switch w {
+	case "nurse", "doctor", "chef", "cook", "pilot", "judge", "coach", "architect", "nanny", "barista", "clerk", "cashier", "engineer", "surgeon", "dentist", "lawyer", "attorney", "firefighter", "paramedic", "analyst", "consultant", "freelancer":
+		return true
+	}
+	return false
 }

@@ -1,0 +1,94 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme/internal/app/apptest"
+	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/client"
+)
+
+// TestConversationalUpdates is what a new user tries over HTTP with no LLM configured: a fact said in one
+// session and changed in words months later. Memory must answer with the new value, never present the old one
+// as current, and retire only the part of a compound statement that changed.
+func TestConversationalUpdates(t *testing.T) {
+	sys := apptest.Start(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	c, err := client.New(sys.BaseURL, "kim-assistant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	turns := []api.TurnInput{
+		{TurnID: "a1", SessionID: "jan", Role: "user", Speaker: "Kim", OccurredAt: at("2024-01-10"),
+			Content: "My sister Emma just started working at Google as a data scientist."},
+		{TurnID: "a2", SessionID: "jan", Role: "user", Speaker: "Kim", OccurredAt: at("2024-01-10"),
+			Content: "I live in Portland with my two cats, Miso and Tofu."},
+		{TurnID: "b1", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
+			Content: "Big news: Emma left Google last month and joined Anthropic."},
+		{TurnID: "b2", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
+			Content: "We moved to Seattle in May."},
+	}
+	if _, err := c.Turns(ctx, "family", api.TurnsRequest{Turns: turns}); err != nil {
+		t.Fatal(err)
+	}
+	answer := func(q string) string {
+		res, err := c.Answer(ctx, "family", api.AnswerRequest{Question: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Answer
+	}
+	eventually(t, 2*time.Minute, "the June updates are answered", func() bool {
+		return answer("Where does Emma work?") == "Anthropic" && answer("Where does Kim live?") == "Seattle"
+	})
+
+	sr, err := c.Search(ctx, "family", api.SearchRequest{Query: "Where does Emma work?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cl := range sr.Claims {
+		if strings.Contains(cl.Object, "Google") && cl.Status == "active" {
+			t.Errorf("search shows Google as current: %+v", cl)
+		}
+	}
+	if !hasObject(*sr, "Anthropic") {
+		t.Errorf("search for Emma's work does not show Anthropic: %+v", sr.Claims)
+	}
+
+	// The move retired Portland but not the cats.
+	cats, err := c.Search(ctx, "family", api.SearchRequest{Query: "What are the names of Kim's cats?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Miso", "Tofu"} {
+		found := false
+		for _, cl := range cats.Claims {
+			if cl.Object == name && cl.Status == "active" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("cat %s is not current after the move: %+v", name, cats.Claims)
+		}
+	}
+	home, err := c.Search(ctx, "family", api.SearchRequest{Query: "Where does Kim live?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cl := range home.Claims {
+		if strings.Contains(cl.Object, "Portland") && cl.Status == "active" {
+			t.Errorf("search shows Portland as current: %+v", cl)
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package canon
+
+import "strings"
+
+// Relation identity: the same relation said in other words gets one key, so that a fact restated in another
+// phrasing lands in the same slot and supersedes (or corroborates) the first.
+//
+// Most of it is structural and done by the extractor from parts of speech (auxiliaries, determiners and
+// adverbs dropped, verbs lemmatized, a passive "founded by" keyed by its agent noun "founder", "X's capital"
+// and "the capital of X" alike). What structure cannot show is that two different words name one relation:
+// "birthplace" and "born in", "spouse" and "married to", "employer" and "works for". relationAliases lists
+// those, for the relations people state most about persons, organizations, places and works: the aliases
+// Wikidata gives its most used properties (place and date of birth and death, spouse, employer, occupation,
+// citizenship, education, headquarters, notable work, author, creator, developer, performer, founder,
+// producer and manufacturer, chairperson, chief executive, capital, location, origin, religion, languages spoken,
+// membership, child), and the everyday attributes of a person. It is general English for these relations,
+// written from the properties' meaning, not from any data set's sentences; relations outside it keep their
+// structural key, and the reconciler still merges a subject's paraphrased predicates by embedding similarity.
+var relationAliases = map[string][]string{
+	"born_in":           {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
+	"born_on":           {"birthday", "date_of_birth", "birth_date", "birthdate"},
+	"died_in":           {"place_of_death", "death_place", "passes_away_in", "dies_in", "died_at", "dies_at"},
+	"died_on":           {"date_of_death", "death_date", "dies_on", "passes_away_on"},
+	"spouse":            {"married_to", "husband", "wife", "marries", "is_married_to"},
+	"works_at":          {"works_for", "employer", "employed_by", "employed_at", "employee_of"},
+	"works_in":          {"place_of_work", "work_location", "workplace"},
+	"occupation":        {"profession", "job", "works_as", "job_title", "career"},
+	"citizen_of":        {"citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of"},
+	"educated_at":       {"educated_in", "studies_at", "graduates_from", "alma_mater", "studied_at", "education"},
+	"headquartered_in":  {"headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in"},
+	"known_for":         {"famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
+	"author":            {"writer", "written_by", "authored_by"},
+	"creator":           {"created_by"},
+	"developer":         {"developed_by"},
+	"performer":         {"performed_by"},
+	"founder":           {"founded_by", "established_by", "cofounder", "co-founder"},
+	"founded_in":        {"established_in", "formed_in"},
+	"owner":             {"owned_by"},
+	"producer":          {"produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
+	"chair":             {"chairperson", "chairman", "chairwoman", "chaired_by"},
+	"ceo":               {"chief_executive_officer", "chief_executive"},
+	"director":          {"directed_by", "managing_director"},
+	"capital":           {"capital_city"},
+	"located_in":        {"in", "is_in", "lies_in", "lies_within", "situated_in", "located_within"},
+	"comes_from":        {"originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
+	"religion":          {"faith", "religious_affiliation", "religion_or_worldview"},
+	"speaks":            {"fluent_in", "languages_spoken", "language_spoken"},
+	"member_of":         {"part_of", "membership_of", "member"},
+	"child":             {"son", "daughter", "children", "kid"},
+	"lives_in":          {"resides_in", "residence", "home", "current_city", "place_of_residence"},
+	"head_coach":        {"coach", "coached_by"},
+	"record_label":      {"signed_to", "label"},
+	"official_language": {"language_of_state"},
+	"position":          {"plays_as", "position_played", "plays_position", "plays_position_of"},
+}
+
+var canonicalRelation = func() map[string]string {
+	m := map[string]string{}
+	for canon, aliases := range relationAliases {
+		m[canon] = canon
+		for _, a := range aliases {
+			m[a] = canon
+		}
+	}
+	return m
+}()
+
+// RelationKey returns the canonical key of a relation key: the key its alias group is known by
+// ("birthplace" → "born_in", "works_for" → "works_at"), or the key itself. It is idempotent.
+func RelationKey(key string) string {
+	if c, ok := canonicalRelation[key]; ok {
+		return c
+	}
+	// "chairperson", "spokesperson", "chairman": the person suffix adds nothing to the relation.
+	for _, suffix := range []string{"person", "woman", "man"} {
+		if base := strings.TrimSuffix(key, suffix); base != key && len(base) > 3 && !strings.HasSuffix(base, "_") {
+			if c, ok := canonicalRelation[base]; ok {
+				return c
+			}
+		}
+	}
+	return key
+}
+
+// RelationAliases returns the alias groups: canonical key → its aliases.
+func RelationAliases() map[string][]string {
+	out := make(map[string][]string, len(relationAliases))
+	for k, v := range relationAliases {
+		out[k] = append([]string(nil), v...)
+	}
+	return out
+}
+
+// KnownRelation reports whether key is a canonical relation key or one of its aliases.
+func KnownRelation(key string) bool {
+	_, ok := canonicalRelation[key]
+	return ok
+}

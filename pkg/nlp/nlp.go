@@ -1,0 +1,248 @@
+// Package nlp is Mneme's general-linguistics layer for rule-based understanding: it tokenizes a sentence with
+// byte offsets, tags each token with its Penn Treebank part of speech and gives its lemma. The extractor reads
+// claims from tagged clauses and the query service reads questions with the same tokens, tags and lemmas, so a
+// relation said one way and asked another meet on the same analysis.
+//
+// Part-of-speech tags come from prose (github.com/jdkato/prose/v2: the averaged-perceptron tagger of TextBlob,
+// trained on the Penn Treebank, model embedded); lemmas from golem (github.com/aaaton/golem/v4 with its English
+// dictionary, from the lemmatization lists of Michal Měchura), chosen by the tag: golem knows no part of
+// speech, so an inflected verb's lemma is checked against English inflection rules ("lives" is "live" as a
+// verb and "life" as a noun). docs/architecture.md gives the evaluation behind these choices.
+//
+// Both models load once, on first use, and are then shared read-only: Analyze is safe for concurrent use.
+package nlp
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/aaaton/golem/v4"
+	"github.com/aaaton/golem/v4/dicts/en"
+	"github.com/jdkato/prose/v2"
+)
+
+// Token is one word or punctuation mark of an analysed text.
+type Token struct {
+	// Text is the token as written; Lower its lower-case form.
+	Text, Lower string
+	// Lemma is the lower-case base form ("went" → "go", "cats" → "cat"); a proper noun keeps its spelling.
+	Lemma string
+	// Tag is the Penn Treebank part of speech (NN, NNP, VBD, IN, ...).
+	Tag string
+	// Start and End are the token's byte offsets in the analysed text.
+	Start, End int
+}
+
+var (
+	taggerOnce, lemmaOnce sync.Once
+	model                 *prose.Model
+	lemmatize             *golem.Lemmatizer
+)
+
+// load loads the tagger (about 0.3 s and 38 MB) and the lemmatizer.
+func load() {
+	loadLemmas()
+	taggerOnce.Do(func() { model = prose.ModelFromData("mneme") })
+}
+
+// loadLemmas loads the lemmatizer alone (about 40 ms and 6 MB): what services that only key predicates need.
+func loadLemmas() {
+	lemmaOnce.Do(func() {
+		l, err := golem.New(en.New())
+		if err != nil {
+			// The dictionary is compiled into the binary; failing to read it is a build defect.
+			panic("nlp: golem English dictionary: " + err.Error())
+		}
+		lemmatize = l
+	})
+}
+
+// Warm loads the tagger and the lemmatizer now rather than on first use (about 0.4 s), so a service pays the
+// cost at start-up instead of on its first request.
+func Warm() { load() }
+
+// typographic maps curly quotes to ASCII: the tagger's tokenizer does the same, and offsets must agree.
+var typographic = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u2018", "'", "\u2019", "'", "&rsquo;", "'")
+
+// Normalize returns text as Analyze sees it: curly quotes made ASCII. Offsets of Analyze's tokens are
+// offsets into Normalize(text).
+func Normalize(text string) string { return typographic.Replace(text) }
+
+// Analyze tokenizes and tags one sentence (or clause) and lemmatizes its tokens. Offsets refer to
+// Normalize(text).
+func Analyze(text string) []Token {
+	load()
+	text = Normalize(text)
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	// A sentence-final period after a short capitalized word ("in May.") would be read as an abbreviation
+	// ("Mr."): the tagger sees the terminator as its own token.
+	tagText := text
+	if n := len(tagText); n > 1 && (tagText[n-1] == '.' || tagText[n-1] == '!' || tagText[n-1] == '?') && tagText[n-2] != ' ' && tagText[n-2] != '.' {
+		tagText = tagText[:n-1] + " " + tagText[n-1:]
+	}
+	doc, err := prose.NewDocument(tagText, prose.UsingModel(model), prose.WithSegmentation(false), prose.WithExtraction(false))
+	if err != nil {
+		return nil
+	}
+	raw := doc.Tokens()
+	out := make([]Token, 0, len(raw))
+	cursor := 0
+	for _, rt := range raw {
+		if rt.Text == "" {
+			continue
+		}
+		at := strings.Index(text[cursor:], rt.Text)
+		if at < 0 {
+			// Only the terminator split off above is not found verbatim in order; it is the last rune.
+			at = max(0, len(text)-len(rt.Text)-cursor)
+		}
+		start := cursor + at
+		end := min(start+len(rt.Text), len(text))
+		cursor = end
+		out = append(out, Token{Text: text[start:end], Tag: rt.Tag, Start: start, End: end})
+	}
+	out = mergeInitials(text, out)
+	for i := range out {
+		t := &out[i]
+		t.Lower = strings.ToLower(t.Text)
+		t.Tag = fixTag(out, i)
+		t.Lemma = Lemma(t.Text, t.Tag)
+	}
+	return out
+}
+
+// mergeInitials joins a single capital letter and the period after it into one token inside a name
+// ("Ursula K. Le Guin"): the tagger's tokenizer only keeps initials of two or more letters ("D.C.") whole.
+func mergeInitials(text string, ts []Token) []Token {
+	out := ts[:0]
+	for i := 0; i < len(ts); i++ {
+		t := ts[i]
+		if i+2 < len(ts) && ts[i+1].Text == "." && ts[i+1].Start == t.End && utf8.RuneCountInString(t.Text) == 1 && isUpperWord(t.Text) && isUpperWord(ts[i+2].Text) {
+			t.Text = text[t.Start:ts[i+1].End]
+			t.End = ts[i+1].End
+			t.Tag = "NNP"
+			i++
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// fixTag corrects what the Treebank-trained tagger gets wrong in conversation and with names outside ASCII: a
+// capitalized word inside a sentence is a proper noun whatever suffix it has ("École", "Ceaușescu"), and so is
+// a capitalized first word the dictionary does not know.
+func fixTag(ts []Token, i int) string {
+	t := ts[i]
+	tag := t.Tag
+	if t.Text == "I" {
+		return "PRP"
+	}
+	if !isUpperWord(t.Text) {
+		if tag == "NNS" && i > 0 && i+1 < len(ts) && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
+			// "Denis Sassou-Nguesso works in …": after a name, an -s word before a preposition or a
+			// determiner is the verb.
+			switch next := ts[i+1]; {
+			case next.Tag == "IN" || next.Tag == "TO" || next.Tag == "DT" || next.Tag == "PRP$" || isUpperWord(next.Text):
+				if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) {
+					return "VBZ"
+				}
+			}
+		}
+		if i > 0 && mixedCase(t.Text) && IsProper(ts[i-1].Tag) {
+			// "Rand al'Thor", "Ludwig van Beethoven" is read by connectors; "al'Thor" carries its capital inside.
+			return "NNP"
+		}
+		return tag
+	}
+	switch tag {
+	case "NNP", "NNPS", "PRP", "PRP$", "WP", "WDT", "WRB", "DT", "CD", "MD", "CC", "POS", "EX":
+		return tag
+	}
+	initial := i == 0 || isBoundary(ts[i-1].Text)
+	if initial {
+		// The first word of a sentence is capitalized anyway: only a word English does not have is a name.
+		if (tag == "NN" || tag == "JJ" || tag == "FW" || tag == "NNS") && !lemmatize.InDict(strings.ToLower(t.Text)) {
+			return "NNP"
+		}
+		// "Sable is …" (an adjective cannot be a subject alone), "Church of Scotland was …", "Apple Music is …":
+		// a capitalized first word before a verb, a name or "of" + a name is itself a name.
+		if i+1 < len(ts) {
+			next := ts[i+1]
+			switch {
+			case tag == "JJ" && (IsVerb(next.Tag) || next.Tag == "MD"):
+				return "NNP"
+			case (tag == "NN" || tag == "JJ") && isUpperWord(next.Text) && (next.Tag == "NNP" || next.Tag == "NNPS"):
+				return "NNP"
+			case (tag == "NN" || tag == "JJ") && next.Text == "of" && i+2 < len(ts) && isUpperWord(ts[i+2].Text):
+				return "NNP"
+			}
+		}
+		return tag
+	}
+	switch tag {
+	case "NN", "JJ", "FW", "VB", "VBN", "VBD", "VBG", "VBZ", "VBP", "RB", "IN", "UH", "JJS", "JJR", "SYM":
+		if tag == "IN" && len(t.Text) <= 4 && lowerKnown(t.Text) {
+			// "In", "Of" inside a title are still prepositions.
+			return tag
+		}
+		return "NNP"
+	case "NNS":
+		return "NNPS"
+	}
+	return tag
+}
+
+func lowerKnown(w string) bool { return lemmatize.InDict(strings.ToLower(w)) }
+
+// isBoundary reports tokens after which a capital letter starts a sentence or a quotation.
+func isBoundary(s string) bool {
+	switch s {
+	case ".", "!", "?", ":", ";", `"`, "'", "(", "-", "--", "—", "–", "*", "#", ">":
+		return true
+	}
+	return false
+}
+
+// isUpperWord reports a word whose first rune is an upper-case letter.
+func isUpperWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+// IsProper reports a proper-noun tag.
+func IsProper(tag string) bool { return tag == "NNP" || tag == "NNPS" }
+
+// IsNoun reports a noun tag (common or proper).
+func IsNoun(tag string) bool { return strings.HasPrefix(tag, "NN") }
+
+// IsVerb reports a verb tag.
+func IsVerb(tag string) bool { return strings.HasPrefix(tag, "VB") }
+
+// IsAdjective reports an adjective tag.
+func IsAdjective(tag string) bool { return strings.HasPrefix(tag, "JJ") }
+
+// IsAdverb reports an adverb tag.
+func IsAdverb(tag string) bool { return strings.HasPrefix(tag, "RB") }
+
+// Capitalized reports a word whose first rune is an upper-case letter (any script: "École", "Łódź").
+func Capitalized(s string) bool { return isUpperWord(s) }
+
+// Known reports whether the English dictionary knows a lower-case word (in any inflected form).
+func Known(lower string) bool {
+	loadLemmas()
+	return lemmatize.InDict(lower)
+}
+
+// mixedCase reports a word with an upper-case letter after its first rune ("al'Thor", "McDonald").
+func mixedCase(s string) bool {
+	for i, r := range s {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}

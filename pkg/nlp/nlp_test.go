@@ -1,0 +1,94 @@
+package nlp
+
+import (
+	"strings"
+	"testing"
+)
+
+// tagged renders tokens as "text/TAG/lemma" for compact comparison.
+func tagged(ts []Token) string {
+	var b []string
+	for _, t := range ts {
+		b = append(b, t.Text+"/"+t.Tag+"/"+t.Lemma)
+	}
+	return strings.Join(b, " ")
+}
+
+func TestAnalyzeKeepsOffsets(t *testing.T) {
+	for _, s := range []string{
+		"Elena Ceaușescu was born in Petrești.",
+		"I’ve been running a lot lately and my budget is $2,000 now.",
+		"Pedro Pierluisi worked in Washington, D.C..",
+		"The book was written by Ursula K. Le Guin.",
+	} {
+		n := Normalize(s)
+		for _, tok := range Analyze(s) {
+			if n[tok.Start:tok.End] != tok.Text {
+				t.Errorf("%q: token %q has offsets %d..%d (%q)", s, tok.Text, tok.Start, tok.End, n[tok.Start:tok.End])
+			}
+		}
+	}
+}
+
+// TestAnalyze checks the parts of speech and lemmas a person assigns to each word (written by hand).
+func TestAnalyze(t *testing.T) {
+	cases := []struct {
+		in   string
+		want map[string]string // token text → "TAG lemma" (only the tokens that matter)
+	}{
+		{"Emma left Google last month and joined Anthropic.", map[string]string{"Emma": "NNP Emma", "left": "VBD leave", "joined": "VBD join", "Anthropic": "NNP Anthropic"}},
+		{"She lives in Portland with her two cats.", map[string]string{"lives": "VBZ live", "cats": "NNS cat", "Portland": "NNP Portland"}},
+		{"The École Militaire is located in Paris.", map[string]string{"École": "NNP École", "Militaire": "NNP Militaire", "located": "VBN locate"}},
+		{"Elena Ceaușescu was born in the city of Petrești.", map[string]string{"Ceaușescu": "NNP Ceaușescu", "Petrești": "NNP Petrești", "was": "VBD be"}},
+		{"The book was written by Ursula K. Le Guin.", map[string]string{"K.": "NNP K.", "written": "VBN write"}},
+		{"We moved to Seattle in May.", map[string]string{"moved": "VBD move", "May": "NNP May", ".": ". ."}},
+		{"My budget is $2,000 now.", map[string]string{"2,000": "CD 2,000", "is": "VBZ be"}},
+		{"He stopped running and started swimming.", map[string]string{"stopped": "VBD stop", "running": "VBG run"}},
+		{"Pedro Pierluisi worked in Washington, D.C..", map[string]string{"worked": "VBD work", "D.C.": "NNP D.C."}},
+	}
+	for _, c := range cases {
+		ts := Analyze(c.in)
+		got := map[string]string{}
+		for _, tok := range ts {
+			got[tok.Text] = tok.Tag + " " + tok.Lemma
+		}
+		for w, want := range c.want {
+			if got[w] != want {
+				t.Errorf("%q: %q = %q, want %q (%s)", c.in, w, got[w], want, tagged(ts))
+			}
+		}
+	}
+}
+
+func TestLemma(t *testing.T) {
+	cases := []struct{ word, tag, want string }{
+		{"lives", "VBZ", "live"}, {"lives", "NNS", "life"}, {"left", "VBD", "leave"}, {"leaves", "VBZ", "leave"},
+		{"married", "VBN", "marry"}, {"studies", "VBZ", "study"}, {"stopped", "VBD", "stop"}, {"moving", "VBG", "move"},
+		{"went", "VBD", "go"}, {"children", "NNS", "child"}, {"headquartered", "VBN", "headquarter"},
+		{"found", "VB", "found"}, {"found", "VBD", "find"}, {"founded", "VBD", "found"}, {"Paris", "NNP", "Paris"},
+		{"is", "VBZ", "be"}, {"has", "VBZ", "have"}, {"employed", "VBN", "employ"}, {"saw", "VBD", "see"},
+	}
+	for _, c := range cases {
+		if got := Lemma(c.word, c.tag); got != c.want {
+			t.Errorf("Lemma(%q, %s) = %q, want %q", c.word, c.tag, got, c.want)
+		}
+	}
+}
+
+func TestInflection(t *testing.T) {
+	for _, c := range []struct{ base, third, past, ing string }{
+		{"live", "lives", "lived", "living"}, {"stop", "stops", "stopped", "stopping"}, {"study", "studies", "studied", "studying"},
+		{"work", "works", "worked", "working"}, {"prefer", "prefers", "preferred", "preferring"}, {"visit", "visits", "visited", "visiting"},
+		{"play", "plays", "played", "playing"}, {"lie", "lies", "lied", "lying"}, {"watch", "watches", "watched", "watching"},
+	} {
+		if g := ThirdPerson(c.base); g != c.third {
+			t.Errorf("ThirdPerson(%s) = %s", c.base, g)
+		}
+		if g := PastRegular(c.base); g != c.past {
+			t.Errorf("PastRegular(%s) = %s", c.base, g)
+		}
+		if g := Gerund(c.base); g != c.ing {
+			t.Errorf("Gerund(%s) = %s", c.base, g)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/services/extractor/extract"
+)
+
+// TestHardCases checks the extractor on sentences that are hard for templates: negation, questions,
+// hypotheticals, coordination, passives, possessives, appositions, non-ASCII names, numbers with commas and
+// relative dates. Every expected claim was written by hand from the sentence, by the conventions a reader of
+// the claims relies on: the subject key is the canonical key of who or what the claim is about (the speaker
+// for "I"); the relation key is the relation phrase without auxiliaries, determiners or adverbs, an active
+// verb in the third person present ("lives in" → lives_in), a passive or state participle as it is ("born
+// in" → born_in), a passive with "by" as its agent noun ("designed by" → designer), a relational noun as a
+// noun ("capital"), and then the name of its alias group where the relation has one (canon.RelationKey:
+// "birthplace" is born_in, "citizenship" citizen_of, "works as" occupation, "producer" for "produced by");
+// the object is what the relation points to, as said.
+func TestHardCases(t *testing.T) {
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	type claim struct {
+		subject, predicate, object string
+		negated                    bool
+	}
+	cases := []struct {
+		name    string
+		content string
+		want    []claim
+		// absent are claims that must not be made (subject, predicate, object; "" matches anything).
+		absent []claim
+		// none: the turn states nothing, so no claim at all.
+		none bool
+		// functional lists the wanted claims (by object) that must be single-valued.
+		functional []string
+		// validFrom is the expected valid time of every wanted claim (zero: the turn's time).
+		validFrom time.Time
+	}{
+		{name: "negation", content: "I don't live in Berlin anymore.",
+			want:   []claim{{"kim", "lives_in", "Berlin", true}},
+			absent: []claim{{"kim", "lives_in", "Berlin", false}}},
+		{name: "negated third person", content: "Omar has never been to Japan.",
+			want:   []claim{{"omar", "", "Japan", true}},
+			absent: []claim{{"omar", "", "Japan", false}}},
+		{name: "question", content: "Where does Emma work these days?", none: true},
+		{name: "hypothetical", content: "If I get the job at Google, I'll move to Zurich.", none: true},
+		{name: "wish", content: "I wish I lived in Lisbon.", absent: []claim{{"kim", "lives_in", "Lisbon", false}}},
+		{name: "coordinated objects", content: "Mara speaks Portuguese and Japanese.",
+			want: []claim{{"mara", "speaks", "Portuguese", false}, {"mara", "speaks", "Japanese", false}}},
+		{name: "coordinated subjects", content: "Lena and Tomas were born in Graz.",
+			want:       []claim{{"lena", "born_in", "Graz", false}, {"tomas", "born_in", "Graz", false}},
+			functional: []string{"Graz"}},
+		{name: "coordinated verbs with a change", content: "Emma left Google last month and joined Anthropic.",
+			want:       []claim{{"emma", "works_at", "Anthropic", false}},
+			absent:     []claim{{"emma", "works_at", "Google", false}},
+			functional: []string{"Anthropic"}, validFrom: time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "passive with non-ASCII names", content: "Sagrada Família was designed by Antoni Gaudí.",
+			want: []claim{{"sagrada_família", "designer", "Antoni Gaudí", false}}},
+		{name: "possessive", content: "Victor Hugo's birthplace is Besançon.",
+			want: []claim{{"victor_hugo", "born_in", "Besançon", false}}, functional: []string{"Besançon"}},
+		{name: "where-clause", content: "Besançon is where Victor Hugo was born.",
+			want: []claim{{"victor_hugo", "born_in", "Besançon", false}}, functional: []string{"Besançon"}},
+		{name: "inverse copula", content: "Canberra is the capital of Australia.",
+			want: []claim{{"australia", "capital", "Canberra", false}}, functional: []string{"Canberra"}},
+		{name: "office in capitals", content: "Emmanuel Macron is the President of France.",
+			want: []claim{{"france", "president", "Emmanuel Macron", false}}, functional: []string{"Emmanuel Macron"}},
+		{name: "apposition", content: "Tim Cook, the CEO of Apple, visited Berlin.",
+			want: []claim{{"apple", "ceo", "Tim Cook", false}, {"tim_cook", "visits", "Berlin", false}}},
+		{name: "role after the object", content: "Satya Nadella runs Microsoft as CEO.",
+			want: []claim{{"satya_nadella", "runs", "Microsoft", false}, {"microsoft", "ceo", "Satya Nadella", false}}},
+		{name: "light verb", content: "Anna holds French citizenship.",
+			want: []claim{{"anna", "citizen_of", "French", false}}},
+		{name: "relative clause subject", content: "The studio that produced Spirited Away is Studio Ghibli.",
+			want: []claim{{"spirited_away", "producer", "Studio Ghibli", false}}},
+		{name: "non-ASCII names", content: "Elena Ceaușescu was born in Petrești.",
+			want: []claim{{"elena_ceaușescu", "born_in", "Petrești", false}}},
+		{name: "non-ASCII first letter", content: "The École Militaire is located in Paris.",
+			want: []claim{{"école_militaire", "located_in", "Paris", false}}},
+		{name: "comma inside a name", content: "Pedro Pierluisi worked in Washington, D.C.",
+			want: []claim{{"pedro_pierluisi", "works_in", "Washington, D.C.", false}}},
+		{name: "number with commas", content: "Our budget is now $12,500.",
+			want: []claim{{"kim", "budget", "$12,500", false}}, functional: []string{"$12,500"}},
+		{name: "relative date", content: "I moved to Lisbon two weeks ago.",
+			want:       []claim{{"kim", "lives_in", "Lisbon", false}},
+			functional: []string{"Lisbon"}, validFrom: time.Date(2024, 5, 18, 0, 0, 0, 0, time.UTC)},
+		{name: "lower-case subject is not the speaker", content: "cricket was invented in England.",
+			want:   []claim{{"cricket", "invented_in", "England", false}},
+			absent: []claim{{"kim", "", "England", false}}},
+		{name: "compound statement", content: "I live in Portland with my two cats, Miso and Tofu.",
+			want:   []claim{{"kim", "lives_in", "Portland", false}, {"kim", "cat", "Miso", false}, {"kim", "cat", "Tofu", false}},
+			absent: []claim{{"kim", "lives_in", "Portland with Kim's two cats", false}}},
+		{name: "occupation", content: "I'm a nurse, so I had to trade shifts.",
+			want: []claim{{"kim", "occupation", "nurse", false}}, functional: []string{"nurse"}},
+		{name: "class membership is not an occupation", content: "I'm a big fan of jazz.",
+			absent: []claim{{"kim", "occupation", "", false}}},
+		{name: "aspectual verb and role", content: "My sister Emma just started working at Google as a data scientist.",
+			want: []claim{{"kim", "sister", "Emma", false}, {"emma", "works_at", "Google", false}, {"emma", "occupation", "data scientist", false}}},
+	}
+	e := New()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: c.content, OccurredAt: at})
+			if c.none {
+				if len(got) > 0 {
+					t.Errorf("%q: want no claim, got %s", c.content, render(got))
+				}
+				return
+			}
+			matches := func(w claim, g extract.Claim) bool {
+				return (w.subject == "" || g.SubjectKey == w.subject) && (w.predicate == "" || g.PredicateKey == w.predicate) &&
+					(w.object == "" || canon.ObjectKey(g.Object) == canon.ObjectKey(w.object)) && g.Negated == w.negated && !g.Fallback
+			}
+			for _, w := range c.want {
+				var found *extract.Claim
+				for i := range got {
+					if matches(w, got[i]) {
+						found = &got[i]
+						break
+					}
+				}
+				if found == nil {
+					t.Errorf("%q: no claim %+v in %s", c.content, w, render(got))
+					continue
+				}
+				for _, f := range c.functional {
+					if f == w.object && !found.Functional {
+						t.Errorf("%q: claim %+v should be single-valued", c.content, w)
+					}
+				}
+				want := c.validFrom
+				if want.IsZero() {
+					want = at
+				}
+				if !found.ValidFrom.Equal(want) {
+					t.Errorf("%q: claim %+v valid from %s, want %s", c.content, w, found.ValidFrom, want)
+				}
+			}
+			for _, a := range c.absent {
+				for _, g := range got {
+					if matches(a, g) {
+						t.Errorf("%q: unwanted claim %s", c.content, render([]extract.Claim{g}))
+					}
+				}
+			}
+		})
+	}
+}
+
+func render(cs []extract.Claim) string {
+	var b strings.Builder
+	for _, c := range cs {
+		b.WriteString("\n  " + c.SubjectKey + " | " + c.PredicateKey + " | " + c.Object)
+		if c.Negated {
+			b.WriteString(" (negated)")
+		}
+		if c.Fallback {
+			b.WriteString(" (fallback)")
+		}
+	}
+	return b.String()
+}

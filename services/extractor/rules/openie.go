@@ -1,0 +1,1204 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/nlp"
+)
+
+// Open information extraction in the ReVerb / ClausIE tradition: a clause is tagged (pkg/nlp), its subject
+// noun phrase, verb group and complements are found from the parts of speech, and the clause type decides
+// the triple:
+//
+//   - copular: "X is the capital of Y" → (Y, capital, X); "X is a citizen of Y" → (X, citizen of, Y);
+//     "Y is X's birthplace" → (X, birthplace, Y); "Y is where X was born" → (X, born in, Y);
+//     "X is famous for Y" → (X, famous for, Y);
+//   - nominal subjects: "The capital of Y is X", "Y's capital is X", "The university where Y studied is X",
+//     "The music that Y plays is X" → (Y, plays music, X), "The company that produced Y is X" →
+//     (Y, produced by, X);
+//   - passive: "X was born in the city of Y" → (X, born in, Y) (a classifier noun in "the city of Y" names
+//     the kind of Y, not a relation);
+//   - active: "X works at Y", "X runs Y as CEO" → (X, runs, Y) and (Y, CEO, X); light verbs with a noun
+//     ("X holds French citizenship" → (X, citizenship, French)); aspectual verbs ("started working at Y" →
+//     works at Y);
+//   - coordination and apposition split into atomic claims: "A and B were born in Y", "X speaks A and B",
+//     "X left Y and joined Z" (the second verb keeps the subject).
+//
+// The relation phrase is kept as said (display) and keyed by relationKey: auxiliaries, adverbs and
+// determiners dropped, active verbs lemmatized to the third person ("lived in" → lives_in), passive and
+// stative participles kept ("was born in" → born_in).
+
+// classifierNouns name a kind in the appositive genitive: "the city of London" is London, "the sport of
+// cricket" is cricket. English uses this construction with nouns of kinds of places, of organized
+// activities and of belief or speech; the list is those kinds (general English, not any data set's), so
+// "the capital of France" — a relational noun — is not read this way.
+var classifierNouns = map[string]bool{
+	"city": true, "town": true, "village": true, "country": true, "state": true, "province": true,
+	"region": true, "county": true, "island": true, "continent": true, "district": true, "borough": true,
+	"municipality": true, "kingdom": true, "republic": true, "commune": true, "parish": true, "territory": true,
+	"sport": true, "game": true, "religion": true, "faith": true, "language": true, "field": true,
+	"discipline": true, "art": true, "genre": true, "position": true, "role": true, "profession": true,
+	"subject": true, "style": true, "port": true, "university": false,
+}
+
+// lightNouns are heads that only introduce the noun after them: "the name of the CEO" is the CEO, "the type
+// of music" is music.
+var lightNouns = map[string]bool{"name": true, "type": true, "kind": true, "sort": true, "form": true, "variety": true}
+
+// lightVerbs carry little meaning of their own with a noun object: "holds French citizenship" says
+// citizenship, "has a job at" says job.
+var lightVerbs = map[string]bool{"have": true, "hold": true, "get": true, "take": true, "possess": true, "carry": true}
+
+// aspectualVerbs take a gerund whose verb is the relation: "started working at" works at.
+var aspectualVerbs = map[string]bool{"start": true, "begin": true, "continue": true, "keep": true, "resume": true}
+
+// copula and auxiliary lemmas.
+func isBe(t nlp.Token) bool { return nlp.IsVerb(t.Tag) && t.Lemma == "be" }
+
+func isAux(t nlp.Token) bool {
+	if t.Tag == "MD" {
+		return true
+	}
+	if !nlp.IsVerb(t.Tag) {
+		return false
+	}
+	switch t.Lemma {
+	case "be", "have", "do", "get":
+		return true
+	}
+	return false
+}
+
+// phrase is a noun phrase: tokens [from, to) of the clause.
+type phrase struct {
+	from, to int
+	head     int // index of the head noun (or pronoun)
+	proper   bool
+	pronoun  bool
+	definite bool // "the N", "X's N", "my N"
+	indef    bool // "a N", "an N"
+	// possessor is the noun phrase before "'s" ("Victor Hugo's birthplace"), when there is one.
+	possessor *phrase
+	// pronounPossessor is "my", "her", ... when the phrase starts with one.
+	pronounPossessor string
+	// nominal is set when the phrase names a relation of another entity ("the capital of France").
+	nominal *nominal
+}
+
+// nominal is a relation named by a noun phrase: owner, relation as said, key.
+type nominal struct{ owner, rel, key string }
+
+// ie is one clause being read.
+type ie struct {
+	text     string
+	toks     []nlp.Token
+	dates    []when
+	numbered bool
+	// firstPerson: the subject "I" or "we" is the speaker.
+	firstPerson bool
+}
+
+func (p *ie) span(from, to int) string {
+	if from >= to || from >= len(p.toks) {
+		return ""
+	}
+	to = min(to, len(p.toks))
+	return strings.TrimSpace(p.text[p.toks[from].Start:p.toks[to-1].End])
+}
+
+func (p *ie) tag(i int) string {
+	if i < 0 || i >= len(p.toks) {
+		return ""
+	}
+	return p.toks[i].Tag
+}
+
+func (p *ie) low(i int) string {
+	if i < 0 || i >= len(p.toks) {
+		return ""
+	}
+	return p.toks[i].Lower
+}
+
+// nameConnectors join the words of a name: "University of California", "Charles de Gaulle".
+var nameConnectors = map[string]bool{"of": true, "de": true, "du": true, "da": true, "von": true, "van": true,
+	"der": true, "den": true, "la": true, "le": true, "del": true, "di": true, "y": true, "&": true, "al": true,
+	"bin": true, "ibn": true, "the": true, "on": true, "in": true, "upon": true}
+
+// properRun returns the end of a proper name starting at i (NNP words joined by connectors), or i.
+func (p *ie) properRun(i int) int {
+	j := i
+	for j < len(p.toks) {
+		t := p.toks[j]
+		switch {
+		case nlp.IsProper(t.Tag) || (j > i && t.Tag == "CD" && isRoman(t.Text)) || (j > i && t.Text == "I" && nlp.IsProper(p.tag(j-1))):
+			j++
+		case j > i && nameConnectors[t.Lower] && j+1 < len(p.toks) && (nlp.IsProper(p.tag(j+1)) || (t.Lower == "of" && p.low(j+1) == "the" && nlp.IsProper(p.tag(j+2)))):
+			j++
+		case j > i && t.Text == "-" && j+1 < len(p.toks) && nlp.IsProper(p.tag(j+1)):
+			j++
+		default:
+			return p.commaContinuation(i, j)
+		}
+	}
+	return j
+}
+
+// commaContinuation reads past ", Name" when it completes the name rather than starting a list: "Washington,
+// D.C.", "University of California, Berkeley", "Tony Hall, Baron Hall of Birkenhead". A list ("Paris, Rome
+// and Berlin") continues with another comma or a conjunction, and is not joined.
+func (p *ie) commaContinuation(i, j int) int {
+	if j <= i || j+1 >= len(p.toks) || p.toks[j].Text != "," || !nlp.IsProper(p.tag(j+1)) {
+		return j
+	}
+	k := j + 1
+	for k < len(p.toks) && (nlp.IsProper(p.tag(k)) || (nameConnectors[p.low(k)] && k+1 < len(p.toks) && nlp.IsProper(p.tag(k+1)))) {
+		k++
+	}
+	if k < len(p.toks) {
+		switch p.low(k) {
+		case ",", "and", "or", "&":
+			return j
+		}
+		if p.toks[k].Tag == "POS" {
+			return j
+		}
+	}
+	if k-(j+1) > 6 {
+		return j
+	}
+	return k
+}
+
+func isRoman(s string) bool {
+	if s == "" || len(s) > 6 {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("IVXLC", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// nounPhrase reads a noun phrase at token i.
+func (p *ie) nounPhrase(i int) (phrase, bool) {
+	if i >= len(p.toks) {
+		return phrase{}, false
+	}
+	t := p.toks[i]
+	if t.Tag == "PRP" || t.Tag == "EX" {
+		return phrase{from: i, to: i + 1, head: i, pronoun: true}, true
+	}
+	np := phrase{from: i}
+	j := i
+	switch {
+	case t.Tag == "PRP$":
+		np.definite, np.pronounPossessor = true, t.Lower
+		j++
+	case t.Tag == "DT" || t.Tag == "PDT":
+		switch t.Lower {
+		case "the", "this", "that", "these", "those":
+			np.definite = true
+		case "a", "an", "another":
+			np.indef = true
+		case "every", "each", "all", "some", "any", "no", "both":
+		default:
+			return phrase{}, false
+		}
+		j++
+	}
+	if j < len(p.toks) && nlp.IsProper(p.tag(j)) {
+		e := p.properRun(j)
+		// "Victor Hugo's birthplace": a possessor, then the possessed noun.
+		// "Lady Windermere's Fan", "People's Republic": a capitalized possessed word makes one name.
+		for e+1 < len(p.toks) && p.toks[e].Tag == "POS" && nlp.IsProper(p.tag(e+1)) {
+			e = p.properRun(e + 1)
+		}
+		if e < len(p.toks) && p.toks[e].Tag == "POS" {
+			owner := phrase{from: i, to: e, head: e - 1, proper: true, definite: np.definite}
+			if rest, ok := p.commonNoun(e+1, phrase{from: i, definite: true}); ok {
+				rest.possessor = &owner
+				return rest, true
+			}
+			return owner, true
+		}
+		// "the Ghana government": a name modifying a common noun.
+		if e < len(p.toks) && nlp.IsNoun(p.tag(e)) && !nlp.IsProper(p.tag(e)) {
+			if rest, ok := p.commonNoun(e, np); ok && np.definite {
+				owner := phrase{from: j, to: e, head: e - 1, proper: true}
+				rest.possessor = &owner
+				return rest, true
+			}
+		}
+		// "Tunisia national football team": a name heading a common noun phrase is one name.
+		if !np.definite && e < len(p.toks) && (nlp.IsAdjective(p.tag(e)) || nlp.IsNoun(p.tag(e))) {
+			if rest, ok := p.commonNoun(e, phrase{}); ok && rest.to < len(p.toks) && (nlp.IsVerb(p.tag(rest.to)) || p.tag(rest.to) == "MD") {
+				np.to, np.head, np.proper = rest.to, rest.head, true
+				return np, true
+			}
+		}
+		np.to, np.head, np.proper = e, e-1, true
+		return np, true
+	}
+	return p.commonNoun(j, np)
+}
+
+// commonNoun reads modifiers and a common noun head from j into np.
+func (p *ie) commonNoun(j int, np phrase) (phrase, bool) {
+	k := j
+	for k < len(p.toks) {
+		tg := p.tag(k)
+		if nlp.IsAdjective(tg) || tg == "CD" || nlp.IsNoun(tg) || tg == "VBN" && k+1 < len(p.toks) && nlp.IsNoun(p.tag(k+1)) ||
+			tg == "VBG" && k+1 < len(p.toks) && nlp.IsNoun(p.tag(k+1)) || tg == "HYPH" || p.low(k) == "-" ||
+			(tg == "RB" && k+1 < len(p.toks) && nlp.IsAdjective(p.tag(k+1))) {
+			k++
+			continue
+		}
+		break
+	}
+	// The head is the last noun (a number stands for itself: "31", "$2,000").
+	h := -1
+	for x := k - 1; x >= j; x-- {
+		if nlp.IsNoun(p.tag(x)) || p.tag(x) == "CD" {
+			h = x
+			break
+		}
+	}
+	if h < 0 && k > j && nlp.IsAdjective(p.tag(k-1)) && !nlp.Known(p.low(k-1)) {
+		// A word English does not have (a misspelling, a new word) after a determiner is a noun.
+		h = k - 1
+	}
+	if h < 0 {
+		return phrase{}, false
+	}
+	np.to, np.head = h+1, h
+	return np, true
+}
+
+// ofObject reads "of NP" (and "in NP" for offices: "head of state in Ghana") after a relational noun.
+func (p *ie) ofObject(i int) (phrase, int, bool) {
+	if i >= len(p.toks) || (p.low(i) != "of" && p.low(i) != "in" && p.low(i) != "for") {
+		return phrase{}, i, false
+	}
+	np, ok := p.nounPhrase(i + 1)
+	if !ok {
+		return phrase{}, i, false
+	}
+	return np, np.to, true
+}
+
+// triple is one extracted claim before it becomes a spec.
+type triple struct {
+	subject, relation, object string
+	key                       string
+	definite                  bool // a definite description of a relational noun: one value at a time
+	change                    bool // a change cue says the value replaces the one before
+	text                      string
+	objectIsDate              bool
+}
+
+// openIE reads the triples of one clause. With firstPerson, the clause is the speaker's ("I was born in
+// Lisbon"): only its passive and copular relations are read (the first-person patterns read the rest), and
+// the subject "I"/"we" is left empty (the speaker).
+func openIE(clause string, dates []when, numbered, firstPerson bool) []triple {
+	toks := nlp.Analyze(clause)
+	if len(toks) < 3 {
+		return nil
+	}
+	p := &ie{text: nlp.Normalize(clause), toks: toks, dates: dates, numbered: numbered, firstPerson: firstPerson}
+	// Drop the terminator.
+	for len(p.toks) > 0 && (p.toks[len(p.toks)-1].Tag == "." || p.toks[len(p.toks)-1].Text == ".") {
+		p.toks = p.toks[:len(p.toks)-1]
+	}
+	start := p.skipLeadIn(0)
+	return p.clause(start, nil)
+}
+
+// skipLeadIn skips leading adverbs, interjections, a short preface ending in a colon ("Big news:") and
+// leading time phrases.
+func (p *ie) skipLeadIn(i int) int {
+	for i < len(p.toks) {
+		t := p.toks[i]
+		switch {
+		case nlp.IsAdverb(t.Tag) && i+1 < len(p.toks) && (p.toks[i+1].Text == "," || !nlp.IsVerb(p.tag(i+1)) && !p.numbered):
+			i++
+			if p.low(i) == "," {
+				i++
+			}
+		case t.Tag == "UH" || t.Tag == "CC" && i == 0:
+			i++
+			if p.low(i) == "," {
+				i++
+			}
+		default:
+			// "Big news: Emma left …": a verbless preface before a colon.
+			for k := i; k < min(len(p.toks), i+5); k++ {
+				if p.toks[k].Text == ":" {
+					verb := false
+					for x := i; x < k; x++ {
+						if nlp.IsVerb(p.tag(x)) {
+							verb = true
+						}
+					}
+					if !verb {
+						return k + 1
+					}
+				}
+			}
+			// A date at the start ("Last month, Emma moved …").
+			for _, d := range p.dates {
+				if d.start == p.toks[i].Start {
+					for j := i; j < len(p.toks); j++ {
+						if p.toks[j].Start >= d.end {
+							if p.low(j) == "," {
+								j++
+							}
+							return j
+						}
+					}
+				}
+			}
+			return i
+		}
+	}
+	return i
+}
+
+// clause reads a clause starting at token i; subj, when set, is a subject carried over from a coordinated
+// clause ("Emma left Google and joined Anthropic").
+func (p *ie) clause(i int, subj []phrase) []triple {
+	var subjects []phrase
+	if subj != nil {
+		subjects = subj
+	} else {
+		np, ok := p.nounPhrase(i)
+		if ok {
+			np = p.readSubject(np)
+		}
+		coordinated := ok && np.proper && p.low(np.to) == "and" && nlp.IsProper(p.tag(np.to+1))
+		if t := p.titleSubject(i); t.to > 0 && (!ok || np.nominal == nil && !p.verbAt(np.to) && !coordinated && p.low(np.to) != ",") {
+			// "Free as a Bird was performed by …": a title, read up to the verb.
+			np, ok = t, true
+		}
+		if !ok {
+			return nil
+		}
+		subjects = []phrase{np}
+		i = np.to
+		// Apposition after a name: "Tim Cook, the CEO of Apple, …" / "Anna, a nurse, …".
+		var appos []triple
+		if i+1 < len(p.toks) && p.low(i) == "," && np.proper {
+			if app, ok := p.nounPhrase(i + 1); ok && app.definite && app.proper {
+				// "Tim Cook, the CEO of Apple, …": an office in capitals, read at its "of".
+				for k := app.from + 1; k < app.to; k++ {
+					if p.low(k) == "of" && k > app.from+1 && app.to < len(p.toks) && p.low(app.to) == "," {
+						rel := phrase{from: app.from, to: k, head: k - 1, definite: true}
+						appos = append(appos, triple{subject: p.span(k+1, app.to), relation: p.span(app.from+1, k), object: p.span(np.from, np.to), key: relKeyNoun(p, rel), definite: true})
+						i = app.to + 1
+						break
+					}
+				}
+			} else if ok && !app.proper && !app.pronoun {
+				end := app.to
+				if rel, e, ok := p.ofObject(end); ok && app.definite {
+					appos = append(appos, triple{subject: p.span(rel.from, rel.to), relation: p.nounText(app), object: p.span(np.from, np.to), key: relKeyNoun(p, app), definite: true})
+					end = e
+				} else if app.indef {
+					appos = append(appos, triple{subject: p.span(np.from, np.to), relation: "is a", object: p.span(app.from+1, app.to), key: "is_a"})
+				}
+				if end < len(p.toks) && p.low(end) == "," {
+					i = end + 1
+				} else {
+					appos = nil
+				}
+			}
+		}
+		// Coordinated subjects: "Anna and Tom were born in Oslo".
+		for i+1 < len(p.toks) && (p.low(i) == "and" || p.low(i) == ",") && np.proper {
+			next, ok := p.nounPhrase(i + 1)
+			if !ok || !next.proper {
+				break
+			}
+			subjects = append(subjects, next)
+			i = next.to
+		}
+		out := p.predicate(i, subjects)
+		if len(out) > 0 || len(appos) > 0 {
+			return append(appos, out...)
+		}
+		return nil
+	}
+	return p.predicate(i, subjects)
+}
+
+// verbGroup is the verbs of a clause: auxiliaries, adverbs and the main verb.
+type verbGroup struct {
+	from, to int // tokens [from, to)
+	main     int
+	passive  bool
+	copular  bool
+	negated  bool
+	modal    bool
+	// gerund is the main verb of an aspectual construction ("started working"), or -1.
+	aspect bool
+}
+
+// verbs reads the verb group at i.
+func (p *ie) verbs(i int) (verbGroup, bool) {
+	vg := verbGroup{from: i, main: -1}
+	j := i
+	sawBe := false
+	for j < len(p.toks) {
+		t := p.toks[j]
+		switch {
+		case t.Tag == "MD":
+			vg.modal = true
+		case t.Lower == "not" || t.Lower == "never" || t.Lower == "n't":
+			vg.negated = true
+		case nlp.IsAdverb(t.Tag) && vg.main < 0 || t.Tag == "RB" && j+1 < len(p.toks) && nlp.IsVerb(p.tag(j+1)):
+		case nlp.IsVerb(t.Tag):
+			if vg.main >= 0 && !isAux(p.toks[vg.main]) {
+				// A second verb after a full verb: an aspectual gerund ("started working"), else the end.
+				if t.Tag == "VBG" && aspectualVerbs[p.toks[vg.main].Lemma] {
+					vg.main, vg.aspect = j, true
+					j++
+					continue
+				}
+				vg.to = j
+				p.classify(&vg, sawBe)
+				return vg, true
+			}
+			if isBe(t) {
+				sawBe = true
+			}
+			vg.main = j
+		default:
+			if vg.main < 0 {
+				return vg, false
+			}
+			vg.to = j
+			p.classify(&vg, sawBe)
+			return vg, true
+		}
+		j++
+	}
+	if vg.main < 0 {
+		return vg, false
+	}
+	vg.to = j
+	p.classify(&vg, sawBe)
+	return vg, true
+}
+
+func (p *ie) classify(vg *verbGroup, sawBe bool) {
+	m := p.toks[vg.main]
+	switch {
+	case isBe(m):
+		vg.copular = true
+	case (m.Tag == "VBN" || m.Tag == "VBD") && sawBe:
+		vg.passive = true
+	}
+}
+
+// predicate reads the verb group and complements after the subjects.
+func (p *ie) predicate(i int, subjects []phrase) []triple {
+	for i < len(p.toks) && nlp.IsAdverb(p.tag(i)) && !(i+1 < len(p.toks) && !nlp.IsVerb(p.tag(i+1)) && !nlp.IsAdverb(p.tag(i+1))) {
+		i++
+	}
+	vg, ok := p.verbs(i)
+	if !ok || vg.negated || vg.modal {
+		return nil
+	}
+	var out []triple
+	// "Victoria and David Beckham are married": a reciprocal state of two coordinated subjects.
+	reciprocal := vg.copular && vg.to < len(p.toks) && (p.tag(vg.to) == "VBN" || nlp.IsAdjective(p.tag(vg.to))) && vg.to+1 >= len(p.toks)
+	if len(subjects) == 2 && (reciprocal || vg.passive && vg.to >= len(p.toks)) {
+		a, b := p.span(subjects[0].from, subjects[0].to), p.span(subjects[1].from, subjects[1].to)
+		state := p.low(vg.to)
+		if vg.passive {
+			state = p.low(vg.main)
+		}
+		key := joinKey(state, "to")
+		return []triple{{subject: a, relation: "is " + state + " to", object: b, key: key}, {subject: b, relation: "is " + state + " to", object: a, key: key}}
+	}
+	for _, s := range subjects {
+		speaker := s.pronoun && p.firstPerson && (p.low(s.from) == "i" || p.low(s.from) == "we")
+		if s.pronoun && !speaker {
+			return nil
+		}
+		if p.firstPerson && !speaker {
+			return nil
+		}
+		if speaker {
+			// The speaker's states the first-person patterns do not read: "I was born in Lisbon", "I am
+			// married to Carlos", "I am a citizen of Peru" — not feelings ("I am swamped with work").
+			if vg.passive && !nonVerbsEd[p.low(vg.main)] && speakerPreps[p.low(vg.to)] || vg.copular && p.low(vg.to) == "a" && p.low(vg.to+2) == "of" {
+				s.pronoun = false
+				for _, t := range p.complements(s, vg) {
+					t.subject = ""
+					out = append(out, t)
+				}
+			}
+			continue
+		}
+		out = append(out, p.complements(s, vg)...)
+	}
+	// "… and joined Anthropic": a coordinated verb phrase keeps the subject.
+	if c := p.nextCoordinatedVerb(vg.to); c > 0 {
+		more := p.clause(c, subjects)
+		switch p.toks[vg.main].Lemma {
+		case "leave", "quit":
+			// "left Google and joined Anthropic": the old value is what changed, the new one is the claim.
+			for _, t := range more {
+				if t.change {
+					out = nil
+					break
+				}
+			}
+		}
+		out = append(out, more...)
+	}
+	return out
+}
+
+// nextCoordinatedVerb finds "and [adverb] VERB" after the complements of a verb group and returns the
+// verb's index, or 0.
+func (p *ie) nextCoordinatedVerb(from int) int {
+	for k := from; k+1 < len(p.toks); k++ {
+		if p.low(k) != "and" && p.low(k) != "but" && p.low(k) != "then" {
+			continue
+		}
+		j := k + 1
+		for j < len(p.toks) && (nlp.IsAdverb(p.tag(j)) || p.low(j) == "then") {
+			j++
+		}
+		if j < len(p.toks) && (p.tag(j) == "VBD" || p.tag(j) == "VBZ") {
+			return j
+		}
+	}
+	return 0
+}
+
+// complements reads the triples of subject s with verb group vg.
+func (p *ie) complements(s phrase, vg verbGroup) []triple {
+	j := vg.to
+	subjText := p.span(s.from, s.to)
+	// The subject "the N of X", "X's N", "the N where X VP", "the N that X V": a nominal relation.
+	var owner, rel, relKey string
+	ok := s.nominal != nil
+	if ok {
+		owner, rel, relKey = s.nominal.owner, s.nominal.rel, s.nominal.key
+	}
+	if vg.copular {
+		if ok && j+1 < len(p.toks) && p.tag(j) == "IN" && p.low(j) != "of" {
+			// "X's headquarters are in Y".
+			prep := p.low(j)
+			return p.objects(j+1, func(obj string, isDate bool) triple {
+				return triple{subject: owner, relation: rel + " " + prep, object: obj, key: joinKey(relKey, prep), definite: s.definite}
+			})
+		}
+		if ok {
+			return p.objects(j, func(obj string, isDate bool) triple {
+				return triple{subject: owner, relation: rel, object: obj, key: relKey, definite: s.definite}
+			})
+		}
+		return p.copularComplement(s, subjText, j)
+	}
+	if vg.passive {
+		verb := p.toks[vg.main]
+		prep := ""
+		if j < len(p.toks) && (p.tag(j) == "IN" || p.tag(j) == "TO" || p.tag(j) == "RP") {
+			prep = p.low(j)
+			j++
+		}
+		relation := strings.TrimSpace(p.span(vg.from, vg.main+1) + " " + prep)
+		key := joinKey(verb.Lower, prep)
+		agentive := false
+		if prep == "by" {
+			// "was founded by" names the founder: the agent noun is the relation ("founder"), as in "the
+			// founder of X is Y".
+			if n := nlp.AgentNoun(verb.Lemma); n != "" {
+				key, agentive = n, true
+			}
+		}
+		if ok {
+			// "The headquarters of X is located in Y" → (X, headquarters located in, Y).
+			return p.objects(j, func(obj string, isDate bool) triple {
+				return triple{subject: owner, relation: rel + " " + strings.TrimSpace(verb.Lower+" "+prep), object: obj, key: joinKey(relKey, key)}
+			})
+		}
+		if !p.subjectOK(s) {
+			return nil
+		}
+		return p.objects(j, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: relation, object: obj, key: key, definite: agentive}
+		})
+	}
+	// Active verb.
+	verb := p.toks[vg.main]
+	if !p.subjectOK(s) && !ok {
+		return nil
+	}
+	lemma := verb.Lemma
+	// Light verb + noun: "holds French citizenship" → (X, citizenship, French).
+	if lightVerbs[lemma] && j < len(p.toks) {
+		k := j
+		if p.tag(k) == "DT" {
+			k++
+		}
+		if k+1 < len(p.toks) && (nlp.IsProper(p.tag(k)) || nlp.IsAdjective(p.tag(k)) && nlp.Capitalized(p.toks[k].Text)) {
+			e := p.properRun(k)
+			if e == k {
+				e = k + 1
+			}
+			if e < len(p.toks) && nlp.IsNoun(p.tag(e)) && !nlp.IsProper(p.tag(e)) && (e+1 == len(p.toks) || !nlp.IsNoun(p.tag(e+1))) {
+				return []triple{{subject: subjText, relation: p.toks[e].Lower, object: p.span(k, e), key: p.toks[e].Lemma}}
+			}
+		}
+	}
+	// Light verb + relational noun + "of": "holds citizenship of Peru" → (X, citizenship of, Peru).
+	if lightVerbs[lemma] && j+1 < len(p.toks) && nlp.IsNoun(p.tag(j)) && !nlp.IsProper(p.tag(j)) && p.low(j+1) == "of" {
+		noun := p.toks[j]
+		return p.objects(j+2, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: noun.Lower + " of", object: obj, key: joinKey(noun.Lemma, "of")}
+		})
+	}
+	prep := ""
+	k := j
+	for k < len(p.toks) && (p.tag(k) == "RP" || (p.tag(k) == "IN" || p.tag(k) == "TO") && k == j) {
+		prep = strings.TrimSpace(prep + " " + p.low(k))
+		k++
+	}
+	relation := strings.TrimSpace(verb.Lower + " " + prep)
+	key := joinKey(nlp.ThirdPerson(lemma), prep)
+	if vg.aspect {
+		relation = strings.TrimSpace(nlp.ThirdPerson(lemma) + " " + prep)
+	}
+	if change, ok := changeVerbs[lemma+"|"+prep]; ok {
+		// "moved to Seattle", "joined Anthropic": the value of a slot of everyday life changes.
+		key, relation = change, strings.ReplaceAll(change, "_", " ")
+		return p.objects(k, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: relation, object: obj, key: key, change: true}
+		})
+	}
+	var out []triple
+	roleAt := -1
+	out = append(out, p.objects(k, func(obj string, isDate bool) triple {
+		return triple{subject: subjText, relation: relation, object: obj, key: key}
+	})...)
+	// "Coco Chanel founded Chanel", "Bob directs the BBC": the object's agent-noun relation holds the
+	// subject ("Chanel's founder is Coco Chanel"), which is how the relation is asked about and restated.
+	if prep == "" && s.proper && !vg.aspect {
+		if obj, ok := p.nounPhrase(k); ok && obj.proper {
+			agent := nlp.AgentNoun(lemma)
+			if agent == "" && canon.KnownRelation(lemma) {
+				agent = lemma // "chairs" → chair, "coaches" → coach: the verb is also the role noun
+			}
+			if agent != "" {
+				out = append(out, triple{subject: p.objectText(obj.from, obj.to), relation: agent, object: subjText, key: agent, definite: true})
+			}
+		}
+	}
+	// "Y runs X as CEO": the role is X's attribute too.
+	for x := k; x < len(p.toks); x++ {
+		if p.low(x) == "as" {
+			roleAt = x
+			break
+		}
+		if p.low(x) == "and" || p.low(x) == "," {
+			break
+		}
+	}
+	if roleAt > 0 && len(out) > 0 {
+		if role, ok := p.nounPhrase(roleAt + 1); ok && !role.pronoun {
+			roleText := p.span(role.from, role.to)
+			if role.indef {
+				roleText = p.span(role.from+1, role.to)
+			}
+			obj, objOK := p.nounPhrase(k)
+			if !role.indef && objOK && obj.proper {
+				out = append(out, triple{subject: p.span(obj.from, obj.to), relation: roleText, object: subjText, key: joinKey(p.toks[role.head].Lemma), definite: true})
+			} else {
+				out = append(out, triple{subject: subjText, relation: "works as", object: roleText, key: "works_as"})
+			}
+		}
+	}
+	return out
+}
+
+// changeVerbs are verbs of everyday life whose object is the new value of one of the subject's single-valued
+// attributes, keyed by lemma and particle: moving changes where someone lives, joining or being hired by an
+// organization where they work, marrying whom they are married to.
+var changeVerbs = map[string]string{
+	"move|to": "lives_in", "relocate|to": "lives_in", "move|into": "lives_in",
+	"join|": "works_at", "start|at": "works_at", "marry|": "married_to",
+}
+
+// speakerPreps are the prepositions of the speaker's passive states ("born in", "married to", "hired by").
+var speakerPreps = map[string]bool{"in": true, "at": true, "to": true, "by": true, "from": true, "on": true}
+
+// subjectOK reports whether a third-person subject is something claims can be filed under: a name, or a
+// noun phrase without a possessive pronoun (the speaker's "my …" is read by the first-person patterns).
+func (p *ie) subjectOK(s phrase) bool {
+	if p.firstPerson && s.to-s.from == 1 && (p.low(s.from) == "i" || p.low(s.from) == "we") {
+		return true
+	}
+	if s.pronoun || s.pronounPossessor != "" {
+		return false
+	}
+	if s.proper || s.possessor != nil {
+		return true
+	}
+	// A common noun subject: only in a list of facts, or without a determiner ("cricket was invented in …").
+	return p.numbered || (!s.definite && !s.indef && s.to-s.from <= 3)
+}
+
+// nominalSubject reads a subject that names a relation of another entity: "the capital of France",
+// "France's capital", "the university where Ana studied", "the music that Ana plays", "the company that
+// produced X". It returns the owner, the relation as said, its key and ok.
+func (p *ie) nominalSubject(s phrase) (owner, rel, key string, end int, ok bool) {
+	if s.pronoun {
+		return "", "", "", 0, false
+	}
+	if s.possessor != nil && !s.proper {
+		return p.span(s.possessor.from, s.possessor.to), p.nounText(s), relKeyNoun(p, s), s.to, true
+	}
+	if s.proper || !s.definite {
+		return "", "", "", 0, false
+	}
+	after := s.to
+	// "the name of the current head of state in X": "name of" only introduces the noun after it.
+	if lightNouns[p.toks[s.head].Lower] && p.low(after) == "of" {
+		if inner, ok := p.nounPhrase(after + 1); ok && !inner.proper {
+			inner.definite = true
+			return p.nominalSubject(inner)
+		}
+	}
+	if ob, e, ok := p.ofObject(after); ok && !ob.proper && !ob.definite && !ob.indef && (p.low(e) == "in" || p.low(e) == "of") {
+		// "the head of state in Ghana": a compound relational noun, then its owner.
+		if in, e2, ok2 := p.ofObject(e); ok2 && in.proper {
+			return p.span(in.from, in.to), p.nounText(s) + " of " + p.nounText(ob), joinKey(relKeyNoun(p, s), "of", relKeyNoun(p, ob)), e2, true
+		}
+	}
+	if ob, e, ok := p.ofObject(after); ok && (ob.proper || p.numbered && !ob.definite && !ob.indef && !p.relativeAt(e)) {
+		if p.numbered && ob.proper && !p.verbAt(e) {
+			// A title runs to the verb in a list of facts: "The author of Sketches by Boz is …".
+			k := e
+			for k < len(p.toks) && !isBe(p.toks[k]) && k-e < 6 {
+				k++
+			}
+			if k < len(p.toks) && isBe(p.toks[k]) {
+				return p.span(ob.from, k), p.nounText(s), relKeyNoun(p, s), k, true
+			}
+		}
+		return p.span(ob.from, ob.to), p.nounText(s), relKeyNoun(p, s), e, true
+	} else if ok && !ob.proper && ob.definite {
+		// "the head of the Ghana government", "the head of state in Ghana".
+		if ob.possessor != nil {
+			return p.span(ob.possessor.from, ob.possessor.to), p.nounText(s) + " of " + p.nounText(ob), joinKey(relKeyNoun(p, s), "of", relKeyNoun(p, ob)), ob.to, true
+		}
+		if in, e2, ok := p.ofObject(ob.to); ok && in.proper {
+			return p.span(in.from, in.to), p.nounText(s) + " of " + p.nounText(ob), joinKey(relKeyNoun(p, s), "of", relKeyNoun(p, ob)), e2, true
+		}
+	} else if ok && !ob.proper && !ob.definite && !ob.indef {
+		// "the head of state in Ghana": a compound relational noun, then its owner.
+		if in, e2, ok2 := p.ofObject(ob.to); ok2 && in.proper {
+			return p.span(in.from, in.to), p.nounText(s) + " of " + p.nounText(ob), joinKey(relKeyNoun(p, s), "of", relKeyNoun(p, ob)), e2, true
+		}
+		if p.relativeAt(ob.to) {
+			// "the type of music that X plays": the light noun's complement heads the relative clause.
+			ob.definite = true
+			return p.nominalSubject(ob)
+		}
+	}
+	// "the university where X was educated", "the music that X plays", "the company that produced X".
+	if after < len(p.toks) {
+		if p.relativeAt(after) {
+			return p.relativeSubject(s, after)
+		}
+		if nlp.IsProper(p.tag(after)) {
+			// "the music X plays" (no relative pronoun).
+			return p.relativeSubject(s, after-1)
+		}
+	}
+	return "", "", "", 0, false
+}
+
+// readSubject extends a subject noun phrase over a title in apposition and reads a nominal relation in it.
+func (p *ie) readSubject(np phrase) phrase {
+	// "Henrik Alvar, Duke of Varenmark, was born …": a title in apposition is part of the name.
+	if np.proper && p.low(np.to) == "," {
+		if app, ok := p.nounPhrase(np.to + 1); ok && app.proper && !app.definite && p.low(app.to) == "," && app.to+1 < len(p.toks) && nlp.IsVerb(p.tag(app.to+1)) {
+			np.to = app.to + 1
+		}
+	}
+	// "The Prime Minister of Elbonia is Marta Voss": an office named in capitals, when its value is a
+	// name ("The Wheel of Time is a novel" stays a title).
+	if office, ok := p.office(np); ok {
+		np = office
+	}
+	if np.nominal == nil {
+		if owner, rel, key, end, ok := p.nominalSubject(np); ok {
+			np.nominal = &nominal{owner: owner, rel: rel, key: key}
+			np.to = max(np.to, end)
+		}
+	}
+	return np
+}
+
+// verbAt reports a verb (or an adverb before one) at token i.
+func (p *ie) verbAt(i int) bool {
+	for i < len(p.toks) && nlp.IsAdverb(p.tag(i)) {
+		i++
+	}
+	return i < len(p.toks) && (nlp.IsVerb(p.tag(i)) || p.tag(i) == "MD")
+}
+
+// titleSubject reads a capitalized title as a subject up to the first form of "be" ("Born in the U.S.A. was
+// performed by …", "Free as a Bird was …"): titles hold words of any part of speech. Only for a capitalized
+// start, at most eight words, and not across a comma.
+func (p *ie) titleSubject(i int) phrase {
+	if i >= len(p.toks) || !nlp.Capitalized(p.toks[i].Text) || p.tag(i) == "PRP" {
+		return phrase{}
+	}
+	for k := i + 1; k < len(p.toks) && k-i <= 8; k++ {
+		if p.low(k) == "," || p.low(k) == ":" {
+			return phrase{}
+		}
+		if isBe(p.toks[k]) && (p.tag(k+1) == "VBN" || p.tag(k+1) == "DT" || nlp.IsAdjective(p.tag(k+1))) {
+			return phrase{from: i, to: k, head: k - 1, proper: true}
+		}
+	}
+	return phrase{}
+}
+
+// office reads "The Prime Minister of Elbonia" (a capitalized relational noun, "of", a name) as the office
+// of the name when a copula and a name follow.
+func (p *ie) office(np phrase) (phrase, bool) {
+	if !np.proper || p.low(np.from) != "the" {
+		return np, false
+	}
+	of := -1
+	for k := np.from + 1; k < np.to; k++ {
+		if p.low(k) == "of" {
+			of = k
+			break
+		}
+	}
+	if of < 0 || of == np.from+1 || np.to >= len(p.toks) || !isBe(p.toks[np.to]) || !nlp.IsProper(p.tag(np.to+1)) {
+		return np, false
+	}
+	for k := np.from + 1; k < of; k++ {
+		if !nlp.Known(p.low(k)) {
+			return np, false
+		}
+	}
+	owner := phrase{from: of + 1, to: np.to, head: np.to - 1, proper: true}
+	rel := phrase{from: np.from, to: of, head: of - 1, definite: true}
+	rel.nominal = &nominal{owner: p.span(owner.from, owner.to), rel: p.span(np.from+1, of), key: relKeyNoun(p, rel)}
+	rel.to = np.to
+	return rel, true
+}
+
+// relativeAt reports a relative pronoun at token i.
+func (p *ie) relativeAt(i int) bool {
+	switch p.low(i) {
+	case "where", "that", "which", "who", "whom":
+		return true
+	}
+	return false
+}
+
+// relativeSubject reads "the N where/that …" at the relative pronoun rel.
+func (p *ie) relativeSubject(s phrase, rel int) (owner, relation, key string, end int, ok bool) {
+	pron := p.low(rel)
+	head := p.nounText(s)
+	// The relative clause ends at the copula of the main clause: find the inner subject and verb.
+	inner, ok := p.nounPhrase(rel + 1)
+	if ok && !inner.pronoun || ok && inner.pronoun && inner.to < len(p.toks) {
+		vg, vok := p.verbs(inner.to)
+		if vok && !vg.copular {
+			v := p.toks[vg.main]
+			if pron == "where" {
+				// "the university where X was educated" → (X, educated at university).
+				k := joinKey(participleOrThird(v, vg.passive), "in")
+				return p.span(inner.from, inner.to), strings.TrimSpace(p.span(vg.from, vg.main+1)) + " in (" + head + ")", k, vg.to, true
+			}
+			// Object gap: "the music that X plays" → (X, plays music).
+			k := joinKey(participleOrThird(v, vg.passive), relKeyNoun(p, s))
+			return p.span(inner.from, inner.to), p.span(vg.from, vg.main+1) + " " + head, k, vg.to, true
+		}
+	}
+	if pron != "where" {
+		// Subject gap: "the company that produced X" → (X, produced by, company).
+		vg, vok := p.verbs(rel + 1)
+		if vok && !vg.copular && !vg.passive {
+			obj, ok := p.nounPhrase(vg.to)
+			if ok && (obj.proper || p.numbered) {
+				v := p.toks[vg.main]
+				part := v.Lower
+				if v.Tag != "VBN" && v.Tag != "VBD" {
+					part = nlp.PastRegular(v.Lemma)
+				}
+				end := obj.to
+				if p.numbered {
+					// A title runs to the main verb: "The company that produced The Lord of the Rings is …".
+					for end < len(p.toks) && !isBe(p.toks[end]) {
+						end++
+					}
+					return p.span(obj.from, end), part + " by", joinKey(part, "by"), end, true
+				}
+				return p.span(obj.from, obj.to), part + " by", joinKey(part, "by"), end, true
+			}
+		}
+	}
+	return "", "", "", 0, false
+}
+
+func participleOrThird(v nlp.Token, passive bool) string {
+	if passive {
+		return v.Lower
+	}
+	return nlp.ThirdPerson(v.Lemma)
+}
+
+// copularComplement reads "X is …" when X is the subject itself.
+func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
+	if j >= len(p.toks) {
+		return nil
+	}
+	// "Paris is where Victor Hugo was born" → (Victor Hugo, born in, Paris).
+	if p.low(j) == "where" {
+		inner, ok := p.nounPhrase(j + 1)
+		if ok && inner.proper {
+			if vg, ok := p.verbs(inner.to); ok && !vg.copular {
+				v := p.toks[vg.main]
+				return []triple{{subject: p.span(inner.from, inner.to), relation: p.span(vg.from, vg.main+1) + " in", object: subjText, key: joinKey(participleOrThird(v, vg.passive), "in")}}
+			}
+		}
+		return nil
+	}
+	if !p.subjectOK(s) {
+		return nil
+	}
+	// "X is famous for Y", "X is from Y", "X is now in Y".
+	k := j
+	for k < len(p.toks) && nlp.IsAdverb(p.tag(k)) {
+		k++
+	}
+	if k < len(p.toks) && nlp.IsAdjective(p.tag(k)) && k+1 < len(p.toks) && (p.tag(k+1) == "IN" || p.tag(k+1) == "TO") {
+		adj, prep := p.low(k), p.low(k+1)
+		return p.objects(k+2, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: "is " + adj + " " + prep, object: obj, key: joinKey(adj, prep)}
+		})
+	}
+	if k < len(p.toks) && (p.low(k) == "from" || p.low(k) == "in") && k+1 < len(p.toks) {
+		prep := p.low(k)
+		return p.objects(k+1, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: "is " + prep, object: obj, key: prep}
+		})
+	}
+	np, ok := p.nounPhrase(k)
+	if !ok || np.pronoun {
+		return nil
+	}
+	if np.definite && np.proper {
+		// "Emmanuel Macron is the President of France": an office in capitals, read at its "of".
+		for k := np.from + 2; k < np.to; k++ {
+			if p.low(k) == "of" && nlp.IsProper(p.tag(k+1)) {
+				rel := phrase{from: np.from, to: k, head: k - 1, definite: true}
+				return []triple{{subject: p.span(k+1, np.to), relation: p.span(np.from+1, k), object: subjText, key: relKeyNoun(p, rel), definite: true}}
+			}
+		}
+	}
+	switch {
+	case np.possessor != nil:
+		// "Besançon is Victor Hugo's birthplace" → (Victor Hugo, birthplace, Besançon).
+		return []triple{{subject: p.span(np.possessor.from, np.possessor.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
+	case np.definite && !np.proper:
+		// "Paris is the capital of France" → (France, capital, Paris).
+		if ob, _, ok := p.ofObject(np.to); ok && (ob.proper || p.numbered) {
+			return []triple{{subject: p.span(ob.from, ob.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
+		}
+	case np.indef:
+		// "X is a citizen of Y" → (X, citizen of, Y); "X is a nurse" → (X, is a, nurse).
+		if ob, _, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" {
+			rel := p.nounText(np) + " of"
+			return p.objects(ob.from, func(obj string, isDate bool) triple {
+				return triple{subject: subjText, relation: "is a " + rel, object: obj, key: joinKey(relKeyNoun(p, np), "of")}
+			})
+		}
+		if np.to == len(p.toks) || p.low(np.to) == "," || p.low(np.to) == "and" {
+			return []triple{{subject: subjText, relation: "is a", object: p.span(np.from+1, np.to), key: "is_a"}}
+		}
+	}
+	return nil
+}
+
+// nounText is a relational noun as said, without determiners, possessors or light adjectives ("the current
+// head" → "head").
+func (p *ie) nounText(np phrase) string {
+	from := np.from
+	if np.possessor != nil {
+		from = np.possessor.to
+		if from < len(p.toks) && p.toks[from].Tag == "POS" {
+			from++
+		}
+	}
+	var ws []string
+	for k := from; k < np.to; k++ {
+		t := p.toks[k]
+		if t.Tag == "DT" || t.Tag == "PRP$" || t.Tag == "POS" || transientAdjectives[t.Lower] {
+			continue
+		}
+		ws = append(ws, t.Text)
+	}
+	return strings.Join(ws, " ")
+}
+
+// transientAdjectives say when a relation holds, not which relation: "the current CEO" is the CEO.
+var transientAdjectives = map[string]bool{"current": true, "present": true, "new": true, "latest": true,
+	"former": false, "original": false}
+
+// relKeyNoun is the key of a relational noun phrase: its words' lemmas without determiners.
+func relKeyNoun(p *ie, np phrase) string {
+	from := np.from
+	if np.possessor != nil {
+		from = np.possessor.to
+	}
+	var ws []string
+	for k := from; k < np.to; k++ {
+		t := p.toks[k]
+		if t.Tag == "DT" || t.Tag == "PRP$" || t.Tag == "POS" || transientAdjectives[t.Lower] {
+			continue
+		}
+		w := t.Lemma
+		if nlp.IsProper(t.Tag) {
+			w = strings.ToLower(t.Text)
+		}
+		ws = append(ws, w)
+	}
+	return strings.Join(ws, "_")
+}
+
+// joinKey joins key parts with "_", skipping empty ones.
+func joinKey(parts ...string) string {
+	var out []string
+	for _, s := range parts {
+		if s = strings.Trim(strings.ReplaceAll(strings.TrimSpace(s), " ", "_"), "_"); s != "" {
+			out = append(out, strings.ToLower(s))
+		}
+	}
+	return strings.Join(out, "_")
+}
+
+// objects reads the object(s) at token j: a date ("born on 5 May 1990"), a classifier genitive ("the city of
+// Y" → Y), a list ("A, B and C", outside lists of facts), or the noun phrase up to the end of the clause or
+// the next clause.
+func (p *ie) objects(j int, mk func(obj string, isDate bool) triple) []triple {
+	if j >= len(p.toks) {
+		return nil
+	}
+	// A date object.
+	for _, d := range p.dates {
+		if d.start == p.toks[j].Start || (d.start <= p.toks[j].Start && p.toks[j].Start < d.end) {
+			v := strings.TrimPrefix(strings.TrimPrefix(d.phrase, "on "), "in ")
+			t := mk(v, true)
+			t.objectIsDate = true
+			return []triple{t}
+		}
+	}
+	// "the city of London": the classifier names the kind of the object.
+	if p.low(j) == "the" && j+2 < len(p.toks) && classifierNouns[p.low(j+1)] && p.low(j+2) == "of" {
+		j += 3
+	}
+	if p.numbered {
+		// A list of facts: the object is the rest of the line (titles hold "and", commas and verbs).
+		obj := cleanNP(p.text[p.toks[j].Start:])
+		if obj == "" {
+			return nil
+		}
+		return []triple{mk(obj, false)}
+	}
+	var out []triple
+	for j < len(p.toks) {
+		np, ok := p.nounPhrase(j)
+		if !ok || np.pronoun {
+			break
+		}
+		end := np.to
+		// Keep "of"-phrases and "in"-places that belong to a common noun ("a law firm in Boston").
+		for end+1 < len(p.toks) && (p.low(end) == "of" || p.low(end) == "in" && !np.proper) {
+			more, ok := p.nounPhrase(end + 1)
+			if !ok || more.pronoun {
+				break
+			}
+			end = more.to
+		}
+		text := p.objectText(np.from, end)
+		if text == "" {
+			break
+		}
+		out = append(out, mk(text, false))
+		// A list: ", B", "and B", ", and B".
+		k := end
+		if k < len(p.toks) && p.low(k) == "," {
+			k++
+		}
+		if k < len(p.toks) && (p.low(k) == "and" || p.low(k) == "or") {
+			k++
+		}
+		if k == end || k >= len(p.toks) {
+			break
+		}
+		next, ok := p.nounPhrase(k)
+		if !ok || next.pronoun || next.proper != np.proper {
+			break
+		}
+		if k+1 < len(p.toks) && nlp.IsVerb(p.tag(next.to)) {
+			// "…, and Tom moved": a new clause, not a list.
+			break
+		}
+		j = k
+	}
+	return out
+}
+
+// objectText is the object span without the clause's dates and trailing filler.
+func (p *ie) objectText(from, to int) string {
+	start := p.toks[from].Start
+	if nlp.IsProper(p.tag(from)) && p.properRun(from) >= to {
+		// A name is kept whole, commas included ("Washington, D.C.").
+		return cleanNP(p.text[start:p.toks[to-1].End])
+	}
+	return objectPhrase(p.text[start:p.toks[to-1].End], p.dates, start)
+}
+
+// spec turns a triple into the extractor's spec.
+func (t triple) spec(numbered bool) spec {
+	conf := confRelation
+	if numbered {
+		conf = confTemplate
+	}
+	return spec{subject: t.subject, predicate: t.relation, object: t.object, key: t.key, definite: t.definite,
+		change: t.change, confidence: conf, text: t.text}
+}
+
+// firstPersonClause reports a clause whose subject is the speaker ("I …", "we …", "my sister and I …").
+func firstPersonClause(clause string) bool {
+	f := strings.Fields(clause)
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToLower(strings.Trim(f[0], ",")) {
+	case "i", "we", "i'm", "i've", "we're", "we've", "me", "us":
+		return true
+	case "my", "our":
+		// "My sister Emma works …" is about Emma; "my budget is …" is the speaker's.
+		return true
+	}
+	return reCompound.MatchString(clause)
+}

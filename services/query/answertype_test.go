@@ -1,0 +1,29 @@
+package query
+
+import "testing"
+
+// TestAnswerTypePenalty checks the kind of value each question word asks for, as a reader of the question
+// expects it (written by hand).
+func TestAnswerTypePenalty(t *testing.T) {
+	for _, c := range []struct {
+		q, object string
+		penalized bool
+	}{
+		{"Where does Emma work now?", "data scientist", true},
+		{"Where does Emma work now?", "Anthropic", false},
+		{"When is Nadia's dentist appointment?", "15 March 2024", false},
+		{"When is Nadia's dentist appointment?", "the dentist", true},
+		{"When is the launch?", "next Friday", false},
+		{"When is the launch?", "the big room", true},
+		{"When is the launch?", "Friday", false},
+		{"How much is the rent?", "$1,450 a month", false},
+		{"How much is the rent?", "too much", true},
+		{"Who is Fatima's manager?", "Inès Moreau", false},
+		{"Who is Fatima's manager?", "a nice person", true},
+		{"What is Kwame's job?", "backend engineer", false},
+	} {
+		if got := answerTypePenalty(c.q, c.object) > 0; got != c.penalized {
+			t.Errorf("answerTypePenalty(%q, %q) > 0 = %v, want %v", c.q, c.object, got, c.penalized)
+		}
+	}
+}
