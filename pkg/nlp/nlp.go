@@ -142,6 +142,11 @@ func fixTag(ts []Token, i int) string {
 		return "PRP"
 	}
 	if !isUpperWord(t.Text) {
+		if (tag == "NN" || tag == "VB" || tag == "VBD" || tag == "JJ") && i+1 < len(ts) && strings.EqualFold(ts[i+1].Text, "by") && afterBe(ts, i) && irregularParticiple[strings.ToLower(t.Text)] {
+			// "was first broadcast by", "is set by": a participle spelt like its base, read as the passive
+			// it is when a form of "be" comes before it and an agent after it.
+			return "VBN"
+		}
 		if tag == "NNS" && i > 0 && i+1 < len(ts) && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
 			// "Denis Sassou-Nguesso works in …": after a name, an -s word before a preposition or a
 			// determiner is the verb.
@@ -195,6 +200,22 @@ func fixTag(ts []Token, i int) string {
 	}
 	return tag
 }
+
+// afterBe reports a form of "be" before token i, with at most one adverb or degree word between them.
+func afterBe(ts []Token, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-2; k-- {
+		if _, ok := beForms[ts[k].Lower]; ok {
+			return true
+		}
+		if k == i-1 && (IsAdverb(ts[k].Tag) || ts[k].Tag == "JJS" || ts[k].Lower == "first" || ts[k].Lower == "last") {
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+var beForms = map[string]bool{"is": true, "was": true, "are": true, "were": true, "be": true, "been": true, "being": true, "'s": true, "'re": true}
 
 func lowerKnown(w string) bool { return lemmatize.InDict(strings.ToLower(w)) }
 

@@ -271,6 +271,11 @@ func (p *ie) commonNoun(j int, np phrase) (phrase, bool) {
 		// A word English does not have (a misspelling, a new word) after a determiner is a noun.
 		h = k - 1
 	}
+	if h < 0 && k > j && np.indef && p.tag(k-1) == "JJ" && (k == len(p.toks) || p.tag(k) == "IN") {
+		// "a national of Peru", "a nurse by profession": after "a", an adjective with no noun to modify is
+		// itself the noun (a nominalized adjective, or a noun the tagger read as one).
+		h = k - 1
+	}
 	if h < 0 {
 		return phrase{}, false
 	}
@@ -314,8 +319,33 @@ func openIE(clause string, dates []when, numbered, firstPerson bool) []triple {
 		p.toks = p.toks[:len(p.toks)-1]
 	}
 	start := p.skipLeadIn(0)
-	return p.clause(start, nil)
+	return withConverses(p.clause(start, nil))
 }
+
+// withConverses adds, for each relation between two names that has a converse ("X is the parent of Y"), the
+// converse claim filed under the other name (Y's parent is X, and so X's child is Y).
+func withConverses(ts []triple) []triple {
+	n := len(ts)
+	for _, t := range ts[:n] {
+		conv, ok := canon.ConverseRelation(t.key)
+		if !ok || t.objectIsDate || !nameLike(t.subject) || !nameLike(t.object) || t.subject == "" {
+			continue
+		}
+		dup := false
+		for _, u := range ts {
+			if canon.SubjectKey(u.subject) == canon.SubjectKey(t.object) && canon.RelationKey(u.key) == conv && canon.ObjectKey(u.object) == canon.ObjectKey(t.subject) {
+				dup = true
+			}
+		}
+		if !dup {
+			ts = append(ts, triple{subject: t.object, relation: strings.ReplaceAll(conv, "_", " "), object: strings.TrimRight(t.subject, ",;: "), key: conv, text: t.text})
+		}
+	}
+	return ts
+}
+
+// nameLike reports a phrase that starts with a capital letter (a name, in any script).
+func nameLike(s string) bool { return s != "" && nlp.Capitalized(s) }
 
 // skipLeadIn skips leading adverbs, interjections, a short preface ending in a colon ("Big news:") and
 // leading time phrases.
@@ -459,6 +489,9 @@ func (p *ie) verbs(i int) (verbGroup, bool) {
 		case t.Lower == "not" || t.Lower == "never" || t.Lower == "n't":
 			vg.negated = true
 		case nlp.IsAdverb(t.Tag) && vg.main < 0 || t.Tag == "RB" && j+1 < len(p.toks) && nlp.IsVerb(p.tag(j+1)):
+		case degreeBeforeParticiple(t) && vg.main >= 0 && isBe(p.toks[vg.main]) && j+1 < len(p.toks) && p.tag(j+1) == "VBN":
+			// "is best known for", "was first broadcast by": a degree or order word the tagger reads as an
+			// adjective modifies the participle like an adverb.
 		case nlp.IsVerb(t.Tag):
 			if vg.main >= 0 && !isAux(p.toks[vg.main]) {
 				// A second verb after a full verb: an aspectual gerund ("started working"), else the end.
@@ -491,6 +524,16 @@ func (p *ie) verbs(i int) (verbGroup, bool) {
 	vg.to = j
 	p.classify(&vg, sawBe)
 	return vg, true
+}
+
+// degreeBeforeParticiple reports the superlatives and ordinals English puts before a participle as adverbs
+// ("best known", "most famous", "first broadcast", "last seen").
+func degreeBeforeParticiple(t nlp.Token) bool {
+	switch t.Lower {
+	case "best", "most", "least", "first", "last", "better", "well", "widely", "mainly":
+		return true
+	}
+	return false
 }
 
 func (p *ie) classify(vg *verbGroup, sawBe bool) {
@@ -668,7 +711,10 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	}
 	prep := ""
 	k := j
-	for k < len(p.toks) && (p.tag(k) == "RP" || (p.tag(k) == "IN" || p.tag(k) == "TO") && k == j) {
+	for k < len(p.toks) && (p.tag(k) == "RP" || (p.tag(k) == "IN" || p.tag(k) == "TO") && (k == j || particleAdverbs[p.low(k-1)]) ||
+		particleAdverbs[p.low(k)] && nlp.IsAdverb(p.tag(k)) && k == j && k+1 < len(p.toks) && (p.tag(k+1) == "IN" || p.tag(k+1) == "TO")) {
+		// "passed away in": the tagger reads an adverbial particle as an adverb; with a preposition after it,
+		// it belongs to the phrasal verb.
 		prep = strings.TrimSpace(prep + " " + p.low(k))
 		k++
 	}
@@ -693,12 +739,17 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	// subject ("Chanel's founder is Coco Chanel"), which is how the relation is asked about and restated.
 	if prep == "" && s.proper && !vg.aspect {
 		if obj, ok := p.nounPhrase(k); ok && obj.proper {
-			agent := nlp.AgentNoun(lemma)
-			if agent == "" && canon.KnownRelation(lemma) {
-				agent = lemma // "chairs" → chair, "coaches" → coach: the verb is also the role noun
-			}
-			if agent != "" {
+			if agent := roleNoun(lemma); agent != "" {
 				out = append(out, triple{subject: p.objectText(obj.from, obj.to), relation: agent, object: subjText, key: agent, definite: true})
+			}
+		} else if ok && obj.definite && !obj.proper && obj.possessor == nil {
+			// "Bob heads the government of Japan" → Japan's head of government is Bob: the role the verb names,
+			// of the relational noun its object heads.
+			if in, _, isOf := p.ofObject(obj.to); isOf && p.low(obj.to) == "of" && in.proper {
+				if agent := roleNoun(lemma); agent != "" {
+					rel := agent + " of " + p.nounText(obj)
+					out = append(out, triple{subject: p.span(in.from, in.to), relation: rel, object: subjText, key: joinKey(agent, "of", relKeyNoun(p, obj)), definite: true})
+				}
 			}
 		}
 	}
@@ -736,6 +787,35 @@ var changeVerbs = map[string]string{
 	"move|to": "lives_in", "relocate|to": "lives_in", "move|into": "lives_in",
 	"join|": "works_at", "start|at": "works_at", "marry|": "married_to",
 }
+
+// roleNoun is the noun naming whoever does what verb lemma says, as the relation of the thing it is done to:
+// a role noun English uses as a verb unchanged ("chairs" → chair, "heads" → head, "coaches" → coach), else
+// the verb's agent noun ("founded" → founder, "directs" → director).
+func roleNoun(lemma string) string {
+	if zeroRoleNouns[lemma] || canon.KnownRelation(lemma) {
+		return lemma
+	}
+	return nlp.AgentNoun(lemma)
+}
+
+// zeroRoleNouns are nouns of a role in an organization or a group that English converts to verbs meaning "to
+// be the N of" ("she chairs the board", "he heads the government", "they captain the team") — conversion
+// without a suffix, as English grammars list it for role nouns; with them the agent-noun derivation would
+// give another word ("header", "captainer").
+var zeroRoleNouns = map[string]bool{"chair": true, "head": true, "captain": true, "coach": true, "host": true,
+	"helm": true, "skipper": true, "anchor": true, "referee": true, "umpire": true, "judge": true, "mentor": true,
+	"tutor": true, "pilot": true, "star": true, "front": true, "parent": true, "father": true, "mother": true}
+
+// particleAdverbs are the adverbial particles of English phrasal verbs ("pass away", "grow up", "set out",
+// "move back"): the closed class of Quirk et al.'s Comprehensive Grammar (§16.3), which the tagger may read as
+// plain adverbs.
+var particleAdverbs = map[string]bool{"aback": true, "about": true, "across": true, "along": true, "around": true,
+	"away": true, "back": true, "by": true, "down": true, "forth": true, "in": true, "off": true, "on": true,
+	"out": true, "over": true, "past": true, "round": true, "through": true, "under": true, "up": true}
+
+// locativePreps are the prepositions of place a copula takes to say where something is (the spatial
+// prepositions of English grammars, without those of direction or of relative position such as "near").
+var locativePreps = map[string]bool{"in": true, "on": true, "at": true, "within": true, "inside": true}
 
 // speakerPreps are the prepositions of the speaker's passive states ("born in", "married to", "hired by").
 var speakerPreps = map[string]bool{"in": true, "at": true, "to": true, "by": true, "from": true, "on": true}
@@ -995,10 +1075,17 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			return triple{subject: subjText, relation: "is " + adj + " " + prep, object: obj, key: joinKey(adj, prep)}
 		})
 	}
-	if k < len(p.toks) && (p.low(k) == "from" || p.low(k) == "in") && k+1 < len(p.toks) {
+	if k < len(p.toks) && p.low(k) == "from" && k+1 < len(p.toks) {
+		return p.objects(k+1, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: "is from", object: obj, key: "from"}
+		})
+	}
+	if k < len(p.toks) && locativePreps[p.low(k)] && k+1 < len(p.toks) && !(p.low(k+1) == "the" && p.low(k+3) == "of" && !classifierNouns[p.low(k+2)]) {
+		// "X is in Y", "X is on the continent of Y", "X is within Y": a copula with a locative phrase says
+		// where X is, whichever preposition the ground takes ("in Asia", "on the continent").
 		prep := p.low(k)
 		return p.objects(k+1, func(obj string, isDate bool) triple {
-			return triple{subject: subjText, relation: "is " + prep, object: obj, key: prep}
+			return triple{subject: subjText, relation: "is " + prep, object: obj, key: "located_in"}
 		})
 	}
 	np, ok := p.nounPhrase(k)
@@ -1019,6 +1106,12 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 		// "Besançon is Victor Hugo's birthplace" → (Victor Hugo, birthplace, Besançon).
 		return []triple{{subject: p.span(np.possessor.from, np.possessor.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
 	case np.definite && !np.proper:
+		// "Bob is the head of state of Ghana": a compound relational noun ("head of state"), then its owner.
+		if ob, e, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" && !ob.proper && !ob.definite && !ob.indef && (p.low(e) == "of" || p.low(e) == "in") {
+			if in, _, ok := p.ofObject(e); ok && (in.proper || p.numbered) {
+				return []triple{{subject: p.span(in.from, in.to), relation: p.nounText(np) + " of " + p.nounText(ob), object: subjText, key: joinKey(relKeyNoun(p, np), "of", relKeyNoun(p, ob)), definite: true}}
+			}
+		}
 		// "Paris is the capital of France" → (France, capital, Paris).
 		if ob, _, ok := p.ofObject(np.to); ok && (ob.proper || p.numbered) {
 			return []triple{{subject: p.span(ob.from, ob.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
@@ -1030,6 +1123,13 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			return p.objects(ob.from, func(obj string, isDate bool) triple {
 				return triple{subject: subjText, relation: "is a " + rel, object: obj, key: joinKey(relKeyNoun(p, np), "of")}
 			})
+		}
+		// "X is a nurse by profession", "X is a Catholic by faith": "by" and a relational noun name the
+		// attribute the noun is the value of.
+		if p.low(np.to) == "by" && np.to+1 < len(p.toks) && nlp.IsNoun(p.tag(np.to+1)) && (np.to+2 == len(p.toks) || p.low(np.to+2) == ",") {
+			if attr := canon.RelationKey(p.toks[np.to+1].Lemma); canon.KnownRelation(attr) {
+				return []triple{{subject: subjText, relation: "is by " + p.toks[np.to+1].Lower, object: p.span(np.from+1, np.to), key: attr}}
+			}
 		}
 		if np.to == len(p.toks) || p.low(np.to) == "," || p.low(np.to) == "and" {
 			return []triple{{subject: subjText, relation: "is a", object: p.span(np.from+1, np.to), key: "is_a"}}

@@ -46,7 +46,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.0.0"
+	Version = "2.1.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -285,8 +285,14 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	if pk == "" {
 		pk = canon.PredicateKey(s.predicate)
 	}
+	said := pk
 	pk = canon.RelationKey(pk)
 	functional, known := e.policy.Lookup(pk)
+	if f, k := e.policy.Lookup(said); k && f {
+		// The relation as said may be single-valued where its alias group is not: "X's nationality is Y"
+		// names one value, "X holds citizenship of Y" one of several.
+		functional, known = true, true
+	}
 	if !known && (s.definite || s.change || reChangeCue.MatchString(clause)) {
 		functional = true
 	}
