@@ -214,7 +214,7 @@ func (p *ie) nounPhrase(i int) (phrase, bool) {
 		e := p.properRun(j)
 		// "Victor Hugo's birthplace": a possessor, then the possessed noun.
 		// "Lady Windermere's Fan", "People's Republic": a capitalized possessed word makes one name.
-		for e+1 < len(p.toks) && p.toks[e].Tag == "POS" && nlp.IsProper(p.tag(e+1)) {
+		for e+1 < len(p.toks) && p.toks[e].Tag == "POS" && nlp.IsProper(p.tag(e+1)) && !canon.KnownRelation(canon.RelationKey(p.low(e+1))) {
 			e = p.properRun(e + 1)
 		}
 		if e < len(p.toks) && p.toks[e].Tag == "POS" {
@@ -243,7 +243,16 @@ func (p *ie) nounPhrase(i int) (phrase, bool) {
 		np.to, np.head, np.proper = e, e-1, true
 		return np, true
 	}
-	return p.commonNoun(j, np)
+	cn, ok := p.commonNoun(j, np)
+	if ok && cn.to+1 < len(p.toks) && p.toks[cn.to].Tag == "POS" && (nlp.IsNoun(p.tag(cn.to+1)) || nlp.IsAdjective(p.tag(cn.to+1))) {
+		// "the company's CEO", "apple's ceo" (typed in lower case): a common noun phrase as possessor.
+		owner := cn
+		if rest, ok := p.commonNoun(cn.to+1, phrase{from: i, definite: true}); ok {
+			rest.possessor = &owner
+			return rest, true
+		}
+	}
+	return cn, ok
 }
 
 // commonNoun reads modifiers and a common noun head from j into np.
@@ -313,6 +322,13 @@ func openIE(clause string, dates []when, numbered, firstPerson bool) []triple {
 	if len(toks) < 3 {
 		return nil
 	}
+	for i := range toks {
+		// Typed in lower case, a relational noun the dictionary does not know ("ceo", "hq") looks like a
+		// name to the tagger; it names a relation.
+		if nlp.IsProper(toks[i].Tag) && !nlp.Capitalized(toks[i].Text) && canon.KnownRelation(canon.RelationKey(toks[i].Lower)) {
+			toks[i].Tag, toks[i].Lemma = "NN", toks[i].Lower
+		}
+	}
 	p := &ie{text: nlp.Normalize(clause), toks: toks, dates: dates, numbered: numbered, firstPerson: firstPerson}
 	// Drop the terminator.
 	for len(p.toks) > 0 && (p.toks[len(p.toks)-1].Tag == "." || p.toks[len(p.toks)-1].Text == ".") {
@@ -364,6 +380,19 @@ func (p *ie) skipLeadIn(i int) int {
 				i++
 			}
 		default:
+			// "As far as I know, X …", "According to my notes, X …", "If I remember right, X …": a leading
+			// adverbial clause or phrase says how the speaker knows, not what; the statement follows its comma.
+			if t.Tag == "IN" || t.Lower == "as" || t.Lower == "according" {
+				for k := i + 1; k < min(len(p.toks), i+9); k++ {
+					if p.toks[k].Text != "," {
+						continue
+					}
+					if np, ok := p.nounPhrase(k + 1); ok && !np.pronoun && p.verbAt(p.readSubject(np).to) {
+						return k + 1
+					}
+					break
+				}
+			}
 			// "Big news: Emma left …": a verbless preface before a colon.
 			for k := i; k < min(len(p.toks), i+5); k++ {
 				if p.toks[k].Text == ":" {
@@ -555,6 +584,11 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 	if !ok || vg.negated || vg.modal {
 		return nil
 	}
+	if copularAs[p.toks[vg.main].Lemma] && p.low(vg.to) == "as" && vg.to+1 < len(p.toks) {
+		// "X serves as CEO of Y", "X acts as Y's spokesperson": a verb of function with "as" links its subject
+		// to a role as a copula does.
+		vg.copular, vg.passive, vg.to = true, false, vg.to+1
+	}
 	var out []triple
 	// "Victoria and David Beckham are married": a reciprocal state of two coordinated subjects.
 	reciprocal := vg.copular && vg.to < len(p.toks) && (p.tag(vg.to) == "VBN" || nlp.IsAdjective(p.tag(vg.to))) && vg.to+1 >= len(p.toks)
@@ -686,6 +720,23 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		return nil
 	}
 	lemma := verb.Lemma
+	// "X has Y as its Z" → (X, Z, Y): the possessive pronoun points back at the subject, whose Z is Y.
+	if lightVerbs[lemma] {
+		if obj, ok := p.nounPhrase(j); ok && !obj.pronoun && p.low(obj.to) == "as" && p.tag(obj.to+1) == "PRP$" {
+			if role, ok := p.nounPhrase(obj.to + 1); ok && role.pronounPossessor != "" && (role.to == len(p.toks) || p.low(role.to) == ",") {
+				return []triple{{subject: subjText, relation: p.nounText(role), object: p.objectText(obj.from, obj.to), key: relKeyNoun(p, role), definite: true}}
+			}
+		}
+		// "X has its headquarters in Y" → (X, headquarters in, Y), as "X's headquarters are in Y".
+		if p.tag(j) == "PRP$" {
+			if rel, ok := p.nounPhrase(j); ok && rel.to < len(p.toks) && (p.tag(rel.to) == "IN" || p.tag(rel.to) == "TO") && p.low(rel.to) != "of" {
+				prep := p.low(rel.to)
+				return p.objects(rel.to+1, func(obj string, isDate bool) triple {
+					return triple{subject: subjText, relation: p.nounText(rel) + " " + prep, object: obj, key: joinKey(relKeyNoun(p, rel), prep), definite: true}
+				})
+			}
+		}
+	}
 	// Light verb + noun: "holds French citizenship" → (X, citizenship, French).
 	if lightVerbs[lemma] && j < len(p.toks) {
 		k := j
@@ -805,6 +856,10 @@ func roleNoun(lemma string) string {
 var zeroRoleNouns = map[string]bool{"chair": true, "head": true, "captain": true, "coach": true, "host": true,
 	"helm": true, "skipper": true, "anchor": true, "referee": true, "umpire": true, "judge": true, "mentor": true,
 	"tutor": true, "pilot": true, "star": true, "front": true, "parent": true, "father": true, "mother": true}
+
+// copularAs are verbs of function that, with "as", link a subject to a role like a copula: "serves as",
+// "acts as", "functions as" (English grammars' complex-transitive and copular uses of these verbs).
+var copularAs = map[string]bool{"serve": true, "act": true, "function": true}
 
 // particleAdverbs are the adverbial particles of English phrasal verbs ("pass away", "grow up", "set out",
 // "move back"): the closed class of Quirk et al.'s Comprehensive Grammar (§16.3), which the tagger may read as
@@ -1092,12 +1147,17 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	if !ok || np.pronoun {
 		return nil
 	}
-	if np.definite && np.proper {
-		// "Emmanuel Macron is the President of France": an office in capitals, read at its "of".
-		for k := np.from + 2; k < np.to; k++ {
+	bare := np.from == k && !np.indef && !np.definite && np.possessor == nil
+	if (np.definite || bare) && np.proper {
+		// "Emmanuel Macron is the President of France", "X is CEO of Y": an office in capitals, read at its "of".
+		first := np.from + 1
+		if np.definite {
+			first = np.from + 2
+		}
+		for k := first; k < np.to; k++ {
 			if p.low(k) == "of" && nlp.IsProper(p.tag(k+1)) {
 				rel := phrase{from: np.from, to: k, head: k - 1, definite: true}
-				return []triple{{subject: p.span(k+1, np.to), relation: p.span(np.from+1, k), object: subjText, key: relKeyNoun(p, rel), definite: true}}
+				return []triple{{subject: p.span(k+1, np.to), relation: p.span(first-1, k), object: subjText, key: relKeyNoun(p, rel), definite: true}}
 			}
 		}
 	}
@@ -1105,7 +1165,7 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	case np.possessor != nil:
 		// "Besançon is Victor Hugo's birthplace" → (Victor Hugo, birthplace, Besançon).
 		return []triple{{subject: p.span(np.possessor.from, np.possessor.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
-	case np.definite && !np.proper:
+	case (np.definite || bare) && !np.proper:
 		// "Bob is the head of state of Ghana": a compound relational noun ("head of state"), then its owner.
 		if ob, e, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" && !ob.proper && !ob.definite && !ob.indef && (p.low(e) == "of" || p.low(e) == "in") {
 			if in, _, ok := p.ofObject(e); ok && (in.proper || p.numbered) {
@@ -1226,6 +1286,11 @@ func (p *ie) objects(j int, mk func(obj string, isDate bool) triple) []triple {
 	var out []triple
 	for j < len(p.toks) {
 		np, ok := p.nounPhrase(j)
+		if !ok && nlp.IsAdjective(p.tag(j)) && (j+1 == len(p.toks) || p.low(j+1) == "," || p.low(j+1) == "and" || p.low(j+1) == "or") {
+			// "speaks norwegian": an adjective alone where a noun phrase must stand is a noun (the tagger's
+			// reading of a language or nationality word typed in lower case).
+			np, ok = phrase{from: j, to: j + 1, head: j}, true
+		}
 		if !ok || np.pronoun {
 			break
 		}
@@ -1301,4 +1366,98 @@ func firstPersonClause(clause string) bool {
 		return true
 	}
 	return reCompound.MatchString(clause)
+}
+
+// noteSpec reads a note of an attribute and its value, the form of lists, forms and quick messages: "Apple
+// CEO: Tim Cook", "Thomas Kyd's birthplace: London", "X HQ: Y" (a name, then a relational noun, a colon and
+// a value) or the speaker's own "Phone: +48 601 234 567", "New address: 12 Elm Street". The value after the
+// colon has no verb (else the words before the colon are a heading: "Big news: Emma left Google"), and the
+// words before it end in a noun that names the attribute.
+func noteSpec(sent string) (spec, bool) {
+	colon := strings.Index(sent, ": ")
+	if colon <= 0 || strings.Count(sent, ":") > 1 {
+		return spec{}, false
+	}
+	head, value := strings.TrimSpace(sent[:colon]), strings.TrimRight(strings.TrimSpace(sent[colon+2:]), ". ")
+	if value == "" || len(strings.Fields(head)) > 6 || len(strings.Fields(value)) > 8 {
+		return spec{}, false
+	}
+	vt := nlp.Analyze(value)
+	for _, t := range vt {
+		if nlp.IsVerb(t.Tag) || t.Tag == "MD" {
+			return spec{}, false
+		}
+	}
+	ht := nlp.Analyze(head)
+	for len(ht) > 0 && (ht[len(ht)-1].Tag == "." || ht[len(ht)-1].Text == "-" || ht[len(ht)-1].Text == "—") {
+		ht = ht[:len(ht)-1]
+	}
+	if len(ht) == 0 {
+		return spec{}, false
+	}
+	for _, t := range ht {
+		if nlp.IsVerb(t.Tag) && t.Tag != "VBN" || t.Tag == "MD" || t.Tag == "PRP" {
+			return spec{}, false
+		}
+	}
+	// The attribute: the trailing nouns (and their adjectives) that are not part of the name before them.
+	a := len(ht)
+	for a > 0 {
+		t := ht[a-1]
+		relational := !nlp.IsProper(t.Tag) || canon.KnownRelation(canon.RelationKey(strings.ToLower(t.Text))) || transientAdjectives[t.Lower]
+		if (nlp.IsNoun(t.Tag) || nlp.IsAdjective(t.Tag) || t.Tag == "VBN") && relational {
+			a--
+			continue
+		}
+		break
+	}
+	if a == len(ht) || !nlp.IsNoun(ht[len(ht)-1].Tag) && ht[len(ht)-1].Tag != "VBN" {
+		return spec{}, false
+	}
+	owner := ""
+	if a > 0 {
+		e := a
+		if ht[e-1].Tag == "POS" {
+			e--
+		}
+		for e > 0 && (ht[e-1].Text == "-" || ht[e-1].Text == "—" || ht[e-1].Text == ",") {
+			e--
+		}
+		ownerToks := ht[:e]
+		if len(ownerToks) == 0 {
+			return spec{}, false
+		}
+		for _, t := range ownerToks {
+			if !nlp.IsProper(t.Tag) && !nameConnectors[t.Lower] && t.Tag != "POS" && t.Tag != "PRP$" {
+				return spec{}, false
+			}
+		}
+		if ownerToks[0].Tag == "PRP$" {
+			if ownerToks[0].Lower != "my" && ownerToks[0].Lower != "our" || len(ownerToks) > 1 {
+				return spec{}, false
+			}
+		} else {
+			owner = head[ownerToks[0].Start:ownerToks[len(ownerToks)-1].End]
+		}
+	}
+	var words, keys []string
+	for _, t := range ht[a:] {
+		if transientAdjectives[t.Lower] {
+			continue
+		}
+		words = append(words, t.Text)
+		k := t.Lemma
+		if nlp.IsProper(t.Tag) {
+			k = strings.ToLower(t.Text)
+		}
+		keys = append(keys, k)
+	}
+	f := a
+	for f < len(ht)-1 && transientAdjectives[ht[f].Lower] {
+		f++
+	}
+	if len(words) == 0 || owner == "" && nlp.IsProper(ht[f].Tag) && !canon.KnownRelation(canon.RelationKey(strings.ToLower(ht[f].Text))) {
+		return spec{}, false
+	}
+	return spec{subject: owner, predicate: strings.ToLower(strings.Join(words, " ")), object: value, key: joinKey(keys...), definite: true, confidence: confRelation}, true
 }

@@ -195,6 +195,15 @@ var rePreface = regexp.MustCompile(`^(?:\p{L}+\s+){0,2}\p{L}+:\s+\S`)
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := stripDiscourse(expand(raw))
+	if s, ok := noteSpec(sent); ok {
+		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
+		c := e.claim(*tc, s, sent, findDates(sent, tc.ref), seq)
+		c.Text = sentence(replaceDates(strings.TrimRight(sent, ". "), findDates(sent, tc.ref)))
+		if s.subject == "" {
+			c.Text = sentence(possessive(tc.speaker) + " " + s.predicate + " is " + s.object)
+		}
+		return []extract.Claim{c}
+	}
 	if loc := rePreface.FindStringIndex(sent); loc != nil && !numbered {
 		sent = sent[loc[1]-1:]
 	}
@@ -220,7 +229,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 	for i, clause := range parts {
 		clause = stripDiscourse(clause)
 		clause = strings.TrimRight(clause, ".!? ")
-		clause = assertedPart(clause)
+		clause = assertedPart(uncleft(clause))
 		if clause == "" {
 			continue
 		}
