@@ -119,3 +119,29 @@ func ConverseRelation(key string) (string, bool) {
 	c, ok := converses[RelationKey(key)]
 	return c, ok
 }
+
+// SameHead reports whether two predicate keys name one attribute by the head of an English compound noun:
+// one key is the other with modifiers before it ("number" and "phone_number", "appointment" and
+// "dentist_appointment", "budget" and "apartment_budget"). A compound names a kind of what its last noun
+// names, and a later bare head ("my number") refers back to the compound already established, as a definite
+// noun phrase does. Keys that end in a preposition or a particle ("lives_in", "works_at") are relations, not
+// attribute nouns, and never match this way; nor do the fallback predicates.
+func SameHead(a, b string) bool {
+	if a == b || a == "" || b == "" {
+		return false
+	}
+	short, long := a, b
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	if !strings.HasSuffix(long, "_"+short) {
+		return false
+	}
+	last := short[strings.LastIndexByte(short, '_')+1:]
+	switch last {
+	case "in", "at", "on", "of", "to", "for", "from", "by", "with", "as", "into", "about", "up", "out", "off",
+		"said", "mentioned", "is", "a", "has", "did":
+		return false
+	}
+	return true
+}

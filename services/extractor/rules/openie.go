@@ -616,6 +616,10 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 				s.pronoun = false
 				for _, t := range p.complements(s, vg) {
 					t.subject = ""
+					if canon.RelationKey(t.key) == "headquartered_in" {
+						// "I'm based in Riga": a person's base is where they live.
+						t.key, t.relation = "lives_in", "lives in"
+					}
 					out = append(out, t)
 				}
 			}

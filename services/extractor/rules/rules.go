@@ -225,7 +225,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 	} else {
 		parts = splitClauses(sent)
 	}
-	var assertive []string
+	var assertive, uncovered []string
 	for i, clause := range parts {
 		clause = stripDiscourse(clause)
 		clause = strings.TrimRight(clause, ".!? ")
@@ -237,15 +237,31 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			clause = resolvePronoun(clause, tc.named, tc.prevNamed)
 		}
 		assertive = append(assertive, clause)
-		claims = append(claims, e.clauseClaims(tc, clause, seq, numbered, i == 0)...)
+		cs := e.clauseClaims(tc, clause, seq, numbered, i == 0)
 		// "… the response time, which has improved to 250ms": the relative clause is a fact of its own.
 		if rel := relativeUpdate(clause); rel != "" && !numbered {
-			claims = append(claims, e.clauseClaims(tc, rel, seq, numbered, false)...)
+			cs = append(cs, e.clauseClaims(tc, rel, seq, numbered, false)...)
 		}
+		if !numbered {
+			ownTexts(cs)
+			if needsFallback(clause, cs) {
+				uncovered = append(uncovered, clause)
+			}
+		}
+		claims = append(claims, cs...)
 		collectMentions(&tc.named, clause)
 	}
 	if len(assertive) == 0 {
 		return claims
+	}
+	if !numbered {
+		// A fallback states only the clauses no structured claim states. A clause that fills a single-valued
+		// slot is said by that claim alone: a sentence claim beside it would keep stating the value after a
+		// later statement supersedes it ("Emma just started working at Google" after she joined Anthropic).
+		if len(uncovered) == 0 {
+			return claims
+		}
+		assertive = uncovered
 	}
 	if fb, ok := e.fallback(*tc, assertive, claims, seq); ok {
 		claims = append(claims, fb)
@@ -430,6 +446,15 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		return append(out, s)
 	}
 	if !numbered {
+		if m := reDue.FindStringSubmatchIndex(clause); m != nil && dateAt(dates, m[1]-1) {
+			// "My thesis is due on April 30": the date the speaker's thing is due.
+			if v := valuePhrase(clause[m[1]:], dates, m[1]); v != "" {
+				attr := updateAttribute(clause[m[2]:m[3]])
+				if attr != "" {
+					return append(out, spec{predicate: attr + " due date", object: v, confidence: confFirst, definite: true})
+				}
+			}
+		}
 		// Lists of facts are encyclopedic; updates of the speaker's own values come up in conversation.
 		if s, ok := matchUpdate(clause, dates); ok {
 			return append(out, s)
@@ -483,13 +508,20 @@ var (
 	rePossessive = regexp.MustCompile(`^(.+?)'s?\s+([a-zA-Z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
 	reMyIs       = regexp.MustCompile(`(?i)^(?:my|our)\s+([a-z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
 	reFavourite  = regexp.MustCompile(`(?i)^(favou?rite|fave)\s+(.+)$`)
-	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)\b`)
+	// Go's \b is ASCII-only ("In" would end at "Inès"), hence the explicit boundary.
+	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)(?:[^\p{L}\p{N}]|$)`)
 )
 
 // matchPossessive handles "Alice's manager is Bob" and the speaker's "my X is Y".
 func matchPossessive(clause string, dates []when) (spec, bool) {
 	if m := reMyIs.FindStringSubmatchIndex(clause); m != nil {
 		attr := strings.ToLower(strings.TrimSpace(clause[m[2]:m[3]]))
+		// "my new manager is Inès": "new", "current" say when, not which attribute.
+		for _, w := range []string{"new ", "current ", "latest ", "present "} {
+			if strings.HasPrefix(attr, w) && len(attr) > len(w) {
+				attr = attr[len(w):]
+			}
+		}
 		objStart := m[4]
 		if fm := reFavourite.FindStringSubmatch(attr); fm != nil {
 			attr = "favourite " + fm[2]
@@ -530,9 +562,26 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 }
 
 var (
-	reAge       = regexp.MustCompile(`(?i)^I\s+(?:am|was|just\s+turned|turned|will\s+be)\s+(\d{1,3})(?:\s+years?\s+old)?\b`)
-	reFan       = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am|are|have\s+been|have\s+always\s+been|was|were)\s+(?:(?:also|really|always|still|so|mostly|very|totally|super|pretty|quite|now|currently|\w+ly)\s+)*(?:(?:a|an|such\s+a)\s+(?:big|huge|massive|great|true|long-time|longtime|die-hard)?\s*fans?\s+of|into|passionate\s+about|obsessed\s+with|keen\s+on|interested\s+in|crazy\s+about|fond\s+of)\s+`)
-	reStatus    = regexp.MustCompile(`(?i)^I\s+am\s+(?:now\s+|currently\s+|still\s+)?(single|divorced|engaged|married|widowed|retired|pregnant|unemployed|vegan|vegetarian)\b`)
+	reAge    = regexp.MustCompile(`(?i)^I\s+(?:am|was|just\s+turned|turned|will\s+be)\s+(\d{1,3})(?:\s+years?\s+old)?\b`)
+	reFan    = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am|are|have\s+been|have\s+always\s+been|was|were)\s+(?:(?:also|really|always|still|so|mostly|very|totally|super|pretty|quite|now|currently|\w+ly)\s+)*(?:(?:a|an|such\s+a)\s+(?:big|huge|massive|great|true|long-time|longtime|die-hard)?\s*fans?\s+of|into|passionate\s+about|obsessed\s+with|keen\s+on|interested\s+in|crazy\s+about|fond\s+of)\s+`)
+	reStatus = regexp.MustCompile(`(?i)^I\s+am\s+(?:now\s+|currently\s+|still\s+)?(single|divorced|engaged|married|widowed|retired|pregnant|unemployed)\b`)
+	// reDiet finds the speaker's diet: "I'm pescatarian now", "I went vegan", "I'm back to being fully
+	// vegetarian". The adjectives are the names of dietary practices in English (a closed set of everyday
+	// words: what a menu or a form asks about), each a value of one attribute.
+	reDiet = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am|are|was|were|have\s+been|went|became|have\s+gone|turned|switched\s+to\s+being|am\s+back\s+to\s+being|are\s+back\s+to\s+being|went\s+back\s+to\s+being)\s+(?:(?:now|currently|fully|strictly|mostly|still|officially|full|completely|a)\s+)*(vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten-free|lactose-free|dairy-free|kosher|halal|omnivore|omnivorous|carnivore|plant-based|raw\s+vegan)\b`)
+	// reEarn and rePayRent read money said with the verbs English uses for a salary ("I earn €52,000 a year",
+	// "I make $80k", "I get paid £30 an hour") and for rent ("I pay R$ 3.200 a month for my flat", "we pay
+	// $1,500 in rent").
+	reEarn    = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:now|currently|still|only|just)\s+)*(?:earn|make|get\s+paid|am\s+paid|take\s+home|bring\s+in)\s+(` + money + `(?:\s+(?:a|an|per)\s+(?:year|month|hour|week)|\s+(?:annually|yearly|monthly|hourly))?)`)
+	rePayRent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:now|currently|still|only|just)\s+)*pay\s+(` + money + `(?:\s+(?:a|per)\s+(?:month|week)|\s+monthly|\s+weekly)?)\s+(?:in\s+rent|for\s+(?:my|our|the)\s+(?:\w+\s+){0,2}(?:flat|apartment|place|house|room|studio|home|condo|loft|rental))\b`)
+	// reHomePlace: "I rent a small place in Providencia", "we're in Ñuñoa now", "I'm based in Riga": where the
+	// speaker lives, said with a home noun or a state of being somewhere for good.
+	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:place|flat|apartment|house|home|condo|studio|room|loft)\s+in|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
+	reInNow     = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?in\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)\s+(?:now|these\s+days)\b`)
+	// reDatedEvent: "I have a dentist appointment on Tuesday at 9": an event of the speaker's and its date.
+	reDatedEvent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+(?:a|an|my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:on|at|this|next|for|in)\s`)
+	// reDue: "My thesis is due on April 30", "the report is now due May 31".
+	reDue       = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
 	reMovedTo   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
 	reMovedFrom = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
 	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:new\s+)?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
@@ -564,9 +613,31 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 		}
 		return spec{predicate: "is", object: st, confidence: confFirst}, true
 	}
-	if loc := reMovedTo.FindStringIndex(clause); loc != nil {
-		if obj := objAfter(loc); obj != "" {
+	if m := reDiet.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: "diet", object: strings.ToLower(m[1]), confidence: confFirst, definite: true}, true
+	}
+	if m := reEarn.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: "salary", object: m[1], confidence: confFirst}, true
+	}
+	if m := rePayRent.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: "rent", object: m[1], confidence: confFirst}, true
+	}
+	if loc := reHomePlace.FindStringIndex(clause); loc != nil {
+		if obj := nameOnly(objAfter(loc)); obj != "" && properNoun(obj) {
 			return spec{predicate: "lives in", object: obj, confidence: confFirst}, true
+		}
+	}
+	if m := reInNow.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: "lives in", object: m[1], confidence: confFirst, change: true}, true
+	}
+	if m := reDatedEvent.FindStringSubmatchIndex(clause); m != nil {
+		if v := valuePhrase(clause[m[3]+1:], dates, m[3]+1); v != "" && dateAt(dates, m[3]+1) {
+			return spec{predicate: strings.ToLower(clause[m[2]:m[3]]), object: v, confidence: confFirst, definite: true}, true
+		}
+	}
+	if loc := reMovedTo.FindStringIndex(clause); loc != nil {
+		if obj := nameOnly(objAfter(loc)); obj != "" {
+			return spec{predicate: "lives in", object: obj, confidence: confFirst, change: true}, true
 		}
 	}
 	if loc := reMovedFrom.FindStringIndex(clause); loc != nil {
@@ -777,11 +848,13 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 	}
 	o := obj(j)
 	switch b {
-	case "live", "stay", "move", "relocate":
-		// "I live in Portland with my two cats": the companions are not part of the place.
+	case "live", "stay", "move", "relocate", "rent", "settle":
+		// "I live in Portland with my two cats": the companions are not part of the place; "moved to Kraków
+		// for a job": a place named is the name alone.
 		if i := strings.Index(o, " with "); i > 0 {
 			o = o[:i]
 		}
+		o = nameOnly(o)
 	}
 	if strings.HasSuffix(pred, " to") && reTellYou.MatchString(o) {
 		return spec{}, false
@@ -935,7 +1008,7 @@ var (
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
 	reLeadIn   = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+)((?:I|we)\s)`)
 	reFave     = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s)\s+(?:definitely\s+|totally\s+|really\s+|still\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s*,.*)?$`)
-	reCompound = regexp.MustCompile(`^(?:(?i:my|our)\s+[\w-]+|[A-Z][a-z]+)\s+and\s+(I|we)\b`)
+	reCompound = regexp.MustCompile(`^(?:(?i:my|our)\s+[\w-]+|\p{Lu}\p{Ll}[\p{L}\p{M}]*)\s+and\s+(I|we)\b`)
 )
 
 // matchMyFavourite handles "Blue's my fave", "Star Wars is my favorite movie".
@@ -992,7 +1065,8 @@ type token struct {
 	gap, numbered bool
 }
 
-var reWord = regexp.MustCompile(`[A-Za-z][A-Za-z'-]*`)
+// reWord matches a word in any script ("Łódź", "Ñuñoa"), so no letter outside ASCII cuts a name.
+var reWord = regexp.MustCompile(`\p{L}[\p{L}\p{M}'-]*`)
 
 // tokenize returns the words of s with their byte offsets shifted by base.
 func tokenize(s string, base int) []token {
@@ -1058,4 +1132,90 @@ func agentSuffix(w string) bool {
 		return true
 	}
 	return false
+}
+
+// nameOnly cuts a phrase that starts with a name at the first word that cannot continue it ("Kraków for a job
+// at a game studio" → "Kraków"); names joined by connectors ("Rio de Janeiro") stay whole. A phrase that does
+// not start with a capitalized word is returned as it is.
+func nameOnly(o string) string {
+	ws := strings.Fields(o)
+	if len(ws) < 2 || !nlp.Capitalized(ws[0]) {
+		return o
+	}
+	n := 1
+	for n < len(ws) {
+		w := ws[n]
+		if nlp.Capitalized(w) || nameConnectors[strings.ToLower(w)] && n+1 < len(ws) && nlp.Capitalized(ws[n+1]) {
+			n++
+			continue
+		}
+		break
+	}
+	return strings.TrimRight(strings.Join(ws[:n], " "), ",")
+}
+
+// money is an amount of money as people write it: a currency sign or code before the number ("$3,250",
+// "R$ 3.650", "€58,500", "USD 80,000") or a currency word or "k" after it ("80k", "52,000 euros").
+const money = `(?:(?:[$€£¥₹]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d[\d,.]*(?:\s?[kKmM]\b)?|\d[\d,.]*\s?(?:[kK]\b|(?:dollars|euros|pounds|reais|rupees|yen|francs|USD|EUR|GBP)\b))`
+
+// dateAt reports a date that starts at byte offset at of the clause, or one space after it.
+func dateAt(dates []when, at int) bool {
+	for _, d := range dates {
+		if d.end > at && d.start >= at-1 && d.start <= at+8 {
+			return true
+		}
+	}
+	return false
+}
+
+// needsFallback reports whether a clause needs a sentence claim beside its structured claims: when it has
+// none, or when none of them is single-valued and their texts leave some of its content words unsaid.
+func needsFallback(clause string, cs []extract.Claim) bool {
+	if len(cs) == 0 {
+		return true
+	}
+	for _, c := range cs {
+		if c.Functional {
+			return false
+		}
+	}
+	return !covered(clause, cs)
+}
+
+// ownTexts gives a claim of a clause a text of its own when the clause's text also states the value of another
+// single-valued slot: "My sister Emma just started working at Google as a data scientist" gives Emma's
+// employer and her occupation, and when she changes employer the occupation's text must not still say
+// Google. Texts that state only their own claim's value (or the same value for several subjects: "Nina and
+// Omar moved to Porto") are kept as said.
+func ownTexts(cs []extract.Claim) {
+	if len(cs) < 2 {
+		return
+	}
+	rewrite := make([]bool, len(cs))
+	for i, c := range cs {
+		text := strings.ToLower(c.Text)
+		for j, d := range cs {
+			if i == j || !d.Functional || d.SubjectKey == c.SubjectKey && d.PredicateKey == c.PredicateKey {
+				continue
+			}
+			if canon.ObjectKey(d.Object) == canon.ObjectKey(c.Object) || d.SubjectKey == canon.SubjectKey(c.Object) && canon.SubjectKey(d.Object) == c.SubjectKey {
+				// The same value, or the converse of this claim ("A married B": B's spouse is A).
+				continue
+			}
+			if o := strings.ToLower(d.Object); o != "" && strings.Contains(text, o) {
+				rewrite[i] = true
+			}
+		}
+	}
+	for i := range cs {
+		if !rewrite[i] {
+			continue
+		}
+		c := &cs[i]
+		pred := c.Predicate
+		if pred == "" || strings.Contains(pred, "'") {
+			pred = strings.ReplaceAll(c.PredicateKey, "_", " ")
+		}
+		c.Text = canon.ClaimText(c.Subject, pred, c.Object)
+	}
 }

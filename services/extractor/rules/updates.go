@@ -29,13 +29,14 @@ var (
 	// "the number of commits has now reached 165"
 	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
 	// "I've adjusted the snack budget to $75"
-	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we)\s+` + updateAux + updateVerb + `\s+(?:my|our|the)\s+` + updateAttr + updateFrom + `\s+to\s+(\S.*)$`)
+	// (the agent may be someone else: "My landlord raised the rent to R$ 3.650")
+	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + updateVerb + `\s+(?:my|our|the)\s+` + updateAttr + updateFrom + `\s+to\s+(\S.*)$`)
 	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
 	// reRelativeUpdate finds ", which has improved to X" after a noun phrase.
 	reRelativeUpdate = regexp.MustCompile(`(?i),?\s+(?:which|that)\s+((?:has|have|had|is|was|are|were)\s+.*?(?:` + updateVerb + `|reached|hit)\b.*)$`)
-	reTimeOfDay      = regexp.MustCompile(`(?i)^,?\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:\s|$)`)
+	reTimeOfDay      = regexp.MustCompile(`(?i)^,?\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:[\s,;.]|$)`)
 	reDeterminer     = regexp.MustCompile(`(?i)\b(?:the|my|our)\s`)
 )
 
@@ -68,7 +69,8 @@ func matchUpdate(clause string, dates []when) (spec, bool) {
 	if obj == "" {
 		return spec{}, false
 	}
-	return spec{predicate: attr, object: obj, confidence: confFirst}, true
+	// A value that was moved, raised or cut to something new has one value at a time.
+	return spec{predicate: attr, object: obj, confidence: confFirst, change: true}, true
 }
 
 // matchNewValue finds "the new X of Y" inside a clause.
@@ -118,7 +120,7 @@ func valuePhrase(rest string, dates []when, offset int) string {
 			if end := d.end - offset; end <= len(rest) {
 				// "April 22 at 11 AM": the time of day is part of the value.
 				if t := reTimeOfDay.FindString(rest[end:]); t != "" {
-					v += " " + strings.TrimSpace(t)
+					v += " " + strings.TrimRight(strings.TrimSpace(t), ",;.")
 				}
 			}
 			return v
