@@ -1383,6 +1383,12 @@ func noteSpec(sent string) (spec, bool) {
 		return spec{}, false
 	}
 	head, value := strings.TrimSpace(sent[:colon]), strings.TrimRight(strings.TrimSpace(sent[colon+2:]), ". ")
+	// "New number since I switched carriers: …": a subordinate clause in the heading says why, not what.
+	for _, sub := range []string{" since ", " because ", " after ", " now that ", " as of ", " from "} {
+		if i := strings.Index(strings.ToLower(head), sub); i > 0 {
+			head = head[:i]
+		}
+	}
 	if value == "" || len(strings.Fields(head)) > 6 || len(strings.Fields(value)) > 8 {
 		return spec{}, false
 	}

@@ -173,6 +173,15 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 				// "Here is a list of facts:", "Here's my current code:": an introduction, not a statement.
 				continue
 			}
+			if v, ok := correction(sent, tc.ref); ok && !numbered && len(out) > 0 && !out[len(out)-1].Fallback {
+				// "My flight is on October 14. Sorry, I mean October 15": the speaker corrects the value just
+				// said; the claim states the corrected value, as if said right the first time.
+				last := &out[len(out)-1]
+				old := last.Object
+				last.Object = v
+				last.Text = strings.Replace(last.Text, old, v, 1)
+				continue
+			}
 			for _, c := range e.sentenceClaims(tc, sent, seq, numbered) {
 				add(c)
 			}
@@ -189,9 +198,9 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 // single-valued when its statement says it changed.
 var reChangeCue = regexp.MustCompile(`(?i)\b(?:now\s+\pL|currently|these\s+days|nowadays|anymore|any\s+more|switched\s+(?:to|from)|changed\s+(?:to|from)|instead)\b`)
 
-// rePreface is a short verbless heading before a colon that introduces the statement ("Big news: …",
-// "Quick update: …").
-var rePreface = regexp.MustCompile(`^(?:\p{L}+\s+){0,2}\p{L}+:\s+\S`)
+// rePreface is a short heading before a colon that introduces the statement ("Big news: …", "Quick update:
+// …", "Update on the food front: …"); a heading with a verb is a clause of its own.
+var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := stripDiscourse(expand(raw))
@@ -204,7 +213,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 		}
 		return []extract.Claim{c}
 	}
-	if loc := rePreface.FindStringIndex(sent); loc != nil && !numbered {
+	if loc := rePreface.FindStringIndex(sent); loc != nil && !numbered && !hasVerbWord(sent[:loc[1]-2]) {
 		sent = sent[loc[1]-1:]
 	}
 	if sent == "" {
@@ -250,6 +259,9 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 		}
 		claims = append(claims, cs...)
 		collectMentions(&tc.named, clause)
+	}
+	if !numbered {
+		claims = ownValues(claims)
 	}
 	if len(assertive) == 0 {
 		return claims
@@ -471,7 +483,7 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		}
 		return out
 	}
-	if m := reKinLead.FindStringSubmatchIndex(clause); m != nil && !numbered {
+	if m := reKinLead.FindStringSubmatchIndex(clause); m != nil && !numbered && kinLead(clause, m) {
 		// "My sister Emma just started working at Google": what follows the name is about Emma.
 		if ts := openIE(clause[m[2]:], shiftDates(dates, m[2], 0), false, false); len(ts) > 0 {
 			for _, t := range ts {
@@ -492,9 +504,16 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		out = append(out, s)
 	} else if s, ok := matchFirstPerson(clause, dates, firstClause); ok {
 		out = append(out, s)
+		if k := canon.RelationKey(canon.PredicateKey(s.predicate)); k == "works_at" || k == "works_in" {
+			// "I took a job at Paystack as a backend engineer", "I work at a clinic as a nurse": the role
+			// after "as" is the speaker's occupation too.
+			if m := reAsRole.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) {
+				out = append(out, spec{predicate: "works as", object: m[1], key: "occupation", confidence: confFirst})
+			}
+		}
 	} else if s, ok := matchNamed(clause, dates); ok {
 		out = append(out, s)
-	} else if m := reKinLead.FindStringSubmatchIndex(clause); m != nil {
+	} else if m := reKinLead.FindStringSubmatchIndex(clause); m != nil && kinLead(clause, m) {
 		// "My sister Anna works at Google": what follows is about Anna.
 		if s, ok := matchNamed(clause[m[2]:], shiftDates(dates, m[2], 0)); ok {
 			s.text = thirdPersonText(replaceDates(clause, dates), tc.speaker)
@@ -527,6 +546,12 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 			attr = "favourite " + fm[2]
 		}
 		rest := clause[objStart:]
+		if dateAt(dates, objStart) && len(strings.Fields(attr)) <= 4 {
+			// "My flight to Denver is on October 14": the date of the speaker's event.
+			if v := valuePhrase(rest, dates, objStart); v != "" {
+				return spec{predicate: attr, object: v, confidence: confFirst, definite: true}, true
+			}
+		}
 		if reWeakObject.MatchString(rest) || len(strings.Fields(attr)) > 3 {
 			return spec{}, false
 		}
@@ -584,7 +609,8 @@ var (
 	reDue       = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
 	reMovedTo   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
 	reMovedFrom = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
-	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:new\s+)?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
+	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
+	reBackIn    = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
 	reIsA       = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
 	reBadIsA    = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
 	reSubjVerb  = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
@@ -627,6 +653,10 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 			return spec{predicate: "lives in", object: obj, confidence: confFirst}, true
 		}
 	}
+	if m := reBackIn.FindStringSubmatch(clause); m != nil {
+		// "I'm back in Chicago": a return is a move.
+		return spec{predicate: "lives in", object: m[1], confidence: confFirst, change: true}, true
+	}
 	if m := reInNow.FindStringSubmatch(clause); m != nil {
 		return spec{predicate: "lives in", object: m[1], confidence: confFirst, change: true}, true
 	}
@@ -647,7 +677,11 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 	}
 	if loc := reNewJob.FindStringIndex(clause); loc != nil {
 		if obj := objAfter(loc); obj != "" {
-			return spec{predicate: "works at", object: obj, confidence: confFirst}, true
+			if i := strings.Index(obj, " as "); i > 0 {
+				// "a job at Paystack as a backend engineer": the employer; the role is read below.
+				obj = obj[:i]
+			}
+			return spec{predicate: "works at", object: obj, confidence: confFirst, change: true}, true
 		}
 	}
 	if loc := reIsA.FindStringIndex(clause); loc != nil {
@@ -825,7 +859,7 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 	verb := pred
 	j := i + 1
 	// A particle follows the verb directly: "completed 40% of it" has none.
-	for j < len(toks) && particles[toks[j].lower] && !toks[j].gap && j-i <= 2 {
+	for j < len(toks) && (particles[toks[j].lower] || toks[j].lower == "as" && workVerbs[b]) && !toks[j].gap && j-i <= 2 {
 		pred += " " + toks[j].lower
 		j++
 	}
@@ -862,6 +896,13 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 	if pronounObject[strings.ToLower(o)] {
 		// "I love it": the claim would not say what.
 		return spec{}, false
+	}
+	if strings.HasSuffix(pred, " as") {
+		// "I work as an accountant at a shipping company", "I've been freelancing as a web developer": a verb
+		// of work with "as" and a person noun of work names the speaker's occupation.
+		if m := reAsRole.FindStringSubmatch("as " + o); m != nil && occupationNoun(m[1]) && workVerbs[b] {
+			return spec{predicate: "works as", object: m[1], key: "occupation", confidence: conf}, true
+		}
 	}
 	if o == "" {
 		// Intransitive: "I retired", "we won". The verb is the claim.
@@ -1218,4 +1259,81 @@ func ownTexts(cs []extract.Claim) {
 		}
 		c.Text = canon.ClaimText(c.Subject, pred, c.Object)
 	}
+}
+
+// reCorrection is a speaker correcting what they just said: "Sorry, I mean October 15", "I meant the 15th",
+// "Correction: Tuesday", "No wait, it's Friday".
+var reCorrection = regexp.MustCompile(`(?i)^(?:(?:sorry|oops|sorry,\s+no|no\s+wait|wait|actually|correction)[,:!]?\s+)+(?:I\s+mean[t]?\s+|it'?s\s+|it\s+is\s+|make\s+that\s+)?(.+?)[.!]?$|^I\s+mean[t]?\s+(.+?)[.!]?$`)
+
+// correction returns the corrected value of a correction sentence, or false. The value must be short and
+// have no verb of its own ("I mean October 15", not "I mean, we moved"); a date is given as resolved.
+func correction(sent string, ref time.Time) (string, bool) {
+	m := reCorrection.FindStringSubmatch(strings.TrimSpace(expand(sent)))
+	if m == nil {
+		return "", false
+	}
+	v := m[1]
+	if v == "" {
+		v = m[2]
+	}
+	if i := strings.IndexAny(v, ",;"); i > 0 {
+		v = v[:i]
+	}
+	v = strings.TrimSpace(v)
+	if v == "" || len(strings.Fields(v)) > 5 || hasVerbWord(v) {
+		return "", false
+	}
+	if ds := findDates(v, ref); len(ds) > 0 && ds[0].start == 0 {
+		return strings.TrimPrefix(strings.TrimPrefix(ds[0].phrase, "on "), "in "), true
+	}
+	if ds := findDates("on "+v, ref); len(ds) > 0 && ds[0].start == 0 {
+		return strings.TrimPrefix(ds[0].phrase, "on "), true
+	}
+	return v, true
+}
+
+// reAsRole is "as a/an ROLE" in a clause, up to a preposition, a comma or the end.
+var reAsRole = regexp.MustCompile(`(?i)\bas\s+(?:a|an)\s+([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)(?:\s+(?:at|for|in|with|since|from)\b|[,.;]|$)`)
+
+// kinLead reports whether "my N Name" at the start of a clause names a person by kinship ("my sister Emma"),
+// not a thing followed by a name ("my flight to Denver").
+func kinLead(clause string, m []int) bool {
+	f := strings.Fields(strings.ToLower(clause[:m[2]]))
+	if len(f) < 2 {
+		return false
+	}
+	n := strings.Trim(f[len(f)-1], ",")
+	_, ok := kinship[n]
+	if !ok {
+		_, ok = kinship[strings.TrimSuffix(n, "s")]
+	}
+	return ok
+}
+
+// workVerbs are verbs of doing a job, whose "as" phrase names the role ("work as", "freelance as", "intern
+// as", "volunteer as", "serve as").
+var workVerbs = map[string]bool{"work": true, "freelance": true, "serve": true, "start": true, "intern": true,
+	"volunteer": true, "moonlight": true, "contract": true, "consult": true, "teach": true}
+
+// ownValues keeps a sentence's single-valued claims the only ones that state their values: a claim of another
+// relation whose text repeats such a value gets a text of its own (ownTexts), and an accumulating claim whose
+// object holds it ("put in an offer of $615,000 on a townhouse", beside the offer of $615,000) is dropped,
+// since it would keep stating the value after a later one supersedes it.
+func ownValues(cs []extract.Claim) []extract.Claim {
+	ownTexts(cs)
+	out := cs[:0]
+	for i, c := range cs {
+		drop := false
+		if !c.Functional && !c.Fallback {
+			for j, d := range cs {
+				if i != j && d.Functional && d.SubjectKey == c.SubjectKey && len(d.Object) > 2 && canon.ObjectKey(d.Object) != canon.ObjectKey(c.Object) && strings.Contains(c.Object, d.Object) {
+					drop = true
+				}
+			}
+		}
+		if !drop {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -178,7 +178,7 @@ func (e *Extractor) presupposedValues(tc *turnCtx, sent string, seq *int64) []ex
 		if attr == "" || value == "" {
 			return
 		}
-		s := spec{predicate: attr, object: value, text: sentence(owner + " " + attr + " is " + value), confidence: confFirst}
+		s := spec{predicate: attr, object: value, text: sentence(owner + " " + attr + " is " + value), confidence: confFirst, definite: true}
 		out = append(out, e.claim(*tc, s, clause, nil, seq))
 	}
 	for _, m := range reDatedNoun.FindAllStringSubmatchIndex(sent, -1) {
@@ -189,12 +189,22 @@ func (e *Extractor) presupposedValues(tc *turnCtx, sent string, seq *int64) []ex
 		value := strings.TrimPrefix(strings.TrimPrefix(ds[0].phrase, "on "), "in ")
 		add(updateAttribute(sent[m[4]:m[5]]), value, sent)
 	}
+	for _, m := range reAmountOf.FindAllStringSubmatch(sent, -1) {
+		// "We put in an offer of $615,000": the amount of the speaker's offer.
+		if attr := updateAttribute(m[1]); attr != "" {
+			add(attr, m[2], sent)
+		}
+	}
 	if m := reNewValue.FindStringSubmatchIndex(sent); m != nil {
 		dates := findDates(sent, tc.ref)
 		add(updateAttribute(sent[m[2]:m[3]]), valuePhrase(sent[m[4]:], dates, m[4]), sent)
 	}
 	return out
 }
+
+// reAmountOf is "a/an N of <money>" after a verb of making or getting ("put in an offer of $615,000", "got a
+// raise of €3,000", "took a loan of $20,000"): the amount is the value of the speaker's N.
+var reAmountOf = regexp.MustCompile(`(?i)\b(?:put\s+in|made|make|submitted|got|received|took|accepted|offered|have|had)\s+(?:a|an)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+of\s+(` + money + `)`)
 
 // possessive is "Alice's" or "James'".
 func possessive(name string) string {
