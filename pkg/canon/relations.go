@@ -14,7 +14,8 @@ import "strings"
 // citizenship, education, headquarters, notable work, author, creator, developer, performer, founder,
 // producer and manufacturer, chairperson, chief executive, capital, location, origin, religion, languages spoken,
 // membership, child, original broadcaster, twinned administrative body, genre, original language, language of
-// a work, sport), and the everyday attributes of a person. It is general English for these relations,
+// a work, sport), and the everyday attributes of a person (the names forms and profiles give salary, phone
+// number and e-mail address). It is general English for these relations,
 // written from the properties' meaning, not from any data set's sentences; relations outside it keep their
 // structural key, and the reconciler still merges a subject's paraphrased predicates by embedding similarity.
 var relationAliases = map[string][]string{
@@ -59,6 +60,9 @@ var relationAliases = map[string][]string{
 	"original_language": {"original_language_of_work", "language_of_original_work"},
 	"written_in":        {"language_of_work", "language_of_work_or_name", "in_language"},
 	"sport":             {"plays_sport", "sports"},
+	"salary":            {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns"},
+	"phone_number":      {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
+	"email":             {"email_address", "e-mail", "e_mail", "mail_address"},
 }
 
 var canonicalRelation = func() map[string]string {

@@ -122,6 +122,31 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"rita_moen", "works_at", "Norlink", false}}, absent: []claim{{"big_news", "", "", false}, {"kim", "big_news", "", false}}},
 		{name: "lower-case typing", content: "rita moen speaks norwegian",
 			want: []claim{{"rita_moen", "speaks", "norwegian", false}}},
+		{name: "salary said with a verb of being paid", content: "They pay me €60k now.",
+			want: []claim{{"kim", "salary", "€60k", false}}, functional: []string{"€60k"}},
+		{name: "amount governed by a money noun", content: "Our budget went up to $3,100 a month.",
+			want: []claim{{"kim", "budget", "$3,100 a month", false}}, functional: []string{"$3,100 a month"}},
+		{name: "what a home costs a month is rent", content: "The flat costs us £1,900 a month.",
+			want: []claim{{"kim", "rent", "£1,900 a month", false}}},
+		{name: "e-mail address", content: "My new email is ana.r@example.org.",
+			want: []claim{{"kim", "email", "ana.r@example.org", false}}, functional: []string{"ana.r@example.org"}},
+		{name: "diet", content: "I've gone fully vegan.",
+			want: []claim{{"kim", "diet", "vegan", false}}, functional: []string{"vegan"}},
+		{name: "negated diet states no diet", content: "I'm not vegetarian anymore.",
+			absent: []claim{{"kim", "diet", "vegetarian", false}}},
+		{name: "return is a move", content: "I'm back in Lisbon.",
+			want: []claim{{"kim", "lives_in", "Lisbon", false}}, functional: []string{"Lisbon"}},
+		{name: "home rented in a place", content: "We rent a small flat in Porto.",
+			want: []claim{{"kim", "lives_in", "Porto", false}}},
+		{name: "self-correction", content: "My exam is on June 10. Sorry, I mean June 12.",
+			want:   []claim{{"kim", "exam", "12 June 2024", false}},
+			absent: []claim{{"kim", "exam", "10 June 2024", false}}},
+		{name: "role after a job", content: "I took a part-time job at Lidl as a cashier.",
+			want: []claim{{"kim", "works_at", "Lidl", false}, {"kim", "occupation", "cashier", false}}},
+		{name: "coordinated verb phrase keeps the subject", content: "We thought it over and raised our offer to $420,000.",
+			want: []claim{{"kim", "offer", "$420,000", false}}, functional: []string{"$420,000"}},
+		{name: "month after 'starting' is the next one", content: "The gym raised the fee to $45 starting in July.",
+			want: []claim{{"kim", "fee", "$45", false}}},
 		{name: "non-ASCII first letter", content: "The École Militaire is located in Paris.",
 			want: []claim{{"école_militaire", "located_in", "Paris", false}}},
 		{name: "comma inside a name", content: "Pedro Pierluisi worked in Washington, D.C.",
@@ -206,4 +231,43 @@ func render(cs []extract.Claim) string {
 		}
 	}
 	return b.String()
+}
+
+// TestSingleValuedValuesStatedOnce checks that in a turn, the value of a single-valued claim is stated as
+// current only by that claim: no other claim of the turn (of another slot, a sentence claim included) repeats it
+// unless a word next to it says it no longer holds. Otherwise, when a later turn supersedes the value, that
+// other claim would go on stating it as current. Each case names, by hand, the values that must be stated once.
+func TestSingleValuedValuesStatedOnce(t *testing.T) {
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	e := New()
+	for _, c := range []struct {
+		content string
+		once    []string
+	}{
+		{"My brother Rui just started working at Siemens as an engineer.", []string{"Siemens", "engineer"}},
+		{"Big news: Rui left Siemens and joined Bosch.", []string{"Bosch"}},
+		{"We put in an offer of $615,000 on a townhouse in Sacramento.", []string{"$615,000"}},
+		{"The raise came through: my salary is now €58,500.", []string{"€58,500"}},
+		{"I earn €52,000 a year as a test engineer at Siemens in Munich.", []string{"€52,000"}},
+	} {
+		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: c.content, OccurredAt: at})
+		for _, v := range c.once {
+			owners := 0
+			for _, g := range got {
+				if !strings.Contains(g.Text, v) {
+					continue
+				}
+				if i := strings.Index(g.Text, v); i > 0 && strings.HasSuffix(strings.TrimSpace(g.Text[:i]), "left") {
+					continue // "left Siemens": said as no longer holding
+				}
+				owners++
+				if !g.Functional || !strings.Contains(g.Object, v) {
+					t.Errorf("%q: %q is stated by a claim that does not hold it as its single value: %s", c.content, v, render([]extract.Claim{g}))
+				}
+			}
+			if owners == 0 {
+				t.Errorf("%q: no claim states %q: %s", c.content, v, render(got))
+			}
+		}
+	}
 }

@@ -251,6 +251,9 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 		if rel := relativeUpdate(clause); rel != "" && !numbered {
 			cs = append(cs, e.clauseClaims(tc, rel, seq, numbered, false)...)
 		}
+		if !numbered && !isQuestion(sent) {
+			cs = append(cs, e.attributeValues(tc, clause, seq, append(claims, cs...))...)
+		}
 		if !numbered {
 			ownTexts(cs)
 			if needsFallback(clause, cs) {
