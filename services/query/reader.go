@@ -84,7 +84,7 @@ func (r *resolver) resolvePlan(ctx context.Context, p plan) (*chain, error) {
 	}
 	c := &chain{start: ms[0], entity: ms[0].subjects}
 	for _, rel := range p.Relations {
-		cs := cuesFor(rel, mention{from: -1, to: -1})
+		u := unitOfPhrase(rel)
 		slots, err := r.slotsOf(ctx, c.entity)
 		if err != nil {
 			return nil, err
@@ -95,8 +95,7 @@ func (r *resolver) resolvePlan(ctx context.Context, p plan) (*chain, error) {
 			if len(sl.winners) == 0 {
 				continue
 			}
-			sc, consumed := relationMatch(relationWords(sl.winners[0]), cs, make([]bool, len(cs)))
-			if len(consumed) > 0 && sc > bestScore {
+			if sc, _ := unitScore(&u, r.relation(sl.winners[0]), false, nil); sc > bestScore {
 				best, bestScore = sl, sc
 			}
 		}

@@ -404,40 +404,37 @@ func mentionsOf(keys []string, spans map[string][2]int, known map[string][]strin
 	return ms
 }
 
-// rankSubjectClaims is the third mode: the claims of the mentioned subjects whose predicate names a relation
-// the rest of the query asks about, ranked by how well their relation matches it, then newest first.
+// rankSubjectClaims is the third mode: the claims of the mentioned subjects whose relation is one the
+// question asks about (its relation units, read from each mention: question.go), ranked by how well they
+// match, then newest first.
 func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []string {
 	type scored struct {
 		score float64
 		row   *claimRow
 	}
-	cues := make([][]cue, len(ms))
-	for i, m := range ms {
-		cues[i] = cuesFor(query, m)
+	toks := analyzeQuestion(query)
+	parses := make([]*questionParse, len(ms))
+	for i := range ms {
+		parses[i] = readQuestion(toks, &ms[i])
 	}
 	var out []scored
 	for i := range rows {
 		r := &rows[i]
-		best := -1e9
-		rel := relationWords(r)
-		var pred []relWord
-		for _, w := range rel {
-			if w.weight == 1 {
-				pred = append(pred, w)
-			}
-		}
-		predMatched := false
+		rel := relationOf(r)
+		best, bestPred := 0.0, 0.0
 		for j, m := range ms {
 			if !contains(m.subjects, r.SubjectKey) {
 				continue
 			}
-			sc, _ := relationMatch(rel, cues[j], make([]bool, len(cues[j])))
-			best = max(best, sc)
-			if ps, _ := relationMatch(pred, cues[j], make([]bool, len(cues[j]))); ps > 0 {
-				predMatched = true
+			for k := range parses[j].units {
+				sc, pred := unitScore(&parses[j].units[k], rel, false, parses[j].loose)
+				if pred > bestPred {
+					bestPred = pred
+				}
+				best = max(best, sc)
 			}
 		}
-		if !predMatched || best <= 0 {
+		if bestPred < minPredMatch {
 			// The claim's predicate is not the question's relation: the subject's other claims are what the
 			// dense and lexical modes rank. Listing them here (by sentence words, or newest first) would push
 			// every claim about a busy subject — a conversation's speaker — ahead of the ones the question is
@@ -461,6 +458,10 @@ func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []str
 	}
 	return ids
 }
+
+// minPredMatch is the match of a claim's own relation (key or predicate lemmas) with a question's relation
+// at which the subject mode lists it.
+const minPredMatch = 0.4
 
 func contains(ss []string, s string) bool {
 	for _, x := range ss {
