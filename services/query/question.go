@@ -1478,7 +1478,9 @@ func relKeys(key, said string) []string {
 	return dedupe(out)
 }
 
-func prepend(front, rest []string) []string { return dedupe(append(append([]string{}, front...), rest...)) }
+func prepend(front, rest []string) []string {
+	return dedupe(append(append([]string{}, front...), rest...))
+}
 
 func joinWords(ws []string) string { return strings.Join(ws, "_") }
 
