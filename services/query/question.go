@@ -89,6 +89,9 @@ type relUnit struct {
 	joined []string
 	// typ holds the question's type noun lemmas when this is its outermost relation ("Which continent …").
 	typ []string
+	// parts are the relations of an "of"-compound read as two ("continent of origin": origin, then continent),
+	// inner first: tried when the compound as one relation explains nothing.
+	parts []relUnit
 	// object marks a verb read with an object of its own ("received education"), which a relative clause
 	// without a relative word cannot have (its object is the gap).
 	object bool
@@ -132,7 +135,8 @@ var (
 		"movie", "show", "song", "language", "sport", "religion", "genre", "label", "date", "day", "year", "month", "time",
 		"entity", "body", "party", "agency", "studio", "brand")
 	// lightNouns only introduce the noun after them: "the name of the CEO" is the CEO.
-	lightNouns = set("name", "type", "kind", "sort", "variety", "form")
+	// So do nouns of office before "of": "the position of director" is the director.
+	lightNouns = set("name", "type", "kind", "sort", "variety", "form", "position", "role", "post", "office", "title")
 	// fillerAdjectives say when or how surely a relation holds, not which: "the current CEO".
 	fillerAdjectives = set("current", "present", "new", "latest", "actual", "real", "exact", "main", "usual")
 )
@@ -637,7 +641,7 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 			if ns, ok := p.nounPhraseBefore(s - 1); ok {
 				t[s-1].used = true
 				inner := len(p.q.units) - 1
-				p.addNounUnitAt(ns, s-1)
+				p.addNounUnitAt(ns, s-1, p.onlyAnchor(s, e))
 				if inner >= 0 && len(p.q.units)-1 == inner+1 {
 					// "the head of the X government": head and government may be one relation (head_of_government).
 					o, in := &p.q.units[inner+1], p.q.units[inner]
@@ -756,6 +760,26 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 		return s - 1, e, true
 	}
 	return s, e, false
+}
+
+// onlyUsedBetween reports whether every token of [from, to) was read already (or is a determiner).
+func (p *qparser) onlyUsedBetween(from, to int) bool {
+	for k := from; k < to; k++ {
+		if !p.t[k].used && !p.isDet(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyAnchor reports whether [s, e) holds nothing but the anchor (and determiners).
+func (p *qparser) onlyAnchor(s, e int) bool {
+	for k := s; k < e; k++ {
+		if !p.t[k].ent && !p.isDet(k) && !isPunct(p.t[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *qparser) isAuxOrWh(i int) bool { return p.isAux(i) || whWords[p.low(i)] }
@@ -1075,7 +1099,7 @@ func (p *qparser) verbGroupBefore(s int) (vgUnit, int, bool) {
 	if lemma == "" {
 		lemma = nlp.VerbLemma(head.Lower)
 	}
-	participle := head.Tag == "VBN" && (vs == j || p.isBe(vs))
+	participle := head.Tag == "VBN" && (vs == j || p.isBe(vs)) || head.Tag == "VBD" && vs < j && p.isBe(vs)
 	var u relUnit
 	if participle && len(preps) > 0 && preps[len(preps)-1] == "by" {
 		// "the sport played by X": X plays it — the anchor's own relation.
@@ -1194,7 +1218,9 @@ func (p *qparser) subjectVerb(j, s int, beAux bool) (relUnit, bool) {
 	if !nlp.IsVerb(t[j].Tag) || lemma == "" {
 		lemma = nlp.VerbLemma(t[j].Lower)
 	}
-	if copularVerbs[lemma] {
+	if copularVerbs[lemma] || lightVerbs[lemma] && p.onlyUsedBetween(j+1, s) {
+		// "Which city serves as the capital of X", "Who holds the position of director at X": the phrase
+		// names the relation; the verb adds nothing.
 		p.markUsed(j, s)
 		return relUnit{}, false
 	}
@@ -1245,12 +1271,18 @@ func (p *qparser) addNounUnit(from, to int, optional bool) {
 }
 
 // addNounUnitAt adds the noun phrase from ns up to the preposition at end.
-func (p *qparser) addNounUnitAt(ns, end int) {
+func (p *qparser) addNounUnitAt(ns, end int, anchorOnly bool) {
 	if lightNouns[p.low(ns)] && ns+1 == end {
 		p.markUsed(ns, end)
 		return
 	}
+	n := len(p.q.units)
 	p.addNounUnit(ns, end, false)
+	if len(p.q.units) > n && !anchorOnly {
+		// "the language of the work …", "the capital of the country …": a type noun with "of" after a
+		// description is that description's relation, not a kind; only "the city of London" is apposition.
+		p.q.units[n].optional = false
+	}
 }
 
 // addTypeUnit adds the head noun of a description as an optional unit ("the country where …").
@@ -1348,7 +1380,23 @@ func (p *qparser) nounUnit(from, to int) relUnit {
 		}
 	}
 	u.keys = dedupe(u.keys)
+	if of := p.innerOf(from, to); of > from && of+1 < to {
+		inner, outer := p.nounUnit(of+1, to), p.nounUnit(from, of)
+		if len(inner.words) > 0 && len(outer.words) > 0 {
+			u.parts = []relUnit{inner, outer}
+		}
+	}
 	return u
+}
+
+// innerOf returns the index of the last "of" inside [from, to), or -1.
+func (p *qparser) innerOf(from, to int) int {
+	for k := to - 1; k > from; k-- {
+		if p.low(k) == "of" {
+			return k
+		}
+	}
+	return -1
 }
 
 // lemmasWithOf returns the lemmas of [from, to) without determiners and fillers, "of" kept.

@@ -40,7 +40,9 @@ type chain struct {
 	q *questionParse
 	// entity holds the subject keys of the current entity; objKeys the object keys it may be named by.
 	entity, objKeys []string
-	// next is the index of the next unit of q to explain.
+	// units are the relations this reading explains (q's, with compounds split where a reading split them);
+	// next is the index of the next one to explain.
+	units    []relUnit
 	next     int
 	hops     []hop
 	score    float64
@@ -209,13 +211,13 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 		if len(qp.units) == 0 {
 			continue
 		}
-		beam = append(beam, &chain{start: m, q: qp, entity: m.subjects, objKeys: objectKeysOfText(m.text, m.subjects)})
+		beam = append(beam, &chain{start: m, q: qp, units: qp.units, entity: m.subjects, objKeys: objectKeysOfText(m.text, m.subjects)})
 	}
 	var finals []*chain
-	for depth := 0; depth < r.maxHops+2 && len(beam) > 0; depth++ {
+	for depth := 0; depth < r.maxHops+4 && len(beam) > 0; depth++ {
 		var next []*chain
 		for _, c := range beam {
-			if c.next >= len(c.q.units) {
+			if c.next >= len(c.units) {
 				continue
 			}
 			exp, err := r.expand(ctx, c)
@@ -231,7 +233,7 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 		beam = beam[:0]
 		for _, c := range next {
 			last := lastHop(c)
-			if c.next >= len(c.q.units) {
+			if c.next >= len(c.units) {
 				if last != nil && !last.bridge {
 					c.finalVal = c.score - hopPenalty*float64(len(c.hops)) - answerTypePenalty(c.q, last.claim.Object) - r.skipped(c)
 					finals = append(finals, c)
@@ -274,7 +276,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &c.q.units[c.next]
+	u := &c.units[c.next]
 	var out []*chain
 	matched := false
 	for _, s := range slots {
@@ -284,8 +286,8 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 		w := s.winners[0]
 		rel := r.relation(w)
 		// Two units read as one relation ("head of … government"): the outer unit's joined keys.
-		if c.next+1 < len(c.q.units) {
-			if nu := &c.q.units[c.next+1]; len(nu.joined) > 0 && hasAny(rel.keys, nu.joined) {
+		if c.next+1 < len(c.units) {
+			if nu := &c.units[c.next+1]; len(nu.joined) > 0 && hasAny(rel.keys, nu.joined) {
 				out = append(out, r.step(ctx, c, s, w, keyMatch, 2, false))
 				matched = true
 				continue
@@ -307,7 +309,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 		matched = true
 		// The same claim may also name the units after this one ("the headquarters … located in").
 		n := 1
-		for c.next+n < len(c.q.units) && covers(rel, &c.q.units[c.next+n]) {
+		for c.next+n < len(c.units) && covers(rel, &c.units[c.next+n]) {
 			n++
 		}
 		out = append(out, r.step(ctx, c, s, w, score, n, false))
@@ -324,6 +326,12 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	}
 	if !matched && !u.optional && (len(c.hops) > 0 || c.laterRequired()) {
 		out = append(out, r.weakSteps(ctx, c, u, slots)...)
+	}
+	if len(u.parts) > 0 && !matched {
+		// A compound read as two relations ("the continent of origin of X": X's origin, then its continent).
+		split := *c
+		split.units = append(append(append([]relUnit(nil), c.units[:c.next]...), u.parts...), c.units[c.next+1:]...)
+		out = append(out, &split)
 	}
 	// Skipping the unit: free for a type noun, charged for a relation.
 	skip := *c
@@ -384,8 +392,8 @@ func (r *resolver) weakSteps(ctx context.Context, c *chain, u *relUnit, slots []
 
 // laterRequired reports a unit after the next one that names a relation (not only a type).
 func (c *chain) laterRequired() bool {
-	for i := c.next + 1; i < len(c.q.units); i++ {
-		if !c.q.units[i].optional {
+	for i := c.next + 1; i < len(c.units); i++ {
+		if !c.units[i].optional {
 			return true
 		}
 	}
@@ -621,7 +629,7 @@ func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) 
 			}
 			if sim, ok := r.predSim(ctx, u, s.winners[0]); ok && sim > bestSim {
 				bestSim = sim
-				best = &chain{start: m, q: qp, entity: m.subjects, next: len(qp.units),
+				best = &chain{start: m, q: qp, units: qp.units, entity: m.subjects, next: len(qp.units),
 					hops: []hop{{slot: s, claim: s.winners[0], score: sim}}, score: sim, finalVal: sim}
 			}
 		}
@@ -720,7 +728,7 @@ func (r *resolver) reverseLookup(ctx context.Context, q string, toks []qtok) (*c
 	if len(out) > 10 {
 		out = out[:10]
 	}
-	return &chain{start: m, q: bestQ, next: len(bestQ.units), hops: []hop{{slot: bestSlot, claim: out[0], score: best}}, score: best, finalVal: best, reverse: out}, nil
+	return &chain{start: m, q: bestQ, units: bestQ.units, next: len(bestQ.units), hops: []hop{{slot: bestSlot, claim: out[0], score: best}}, score: best, finalVal: best, reverse: out}, nil
 }
 
 func dedupeClaims(cs []*claimRow) []*claimRow {
