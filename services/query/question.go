@@ -618,6 +618,11 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 		for j < len(t) && (p.isNoun(j) || p.isAdj(j) && p.nounAhead(j)) {
 			j++
 		}
+		if j-from >= 2 && p.verbExpected() && p.restIsEmpty(j) && p.canBeVerb(j-1) {
+			// "What religion does Laura Bush's spouse follow?": after "does", the last word is the verb (the
+			// tagger read "follow" as a noun).
+			j--
+		}
 		if j > from {
 			t[e].used = true
 			p.addNounUnit(from, j, false)
@@ -738,15 +743,15 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 			return p.determinersBefore(hs), e, true
 		}
 	}
-	// (5) A noun in apposition before the phrase: "the album Blood on the Tracks", "the political
-	// organization Fatah", "the sport of rugby union" (a type noun before "of").
+	// (5) A noun in apposition before a name: "the album Blood on the Tracks", "the political organization
+	// Fatah", "the song collection Back to Black", "the sport of rugby union" (a type noun before "of").
 	if s > 0 {
 		j := s - 1
 		if p.low(j) == "of" && j > 0 && p.isNoun(j-1) && typeNouns[p.t[j-1].Lower] {
 			t[j].used = true
 			j--
 		}
-		if j >= 0 && p.isNoun(j) && typeNouns[lemmaOf(t[j])] {
+		if j >= 0 && p.isNoun(j) && (j < s-1 || t[s].ent) {
 			hs := p.nounStart(j)
 			if hs > 0 && p.isDet(hs-1) || hs > 0 && p.isPrep(hs-1) {
 				p.addTypeUnit(hs, j+1)
@@ -760,6 +765,39 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 		return s - 1, e, true
 	}
 	return s, e, false
+}
+
+// verbExpected reports a question whose auxiliary "do" (or a modal) stands before the anchor: its main verb
+// comes after the subject ("What does X's wife do", "Where did the founder of X work").
+func (p *qparser) verbExpected() bool {
+	for _, t := range p.t {
+		if t.ent {
+			return false
+		}
+		if t.Tag == "MD" || nlp.VerbLemma(t.Lower) == "do" && auxWords[t.Lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// restIsEmpty reports whether nothing but read tokens, prepositions and punctuation follows index j.
+func (p *qparser) restIsEmpty(j int) bool {
+	for k := j; k < len(p.t); k++ {
+		if !p.t[k].used && !p.isPrep(k) && !isPunct(p.t[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// canBeVerb reports a word English also uses as a verb: its regular or irregular verb forms are words.
+func (p *qparser) canBeVerb(j int) bool {
+	w := p.low(j)
+	if w == "" || !nlp.Known(w) {
+		return false
+	}
+	return nlp.Known(nlp.PastRegular(w)) || nlp.Known(nlp.ThirdPerson(w)) && nlp.VerbLemma(nlp.ThirdPerson(w)) == w && nlp.Known(nlp.Gerund(w))
 }
 
 // onlyUsedBetween reports whether every token of [from, to) was read already (or is a determiner).
@@ -1145,7 +1183,7 @@ func (p *qparser) mainClause(s, e int) {
 			t[j].used = true
 			continue
 		}
-		if u, ok := p.subjectVerb(j, s, beAux); ok {
+		if u, ok := p.subjectVerb(j, s, e, beAux); ok {
 			p.q.units = append(p.q.units, u)
 		}
 		break
@@ -1173,6 +1211,7 @@ func (p *qparser) mainClause(s, e int) {
 		k++
 	}
 	if k >= len(t) {
+		p.copularPlace(k, beAux)
 		return
 	}
 	subjGap := false
@@ -1183,6 +1222,7 @@ func (p *qparser) mainClause(s, e int) {
 	}
 	u, _, ok := p.verbGroup(k, gap, false, beAux, false)
 	if !ok {
+		p.copularPlace(k, beAux)
 		return
 	}
 	if subjGap {
@@ -1202,11 +1242,38 @@ func (p *qparser) mainClause(s, e int) {
 	p.q.units = append(p.q.units, u)
 }
 
+// copularPlace reads "What continent is X on?", "On which continent is X?", "Which country is X in?": a
+// copula with nothing after the subject but a preposition (stranded, or before the question word) asks where
+// X is — the type noun's relation, or "located in".
+func (p *qparser) copularPlace(k int, beAux bool) {
+	if !beAux || len(p.q.typ) == 0 {
+		return
+	}
+	prep := p.fronted
+	if k < len(p.t) && p.isPrep(k) && !p.t[k].used {
+		prep = p.low(k)
+		p.t[k].used = true
+		if p.restIsEmpty(k+1) == false {
+			return
+		}
+	}
+	if prep == "" {
+		return
+	}
+	typ := joinWords(p.q.typ)
+	u := relUnit{said: prep + " " + strings.Join(p.q.typ, " "), words: append([]string(nil), p.q.typ...), typ: p.q.typ}
+	u.keys = dedupe(append(append(relKeys("located_"+prep, ""), relKeys("is_"+prep, "")...), relKeys(typ, "")...))
+	if k < len(p.t) {
+		u.field = p.t[min(k, len(p.t)-1)].field
+	}
+	p.q.units = append(p.q.units, u)
+}
+
 // subjectVerb reads the verb group from j up to the phrase at s when the answer is its subject: "Who founded
 // X" → X's founder (or the inverse of "founds"), "Which sport is associated with X" (a participle after "is":
 // filed either way), "Which city serves as the capital of X" (the capital was read by the phrase; "serves
 // as" adds nothing).
-func (p *qparser) subjectVerb(j, s int, beAux bool) (relUnit, bool) {
+func (p *qparser) subjectVerb(j, s, e int, beAux bool) (relUnit, bool) {
 	t := p.t
 	for j < s && (t[j].used || nlp.IsAdverb(t[j].Tag) && !p.isPrep(j)) {
 		j++
@@ -1218,7 +1285,7 @@ func (p *qparser) subjectVerb(j, s int, beAux bool) (relUnit, bool) {
 	if !nlp.IsVerb(t[j].Tag) || lemma == "" {
 		lemma = nlp.VerbLemma(t[j].Lower)
 	}
-	if copularVerbs[lemma] || lightVerbs[lemma] && p.onlyUsedBetween(j+1, s) {
+	if copularVerbs[lemma] || lightVerbs[lemma] && p.onlyUsedBetween(j+1, s) && !p.onlyAnchor(s, e) {
 		// "Which city serves as the capital of X", "Who holds the position of director at X": the phrase
 		// names the relation; the verb adds nothing.
 		p.markUsed(j, s)
@@ -1618,6 +1685,10 @@ func (p *qparser) unitFromIdiom(id idiom, from, to int, gap []string) relUnit {
 	var u relUnit
 	if id.noun != "" {
 		u = relUnit{words: []string{id.noun}, keys: relKeys(id.noun, "")}
+		if id.noun == "occupation" {
+			// What one does for a living is one's work: "works as", "works in" the field.
+			u.words = append(u.words, "work")
+		}
 	} else {
 		var preps []string
 		for k := to; k < len(p.t) && p.isPrep(k) && !p.t[k].ent; k++ {

@@ -163,8 +163,10 @@ const (
 	lemmaMatch = 0.85
 	// residualMatch scales the share of the unit's lemmas found in the sentence outside subject and object.
 	residualMatch = 0.4
-	// typeNounMatch is a claim whose sentence names the kind of answer the question asks for.
-	typeNounMatch = 0.55
+	// typeNounMatch is a claim whose sentence names the kind of answer the question asks for;
+	// typeConflictScore the most a claim may score that names another kind of place.
+	typeNounMatch     = 0.55
+	typeConflictScore = 0.2
 	// looseBonus is added per loose question lemma (one no reading explained) the predicate holds.
 	looseBonus = 0.1
 )
@@ -181,6 +183,9 @@ func unitScore(u *relUnit, r claimRelation, inverse bool, loose []string) (score
 	for i, k := range keys {
 		if k != "" && contains(r.keys, k) {
 			s := keyMatch - 0.02*float64(min(i, 5))
+			if typeConflict(u, r) {
+				s = typeConflictScore
+			}
 			return s, s
 		}
 	}
@@ -215,6 +220,10 @@ func unitScore(u *relUnit, r claimRelation, inverse bool, loose []string) (score
 			score = max(score, typeNounMatch)
 		}
 	}
+	if typeConflict(u, r) {
+		// "In which city is …" and "… is located in the continent of Y": the claim names another kind.
+		score = min(score, typeConflictScore)
+	}
 	bonus := 0.0
 	for _, w := range loose {
 		if contains(r.words, w) {
@@ -227,6 +236,29 @@ func unitScore(u *relUnit, r claimRelation, inverse bool, loose []string) (score
 	}
 	return min(score, 1), pred
 }
+
+// typeConflict reports a claim whose sentence names a kind of thing ("the continent of", "the city of")
+// none of which is the kind the question asks for.
+func typeConflict(u *relUnit, r claimRelation) bool {
+	if len(u.typ) == 0 {
+		return false
+	}
+	named := false
+	for _, w := range append(append([]string(nil), r.residual...), r.words...) {
+		if !placeKinds[w] {
+			continue
+		}
+		if contains(u.typ, w) {
+			return false
+		}
+		named = true
+	}
+	return named && placeKinds[u.typ[len(u.typ)-1]]
+}
+
+// placeKinds are the nouns English classifies places by, from the smallest to the largest: a claim that
+// names one answers a question about that kind, not another ("which city" is not "which continent").
+var placeKinds = set("city", "town", "village", "country", "state", "province", "region", "county", "continent", "island", "district", "neighbourhood", "neighborhood")
 
 // covers reports whether every lemma of u is among the claim's relation words: one claim that names two
 // units of the question ("the headquarters … located in" is one relation).

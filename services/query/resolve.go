@@ -309,7 +309,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 		matched = true
 		// The same claim may also name the units after this one ("the headquarters … located in").
 		n := 1
-		for c.next+n < len(c.units) && covers(rel, &c.units[c.next+n]) {
+		for c.next+n < len(c.units) && covers(rel, &c.units[c.next+n]) && !sharesWords(u, &c.units[c.next+n]) {
 			n++
 		}
 		out = append(out, r.step(ctx, c, s, w, score, n, false))
@@ -324,7 +324,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 		}
 		out = append(out, inv...)
 	}
-	if !matched && !u.optional && (len(c.hops) > 0 || c.laterRequired()) {
+	if !matched && !u.optional && (c.realHops() > 0 || c.laterRequired()) {
 		out = append(out, r.weakSteps(ctx, c, u, slots)...)
 	}
 	if len(u.parts) > 0 && !matched {
@@ -388,6 +388,17 @@ func (r *resolver) weakSteps(ctx context.Context, c *chain, u *relUnit, slots []
 		out = append(out, r.step(ctx, c, x.s, x.s.winners[0], score, 1, false))
 	}
 	return out
+}
+
+// realHops counts the hops that explained a relation of the question (bridges do not).
+func (c *chain) realHops() int {
+	n := 0
+	for _, h := range c.hops {
+		if !h.bridge {
+			n++
+		}
+	}
+	return n
 }
 
 // laterRequired reports a unit after the next one that names a relation (not only a type).
@@ -496,6 +507,17 @@ func (r *resolver) currentOf(row *claimRow) (*slot, *claimRow) {
 func (c *chain) bridged() bool {
 	for _, h := range c.hops {
 		if h.bridge {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesWords reports two units naming a word in common ("the position X plays … play"): then they are two
+// relations said alike, not one relation said in two places.
+func sharesWords(a, b *relUnit) bool {
+	for _, w := range a.words {
+		if contains(b.words, w) {
 			return true
 		}
 	}
