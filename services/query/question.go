@@ -1261,7 +1261,9 @@ func (p *qparser) copularPlace(k int, beAux bool) {
 		return
 	}
 	typ := joinWords(p.q.typ)
-	u := relUnit{said: prep + " " + strings.Join(p.q.typ, " "), words: append([]string(nil), p.q.typ...), typ: p.q.typ}
+	// Optional: when the description already names a thing of that kind ("In which city is the capital of
+	// X?"), there is nothing more to look up.
+	u := relUnit{said: prep + " " + strings.Join(p.q.typ, " "), words: append([]string(nil), p.q.typ...), typ: p.q.typ, optional: true}
 	u.keys = dedupe(append(append(relKeys("located_"+prep, ""), relKeys("is_"+prep, "")...), relKeys(typ, "")...))
 	if k < len(p.t) {
 		u.field = p.t[min(k, len(p.t)-1)].field
@@ -1449,6 +1451,8 @@ func (p *qparser) nounUnit(from, to int) relUnit {
 	u.keys = dedupe(u.keys)
 	if of := p.innerOf(from, to); of > from && of+1 < to {
 		inner, outer := p.nounUnit(of+1, to), p.nounUnit(from, of)
+		// "country of origin" as two: the origin, then its country — a kind, which may name no relation.
+		outer.optional = len(outer.words) == 1 && typeNouns[outer.words[0]]
 		if len(inner.words) > 0 && len(outer.words) > 0 {
 			u.parts = []relUnit{inner, outer}
 		}

@@ -298,7 +298,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 		if u.optional {
 			min = minOptionalScore
 		}
-		if score > 0 {
+		if score > 0 && !typeConflict(u, rel) {
 			if sim, ok := r.predSim(ctx, u, w); ok {
 				score += predSimWeight * max(0, sim-predSimFloor)
 			}
@@ -366,7 +366,7 @@ func (r *resolver) weakSteps(ctx context.Context, c *chain, u *relUnit, slots []
 	}
 	var cs []cand
 	for _, s := range slots {
-		if len(s.winners) == 0 {
+		if len(s.winners) == 0 || typeConflict(u, r.relation(s.winners[0])) {
 			continue
 		}
 		sim, ok := r.predSim(ctx, u, s.winners[0])
