@@ -324,18 +324,22 @@ func lexicalSQL(v view) string {
 // question's common words ("like", "feel", "time") would outweigh the one rare word it is about. ok is false
 // when there is nothing to scan.
 func anyTermSQL(v view, wide, bySubject bool) (sql string, ok bool) {
-	scan := func(cond string) string {
+	// The cap keeps the matches that hold the most of the question's terms (cover density), not the first the
+	// index returns: a conversation's common words ("draft", "essay", "word") match more claims than the cap,
+	// and an arbitrary 300 of them left out the one claim that holds them all.
+	scan := func(cond, q string) string {
 		return `(SELECT c.id FROM claims c
 			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
-			WHERE c.workspace_id = @ws AND ` + cond + ` AND ` + v.where() + `
+			WHERE c.workspace_id = @ws AND ` + cond + ` AND c.tsv @@ websearch_to_tsquery('english', ` + q + `) AND ` + v.where() + `
+			ORDER BY ts_rank_cd(c.tsv, websearch_to_tsquery('english', ` + q + `)) DESC, c.id
 			LIMIT ` + fmt.Sprint(lexicalScanCap) + `)`
 	}
 	var scans []string
 	if wide {
-		scans = append(scans, scan(`c.tsv @@ websearch_to_tsquery('english', @wide)`))
+		scans = append(scans, scan(`true`, `@wide`))
 	}
 	if bySubject {
-		scans = append(scans, scan(`c.subject_key = ANY(@subjects::text[]) AND c.tsv @@ websearch_to_tsquery('english', @lex)`))
+		scans = append(scans, scan(`c.subject_key = ANY(@subjects::text[])`, `@lex`))
 	}
 	if len(scans) == 0 {
 		return "", false
@@ -575,7 +579,78 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 			}
 		}
 	}
-	return s.withContradictions(ctx, v, p, items, cands)
+	return s.withContradictions(ctx, v, p, dropRestatements(items), cands)
+}
+
+// dropRestatements drops a current claim that restates one ranked before it from the same statement (the same
+// writer, valid time and sequence: one turn) in nearly the same words — a turn's sentence and the claim read
+// from it ("User is kinda worried that user only secured 3 interviews …" beside "User only secured 3
+// interviews …"). The reader learns nothing from the second and pays for it in tokens.
+func dropRestatements(items []item) []item {
+	type seen struct {
+		c     *claimRow
+		words map[string]bool
+	}
+	var kept []seen
+	out := items[:0:0]
+	for _, it := range items {
+		c := it.claim
+		if it.former || it.linked || c.Status != "active" || len(c.Contradicts) > 0 {
+			out = append(out, it)
+			continue
+		}
+		ws := contentWordSet(c.Text)
+		dup := false
+		for _, k := range kept {
+			if k.c.Owner == c.Owner && k.c.ValidFrom.Equal(c.ValidFrom) && sameSequence(k.c, c) && nearlyContains(k.words, ws) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		kept = append(kept, seen{c, ws})
+		out = append(out, it)
+	}
+	return out
+}
+
+func sameSequence(a, b *claimRow) bool {
+	return (a.Sequence == nil) == (b.Sequence == nil) && (a.Sequence == nil || *a.Sequence == *b.Sequence)
+}
+
+// restatementShare is the share of the shorter text's content words the longer must hold for the two to be
+// one statement said twice.
+const restatementShare = 0.8
+
+// nearlyContains reports whether one word set holds nearly all of the other (the smaller).
+func nearlyContains(a, b map[string]bool) bool {
+	small, large := a, b
+	if len(b) < len(a) {
+		small, large = b, a
+	}
+	if len(small) == 0 {
+		return false
+	}
+	n := 0
+	for w := range small {
+		if large[w] {
+			n++
+		}
+	}
+	return float64(n) >= restatementShare*float64(len(small))
+}
+
+// contentWordSet returns the lower-case content words of a text.
+func contentWordSet(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range splitWords(text) {
+		if !stopwords[w] {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 func idsOf(cs []*claimRow) []string {
@@ -588,13 +663,17 @@ func idsOf(cs []*claimRow) []string {
 
 // budget cuts the ranked items adaptively — at most k slots' worth, stopping at a fused-score gap after
 // MinK items, and never beyond the token budget — and renders the context. A disputed slot's sides and a
-// slot's history stay together with their current value.
+// slot's history stay together with their current value. The writer of the first line is named once in the
+// header ("by <agent>, <tier>" costs a reader about seven tokens a line); a line by anyone else names its own.
 func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	var out []item
 	var lines []string
-	used := 0
-	header := "Memory, most relevant first (current facts unless marked):"
-	used = s.tok.Count(header)
+	if len(items) == 0 {
+		return nil, "", 0
+	}
+	common := writerOf(items[0].claim)
+	header := "Memory, most relevant first (current facts unless marked; written " + common + " unless a line says otherwise):"
+	used := s.tok.Count(header)
 	prevScore := 0.0
 	slotsTaken := 0
 	var lastSlot *slot
@@ -608,7 +687,7 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 				break
 			}
 		}
-		line := renderLine(it)
+		line := renderLine(it, common)
 		n := s.tok.Count("\n" + line)
 		if used+n > budget {
 			if i == 0 {
@@ -639,10 +718,10 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 }
 
 // renderLine writes one claim for a reader: its standing when it is not simply current, its sentence, its
-// valid time, and who wrote it in which tier. The sentence is neutralized (promptguard.Neutralize): it cannot
+// valid time, and who wrote it in which tier when that is not common (the writer the header names). The sentence is neutralized (promptguard.Neutralize): it cannot
 // break the line, carry a chat-template token or write a marker — markers are the bracketed words at the start
 // of a line, a syntax content is never rendered in, so a reader can trust them.
-func renderLine(it item) string {
+func renderLine(it item, common string) string {
 	c := it.claim
 	var b strings.Builder
 	b.WriteString("- ")
@@ -663,8 +742,10 @@ func renderLine(it item) string {
 	b.WriteString(promptguard.Neutralize(c.Text))
 	b.WriteString(" (")
 	b.WriteString(interval(c, it.former))
-	b.WriteString("; ")
-	b.WriteString(writerOf(c))
+	if w := writerOf(c); w != common {
+		b.WriteString("; ")
+		b.WriteString(w)
+	}
 	b.WriteString(")")
 	return b.String()
 }
