@@ -50,7 +50,6 @@ func newMatrix(rows, cols int, data []float32) (*matrix, error) {
 // A and C have row strides lda and ldc, and P holds panels() adjacent packed panels, the first at
 // p[0:], the next at p[pstride:], each read kc rows deep.
 type gemmKernel interface {
-	name() string
 	rows() int
 	panels() int
 	// narrow returns a kernel with the same rows() and one panel, for matrices with an odd panel count.
@@ -130,19 +129,18 @@ func gemmChunk(kern gemmKernel, i0, i1 int, a []float32, lda int, b *matrix, c [
 	}
 }
 
-// goKernel is the portable kernel: 4 rows × 16 columns, one row at a time with the row's 16 sums in
+// genericTile is the portable kernel: 4 rows × 16 columns, one row at a time with the row's 16 sums in
 // registers while it streams down the panel. Scalar Go on amd64 issues a separate multiply and add
 // per term, which bounds it near 2 flops per cycle whatever the blocking; this layout measured best
 // among 4×4, 2×4 and 1×16 register blocks.
-type goKernel struct{}
+type genericTile struct{}
 
-func (goKernel) name() string { return "go" }
-func (goKernel) rows() int    { return 4 }
-func (goKernel) panels() int  { return 1 }
+func (genericTile) rows() int   { return 4 }
+func (genericTile) panels() int { return 1 }
 
-func (k goKernel) narrow() gemmKernel { return k }
+func (k genericTile) narrow() gemmKernel { return k }
 
-func (goKernel) tile(kc int, a []float32, lda int, p []float32, _ int, c []float32, ldc int) {
+func (genericTile) tile(kc int, a []float32, lda int, p []float32, _ int, c []float32, ldc int) {
 	p = p[:kc*panelWidth]
 	for r := 0; r < 4; r++ {
 		var acc [panelWidth]float32
