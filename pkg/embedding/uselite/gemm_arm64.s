@@ -107,3 +107,65 @@ store:
 	ADD  R10, R13
 	VST1 [V20.S4, V21.S4, V22.S4, V23.S4], (R13)
 	RET
+
+// func dotNEON(a, b *float32, n int, sums *[4]float32)
+//
+// Four partial sums of Σ a[i]·b[i] for n a multiple of 16, in four vector accumulators (sixteen
+// independent chains) folded into one vector at the end by multiply-adds with 1.0, which are exact
+// additions; the caller adds the four lanes.
+TEXT ·dotNEON(SB), NOSPLIT, $0-32
+	MOVD a+0(FP), R0
+	MOVD b+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD sums+24(FP), R3
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	LSR  $4, R2
+	CBZ  R2, dotdone
+
+dotloop:
+	VLD1.P 64(R0), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P 64(R1), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VFMLA  V8.S4, V4.S4, V0.S4
+	VFMLA  V9.S4, V5.S4, V1.S4
+	VFMLA  V10.S4, V6.S4, V2.S4
+	VFMLA  V11.S4, V7.S4, V3.S4
+	SUB    $1, R2
+	CBNZ   R2, dotloop
+
+dotdone:
+	FMOVS $(1.0), F16
+	VDUP  V16.S[0], V16.S4
+	VFMLA V16.S4, V1.S4, V0.S4
+	VFMLA V16.S4, V3.S4, V2.S4
+	VFMLA V16.S4, V2.S4, V0.S4
+	VST1  [V0.S4], (R3)
+	RET
+
+// func axpyNEON(alpha float32, x, y *float32, n int)
+//
+// y[i] += alpha·x[i] for n a multiple of 16.
+TEXT ·axpyNEON(SB), NOSPLIT, $0-32
+	FMOVS alpha+0(FP), F16
+	MOVD  x+8(FP), R0
+	MOVD  y+16(FP), R1
+	MOVD  n+24(FP), R2
+	VDUP  V16.S[0], V16.S4
+	LSR   $4, R2
+	CBZ   R2, axpydone
+
+axpyloop:
+	VLD1.P 64(R0), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1   (R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VFMLA  V16.S4, V0.S4, V4.S4
+	VFMLA  V16.S4, V1.S4, V5.S4
+	VFMLA  V16.S4, V2.S4, V6.S4
+	VFMLA  V16.S4, V3.S4, V7.S4
+	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R1)
+	SUB    $1, R2
+	CBNZ   R2, axpyloop
+
+axpydone:
+	RET
