@@ -663,16 +663,11 @@ func idsOf(cs []*claimRow) []string {
 
 // budget cuts the ranked items adaptively — at most k slots' worth, stopping at a fused-score gap after
 // MinK items, and never beyond the token budget — and renders the context. A disputed slot's sides and a
-// slot's history stay together with their current value. The writer of the first line is named once in the
-// header ("by <agent>, <tier>" costs a reader about seven tokens a line); a line by anyone else names its own.
+// slot's history stay together with their current value.
 func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	var out []item
 	var lines []string
-	if len(items) == 0 {
-		return nil, "", 0
-	}
-	common := writerOf(items[0].claim)
-	header := "Memory, most relevant first (current facts unless marked; written " + common + " unless a line says otherwise):"
+	header := "Memory, most relevant first (current facts unless marked):"
 	used := s.tok.Count(header)
 	prevScore := 0.0
 	slotsTaken := 0
@@ -687,7 +682,7 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 				break
 			}
 		}
-		line := renderLine(it, common)
+		line := renderLine(it)
 		n := s.tok.Count("\n" + line)
 		if used+n > budget {
 			if i == 0 {
@@ -718,10 +713,10 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 }
 
 // renderLine writes one claim for a reader: its standing when it is not simply current, its sentence, its
-// valid time, and who wrote it in which tier when that is not common (the writer the header names). The sentence is neutralized (promptguard.Neutralize): it cannot
+// valid time, and who wrote it in which tier. The sentence is neutralized (promptguard.Neutralize): it cannot
 // break the line, carry a chat-template token or write a marker — markers are the bracketed words at the start
 // of a line, a syntax content is never rendered in, so a reader can trust them.
-func renderLine(it item, common string) string {
+func renderLine(it item) string {
 	c := it.claim
 	var b strings.Builder
 	b.WriteString("- ")
@@ -742,10 +737,8 @@ func renderLine(it item, common string) string {
 	b.WriteString(promptguard.Neutralize(c.Text))
 	b.WriteString(" (")
 	b.WriteString(interval(c, it.former))
-	if w := writerOf(c); w != common {
-		b.WriteString("; ")
-		b.WriteString(w)
-	}
+	b.WriteString("; ")
+	b.WriteString(writerOf(c))
 	b.WriteString(")")
 	return b.String()
 }
