@@ -1,8 +1,11 @@
 package query
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/mneme-ai/mneme/pkg/tokens"
 )
 
 // A context shows one statement once: a turn's sentence and the claim read from the same turn in nearly the
@@ -74,4 +77,66 @@ func TestDropRestatementsShowsAStatementOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The budget fills a context with what fits: one long claim that does not fit is passed over and the shorter
+// claims after it are shown, in rank order; a claim and the claim contradicting it are shown together or not
+// at all; a functional slot's current value may be shown without its history when the history does not fit.
+func TestBudgetPassesOverWhatDoesNotFit(t *testing.T) {
+	tok, err := tokens.New("cl100k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Service{cfg: Config{}.Defaults(), tok: tok}
+	s.cfg.ScoreGap = 0 // only the budget cuts here
+	day := time.Date(2024, 3, 15, 0, 0, 0, 0, time.UTC)
+	mk := func(id, text string) *claimRow {
+		return &claimRow{ID: id, Owner: "bench", Scope: "shared", Status: "active", ValidFrom: day, Text: text}
+	}
+	long := mk("long", "User needs help with "+strings.Repeat("the password hashing and verification logic, ", 40)+"today.")
+	short1 := mk("short-1", "User has never written any Flask routes.")
+	short2 := mk("short-2", "User implemented a homepage route with Flask.")
+	acc := func(c *claimRow, score float64) item { return item{claim: c, slot: &slot{}, score: score} }
+
+	t.Run("a long claim is passed over", func(t *testing.T) {
+		items := []item{acc(short1, 1), acc(long, 0.9), acc(short2, 0.8)}
+		got, ctx, n := s.budget(items, 10, 120)
+		if ids := itemIDs(got); strings.Join(ids, ",") != "short-1,short-2" {
+			t.Fatalf("shown %v, want short-1 and short-2 (long does not fit in 120 tokens)", ids)
+		}
+		if n > 120 || strings.Contains(ctx, "password") {
+			t.Fatalf("context of %d tokens holds the long claim or exceeds the budget: %q", n, ctx)
+		}
+	})
+
+	t.Run("a contradiction is shown whole or not at all", func(t *testing.T) {
+		never := mk("never", "User has never used Bootstrap components.")
+		never.Contradicts = []string{"long"}
+		items := []item{acc(never, 1), {claim: long, score: 1, linked: true}, acc(short2, 0.8)}
+		got, _, _ := s.budget(items, 10, 120)
+		if ids := itemIDs(got); strings.Join(ids, ",") != "short-2" {
+			t.Fatalf("shown %v, want only short-2: the never-claim's counterpart does not fit, so neither is shown", ids)
+		}
+	})
+
+	t.Run("a current value without the history that does not fit", func(t *testing.T) {
+		sl := &slot{}
+		cur := mk("city-now", "User lives in Seattle.")
+		cur.Functional = true
+		old := mk("city-before", "User lived in "+strings.Repeat("Portland, ", 200)+"Oregon.")
+		old.Functional = true
+		items := []item{{claim: cur, slot: sl, score: 1}, {claim: old, slot: sl, score: 1, former: true}, acc(short1, 0.5)}
+		got, _, _ := s.budget(items, 10, 120)
+		if ids := itemIDs(got); strings.Join(ids, ",") != "city-now,short-1" {
+			t.Fatalf("shown %v, want city-now and short-1", ids)
+		}
+	})
+}
+
+func itemIDs(items []item) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.claim.ID)
+	}
+	return out
 }

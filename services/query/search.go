@@ -662,8 +662,11 @@ func idsOf(cs []*claimRow) []string {
 }
 
 // budget cuts the ranked items adaptively — at most k slots' worth, stopping at a fused-score gap after
-// MinK items, and never beyond the token budget — and renders the context. A disputed slot's sides and a
-// slot's history stay together with their current value.
+// MinK items, and never beyond the token budget — and renders the context. Items travel in groups: a slot's
+// current value with its history, a disputed slot's sides, a claim with the claims linked to it as
+// contradicting it. A group whose first line does not fit is passed over and smaller groups after it still
+// fill the budget (one long sentence must not end a context at a fifth of its budget); a group is shown whole
+// or cut only at its history — a disputed side or a contradiction is never shown without its counterpart.
 func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	var out []item
 	var lines []string
@@ -672,44 +675,82 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	prevScore := 0.0
 	slotsTaken := 0
 	var lastSlot *slot
-	for i, it := range items {
-		newSlot := it.slot != lastSlot && !it.linked
+	for start := 0; start < len(items); {
+		first := start == 0
+		end := start + 1
+		for end < len(items) && travelsWith(items[end], items[start]) {
+			end++
+		}
+		group := items[start:end]
+		start = end
+		newSlot := group[0].slot != lastSlot || group[0].slot == nil
 		if newSlot {
 			if slotsTaken >= k {
 				break
 			}
-			if s.cfg.ScoreGap > 0 && len(out) >= s.cfg.MinK && prevScore > 0 && it.score < s.cfg.ScoreGap*prevScore {
+			if s.cfg.ScoreGap > 0 && len(out) >= s.cfg.MinK && prevScore > 0 && group[0].score < s.cfg.ScoreGap*prevScore {
 				break
 			}
 		}
-		line := renderLine(it)
-		n := s.tok.Count("\n" + line)
-		if used+n > budget {
-			if i == 0 {
+		var gl []string
+		var gi []item
+		gused := 0
+		headTooLong := false
+		for i, it := range group {
+			line := renderLine(it)
+			n := s.tok.Count("\n" + line)
+			if used+gused+n > budget {
+				headTooLong = i == 0
+				if len(gi) > 0 && (it.linked || (it.slot != nil && it.slot.disputed && !it.former)) {
+					// A side of a dispute or a contradiction without its counterpart would mislead.
+					gl, gi, gused = nil, nil, 0
+				}
+				break
+			}
+			gl = append(gl, line)
+			gi = append(gi, it)
+			gused += n
+		}
+		if len(gi) == 0 {
+			if first && headTooLong {
 				// Even the best claim does not fit: give a truncated line rather than nothing.
-				line = s.tok.Truncate(line, max(0, budget-used-1))
+				line := s.tok.Truncate(renderLine(group[0]), max(0, budget-used-1))
 				if line != "" {
 					lines = append(lines, line)
-					out = append(out, it)
+					out = append(out, group[0])
 					used += s.tok.Count("\n" + line)
 				}
+				break
 			}
-			break
+			continue
 		}
-		lines = append(lines, line)
-		used += n
-		out = append(out, it)
+		lines = append(lines, gl...)
+		out = append(out, gi...)
+		used += gused
 		if newSlot {
 			slotsTaken++
-			lastSlot = it.slot
+			lastSlot = gi[0].slot
 		}
-		prevScore = it.score
+		prevScore = gi[len(gi)-1].score
 	}
 	if len(out) == 0 {
 		return nil, "", 0
 	}
 	ctx := header + "\n" + strings.Join(lines, "\n")
 	return out, ctx, s.tok.Count(ctx)
+}
+
+// travelsWith reports whether it belongs to the group head starts: a claim linked to the head as contradicting
+// it, the head's slot's history, the other side of its dispute, another current value of its functional slot.
+// Separate statements of one accumulating slot (everything a speaker said) are groups of their own.
+func travelsWith(it, head item) bool {
+	if it.linked {
+		return true
+	}
+	if it.slot == nil || it.slot != head.slot {
+		return false
+	}
+	return it.former || it.slot.disputed || it.claim.Functional
 }
 
 // renderLine writes one claim for a reader: its standing when it is not simply current, its sentence, its
