@@ -579,7 +579,11 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 			}
 		}
 	}
-	return s.withContradictions(ctx, v, p, dropRestatements(items), cands)
+	items, err = s.withContradictions(ctx, v, p, dropRestatements(items), cands)
+	if err != nil {
+		return nil, err
+	}
+	return s.withUpdates(ctx, v, p, items)
 }
 
 // dropRestatements drops a current claim that restates one ranked before it from the same statement (the same

@@ -1,0 +1,165 @@
+package query
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/mneme-ai/mneme/pkg/store"
+)
+
+// Value updates the reconciler could not tie to a slot. A person states a quantity, a date or a count and later
+// the same thing with another value, in other words ("I've written 4,500 words" … "my final draft reached 4,700
+// words"): the two claims land in different slots, so nothing supersedes the first, and a context that shows
+// only the older one presents a stale value as all there is. Assembly therefore brings, after a claim that
+// states a number, the newest later claim of the same subject that says nearly the same thing (cosine
+// similarity of the stored vectors at least updateSimilarity) with a number the older claim does not hold, so
+// the reader sees both, each with its date. Nothing is retired or reordered: deciding is the reconciler's.
+
+const (
+	// updateSimilarity is how close two claims' vectors must be to be read as one statement said twice. Paraphrases of
+	// one fact by the local embedder score 0.7–0.8, unrelated claims of one subject mostly below 0.6
+	// (docs/benchmarks.md, BEAM).
+	updateSimilarity = 0.7
+	// updateSources bounds how many of the best-ranked claims are checked for a later value (one query).
+	updateSources = 12
+	// updateCandidates is how many nearest later claims of the subject are read per source claim.
+	updateCandidates = 4
+)
+
+// numberPattern matches the numbers a value is stated in: digits with thousands separators or decimals
+// ("4,500", "3.5", "87").
+var numberPattern = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+
+// numbersOf returns the numbers of a text, separators removed ("4,500" and "4500" are one number).
+func numbersOf(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range numberPattern.FindAllString(text, -1) {
+		out[strings.NewReplacer(",", "", ".", "").Replace(m)] = true
+	}
+	return out
+}
+
+// restatesWithNewValue reports whether newer states a number older does not, and older states one at all: the
+// same thing with another value, not the same value again.
+func restatesWithNewValue(older, newer string) bool {
+	a, b := numbersOf(older), numbersOf(newer)
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for n := range b {
+		if !a[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// withUpdates inserts after each of the first updateSources current claims that state a number the later claim
+// that restates it with another value (see above), marked linked so the two travel together through the budget.
+// Without a query embedding dimension (no dense retrieval) it does nothing.
+func (s *Service) withUpdates(ctx context.Context, v view, p searchParams, items []item) ([]item, error) {
+	if p.dim == 0 || p.history || v.asOf != nil {
+		// History and as_of views show every value already; without vectors there is no similarity.
+		return items, nil
+	}
+	var sources []string
+	for _, it := range items {
+		if len(sources) == updateSources {
+			break
+		}
+		if it.former || it.linked || it.claim.Status != "active" || len(numbersOf(it.claim.Text)) == 0 {
+			continue
+		}
+		sources = append(sources, it.claim.ID)
+	}
+	if len(sources) == 0 {
+		return items, nil
+	}
+	a := v.args()
+	a["ids"] = sources
+	a["dim"] = p.dim
+	a["n"] = updateCandidates
+	a["sim"] = updateSimilarity
+	expr := store.DenseIndexExpr("cv", p.dim)
+	srcExpr := store.DenseIndexExpr("sv", p.dim)
+	rows, err := s.db.Query(ctx, `SELECT sc.id::text, n.id::text, n.sim FROM claims sc
+		JOIN claim_vectors sv ON sv.claim_id = sc.id AND sv.dim = @dim
+		CROSS JOIN LATERAL (
+			SELECT c.id, 1 - (`+expr+` <=> `+srcExpr+`) AS sim
+			FROM claims c
+			JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
+			JOIN claim_vectors cv ON cv.claim_id = c.id AND cv.dim = @dim
+			WHERE `+v.where()+` AND c.subject_key = sc.subject_key AND c.id <> sc.id
+				AND v.valid_from > (SELECT sv2.valid_from FROM claim_versions sv2 WHERE sv2.claim_id = sc.id ORDER BY sv2.version DESC LIMIT 1)
+			ORDER BY `+expr+` <=> `+srcExpr+`
+			LIMIT @n) n
+		WHERE sc.workspace_id = @ws AND sc.id = ANY(@ids::uuid[]) AND n.sim >= @sim
+		ORDER BY sc.id, n.sim DESC`, a)
+	if err != nil {
+		return nil, err
+	}
+	near := map[string][]string{}
+	var want []string
+	for rows.Next() {
+		var src, id string
+		var sim float64
+		if err := rows.Scan(&src, &id, &sim); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		near[src] = append(near[src], id)
+		want = append(want, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(want) == 0 {
+		return items, nil
+	}
+	b := v.args()
+	b["ids"] = want
+	crow, err := s.db.Query(ctx, `SELECT `+claimColumns+`
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
+		WHERE c.id = ANY(@ids::uuid[]) AND `+v.where(), b)
+	if err != nil {
+		return nil, err
+	}
+	loaded, err := collectClaims(crow)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*claimRow{}
+	for i := range loaded {
+		byID[loaded[i].ID] = &loaded[i]
+	}
+	// An update ranked further down is pulled forward to follow the value it updates; one ranked before it stays.
+	at := map[string]int{}
+	for i, it := range items {
+		at[it.claim.ID] = i
+	}
+	moved := map[string]bool{}
+	out := make([]item, 0, len(items)+len(sources))
+	for i, it := range items {
+		if moved[it.claim.ID] {
+			continue
+		}
+		out = append(out, it)
+		for _, id := range near[it.claim.ID] {
+			c := byID[id]
+			if j, ok := at[id]; ok {
+				if j < i || moved[id] || items[j].linked || len(items[j].claim.Contradicts) > 0 || !restatesWithNewValue(it.claim.Text, items[j].claim.Text) {
+					continue
+				}
+				c = items[j].claim
+			} else if c == nil || moved[id] || !restatesWithNewValue(it.claim.Text, c.Text) {
+				continue
+			}
+			moved[id] = true
+			out = append(out, item{claim: c, score: it.score, linked: true})
+			break
+		}
+	}
+	return out, nil
+}
