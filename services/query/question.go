@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -203,6 +204,29 @@ func parseTokens(all []qtok, m *mention) questionParse {
 		}
 		toks = append(toks, t)
 	}
+	toks = dropPositionParticiples(toks)
+	if i, ref := followUpAt(toks); i > 0 {
+		// A second question about the first one's answer ("In which country was X's sport developed, and who
+		// is the head of government in that nation?"): the second clause, read with its back reference ("that
+		// nation") as its anchor, is one more hop outward from the first clause's answer, and says what is asked.
+		first := parseClause(toks[:i])
+		rest := slices.Clone(toks[i+2:])
+		for j := ref[0]; j < ref[1]; j++ {
+			rest[j-i-2].ent = true
+		}
+		second := parseClause(rest)
+		if len(first.units) > 0 && len(second.units) > 0 {
+			first.units = append(first.units, second.units...)
+			first.wh, first.kind, first.typ = second.wh, second.kind, second.typ
+			first.loose = append(first.loose, second.loose...)
+			return first
+		}
+	}
+	return parseClause(toks)
+}
+
+// parseClause reads one question clause.
+func parseClause(toks []qtok) questionParse {
 	p := &qparser{t: toks}
 	p.readTime()
 	p.readWh()
@@ -211,6 +235,55 @@ func parseTokens(all []qtok, m *mention) questionParse {
 	}
 	p.readLoose()
 	return p.q
+}
+
+// positionParticiples say where something is without naming a relation of their own ("located", "situated"):
+// closed-class English verbs of position.
+var positionParticiples = set("located", "situated")
+
+// dropPositionParticiples drops a position participle between a noun and "of" ("the capital located of the
+// country" reads as "the capital of the country"): with "of" after it the participle does not take a place
+// ("located in" does, and stays).
+func dropPositionParticiples(toks []qtok) []qtok {
+	out := toks[:0:0]
+	for i, t := range toks {
+		if i > 0 && i+1 < len(toks) && positionParticiples[strings.ToLower(t.Text)] && !t.ent &&
+			strings.HasPrefix(toks[i-1].Tag, "NN") && strings.EqualFold(toks[i+1].Text, "of") {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// backReference are the determiners that point back to something the question already named ("that country",
+// "this person", "the same city"): closed-class English.
+var backReference = set("that", "this", "same")
+
+// followUpAt finds a follow-up question joined to the first by ", and" and a question word whose clause refers
+// back to the first answer with a demonstrative noun phrase: the index of the comma and the token span of the
+// reference. It returns 0 when there is none.
+func followUpAt(toks []qtok) (int, [2]int) {
+	low := func(i int) string { return strings.ToLower(toks[i].Text) }
+	for i := 1; i+2 < len(toks); i++ {
+		if toks[i].Text != "," || low(i+1) != "and" || !whWords[low(i+2)] || toks[i].ent {
+			continue
+		}
+		for j := i + 3; j+1 < len(toks); j++ {
+			if !backReference[low(j)] || toks[j].ent {
+				continue
+			}
+			k := j + 1
+			for k < len(toks) && strings.HasPrefix(toks[k].Tag, "NN") {
+				k++
+			}
+			if k > j+1 {
+				return i, [2]int{j, k}
+			}
+		}
+		return 0, [2]int{}
+	}
+	return 0, [2]int{}
 }
 
 type qparser struct {

@@ -55,6 +55,11 @@ func TestQuestionReading(t *testing.T) {
 		{q: "What is the name of the current head of the Tucson government?", entity: "Tucson", chain: []string{"government", "head"}},
 		{q: "How much rent does Daniel pay?", entity: "Daniel", chain: []string{"rent"}, kind: kindAmount},
 		{q: "When is Nadia's dentist appointment?", entity: "Nadia", chain: []string{"dentist_appointment"}, kind: kindTime},
+		// A follow-up question about the first answer: one more relation outward, and it says what is asked.
+		{q: "In which country was Marta's sport invented, and who is the head of state of that country?", entity: "Marta", chain: []string{"?sport", "invented", "head_of_state"}, kind: kindPerson},
+		{q: "Where was Zoë's husband born, and what is the capital of that country?", entity: "Zoë", chain: []string{"spouse", "born_in", "capital"}},
+		// A position participle before "of" names no relation: the capital of the country.
+		{q: "Which city is the capital located of the country where Zoë lives?", entity: "Zoë", chain: []string{"lives_in", "?country", "capital"}, kind: kindPlace},
 		// Time.
 		{q: "Where did Zoë live before Kraków?", entity: "Zoë", chain: []string{"lives_in"}, kind: kindPlace, mode: askFormer, before: "Kraków"},
 		{q: "Where did Emma work before she joined Anthropic?", entity: "Emma", chain: []string{"works_at"}, kind: kindPlace, mode: askFormer, before: "Anthropic"},

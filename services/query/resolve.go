@@ -233,6 +233,11 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 		beam = beam[:0]
 		for _, c := range next {
 			last := lastHop(c)
+			if len(c.hops) >= r.maxHops && c.onlyOptionalLeft() {
+				// At the hop limit, units that may name no relation of their own ("… in which city") are
+				// skipped as they would be below it.
+				c.next = len(c.units)
+			}
 			if c.next >= len(c.units) {
 				if last != nil && !last.bridge {
 					c.finalVal = c.score - hopPenalty*float64(len(c.hops)) - answerTypePenalty(c.q, last.claim.Object) - r.skipped(c)
@@ -256,6 +261,16 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 	}
 	sort.SliceStable(finals, func(i, j int) bool { return finals[i].finalVal > finals[j].finalVal })
 	return finals[0], ms, nil
+}
+
+// onlyOptionalLeft reports whether every unit c has not explained yet is optional.
+func (c *chain) onlyOptionalLeft() bool {
+	for i := c.next; i < len(c.units); i++ {
+		if !c.units[i].optional {
+			return false
+		}
+	}
+	return true
 }
 
 // skipped is zero: skips are charged when they happen (kept for the final score's formula).

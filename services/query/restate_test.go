@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -139,4 +140,22 @@ func itemIDs(items []item) []string {
 		out = append(out, it.claim.ID)
 	}
 	return out
+}
+
+// A chain that uses every hop the limit allows still ends when what is left of the question are type nouns
+// that name no relation ("in which city"): the limit bounds relations, not words.
+func TestHopLimitSkipsTrailingTypeNouns(t *testing.T) {
+	f := newMemFacts()
+	f.add("Zoë", "born in", "Austria", "Zoë was born in Austria.", 1)
+	f.add("Austria", "capital", "Vienna", "The capital of Austria is Vienna.", 2)
+	for _, maxHops := range []int{2, 4} {
+		r := &resolver{f: f, agent: "a", maxHops: maxHops, slots: map[string][]*slot{}}
+		c, _, err := r.resolve(context.Background(), "In which city is the capital of the country where Zoë was born?")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == nil || c.hops[len(c.hops)-1].claim.Object != "Vienna" {
+			t.Fatalf("max %d hops: chain %+v, want it to end at Vienna", maxHops, c)
+		}
+	}
 }
