@@ -12,44 +12,56 @@ import (
 // the same thing with another value, in other words ("I've written 4,500 words" … "my final draft reached 4,700
 // words"): the two claims land in different slots, so nothing supersedes the first, and a context that shows
 // only the older one presents a stale value as all there is. Assembly therefore brings, after a claim that
-// states a number, the newest later claim of the same subject that says nearly the same thing (cosine
-// similarity of the stored vectors at least updateSimilarity) with a number the older claim does not hold, so
-// the reader sees both, each with its date. Nothing is retired or reordered: deciding is the reconciler's.
+// states a quantity, the most similar later claim of the same subject among its nearest (cosine similarity of
+// the stored vectors at least updateSimilarity) that gives the same thing counted ("words", "interviews", "%",
+// a month) another number, so the reader sees both, each with its date. Nothing is retired: deciding is the
+// reconciler's.
 
 const (
-	// updateSimilarity is how close two claims' vectors must be to be read as one statement said twice. Paraphrases of
-	// one fact by the local embedder score 0.7–0.8, unrelated claims of one subject mostly below 0.6
-	// (docs/benchmarks.md, BEAM).
-	updateSimilarity = 0.7
+	// updateSimilarity is how close two claims' vectors must be to be read as statements about one thing; the
+	// same counted thing carries the precision, the similarity only keeps other topics out (paraphrases of one
+	// fact score 0.6–0.8 with the local embedder).
+	updateSimilarity = 0.6
 	// updateSources bounds how many of the best-ranked claims are checked for a later value (one query).
 	updateSources = 12
 	// updateCandidates is how many nearest later claims of the subject are read per source claim.
-	updateCandidates = 4
+	updateCandidates = 8
 )
 
-// numberPattern matches the numbers a value is stated in: digits with thousands separators or decimals
-// ("4,500", "3.5", "87").
-var numberPattern = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+// numberPattern matches a number a value is stated in — digits with thousands separators or decimals ("4,500",
+// "3.5", "87") — with what it counts: a percent sign or the word after it ("4,500 words", "87%", "20 April").
+var numberPattern = regexp.MustCompile(`(\d+(?:[.,]\d{3})*(?:\.\d+)?)\s*(%|[\p{L}]+)?`)
 
-// numbersOf returns the numbers of a text, separators removed ("4,500" and "4500" are one number).
-func numbersOf(text string) map[string]bool {
-	out := map[string]bool{}
-	for _, m := range numberPattern.FindAllString(text, -1) {
-		out[strings.NewReplacer(",", "", ".", "").Replace(m)] = true
+// quantitiesOf returns, per thing counted (a lower-case word without a plural "s", or "%"), the numbers a text
+// states of it; separators are removed ("4,500" and "4500" are one number).
+func quantitiesOf(text string) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, m := range numberPattern.FindAllStringSubmatch(text, -1) {
+		unit := strings.TrimSuffix(strings.ToLower(m[2]), "s")
+		if unit == "" {
+			continue
+		}
+		if out[unit] == nil {
+			out[unit] = map[string]bool{}
+		}
+		out[unit][strings.ReplaceAll(m[1], ",", "")] = true
 	}
 	return out
 }
 
-// restatesWithNewValue reports whether newer states a number older does not, and older states one at all: the
-// same thing with another value, not the same value again.
+// restatesWithNewValue reports whether newer states a quantity of something older also counts, with a number
+// older does not give it ("3 interviews" then "5 interviews", "20 April" then "25 April"): the same thing with
+// another value — not the same value again, and not a number of something else.
 func restatesWithNewValue(older, newer string) bool {
-	a, b := numbersOf(older), numbersOf(newer)
-	if len(a) == 0 || len(b) == 0 {
-		return false
-	}
-	for n := range b {
-		if !a[n] {
-			return true
+	a := quantitiesOf(older)
+	for unit, ns := range quantitiesOf(newer) {
+		if a[unit] == nil {
+			continue
+		}
+		for n := range ns {
+			if !a[unit][n] {
+				return true
+			}
 		}
 	}
 	return false
@@ -68,7 +80,7 @@ func (s *Service) withUpdates(ctx context.Context, v view, p searchParams, items
 		if len(sources) == updateSources {
 			break
 		}
-		if it.former || it.linked || it.claim.Status != "active" || len(numbersOf(it.claim.Text)) == 0 {
+		if it.former || it.linked || it.claim.Status != "active" || len(quantitiesOf(it.claim.Text)) == 0 {
 			continue
 		}
 		sources = append(sources, it.claim.ID)

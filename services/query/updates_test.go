@@ -19,6 +19,9 @@ func TestRestatesWithNewValue(t *testing.T) {
 		{"User's deadline is 20 April 2024.", "User's deadline moved to 25 April 2024.", true},
 		{"User secured 3 interviews.", "User secured 5 interviews.", true},
 		{"User has written 4,500 words of the essay.", "User's essay has 4500 words.", false}, // same number, other separator
+		{"User's accuracy is 87% on the quiz.", "User's accuracy reached 91% after 12 problems.", true},
+		{"User secured 3 interviews.", "User is nervous about the panel interview on 20 July.", false}, // a number of something else
+		{"User secured 1 interview.", "User secured 4 interviews.", true},
 		{"User secured 3 interviews.", "User secured several interviews.", false},
 		{"User likes the essay.", "User's essay has 4,700 words.", false},
 	}
