@@ -66,12 +66,17 @@ func (s *Service) withContradictions(ctx context.Context, v view, p searchParams
 		return items, nil
 	}
 	if len(missing) > 0 {
-		// The partners retrieval did not bring, through the same visibility, belief and status filters.
-		b := v.args()
+		// The partners retrieval did not bring, through the same visibility and belief filters — and with the
+		// superseded among them: "User has never used Bootstrap" contradicts "User is setting up a project with
+		// Bootstrap" even after a later plan replaced that one in its slot, for what was said was once true.
+		// Such a partner is shown as former.
+		pv := v
+		pv.history = true
+		b := pv.args()
 		b["ids"] = missing
 		prow, err := s.db.Query(ctx, `SELECT `+claimColumns+`
-			FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
-			WHERE c.id = ANY(@ids::uuid[]) AND `+v.where(), b)
+			FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+pv.belief()+`
+			WHERE c.id = ANY(@ids::uuid[]) AND `+pv.where(), b)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +145,7 @@ func (s *Service) withContradictions(ctx context.Context, v view, p searchParams
 				continue
 			}
 			placed[pid] = true
-			p := item{claim: have[pid], score: it.score}
+			p := item{claim: have[pid], score: it.score, former: have[pid].Status == "superseded"}
 			if j, ok := at[pid]; ok {
 				p = items[j]
 			}

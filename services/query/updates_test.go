@@ -2,10 +2,12 @@ package query
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/canon"
 )
 
 // A later claim restates an earlier one with a new value when both state a number and the later one states a
@@ -59,5 +61,52 @@ func TestSearchShowsTheLaterValueOfAStatedNumber(t *testing.T) {
 	}
 	if strings.Contains(res.Context, "park") {
 		t.Fatalf("a later claim about something else was brought in:\n%s", res.Context)
+	}
+}
+
+// A never-statement and a positive statement it contradicts come back together even when a later statement
+// replaced the positive one in its slot: what was said was once true, so "never" still conflicts with it. The
+// replaced statement is shown as former, both are flagged, and each names the other in its conflicts.
+func TestContradictionWithAReplacedStatement(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("web")
+	setup := f.add(fclaim{Subject: "User", Predicate: "tries to", Object: "set up a project with Bootstrap",
+		Text: "User is trying to set up a new project using Bootstrap components.", ValidFrom: day("2024-03-01"), Seq: seq(1)})
+	later := f.add(fclaim{Subject: "User", Predicate: "tries to", Object: "deploy to Netlify",
+		Text: "User is trying to deploy the portfolio to Netlify.", ValidFrom: day("2024-03-10"), Seq: seq(2)})
+	f.supersede(later, setup, day("2024-03-10"))
+	never := f.add(fclaim{Subject: "User", Predicate: "implemented", Accumulating: true, Object: "Bootstrap components",
+		Text: "User has never implemented any Bootstrap components.", ValidFrom: day("2024-04-01"), Seq: seq(3)})
+	d := f.decision(canon.SubjectKey("User"), "implemented", "negation", "contradiction", []string{setup, never}, "", nil, day("2024-04-01"))
+	a, b := setup, never
+	if b < a {
+		a, b = b, a
+	}
+	f.exec(`INSERT INTO contradictions (claim_a, claim_b, workspace_id, subject_key, method, similarity, decision_id, recorded_at)
+		VALUES ($1,$2,$3,$4,'negation',0.8,$5,$6)`, a, b, "web", canon.SubjectKey("User"), d, day("2024-04-01"))
+
+	res, err := h.client("agent-a").Search(context.Background(), "web",
+		api.SearchRequest{Query: "Have I ever implemented Bootstrap components?", TokenBudget: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var neverLine, setupLine string
+	for _, l := range strings.Split(res.Context, "\n") {
+		switch {
+		case strings.Contains(l, "never implemented"):
+			neverLine = l
+		case strings.Contains(l, "set up a new project"):
+			setupLine = l
+		}
+	}
+	if !strings.HasPrefix(neverLine, "- [CONFLICTING] ") || !strings.HasPrefix(setupLine, "- [FORMER] [CONFLICTING] ") {
+		t.Fatalf("want the never-statement flagged and the replaced statement shown as former and flagged:\n%s", res.Context)
+	}
+	conflicts := map[string][]string{}
+	for _, c := range res.Claims {
+		conflicts[c.ID] = c.Conflicts
+	}
+	if !slices.Contains(conflicts[never], setup) || !slices.Contains(conflicts[setup], never) {
+		t.Fatalf("conflicts do not name each other: %v", conflicts)
 	}
 }
