@@ -1326,7 +1326,7 @@ func (p *qparser) copularPlace(k int, beAux bool) {
 	if k < len(p.t) && p.isPrep(k) && !p.t[k].used {
 		prep = p.low(k)
 		p.t[k].used = true
-		if p.restIsEmpty(k+1) == false {
+		if !p.restIsEmpty(k + 1) {
 			return
 		}
 	}
@@ -1446,15 +1446,6 @@ func (p *qparser) adjectivesOnly(from, to int) bool {
 		}
 	}
 	return true
-}
-
-func (p *qparser) allTypeNouns(ws []string) bool {
-	for _, w := range ws {
-		if !typeNouns[w] {
-			return false
-		}
-	}
-	return len(ws) > 0
 }
 
 // nounUnit builds the unit of a relational noun phrase [from, to): its lemmas, and keys from the whole

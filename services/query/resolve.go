@@ -579,13 +579,6 @@ func dedupe(ss []string) []string {
 	return out
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 // phraseVec returns the embedding of a relation phrase (cached per question).
 func (r *resolver) phraseVec(ctx context.Context, text string) []float32 {
 	if r.embed == nil || text == "" {

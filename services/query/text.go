@@ -90,18 +90,6 @@ var stopwords = func() map[string]bool {
 	return m
 }()
 
-// contentWords returns the non-stopword words of s.
-func contentWords(s string) []word {
-	all := words(s)
-	out := all[:0]
-	for _, w := range all {
-		if !stopwords[w.low] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
 // mention is a span of a question's fields that names a known subject.
 type mention struct {
 	from, to int // fields [from, to)
