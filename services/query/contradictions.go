@@ -21,17 +21,17 @@ const contradictionPartnersMax = 2
 // is about is shown. A partner the view
 // cannot see (another agent's private claim, or not believed at the view's times) is never loaded, listed or
 // shown.
-func (s *Service) withContradictions(ctx context.Context, v view, p searchParams, items []item, cands []candidate) ([]item, error) {
+func (s *Service) withContradictions(ctx context.Context, v store.View, p searchParams, items []item, cands []candidate) ([]item, error) {
 	if len(items) == 0 {
 		return items, nil
 	}
 	ids := make([]string, 0, len(items))
-	have := map[string]*claimRow{}
+	have := map[string]*store.Belief{}
 	for _, it := range items {
 		ids = append(ids, it.claim.ID)
 		have[it.claim.ID] = it.claim
 	}
-	a := v.args()
+	a := v.Args()
 	a["ids"] = ids
 	rows, err := s.db.Query(ctx, `SELECT claim_a::text, claim_b::text, similarity FROM contradictions
 		WHERE workspace_id = @ws AND (claim_a = ANY(@ids::uuid[]) OR claim_b = ANY(@ids::uuid[]))
@@ -67,15 +67,7 @@ func (s *Service) withContradictions(ctx context.Context, v view, p searchParams
 	}
 	if len(missing) > 0 {
 		// The partners retrieval did not bring, through the same visibility, belief and status filters.
-		b := v.args()
-		b["ids"] = missing
-		prow, err := s.db.Query(ctx, `SELECT `+claimColumns+`
-			FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
-			WHERE c.id = ANY(@ids::uuid[]) AND `+v.where(), b)
-		if err != nil {
-			return nil, err
-		}
-		partners, err := collectClaims(prow)
+		partners, err := store.ClaimsByID(ctx, s.db, v, missing)
 		if err != nil {
 			return nil, err
 		}
@@ -153,7 +145,7 @@ func (s *Service) withContradictions(ctx context.Context, v view, p searchParams
 
 // querySimilarity returns the cosine similarity of the question to each linked claim in have (none without a
 // query embedding), read from the stored vectors of the pinned model.
-func (s *Service) querySimilarity(ctx context.Context, v view, p searchParams, have map[string]*claimRow) (map[string]float64, error) {
+func (s *Service) querySimilarity(ctx context.Context, v store.View, p searchParams, have map[string]*store.Belief) (map[string]float64, error) {
 	out := map[string]float64{}
 	if p.qvec == nil {
 		return out, nil
@@ -167,7 +159,7 @@ func (s *Service) querySimilarity(ctx context.Context, v view, p searchParams, h
 	if len(ids) == 0 {
 		return out, nil
 	}
-	a := v.args()
+	a := v.Args()
 	a["ids"] = ids
 	a["qvec"] = vectorLiteral(p.qvec)
 	a["dim"] = p.dim

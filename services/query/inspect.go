@@ -20,6 +20,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // timelineLimit bounds the versions one subject response carries.
@@ -161,7 +162,7 @@ func (s *Service) handleSubject(w http.ResponseWriter, r *request) error {
 		return badRequest(api.ParamSlot, "decisions_cursor continues the decisions of one slot: give slot=<slot_key> of the slot whose decisions_next it is")
 	}
 	p.page.overall = api.MaxSubjectDecisions
-	v := view{ws: r.ws, agent: r.agent, asOf: p.asOf, knownAt: p.knownAt}
+	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: p.asOf, KnownAt: p.knownAt}
 	key := canon.SubjectKey(raw)
 	if key == "" {
 		return badRequest("subject_key", "subject_key %q has no letters or digits", truncate(raw, 64))
@@ -172,7 +173,7 @@ func (s *Service) handleSubject(w http.ResponseWriter, r *request) error {
 	}
 	if res == nil {
 		// An alias ("Alice" for alice_smith) names the subject when it is unambiguous.
-		known, err := knownSubjects(r.ctx, s.db, v, []string{key})
+		known, err := store.KnownSubjects(r.ctx, s.db, v, []string{key})
 		if err != nil {
 			return err
 		}
@@ -202,12 +203,12 @@ type versionRow struct {
 }
 
 // subject builds the timeline response, or nil when the subject (or the slot p.slot) has no visible claim.
-func (s *Service) subject(ctx context.Context, v view, key string, p inspectParams) (*api.SubjectResponse, error) {
-	a := v.args()
+func (s *Service) subject(ctx context.Context, v store.View, key string, p inspectParams) (*api.SubjectResponse, error) {
+	a := v.Args()
 	a["subj"] = key
 	a["lim"] = timelineLimit + 1
 	knownCut := ""
-	if v.knownAt != nil {
+	if v.KnownAt != nil {
 		knownCut = ` AND v.recorded_at <= @known_at`
 	}
 	inSubject := `c.subject_key = @subj`
@@ -219,13 +220,13 @@ func (s *Service) subject(ctx context.Context, v view, key string, p inspectPara
 			c.owner_agent, c.functional, c.sequence, v.version, v.status, v.valid_from, v.valid_to, v.recorded_at,
 			v.retired_at, v.decision_id::text, c.negated
 		FROM claims c JOIN claim_versions v ON v.claim_id = c.id
-		WHERE c.workspace_id = @ws AND `+inSubject+` AND `+v.visible()+knownCut+`
+		WHERE c.workspace_id = @ws AND `+inSubject+` AND `+v.Visible()+knownCut+`
 		ORDER BY c.slot_key, v.valid_from, c.sequence NULLS FIRST, c.id, v.version
 		LIMIT @lim`, a)
 	if err != nil {
 		return nil, err
 	}
-	versions, err := collectVersions(rows, v.knownAt)
+	versions, err := collectVersions(rows, v.KnownAt)
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +236,7 @@ func (s *Service) subject(ctx context.Context, v view, key string, p inspectPara
 	if c := p.page.after; c != nil && c.Key != slotChainKey(key, p.slot) {
 		return nil, badRequest(api.ParamDecisionsCursor, "decisions_cursor continues the decisions of another subject or slot than slot %q of %q", truncate(p.slot, 64), key)
 	}
-	res := &api.SubjectResponse{Workspace: v.ws, SubjectKey: key, AsOf: v.asOf, KnownAt: v.knownAt, Current: []api.Claim{}, Slots: []api.Slot{}}
+	res := &api.SubjectResponse{Workspace: v.Workspace, SubjectKey: key, AsOf: v.AsOf, KnownAt: v.KnownAt, Current: []api.Claim{}, Slots: []api.Slot{}}
 	if len(versions) > timelineLimit {
 		versions = versions[:timelineLimit]
 		res.Truncated = true
@@ -260,17 +261,17 @@ func (s *Service) subject(ctx context.Context, v view, key string, p inspectPara
 	}
 
 	// Current beliefs, resolved per slot as search and answer resolve them.
-	cur, err := claimsBySubjects(ctx, s.db, v, []string{key}, subjectClaimsLimit)
+	cur, err := store.ClaimsBySubjects(ctx, s.db, v, []string{key}, subjectClaimsLimit)
 	if err != nil {
 		return nil, err
 	}
-	slots := map[string]*slot{}
-	for _, sl := range groupSlots(cur, v.agent, v) {
-		if p.slot != "" && sl.slotKey != p.slot {
+	slots := map[string]*store.Slot{}
+	for _, sl := range store.GroupSlots(cur, v) {
+		if p.slot != "" && sl.SlotKey != p.slot {
 			continue
 		}
-		slots[sl.slotKey] = sl
-		for _, w := range sl.winners {
+		slots[sl.SlotKey] = sl
+		for _, w := range sl.Winners {
 			res.Current = append(res.Current, item{claim: w, slot: sl}.apiClaim())
 		}
 	}
@@ -306,8 +307,8 @@ func (s *Service) subject(ctx context.Context, v view, key string, p inspectPara
 	for _, k := range order {
 		sl := bySlot[k]
 		if r := slots[k]; r != nil {
-			sl.Current = idsOf(r.winners)
-			sl.Disputed = r.disputed
+			sl.Current = idsOf(r.Winners)
+			sl.Disputed = r.Disputed
 		}
 		res.Slots = append(res.Slots, *sl)
 	}
@@ -357,9 +358,9 @@ type edgeSet struct {
 
 // edges loads the supersedes edges touching claims selected by cond (over claims c), keeping only edges whose
 // both ends the caller may see and, with known_at, whose decision was made by then.
-func (s *Service) edges(ctx context.Context, v view, cond string, a pgx.NamedArgs) (edgeSet, error) {
+func (s *Service) edges(ctx context.Context, v store.View, cond string, a pgx.NamedArgs) (edgeSet, error) {
 	knownCut := ""
-	if v.knownAt != nil {
+	if v.KnownAt != nil {
 		knownCut = ` AND (d.decided_at IS NULL OR d.decided_at <= @known_at)`
 	}
 	rows, err := s.db.Query(ctx, `SELECT s.claim_id::text, s.superseded_id::text, s.decision_id::text
@@ -368,7 +369,7 @@ func (s *Service) edges(ctx context.Context, v view, cond string, a pgx.NamedArg
 		JOIN claims w ON w.id = s.claim_id
 		JOIN claims l ON l.id = s.superseded_id
 		LEFT JOIN decisions d ON d.id = s.decision_id
-		WHERE c.workspace_id = @ws AND `+cond+` AND `+v.visible()+`
+		WHERE c.workspace_id = @ws AND `+cond+` AND `+v.Visible()+`
 		  AND (w.scope = 'shared' OR w.owner_agent = @agent) AND (l.scope = 'shared' OR l.owner_agent = @agent)`+knownCut+`
 		ORDER BY s.claim_id, s.superseded_id
 		LIMIT 20000`, a)
@@ -396,9 +397,9 @@ func (s *Service) edges(ctx context.Context, v view, cond string, a pgx.NamedArg
 // contradictionLinks loads the contradiction links selected by cond (over contradictions x) whose both sides
 // the caller may see and, with known_at, that were recorded by then, indexed by each side: out[a] lists b and
 // out[b] lists a.
-func (s *Service) contradictionLinks(ctx context.Context, v view, cond string, a pgx.NamedArgs) (map[string][]api.ContradictionEdge, error) {
+func (s *Service) contradictionLinks(ctx context.Context, v store.View, cond string, a pgx.NamedArgs) (map[string][]api.ContradictionEdge, error) {
 	knownCut := ""
-	if v.knownAt != nil {
+	if v.KnownAt != nil {
 		knownCut = ` AND x.recorded_at <= @known_at`
 	}
 	rows, err := s.db.Query(ctx, `SELECT x.claim_a::text, x.claim_b::text, x.decision_id::text
@@ -438,9 +439,9 @@ type chainPage struct {
 // slot: at most p.limit decisions per slot and p.overall in all, slots in key order, each decision with at
 // most p.inputs input and loser ids. chainKey names a slot's chain in its cursor. Every slot with a visible
 // decision has a page, empty when the limits leave no room.
-func (s *Service) decisionChains(ctx context.Context, v view, cond string, a pgx.NamedArgs, p decisionPage, chainKey func(slot string) string) (map[string]*chainPage, error) {
+func (s *Service) decisionChains(ctx context.Context, v store.View, cond string, a pgx.NamedArgs, p decisionPage, chainKey func(slot string) string) (map[string]*chainPage, error) {
 	where := `d.workspace_id = @ws AND ` + cond + ` AND (d.scope = 'shared' OR d.owner_agent = @agent)`
-	if v.knownAt != nil {
+	if v.KnownAt != nil {
 		where += ` AND d.decided_at <= @known_at`
 	}
 	after := `true`
@@ -541,7 +542,7 @@ func (s *Service) handleClaim(w http.ResponseWriter, r *request) error {
 	if c := p.page.after; c != nil && c.Key != id.String() {
 		return badRequest(api.ParamDecisionsCursor, "decisions_cursor continues the decisions of another claim than %s", id)
 	}
-	v := view{ws: r.ws, agent: r.agent, knownAt: p.knownAt}
+	v := store.View{Workspace: r.ws, Agent: r.agent, KnownAt: p.knownAt}
 	res, err := s.claimDetail(r.ctx, v, id.String(), p.page)
 	if err != nil {
 		return err
@@ -556,11 +557,11 @@ func (s *Service) handleClaim(w http.ResponseWriter, r *request) error {
 // claimDetail builds the claim response with page p of its decision chain, or nil when the claim does not
 // exist for the caller (absent, another agent's private claim, another workspace, or not yet recorded at
 // known_at).
-func (s *Service) claimDetail(ctx context.Context, v view, id string, p decisionPage) (*api.ClaimResponse, error) {
-	a := v.args()
+func (s *Service) claimDetail(ctx context.Context, v store.View, id string, p decisionPage) (*api.ClaimResponse, error) {
+	a := v.Args()
 	a["id"] = id
 	knownCut := ""
-	if v.knownAt != nil {
+	if v.KnownAt != nil {
 		knownCut = ` AND v.recorded_at <= @known_at`
 	}
 	versionsOf := func(order string, limit int) ([]versionRow, error) {
@@ -569,12 +570,12 @@ func (s *Service) claimDetail(ctx context.Context, v view, id string, p decision
 				c.owner_agent, c.functional, c.sequence, v.version, v.status, v.valid_from, v.valid_to, v.recorded_at,
 				v.retired_at, v.decision_id::text, c.negated
 			FROM claims c JOIN claim_versions v ON v.claim_id = c.id
-			WHERE c.id = @id::uuid AND `+v.visible()+knownCut+`
+			WHERE c.id = @id::uuid AND `+v.Visible()+knownCut+`
 			ORDER BY v.version `+order+` LIMIT @vlim`, a)
 		if err != nil {
 			return nil, err
 		}
-		return collectVersions(rows, v.knownAt)
+		return collectVersions(rows, v.KnownAt)
 	}
 	versions, err := versionsOf("ASC", api.MaxClaimVersions+1)
 	if err != nil {
@@ -589,18 +590,12 @@ func (s *Service) claimDetail(ctx context.Context, v view, id string, p decision
 		res.VersionsTruncated = true
 	}
 	// The claim as believed at known_at (or now): its belief version, whatever its status.
-	var cur []claimRow
-	crow, err := s.db.Query(ctx, `SELECT `+claimColumns+`
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
-		WHERE c.id = @id::uuid AND `+v.visible(), a)
+	cur, err := store.ClaimAsBelieved(ctx, s.db, v, id)
 	if err != nil {
 		return nil, err
 	}
-	if cur, err = collectClaims(crow); err != nil {
-		return nil, err
-	}
-	if len(cur) > 0 {
-		res.Claim = item{claim: &cur[0]}.apiClaim()
+	if cur != nil {
+		res.Claim = item{claim: cur}.apiClaim()
 	} else {
 		// Every version was retired by known_at without a successor: show the last one.
 		last := versions[len(versions)-1]
@@ -662,7 +657,7 @@ func (s *Service) claimDetail(ctx context.Context, v view, id string, p decision
 		res.Decisions, res.DecisionsTotal, res.DecisionsNext = c.decisions, c.total, c.next
 	}
 	corrCut := ""
-	if v.knownAt != nil {
+	if v.KnownAt != nil {
 		corrCut = ` AND recorded_at <= @known_at`
 	}
 	a["clim"] = api.MaxCorroborations + 1
