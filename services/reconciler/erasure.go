@@ -423,8 +423,8 @@ func (e *engine) rebuild(ctx context.Context, tx pgx.Tx, partition int, seqs []i
 	if at.After(horizon) {
 		horizon = at
 	}
-	st := newBatchState(e, partition)
-	return st.run(ctx, tx, items, horizon.UTC())
+	_, err = e.applySegment(ctx, tx, partition, items, horizon.UTC())
+	return err
 }
 
 // deleteMsgs securely deletes stream messages by sequence; already deleted ones are skipped.
@@ -447,6 +447,14 @@ func (e *engine) deleteMsgs(ctx context.Context, streamName string, seqs []int64
 		n++
 	}
 	return n, nil
+}
+
+// nullable is NULL for an empty string.
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 func isNotFound(err error) bool {
