@@ -31,36 +31,17 @@ func (s *Service) withContradictions(ctx context.Context, v store.View, p search
 		ids = append(ids, it.claim.ID)
 		have[it.claim.ID] = it.claim
 	}
-	a := v.Args()
-	a["ids"] = ids
-	rows, err := s.db.Query(ctx, `SELECT claim_a::text, claim_b::text, similarity FROM contradictions
-		WHERE workspace_id = @ws AND (claim_a = ANY(@ids::uuid[]) OR claim_b = ANY(@ids::uuid[]))
-		ORDER BY claim_a, claim_b`, a)
+	links, err := store.LinksOf(ctx, s.db, v.Workspace, ids)
 	if err != nil {
 		return nil, err
 	}
-	type link struct {
-		a, b string
-		sim  float64
-	}
-	var links []link
 	var missing []string
-	for rows.Next() {
-		var l link
-		if err := rows.Scan(&l.a, &l.b, &l.sim); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		links = append(links, l)
-		for _, id := range []string{l.a, l.b} {
+	for _, l := range links {
+		for _, id := range []string{l.ClaimA, l.ClaimB} {
 			if have[id] == nil && !slices.Contains(missing, id) {
 				missing = append(missing, id)
 			}
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	if len(links) == 0 {
 		return items, nil
@@ -77,13 +58,13 @@ func (s *Service) withContradictions(ctx context.Context, v store.View, p search
 	}
 	sims := map[[2]string]float64{}
 	for _, l := range links {
-		ca, cb := have[l.a], have[l.b]
+		ca, cb := have[l.ClaimA], have[l.ClaimB]
 		if ca == nil || cb == nil {
 			continue // one side is not visible in this view
 		}
 		ca.Contradicts = append(ca.Contradicts, cb.ID)
 		cb.Contradicts = append(cb.Contradicts, ca.ID)
-		sims[[2]string{ca.ID, cb.ID}], sims[[2]string{cb.ID, ca.ID}] = l.sim, l.sim
+		sims[[2]string{ca.ID, cb.ID}], sims[[2]string{cb.ID, ca.ID}] = l.Similarity, l.Similarity
 	}
 	toQuery, err := s.querySimilarity(ctx, v, p, have)
 	if err != nil {
