@@ -415,3 +415,53 @@ func Write(ctx context.Context, tx pgx.Tx, ch *Changes) error {
 	}
 	return nil
 }
+
+// Deletion is what an erasure removes from one partition's projection: whole subjects (an agent erasure
+// rebuilds them right after from the surviving messages), or a whole workspace.
+type Deletion struct {
+	Partition int
+	Workspace string
+	// Subjects lose every row: claims (their vectors, versions, edges, corroborations, gates, judgements and
+	// links cascade), decisions, predicates, aliases, confirmations and duplicate records.
+	Subjects []string
+	// Claims are the erased claim ids: their duplicate records go wherever their subject was.
+	Claims []string
+	// DeadLetters are the stream positions of dead letters whose messages were deleted.
+	DeadLetters []int64
+	// WholeWorkspace also removes every dead letter, confirmation and decision of the workspace in the
+	// partition (DeadLetters is then unused).
+	WholeWorkspace bool
+}
+
+// Delete removes d's rows in tx. Resolution never calls it: only an erasure deletes.
+func Delete(ctx context.Context, tx pgx.Tx, d Deletion) error {
+	type stmt struct {
+		sql  string
+		args []any
+	}
+	bySubject := []any{d.Partition, d.Workspace, d.Subjects}
+	stmts := []stmt{
+		{`DELETE FROM duplicate_messages x USING claims c WHERE x.claim_id = c.id AND c.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3)`, bySubject},
+		{`DELETE FROM duplicate_messages WHERE partition = $1 AND claim_id = ANY($2::uuid[])`, []any{d.Partition, d.Claims}},
+		{`DELETE FROM claims WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
+		{`DELETE FROM decisions WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
+		{`DELETE FROM subject_predicates WHERE workspace_id = $1 AND subject_key = ANY($2)`, []any{d.Workspace, d.Subjects}},
+		{`DELETE FROM subject_aliases WHERE workspace_id = $1 AND subject_key = ANY($2)`, []any{d.Workspace, d.Subjects}},
+		{`DELETE FROM confirmations WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
+	}
+	if d.WholeWorkspace {
+		wsOnly := []any{d.Partition, d.Workspace}
+		stmts = append(stmts,
+			stmt{`DELETE FROM dead_letters WHERE partition = $1 AND workspace_id = $2`, wsOnly},
+			stmt{`DELETE FROM confirmations WHERE partition = $1 AND workspace_id = $2`, wsOnly},
+			stmt{`DELETE FROM decisions WHERE partition = $1 AND workspace_id = $2`, wsOnly})
+	} else {
+		stmts = append(stmts, stmt{`DELETE FROM dead_letters WHERE partition = $1 AND stream_seq = ANY($2::bigint[])`, []any{d.Partition, d.DeadLetters}})
+	}
+	for _, s := range stmts {
+		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
+			return fmt.Errorf("store: erase: %w", err)
+		}
+	}
+	return nil
+}
