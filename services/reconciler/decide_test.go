@@ -134,6 +134,17 @@ func (o outcome) decisionsBy(op string) []store.DecisionRow {
 	return out
 }
 
+// decisionsWith counts the decisions with outcome whose winner is claim name.
+func (o outcome) decisionsWith(outcome, name string) int {
+	n := 0
+	for _, d := range o.ch.Decisions {
+		if d.Outcome == outcome && d.Winner == o.ids[name] {
+			n++
+		}
+	}
+	return n
+}
+
 func (o outcome) sources(name string) int {
 	set := map[string]bool{}
 	for _, c := range o.ch.Corroborations {
@@ -379,14 +390,8 @@ func TestDecide(t *testing.T) {
 				if g := o.gate("paris"); g.State != "admitted" || g.ResolvedBy != "confirmation:agent-h" {
 					t.Errorf("gate %+v", g)
 				}
-				var confirmed int
-				for _, d := range o.ch.Decisions {
-					if d.Outcome == "confirmed" && d.Winner == o.ids["paris"] {
-						confirmed++
-					}
-				}
-				if confirmed != 1 {
-					t.Errorf("%d confirmation decisions", confirmed)
+				if n := o.decisionsWith("confirmed", "paris"); n != 1 {
+					t.Errorf("%d confirmation decisions", n)
 				}
 			},
 		},
@@ -610,14 +615,8 @@ func TestDecide(t *testing.T) {
 				}
 				// Released: it joins resolution (the only claim of its subject).
 				wantState(t, o, "poison", "active", nil, "")
-				var released int
-				for _, d := range o.ch.Decisions {
-					if d.Outcome == "released" && d.Winner == o.ids["poison"] {
-						released++
-					}
-				}
-				if released != 1 {
-					t.Errorf("%d release decisions", released)
+				if n := o.decisionsWith("released", "poison"); n != 1 {
+					t.Errorf("%d release decisions", n)
 				}
 			},
 		},
