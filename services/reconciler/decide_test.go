@@ -112,8 +112,6 @@ func (o outcome) version(name string) store.VersionRow {
 	return v
 }
 
-func (o outcome) status(name string) string { return o.version(name).Status }
-
 // decisionOf returns the decision made when claim name arrived (not a timeout or a negation link).
 func (o outcome) decisionOf(name string) store.DecisionRow {
 	for _, d := range o.ch.Decisions {
