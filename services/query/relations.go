@@ -1,6 +1,7 @@
 package query
 
 import (
+	"github.com/mneme-ai/mneme/pkg/store"
 	"strings"
 	"sync"
 	"unicode"
@@ -131,7 +132,7 @@ type claimRelation struct {
 }
 
 // relationOf reads a claim's relation.
-func relationOf(c *claimRow) claimRelation {
+func relationOf(c *store.Belief) claimRelation {
 	var r claimRelation
 	r.keys = dedupe([]string{canon.RelationKey(c.PredicateKey), canon.RelationKey(c.SlotKey), c.PredicateKey})
 	seen := map[string]bool{}

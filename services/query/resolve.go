@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"sort"
 	"strings"
 	"unicode"
@@ -16,15 +17,15 @@ type facts interface {
 	// known maps each candidate key that names a visible subject (directly or as an alias) to its subject keys.
 	known(ctx context.Context, keys []string) (map[string][]string, error)
 	// about returns the view's claims about the given subject keys.
-	about(ctx context.Context, subjectKeys []string) ([]claimRow, error)
+	about(ctx context.Context, subjectKeys []string) ([]store.Belief, error)
 	// byObject returns the view's claims whose object has one of the given object keys (bounded).
-	byObject(ctx context.Context, objectKeys []string) ([]claimRow, error)
+	byObject(ctx context.Context, objectKeys []string) ([]store.Belief, error)
 }
 
 // hop is one deterministic step: the slot chosen for an entity and its resolved value.
 type hop struct {
-	slot  *slot
-	claim *claimRow
+	slot  *store.Slot
+	claim *store.Belief
 	score float64
 	// bridge marks a hop taken without a relation of the question, to reach an entity whose slots the
 	// question names.
@@ -49,23 +50,23 @@ type chain struct {
 	finalVal float64
 	// reverse holds, for a reverse lookup ("Who lives in Berlin?"), the current claims whose object the
 	// question names and whose relation it asks about; the answer is their subjects.
-	reverse []*claimRow
+	reverse []*store.Belief
 }
 
 // resolver answers questions hop by hop over facts, deterministically.
 type resolver struct {
 	f       facts
-	v       view
+	v       store.View
 	agent   string
 	maxHops int
 	// slots caches the resolved slots of subject keys for one question.
-	slots map[string][]*slot
+	slots map[string][]*store.Slot
 	// embed, when set, embeds text with the model of the claims' predicate embeddings (PredVec): the
 	// question's relation phrases are then also compared with predicate phrases by meaning.
 	embed func(ctx context.Context, text string) ([]float32, error)
 	// vecs caches embeddings of relation phrases; rels the relations of claims.
 	vecs map[string][]float32
-	rels map[*claimRow]claimRelation
+	rels map[*store.Belief]claimRelation
 }
 
 const (
@@ -130,7 +131,7 @@ func (r *resolver) mentions(ctx context.Context, q string) ([]mention, error) {
 }
 
 // slotsOf returns the resolved slots of the given subject keys (cached per question).
-func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*slot, error) {
+func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, error) {
 	var missing []string
 	for _, k := range keys {
 		if _, ok := r.slots[k]; !ok {
@@ -145,11 +146,11 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*slot, error) 
 		for _, k := range missing {
 			r.slots[k] = nil
 		}
-		for _, s := range groupSlots(rows, r.agent, r.v) {
-			r.slots[s.subjectKey] = append(r.slots[s.subjectKey], s)
+		for _, s := range store.GroupSlots(rows, r.v) {
+			r.slots[s.SubjectKey] = append(r.slots[s.SubjectKey], s)
 		}
 	}
-	var out []*slot
+	var out []*store.Slot
 	for _, k := range keys {
 		out = append(out, r.slots[k]...)
 	}
@@ -157,9 +158,9 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*slot, error) 
 }
 
 // relation returns a claim's relation (cached per question).
-func (r *resolver) relation(c *claimRow) claimRelation {
+func (r *resolver) relation(c *store.Belief) claimRelation {
 	if r.rels == nil {
-		r.rels = map[*claimRow]claimRelation{}
+		r.rels = map[*store.Belief]claimRelation{}
 	}
 	if rel, ok := r.rels[c]; ok {
 		return rel
@@ -295,10 +296,10 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	var out []*chain
 	matched := false
 	for _, s := range slots {
-		if len(s.winners) == 0 {
+		if len(s.Winners) == 0 {
 			continue
 		}
-		w := s.winners[0]
+		w := s.Winners[0]
 		rel := r.relation(w)
 		// Two units read as one relation ("head of … government"): the outer unit's joined keys.
 		if c.next+1 < len(c.units) {
@@ -359,10 +360,10 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	}
 	if !matched && !u.optional && !c.bridged() && len(slots) <= maxBridgeSlots {
 		for _, s := range slots {
-			if len(s.winners) == 0 {
+			if len(s.Winners) == 0 {
 				continue
 			}
-			b := r.step(ctx, c, s, s.winners[0], -bridgePenalty, 0, false)
+			b := r.step(ctx, c, s, s.Winners[0], -bridgePenalty, 0, false)
 			b.hops[len(b.hops)-1].bridge = true
 			out = append(out, b)
 		}
@@ -374,17 +375,17 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 // entity's relations closest in meaning to it (the embedder's similarity of relation phrases; without it, an
 // entity's only relations): "the birthplace of <a sport>" is where the sport "was created", "the job title of
 // <someone>" what they "work in". The hop is charged, so any matching reading wins over it.
-func (r *resolver) weakSteps(ctx context.Context, c *chain, u *relUnit, slots []*slot) []*chain {
+func (r *resolver) weakSteps(ctx context.Context, c *chain, u *relUnit, slots []*store.Slot) []*chain {
 	type cand struct {
-		s   *slot
+		s   *store.Slot
 		sim float64
 	}
 	var cs []cand
 	for _, s := range slots {
-		if len(s.winners) == 0 || typeConflict(u, r.relation(s.winners[0])) {
+		if len(s.Winners) == 0 || typeConflict(u, r.relation(s.Winners[0])) {
 			continue
 		}
-		sim, ok := r.predSim(ctx, u, s.winners[0])
+		sim, ok := r.predSim(ctx, u, s.Winners[0])
 		if !ok {
 			sim = predSimFloor
 		}
@@ -400,7 +401,7 @@ func (r *resolver) weakSteps(ctx context.Context, c *chain, u *relUnit, slots []
 			break
 		}
 		score := weakHop + predSimWeight*max(0, x.sim-predSimFloor)
-		out = append(out, r.step(ctx, c, x.s, x.s.winners[0], score, 1, false))
+		out = append(out, r.step(ctx, c, x.s, x.s.Winners[0], score, 1, false))
 	}
 	return out
 }
@@ -427,7 +428,7 @@ func (c *chain) laterRequired() bool {
 }
 
 // step extends c by a hop through slot s to claim w, explaining n units.
-func (r *resolver) step(_ context.Context, c *chain, s *slot, w *claimRow, score float64, n int, inverse bool) *chain {
+func (r *resolver) step(_ context.Context, c *chain, s *store.Slot, w *store.Belief, score float64, n int, inverse bool) *chain {
 	next := *c
 	next.hops = append(append([]hop(nil), c.hops...), hop{slot: s, claim: w, score: score, inverse: inverse})
 	next.score = c.score + score
@@ -504,12 +505,12 @@ func (r *resolver) inverseSteps(ctx context.Context, c *chain, u *relUnit) ([]*c
 }
 
 // currentOf returns the resolved slot of a claim row and the row's claim in it when it is a current value.
-func (r *resolver) currentOf(row *claimRow) (*slot, *claimRow) {
+func (r *resolver) currentOf(row *store.Belief) (*store.Slot, *store.Belief) {
 	for _, s := range r.slots[row.SubjectKey] {
-		if s.slotKey != row.SlotKey {
+		if s.SlotKey != row.SlotKey {
 			continue
 		}
-		for _, w := range s.winners {
+		for _, w := range s.Winners {
 			if w.ID == row.ID {
 				return s, w
 			}
@@ -559,7 +560,7 @@ func objectKeysOfText(text string, subjects []string) []string {
 }
 
 // objectKeys returns the subject keys an object could be known under.
-func objectKeys(c *claimRow) []string {
+func objectKeys(c *store.Belief) []string {
 	k := canon.SubjectKey(c.Object)
 	if k == "" {
 		return nil
@@ -596,7 +597,7 @@ func (r *resolver) phraseVec(ctx context.Context, text string) []float32 {
 }
 
 // predSim is the cosine similarity between a unit's relation phrase and the claim's predicate phrase.
-func (r *resolver) predSim(ctx context.Context, u *relUnit, w *claimRow) (float64, bool) {
+func (r *resolver) predSim(ctx context.Context, u *relUnit, w *store.Belief) (float64, bool) {
 	if len(w.PredVec) == 0 {
 		return 0, false
 	}
@@ -654,13 +655,13 @@ func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) 
 			return nil, ms, err
 		}
 		for _, s := range slots {
-			if len(s.winners) == 0 {
+			if len(s.Winners) == 0 {
 				continue
 			}
-			if sim, ok := r.predSim(ctx, u, s.winners[0]); ok && sim > bestSim {
+			if sim, ok := r.predSim(ctx, u, s.Winners[0]); ok && sim > bestSim {
 				bestSim = sim
 				best = &chain{start: m, q: qp, units: qp.units, entity: m.subjects, next: len(qp.units),
-					hops: []hop{{slot: s, claim: s.winners[0], score: sim}}, score: sim, finalVal: sim}
+					hops: []hop{{slot: s, claim: s.Winners[0], score: sim}}, score: sim, finalVal: sim}
 			}
 		}
 	}
@@ -709,8 +710,8 @@ func (r *resolver) reverseLookup(ctx context.Context, q string, toks []qtok) (*c
 	}
 	parses := map[[2]int]*questionParse{}
 	best := minHopScore
-	var out []*claimRow
-	var bestSlot *slot
+	var out []*store.Belief
+	var bestSlot *store.Slot
 	var m mention
 	var bestQ *questionParse
 	for i := range rows {
@@ -754,14 +755,14 @@ func (r *resolver) reverseLookup(ctx context.Context, q string, toks []qtok) (*c
 		return nil, nil
 	}
 	out = dedupeClaims(out)
-	sort.SliceStable(out, func(i, j int) bool { return newer(out[i], out[j]) })
+	sort.SliceStable(out, func(i, j int) bool { return store.Newer(out[i], out[j]) })
 	if len(out) > 10 {
 		out = out[:10]
 	}
 	return &chain{start: m, q: bestQ, units: bestQ.units, next: len(bestQ.units), hops: []hop{{slot: bestSlot, claim: out[0], score: best}}, score: best, finalVal: best, reverse: out}, nil
 }
 
-func dedupeClaims(cs []*claimRow) []*claimRow {
+func dedupeClaims(cs []*store.Belief) []*store.Belief {
 	seen := map[string]bool{}
 	out := cs[:0:0]
 	for _, c := range cs {

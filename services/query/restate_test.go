@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,8 @@ import (
 func TestDropRestatementsShowsAStatementOnce(t *testing.T) {
 	day := time.Date(2024, 3, 15, 0, 0, 0, 0, time.UTC)
 	seq := func(n int64) *int64 { return &n }
-	claim := func(id, owner string, sequence int64, at time.Time, text string) *claimRow {
-		return &claimRow{ID: id, Owner: owner, Scope: "shared", Status: "active", Sequence: seq(sequence), ValidFrom: at, Text: text}
+	claim := func(id, owner string, sequence int64, at time.Time, text string) *store.Belief {
+		return &store.Belief{ID: id, Owner: owner, Scope: "shared", Status: "active", Sequence: seq(sequence), ValidFrom: at, Text: text}
 	}
 	sentence := claim("sentence", "bench", 7, day, "User is kinda worried that user only secured 3 interviews for producer roles.")
 	tests := []struct {
@@ -57,7 +58,7 @@ func TestDropRestatementsShowsAStatementOnce(t *testing.T) {
 		{
 			name: "a claim in a contradiction is shown with its counterpart",
 			items: []item{{claim: sentence},
-				{claim: &claimRow{ID: "flagged", Owner: "bench", Status: "active", Sequence: seq(7), ValidFrom: day,
+				{claim: &store.Belief{ID: "flagged", Owner: "bench", Status: "active", Sequence: seq(7), ValidFrom: day,
 					Text: "User only secured 3 interviews for producer roles.", Contradicts: []string{"never"}}}},
 			want: []string{"sentence", "flagged"},
 		},
@@ -91,13 +92,13 @@ func TestBudgetPassesOverWhatDoesNotFit(t *testing.T) {
 	s := &Service{cfg: Config{}.Defaults(), tok: tok}
 	s.cfg.ScoreGap = 0 // only the budget cuts here
 	day := time.Date(2024, 3, 15, 0, 0, 0, 0, time.UTC)
-	mk := func(id, text string) *claimRow {
-		return &claimRow{ID: id, Owner: "bench", Scope: "shared", Status: "active", ValidFrom: day, Text: text}
+	mk := func(id, text string) *store.Belief {
+		return &store.Belief{ID: id, Owner: "bench", Scope: "shared", Status: "active", ValidFrom: day, Text: text}
 	}
 	long := mk("long", "User needs help with "+strings.Repeat("the password hashing and verification logic, ", 40)+"today.")
 	short1 := mk("short-1", "User has never written any Flask routes.")
 	short2 := mk("short-2", "User implemented a homepage route with Flask.")
-	acc := func(c *claimRow, score float64) item { return item{claim: c, slot: &slot{}, score: score} }
+	acc := func(c *store.Belief, score float64) item { return item{claim: c, slot: &store.Slot{}, score: score} }
 
 	t.Run("a long claim is passed over", func(t *testing.T) {
 		items := []item{acc(short1, 1), acc(long, 0.9), acc(short2, 0.8)}
@@ -121,7 +122,7 @@ func TestBudgetPassesOverWhatDoesNotFit(t *testing.T) {
 	})
 
 	t.Run("a current value without the history that does not fit", func(t *testing.T) {
-		sl := &slot{}
+		sl := &store.Slot{}
 		cur := mk("city-now", "User lives in Seattle.")
 		cur.Functional = true
 		old := mk("city-before", "User lived in "+strings.Repeat("Portland, ", 200)+"Oregon.")
@@ -149,7 +150,7 @@ func TestHopLimitSkipsTrailingTypeNouns(t *testing.T) {
 	f.add("Zoë", "born in", "Austria", "Zoë was born in Austria.", 1)
 	f.add("Austria", "capital", "Vienna", "The capital of Austria is Vienna.", 2)
 	for _, maxHops := range []int{2, 4} {
-		r := &resolver{f: f, agent: "a", maxHops: maxHops, slots: map[string][]*slot{}}
+		r := &resolver{f: f, agent: "a", maxHops: maxHops, slots: map[string][]*store.Slot{}}
 		c, _, err := r.resolve(context.Background(), "In which city is the capital of the country where Zoë was born?")
 		if err != nil {
 			t.Fatal(err)

@@ -70,8 +70,8 @@ func restatesWithNewValue(older, newer string) bool {
 // withUpdates inserts after each of the first updateSources current claims that state a number the later claim
 // that restates it with another value (see above), marked linked so the two travel together through the budget.
 // Without a query embedding dimension (no dense retrieval) it does nothing.
-func (s *Service) withUpdates(ctx context.Context, v view, p searchParams, items []item) ([]item, error) {
-	if p.dim == 0 || p.history || v.asOf != nil {
+func (s *Service) withUpdates(ctx context.Context, v store.View, p searchParams, items []item) ([]item, error) {
+	if p.dim == 0 || p.history || v.AsOf != nil {
 		// History and as_of views show every value already; without vectors there is no similarity.
 		return items, nil
 	}
@@ -88,7 +88,7 @@ func (s *Service) withUpdates(ctx context.Context, v view, p searchParams, items
 	if len(sources) == 0 {
 		return items, nil
 	}
-	a := v.args()
+	a := v.Args()
 	a["ids"] = sources
 	a["dim"] = p.dim
 	a["n"] = updateCandidates
@@ -100,9 +100,9 @@ func (s *Service) withUpdates(ctx context.Context, v view, p searchParams, items
 		CROSS JOIN LATERAL (
 			SELECT c.id, 1 - (`+expr+` <=> `+srcExpr+`) AS sim
 			FROM claims c
-			JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
+			JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
 			JOIN claim_vectors cv ON cv.claim_id = c.id AND cv.dim = @dim
-			WHERE `+v.where()+` AND c.subject_key = sc.subject_key AND c.id <> sc.id
+			WHERE `+v.Where()+` AND c.subject_key = sc.subject_key AND c.id <> sc.id
 				AND v.valid_from > (SELECT sv2.valid_from FROM claim_versions sv2 WHERE sv2.claim_id = sc.id ORDER BY sv2.version DESC LIMIT 1)
 			ORDER BY `+expr+` <=> `+srcExpr+`
 			LIMIT @n) n
@@ -130,19 +130,19 @@ func (s *Service) withUpdates(ctx context.Context, v view, p searchParams, items
 	if len(want) == 0 {
 		return items, nil
 	}
-	b := v.args()
+	b := v.Args()
 	b["ids"] = want
-	crow, err := s.db.Query(ctx, `SELECT `+claimColumns+`
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
-		WHERE c.id = ANY(@ids::uuid[]) AND `+v.where(), b)
+	crow, err := s.db.Query(ctx, `SELECT `+store.BeliefColumns+`
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
+		WHERE c.id = ANY(@ids::uuid[]) AND `+v.Where(), b)
 	if err != nil {
 		return nil, err
 	}
-	loaded, err := collectClaims(crow)
+	loaded, err := store.CollectBeliefs(crow)
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*claimRow{}
+	byID := map[string]*store.Belief{}
 	for i := range loaded {
 		byID[loaded[i].ID] = &loaded[i]
 	}
