@@ -50,6 +50,7 @@ type options struct {
 	variant, pool, dump                                                                                         string
 	seed                                                                                                        uint64
 	limit, perConv, readerBudget, chunkTokens, k, workers                                                       int
+	categories                                                                                                  string
 	settle, timeout                                                                                             time.Duration
 	keepDB, progress                                                                                            bool
 }
@@ -65,6 +66,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "", "output directory (default bench-results/<bench>); results.jsonl there makes reruns resume")
 	flag.StringVar(&o.systems, "systems", strings.Join(bench.AllSystems, ","), "systems to compare (add the diagnostic "+bench.SystemClaimsRRF+": Mneme's stored claims ranked by plain BM25+dense RRF, without the query service)")
 	flag.IntVar(&o.limit, "limit", 0, "evaluate only the first N questions (0: all)")
+	flag.StringVar(&o.categories, "categories", "", "evaluate only the questions of these comma-separated categories (e.g. knowledge_update,contradiction_resolution); applied before -per-conversation")
 	flag.IntVar(&o.perConv, "per-conversation", 0, "evaluate at most N questions per conversation (0: all); applied before -limit")
 	flag.StringVar(&o.url, "url", "", "a running Mneme's HTTP root (default: start Mneme in-process on a fresh database)")
 	flag.StringVar(&o.apiKey, "api-key", os.Getenv("MNEME_API_KEY"), "bearer key for -url outside local development mode (default $MNEME_API_KEY)")
@@ -116,6 +118,9 @@ func run(ctx context.Context, o options, stderr io.Writer) (*bench.Summary, erro
 		log.Warn("data", "warning", w)
 	}
 	totalQuestions := len(ds.Questions)
+	if o.categories != "" {
+		ds.KeepCategories(strings.Split(o.categories, ","))
+	}
 	ds.LimitPerConversation(o.perConv)
 	ds.Limit(o.limit)
 	budgets, err := parseBudgets(o.budgets)

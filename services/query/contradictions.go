@@ -47,8 +47,13 @@ func (s *Service) withContradictions(ctx context.Context, v store.View, p search
 		return items, nil
 	}
 	if len(missing) > 0 {
-		// The partners retrieval did not bring, through the same visibility, belief and status filters.
-		partners, err := store.ClaimsByID(ctx, s.db, v, missing)
+		// The partners retrieval did not bring, through the same visibility and belief filters — and with the
+		// superseded among them: "User has never used Bootstrap" contradicts "User is setting up a project with
+		// Bootstrap" even after a later plan replaced that one in its slot, for what was said was once true.
+		// Such a partner is shown as former.
+		pv := v
+		pv.History = true
+		partners, err := store.ClaimsByID(ctx, s.db, pv, missing)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +118,7 @@ func (s *Service) withContradictions(ctx context.Context, v store.View, p search
 				continue
 			}
 			placed[pid] = true
-			p := item{claim: have[pid], score: it.score}
+			p := item{claim: have[pid], score: it.score, former: have[pid].Status == store.StatusSuperseded}
 			if j, ok := at[pid]; ok {
 				p = items[j]
 			}

@@ -25,7 +25,8 @@ func (m *memFacts) add(subject, predicate, object, text string, seq int64) {
 	s := seq
 	r := store.Belief{
 		ID: fmt.Sprintf("c%04d", seq), Text: text, Subject: subject, SubjectKey: canon.SubjectKey(subject),
-		Predicate: predicate, PredicateKey: canon.PredicateKey(predicate), SlotKey: canon.PredicateKey(predicate),
+		// Keyed as the extractor keys a relation: structurally, then through its alias group.
+		Predicate: predicate, PredicateKey: canon.RelationKey(canon.PredicateKey(predicate)), SlotKey: canon.RelationKey(canon.PredicateKey(predicate)),
 		Object: object, ObjectKey: canon.ObjectKey(object), Functional: true, Scope: "shared", Owner: "a",
 		Confidence: 1, Sequence: &s, Status: "active", ValidFrom: time.Unix(0, 0).UTC(), RecordedAt: time.Unix(0, 0).UTC(),
 	}

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/llm"
 	"github.com/mneme-ai/mneme/pkg/promptguard"
-	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // PromptVersion names the planner and reader prompts; it changes whenever their wording does.
@@ -85,7 +85,7 @@ func (r *resolver) resolvePlan(ctx context.Context, p plan) (*chain, error) {
 	}
 	c := &chain{start: ms[0], entity: ms[0].subjects}
 	for _, rel := range p.Relations {
-		cs := cuesFor(rel, mention{from: -1, to: -1})
+		u := unitOfPhrase(rel)
 		slots, err := r.slotsOf(ctx, c.entity)
 		if err != nil {
 			return nil, err
@@ -96,8 +96,7 @@ func (r *resolver) resolvePlan(ctx context.Context, p plan) (*chain, error) {
 			if len(sl.Winners) == 0 {
 				continue
 			}
-			sc, consumed := relationMatch(relationWords(sl.Winners[0]), cs, make([]bool, len(cs)))
-			if len(consumed) > 0 && sc > bestScore {
+			if sc, _ := unitScore(&u, r.relation(sl.Winners[0]), false, nil); sc > bestScore {
 				best, bestScore = sl, sc
 			}
 		}

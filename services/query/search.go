@@ -324,18 +324,22 @@ func lexicalSQL(v store.View) string {
 // question's common words ("like", "feel", "time") would outweigh the one rare word it is about. ok is false
 // when there is nothing to scan.
 func anyTermSQL(v store.View, wide, bySubject bool) (sql string, ok bool) {
-	scan := func(cond string) string {
+	// The cap keeps the matches that hold the most of the question's terms (cover density), not the first the
+	// index returns: a conversation's common words ("draft", "essay", "word") match more claims than the cap,
+	// and an arbitrary 300 of them left out the one claim that holds them all.
+	scan := func(cond, q string) string {
 		return `(SELECT c.id FROM claims c
 			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief() + `
-			WHERE c.workspace_id = @ws AND ` + cond + ` AND ` + v.Where() + `
+			WHERE c.workspace_id = @ws AND ` + cond + ` AND c.tsv @@ websearch_to_tsquery('english', ` + q + `) AND ` + v.Where() + `
+			ORDER BY ts_rank_cd(c.tsv, websearch_to_tsquery('english', ` + q + `)) DESC, c.id
 			LIMIT ` + fmt.Sprint(lexicalScanCap) + `)`
 	}
 	var scans []string
 	if wide {
-		scans = append(scans, scan(`c.tsv @@ websearch_to_tsquery('english', @wide)`))
+		scans = append(scans, scan(`true`, `@wide`))
 	}
 	if bySubject {
-		scans = append(scans, scan(`c.subject_key = ANY(@subjects::text[]) AND c.tsv @@ websearch_to_tsquery('english', @lex)`))
+		scans = append(scans, scan(`c.subject_key = ANY(@subjects::text[])`, `@lex`))
 	}
 	if len(scans) == 0 {
 		return "", false
@@ -404,40 +408,37 @@ func mentionsOf(keys []string, spans map[string][2]int, known map[string][]strin
 	return ms
 }
 
-// rankSubjectClaims is the third mode: the claims of the mentioned subjects whose predicate names a relation
-// the rest of the query asks about, ranked by how well their relation matches it, then newest first.
+// rankSubjectClaims is the third mode: the claims of the mentioned subjects whose relation is one the
+// question asks about (its relation units, read from each mention: question.go), ranked by how well they
+// match, then newest first.
 func rankSubjectClaims(query string, ms []mention, rows []store.Belief, n int) []string {
 	type scored struct {
 		score float64
 		row   *store.Belief
 	}
-	cues := make([][]cue, len(ms))
-	for i, m := range ms {
-		cues[i] = cuesFor(query, m)
+	toks := analyzeQuestion(query)
+	parses := make([]*questionParse, len(ms))
+	for i := range ms {
+		parses[i] = readQuestion(toks, &ms[i])
 	}
 	var out []scored
 	for i := range rows {
 		r := &rows[i]
-		best := -1e9
-		rel := relationWords(r)
-		var pred []relWord
-		for _, w := range rel {
-			if w.weight == 1 {
-				pred = append(pred, w)
-			}
-		}
-		predMatched := false
+		rel := relationOf(r)
+		best, bestPred := 0.0, 0.0
 		for j, m := range ms {
 			if !contains(m.subjects, r.SubjectKey) {
 				continue
 			}
-			sc, _ := relationMatch(rel, cues[j], make([]bool, len(cues[j])))
-			best = max(best, sc)
-			if ps, _ := relationMatch(pred, cues[j], make([]bool, len(cues[j]))); ps > 0 {
-				predMatched = true
+			for k := range parses[j].units {
+				sc, pred := unitScore(&parses[j].units[k], rel, false, parses[j].loose)
+				if pred > bestPred {
+					bestPred = pred
+				}
+				best = max(best, sc)
 			}
 		}
-		if !predMatched || best <= 0 {
+		if bestPred < minPredMatch {
 			// The claim's predicate is not the question's relation: the subject's other claims are what the
 			// dense and lexical modes rank. Listing them here (by sentence words, or newest first) would push
 			// every claim about a busy subject — a conversation's speaker — ahead of the ones the question is
@@ -461,6 +462,10 @@ func rankSubjectClaims(query string, ms []mention, rows []store.Belief, n int) [
 	}
 	return ids
 }
+
+// minPredMatch is the match of a claim's own relation (key or predicate lemmas) with a question's relation
+// at which the subject mode lists it.
+const minPredMatch = 0.4
 
 func contains(ss []string, s string) bool {
 	for _, x := range ss {
@@ -574,7 +579,82 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 			}
 		}
 	}
-	return s.withContradictions(ctx, v, p, items, cands)
+	items, err = s.withContradictions(ctx, v, p, dropRestatements(items), cands)
+	if err != nil {
+		return nil, err
+	}
+	return s.withUpdates(ctx, v, p, items)
+}
+
+// dropRestatements drops a current claim that restates one ranked before it from the same statement (the same
+// writer, valid time and sequence: one turn) in nearly the same words — a turn's sentence and the claim read
+// from it ("User is kinda worried that user only secured 3 interviews …" beside "User only secured 3
+// interviews …"). The reader learns nothing from the second and pays for it in tokens.
+func dropRestatements(items []item) []item {
+	type seen struct {
+		c     *store.Belief
+		words map[string]bool
+	}
+	var kept []seen
+	out := items[:0:0]
+	for _, it := range items {
+		c := it.claim
+		if it.former || it.linked || c.Status != "active" || len(c.Contradicts) > 0 {
+			out = append(out, it)
+			continue
+		}
+		ws := contentWordSet(c.Text)
+		dup := false
+		for _, k := range kept {
+			if k.c.Owner == c.Owner && k.c.ValidFrom.Equal(c.ValidFrom) && sameSequence(k.c, c) && nearlyContains(k.words, ws) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		kept = append(kept, seen{c, ws})
+		out = append(out, it)
+	}
+	return out
+}
+
+func sameSequence(a, b *store.Belief) bool {
+	return (a.Sequence == nil) == (b.Sequence == nil) && (a.Sequence == nil || *a.Sequence == *b.Sequence)
+}
+
+// restatementShare is the share of the shorter text's content words the longer must hold for the two to be
+// one statement said twice.
+const restatementShare = 0.8
+
+// nearlyContains reports whether one word set holds nearly all of the other (the smaller).
+func nearlyContains(a, b map[string]bool) bool {
+	small, large := a, b
+	if len(b) < len(a) {
+		small, large = b, a
+	}
+	if len(small) == 0 {
+		return false
+	}
+	n := 0
+	for w := range small {
+		if large[w] {
+			n++
+		}
+	}
+	return float64(n) >= restatementShare*float64(len(small))
+}
+
+// contentWordSet returns the lower-case content words of a text.
+func contentWordSet(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range splitWords(text) {
+		if !stopwords[w] {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 func idsOf(cs []*store.Belief) []string {
@@ -586,55 +666,95 @@ func idsOf(cs []*store.Belief) []string {
 }
 
 // budget cuts the ranked items adaptively — at most k slots' worth, stopping at a fused-score gap after
-// MinK items, and never beyond the token budget — and renders the context. A disputed slot's sides and a
-// slot's history stay together with their current value.
+// MinK items, and never beyond the token budget — and renders the context. Items travel in groups: a slot's
+// current value with its history, a disputed slot's sides, a claim with the claims linked to it as
+// contradicting it. A group whose first line does not fit is passed over and smaller groups after it still
+// fill the budget (one long sentence must not end a context at a fifth of its budget); a group is shown whole
+// or cut only at its history — a disputed side or a contradiction is never shown without its counterpart.
 func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	var out []item
 	var lines []string
-	used := 0
 	header := "Memory, most relevant first (current facts unless marked):"
-	used = s.tok.Count(header)
+	used := s.tok.Count(header)
 	prevScore := 0.0
 	slotsTaken := 0
 	var lastSlot *store.Slot
-	for i, it := range items {
-		newSlot := it.slot != lastSlot && !it.linked
+	for start := 0; start < len(items); {
+		first := start == 0
+		end := start + 1
+		for end < len(items) && travelsWith(items[end], items[start]) {
+			end++
+		}
+		group := items[start:end]
+		start = end
+		newSlot := group[0].slot != lastSlot || group[0].slot == nil
 		if newSlot {
 			if slotsTaken >= k {
 				break
 			}
-			if s.cfg.ScoreGap > 0 && len(out) >= s.cfg.MinK && prevScore > 0 && it.score < s.cfg.ScoreGap*prevScore {
+			if s.cfg.ScoreGap > 0 && len(out) >= s.cfg.MinK && prevScore > 0 && group[0].score < s.cfg.ScoreGap*prevScore {
 				break
 			}
 		}
-		line := renderLine(it)
-		n := s.tok.Count("\n" + line)
-		if used+n > budget {
-			if i == 0 {
+		var gl []string
+		var gi []item
+		gused := 0
+		headTooLong := false
+		for i, it := range group {
+			line := renderLine(it)
+			n := s.tok.Count("\n" + line)
+			if used+gused+n > budget {
+				headTooLong = i == 0
+				if len(gi) > 0 && (it.linked || (it.slot != nil && it.slot.Disputed && !it.former)) {
+					// A side of a dispute or a contradiction without its counterpart would mislead.
+					gl, gi, gused = nil, nil, 0
+				}
+				break
+			}
+			gl = append(gl, line)
+			gi = append(gi, it)
+			gused += n
+		}
+		if len(gi) == 0 {
+			if first && headTooLong {
 				// Even the best claim does not fit: give a truncated line rather than nothing.
-				line = s.tok.Truncate(line, max(0, budget-used-1))
+				line := s.tok.Truncate(renderLine(group[0]), max(0, budget-used-1))
 				if line != "" {
 					lines = append(lines, line)
-					out = append(out, it)
+					out = append(out, group[0])
 					used += s.tok.Count("\n" + line)
 				}
+				break
 			}
-			break
+			continue
 		}
-		lines = append(lines, line)
-		used += n
-		out = append(out, it)
+		lines = append(lines, gl...)
+		out = append(out, gi...)
+		used += gused
 		if newSlot {
 			slotsTaken++
-			lastSlot = it.slot
+			lastSlot = gi[0].slot
 		}
-		prevScore = it.score
+		prevScore = gi[len(gi)-1].score
 	}
 	if len(out) == 0 {
 		return nil, "", 0
 	}
 	ctx := header + "\n" + strings.Join(lines, "\n")
 	return out, ctx, s.tok.Count(ctx)
+}
+
+// travelsWith reports whether it belongs to the group head starts: a claim linked to the head as contradicting
+// it, the head's slot's history, the other side of its dispute, another current value of its functional slot.
+// Separate statements of one accumulating slot (everything a speaker said) are groups of their own.
+func travelsWith(it, head item) bool {
+	if it.linked {
+		return true
+	}
+	if it.slot == nil || it.slot != head.slot {
+		return false
+	}
+	return it.former || it.slot.Disputed || it.claim.Functional
 }
 
 // renderLine writes one claim for a reader: its standing when it is not simply current, its sentence, its
