@@ -217,7 +217,7 @@ func (s *Service) subject(ctx context.Context, v view, key string, p inspectPara
 	}
 	rows, err := s.db.Query(ctx, `SELECT c.id::text, c.text, c.subject, c.predicate, c.slot_key, c.object, c.scope,
 			c.owner_agent, c.functional, c.sequence, v.version, v.status, v.valid_from, v.valid_to, v.recorded_at,
-			v.retired_at, v.decision_id::text, c.negated
+			v.retired_at, v.decision_id::text, c.negated, `+corroborationsKnown(v)+`
 		FROM claims c JOIN claim_versions v ON v.claim_id = c.id
 		WHERE c.workspace_id = @ws AND `+inSubject+` AND `+v.visible()+knownCut+`
 		ORDER BY c.slot_key, v.valid_from, c.sequence NULLS FIRST, c.id, v.version
@@ -317,6 +317,16 @@ func (s *Service) subject(ctx context.Context, v view, key string, p inspectPara
 	return res, nil
 }
 
+// corroborationsKnown counts the distinct agents corroborating claim c as memory knew them at the view's
+// transaction time (every row without known_at); see corroborationCount.
+func corroborationsKnown(v view) string {
+	cut := ""
+	if v.knownAt != nil {
+		cut = ` AND co.recorded_at <= @known_at`
+	}
+	return `(SELECT count(DISTINCT split_part(co.source, '/', 1)) FROM corroborations co WHERE co.claim_id = c.id` + cut + `)::int`
+}
+
 func collectVersions(rows pgx.Rows, knownAt *time.Time) ([]versionRow, error) {
 	defer rows.Close()
 	var out []versionRow
@@ -326,7 +336,7 @@ func collectVersions(rows pgx.Rows, knownAt *time.Time) ([]versionRow, error) {
 		var decision *string
 		if err := rows.Scan(&vr.claimID, &vr.text, &vr.subject, &vr.predicate, &vr.slotKey, &vr.object, &vr.scope,
 			&vr.owner, &vr.functional, &vr.sequence, &vr.entry.Version, &vr.entry.Status, &vr.entry.ValidFrom, &validTo,
-			&vr.entry.RecordedAt, &retiredAt, &decision, &vr.entry.Negated); err != nil {
+			&vr.entry.RecordedAt, &retiredAt, &decision, &vr.entry.Negated, &vr.entry.Corroborations); err != nil {
 			return nil, err
 		}
 		e := &vr.entry
@@ -345,6 +355,7 @@ func collectVersions(rows pgx.Rows, knownAt *time.Time) ([]versionRow, error) {
 		if decision != nil {
 			e.DecisionID = *decision
 		}
+		e.Corroborated = e.Corroborations >= corroboratedAt
 		out = append(out, vr)
 	}
 	return out, rows.Err()
@@ -567,7 +578,7 @@ func (s *Service) claimDetail(ctx context.Context, v view, id string, p decision
 		a["vlim"] = limit
 		rows, err := s.db.Query(ctx, `SELECT c.id::text, c.text, c.subject, c.predicate, c.slot_key, c.object, c.scope,
 				c.owner_agent, c.functional, c.sequence, v.version, v.status, v.valid_from, v.valid_to, v.recorded_at,
-				v.retired_at, v.decision_id::text, c.negated
+				v.retired_at, v.decision_id::text, c.negated, `+corroborationsKnown(v)+`
 			FROM claims c JOIN claim_versions v ON v.claim_id = c.id
 			WHERE c.id = @id::uuid AND `+v.visible()+knownCut+`
 			ORDER BY v.version `+order+` LIMIT @vlim`, a)

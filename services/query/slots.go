@@ -120,13 +120,21 @@ func (s *slot) resolve(agent string, candidate func(*claimRow) bool) {
 		s.winners, s.disputed = sw, sd
 	case len(sw) == 0:
 		s.winners, s.disputed = pw, pd
-	case newer(sw[0], pw[0]) && sw[0].Corroborations >= corroboratedAt:
+	case sharedOverrides(sw[0], pw[0]):
 		s.winners, s.disputed = sw, sd
 		s.overridden = pw
 	default:
 		s.winners, s.disputed = pw, pd
 		s.overridden = sw
 	}
+}
+
+// sharedOverrides is the tier rule of the design: the caller's private claim wins a tie with the shared tier
+// unless the shared claim is newer and corroborated. Newer is a later valid time, strictly: equal valid times
+// are a tie whatever the transaction times, and sequences are ordinals of one source, which say nothing across
+// the tiers of different agents. Corroborated is at least corroboratedAt independent agents.
+func sharedOverrides(shared, private *claimRow) bool {
+	return shared.ValidFrom.After(private.ValidFrom) && shared.Corroborations >= corroboratedAt
 }
 
 // dedupeObjects keeps the first claim of each object value.
