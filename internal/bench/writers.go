@@ -302,7 +302,9 @@ func planClaim(rng *rand.Rand, agent, ref string, o WritersOptions) PublishedCla
 }
 
 // privateValue is a value only agent uses: seeing it as another agent is a leak.
-func privateValue(agent string, n int) string { return fmt.Sprintf("Vault%s%c", strings.ToUpper(agent), 'A'+n) }
+func privateValue(agent string, n int) string {
+	return fmt.Sprintf("Vault%s%c", strings.ToUpper(agent), 'A'+n)
+}
 
 // privateValuePattern finds private values in any text.
 var privateValuePattern = regexp.MustCompile(`Vault(W\d\d)[A-Z]`)
@@ -387,7 +389,9 @@ type slotTier struct{ owner, subject, predicate string }
 func CheckWriters(ctx context.Context, f *Fleet, run *WritersRun) (*WritersCheck, error) {
 	ws := run.Options.Workspace
 	chk := &WritersCheck{}
-	bad := func(format string, args ...any) { chk.Violations = append(chk.Violations, fmt.Sprintf(format, args...)) }
+	bad := func(format string, args ...any) {
+		chk.Violations = append(chk.Violations, fmt.Sprintf(format, args...))
+	}
 	for _, l := range run.Leaks {
 		bad("leak during the run: %s", l)
 	}
