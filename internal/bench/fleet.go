@@ -220,3 +220,13 @@ func (f *Fleet) Quiescent(ctx context.Context, workspaces []string, settle, time
 		}
 	}
 }
+
+// Reader returns a fresh HTTP client acting as agent with a newly issued key of its own: a client that has
+// seen nothing of the session, for cold-start reads over the existing store.
+func (f *Fleet) Reader(ctx context.Context, ws, agent string) (*client.Client, error) {
+	key, err := auth.IssueKey(ctx, f.DB, ws, agent, auth.WithRole(auth.RoleAgent))
+	if err != nil {
+		return nil, fmt.Errorf("fleet: key for %s/%s: %w", ws, agent, err)
+	}
+	return client.New(f.URL, agent, client.WithKey(key), client.WithTimeout(2*time.Minute))
+}
