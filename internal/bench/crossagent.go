@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -518,13 +517,4 @@ func (r *CrossAgentResult) Write(dir, header string) error {
 	r.WriteTable(&md)
 	fmt.Fprintf(&md, "\nprivate claims returned to another agent: %d\n", r.Leaks)
 	return os.WriteFile(filepath.Join(dir, "report.md"), []byte(md.String()), 0o644)
-}
-
-// budgetsLabel renders budgets for a header line.
-func budgetsLabel(bs []int) string {
-	s := make([]string, len(bs))
-	for i, b := range bs {
-		s[i] = strconv.Itoa(b)
-	}
-	return strings.Join(s, "/")
 }
