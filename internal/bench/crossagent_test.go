@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -131,5 +132,114 @@ func TestCrossAgentRecall(t *testing.T) {
 		if iso.Recall[2000] != 1 {
 			t.Errorf("isolated: %s asked by its own speaker %s at 2000 tokens: recall %.2f, want 1", q.ID, iso.Asker, iso.Recall[2000])
 		}
+	}
+}
+
+// locomoSlice is the first sessions of the first LoCoMo conversation (../shared/data, or $MNEME_SHARED_DATA)
+// and its questions whose evidence lies wholly in them; the test is skipped when the data is absent.
+func locomoSlice(t *testing.T, sessions int) *bench.Dataset {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data")
+	if d := os.Getenv("MNEME_SHARED_DATA"); d != "" {
+		dir = d
+	}
+	path := bench.DefaultData(bench.LoCoMo, dir)
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("LoCoMo data not available (%v); it lives in ../shared/data next to the repository", err)
+	}
+	d, err := bench.Load(bench.LoCoMo, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv := d.Conversations[0]
+	conv.Sessions = conv.Sessions[:sessions]
+	kept := map[string]bool{}
+	for _, tn := range conv.Turns() {
+		kept[tn.ID] = true
+	}
+	var qs []*bench.Question
+	for _, q := range d.Questions {
+		if q.ConversationID != conv.ID || len(q.Evidence) == 0 {
+			continue
+		}
+		inside := true
+		for _, e := range q.Evidence {
+			inside = inside && kept[e]
+		}
+		if inside {
+			qs = append(qs, q)
+		}
+	}
+	d.Conversations, d.Questions = []*bench.Conversation{conv}, qs
+	return d
+}
+
+// TestCrossAgentRecallLoCoMo runs the cross-agent benchmark on a small slice of real LoCoMo (the first two
+// sessions of the first conversation: its two speakers as two agents, each publishing only its own turns over
+// NATS with its own credential). What must hold, by the visibility rule alone: asked by the agent who said
+// none of the evidence, isolated recall is exactly zero; shared, one tier serves both agents, so the
+// other agent recovers exactly what the speaker itself finds, and most genuinely cross-agent questions reach
+// their evidence at the largest budget.
+func TestCrossAgentRecallLoCoMo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the whole system")
+	}
+	d := locomoSlice(t, 2)
+	if len(d.Questions) < 10 {
+		t.Fatalf("the slice has %d questions with evidence in it, want at least 10", len(d.Questions))
+	}
+	f := startFleet(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	budgets := []int{200, 2000}
+	top := budgets[len(budgets)-1]
+	res, err := bench.RunCrossAgent(ctx, f, d, bench.CrossAgentOptions{Budgets: budgets, Prefix: "lc", Settle: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Leaks != 0 {
+		t.Fatalf("%d private claims were returned to another agent", res.Leaks)
+	}
+	type key struct{ system, question, kind string }
+	rows := map[key]bench.CrossAgentRow{}
+	for _, r := range res.Rows {
+		rows[key{r.System, r.Question, r.Kind}] = r
+	}
+	cross, recovered := 0, 0
+	for _, q := range d.Questions {
+		iso, isCross := rows[key{bench.SystemMnemeIsolated, q.ID, bench.AskCrossAgent}]
+		if !isCross {
+			continue // same-agent for one speaker and mixed for both: not genuinely cross-agent
+		}
+		cross++
+		for _, b := range budgets {
+			if iso.Recall[b] != 0 {
+				t.Errorf("isolated: %s asked by %s, who said none of its evidence: recall %.2f at %d, want 0", q.ID, iso.Asker, iso.Recall[b], b)
+			}
+		}
+		sameRow := rows[key{bench.SystemMnemeShared, q.ID, bench.AskSameAgent}]
+		crossRow := rows[key{bench.SystemMnemeShared, q.ID, bench.AskCrossAgent}]
+		for _, b := range budgets {
+			if crossRow.Recall[b] != sameRow.Recall[b] {
+				t.Errorf("shared: %s at %d: recall %.2f asked by %s, %.2f by its speaker %s; one shared tier must serve both alike",
+					q.ID, b, crossRow.Recall[b], crossRow.Asker, sameRow.Recall[b], sameRow.Asker)
+			}
+		}
+		if crossRow.Recall[top] > 0 {
+			recovered++
+		}
+	}
+	if cross < 10 {
+		t.Fatalf("%d genuinely cross-agent questions in the slice, want at least 10", cross)
+	}
+	if 2*recovered < cross {
+		t.Errorf("shared: %d of %d genuinely cross-agent questions reach any evidence at %d tokens, want at least half", recovered, cross, top)
+	}
+	if c := res.Cell(bench.SystemMnemeIsolated, bench.AskCrossAgent); c.N != cross || c.Recall[top] != 0 {
+		t.Errorf("isolated cross-agent summary: n %d recall %.2f, want n %d recall 0", c.N, c.Recall[top], cross)
+	}
+	if c := res.Cell(bench.SystemMnemeShared, bench.AskCrossAgent); c.Recall[top] == 0 {
+		t.Errorf("shared cross-agent summary: recall 0 at %d, want the peer's facts recovered", top)
 	}
 }

@@ -38,9 +38,12 @@ type Belief struct {
 // agent or a claim of another workspace.
 const visibleClaims = `c.workspace_id = $1 AND (c.scope = 'shared' OR c.owner_agent = $2)`
 
+// beliefCols are a Belief's columns. Its corroboration count is of distinct agents: sources are keyed
+// "agent:<id>", and projections written before that rule keyed them "agent:<id>/turn:…" or "agent:<id>/ref:…",
+// counted here by their agent as the query service counts them.
 const beliefCols = `c.id::text, c.subject_key, c.subject, c.slot_key, c.predicate, c.object, c.text, c.scope, c.owner_agent,
 	v.status, v.valid_from, v.valid_to, v.recorded_at, c.confidence,
-	(SELECT count(*) FROM corroborations k WHERE k.claim_id = c.id)`
+	(SELECT count(DISTINCT split_part(k.source, '/', 1)) FROM corroborations k WHERE k.claim_id = c.id)`
 
 func scanBeliefs(rows pgx.Rows) ([]Belief, error) {
 	defer rows.Close()
