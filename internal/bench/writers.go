@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -51,6 +50,9 @@ type WritersOptions struct {
 	ValidSpread int
 	// Queriers query during the run, each as a random agent (default 4).
 	Queriers int
+	// Baseline is how long the same queriers run again once the pipeline has drained, with no writer: the
+	// latency baseline of the same store, measured in the same run (default 10 s).
+	Baseline time.Duration
 	// Seed makes the plan of each agent reproducible (timing still varies).
 	Seed uint64
 	// DrainTimeout bounds the wait for the pipeline to catch up after the run (default 5 min).
@@ -91,6 +93,9 @@ func (o *WritersOptions) defaults() {
 	if o.Queriers <= 0 {
 		o.Queriers = 4
 	}
+	if o.Baseline <= 0 {
+		o.Baseline = 10 * time.Second
+	}
 	if o.DrainTimeout <= 0 {
 		o.DrainTimeout = 5 * time.Minute
 	}
@@ -130,8 +135,12 @@ type WritersRun struct {
 	Publishes, FailedPublishes int
 	// QueryLatencies of every query during the publishing phase (search and subject reads).
 	QueryLatencies []time.Duration
-	Queries        int
-	QueryErrors    int
+	// BaselineLatencies of the same queries after the drain, with no writer (Options.Baseline); how many and
+	// how many failed. Their responses are checked for leaks too.
+	BaselineLatencies               []time.Duration
+	BaselineQueries, BaselineErrors int
+	Queries                         int
+	QueryErrors                     int
 	// Leaks are the query responses that showed an agent a claim it may not read (described).
 	Leaks []string
 	// Start and Stop bound the publishing phase; Drained is when the pipeline had caught up.
@@ -210,56 +219,13 @@ func RunWriters(ctx context.Context, f *Fleet, o WritersOptions) (*WritersRun, e
 		}(i, a)
 	}
 	// Queriers: each query as a random agent, every response checked for claims it may not read.
-	var qwg sync.WaitGroup
-	var queries, qerrs atomic.Int64
-	var lat []time.Duration
-	var leaks []string
-	for q := 0; q < o.Queriers; q++ {
-		qwg.Add(1)
-		go func(q int) {
-			defer qwg.Done()
-			rng := rand.New(rand.NewPCG(o.Seed+1000, uint64(q)))
-			for pubCtx.Err() == nil {
-				a := agents[rng.IntN(len(agents))]
-				subject := writerSubjects[rng.IntN(o.Subjects)]
-				t0 := time.Now()
-				var found []string
-				var err error
-				if rng.IntN(2) == 0 {
-					pred := writerPredicates[rng.IntN(o.Predicates)]
-					var resp *api.SearchResponse
-					resp, err = a.API.Search(pubCtx, o.Workspace, api.SearchRequest{Query: "What is the " + pred + " of " + subject + "?", TokenBudget: 500})
-					if err == nil {
-						found = leaksInSearch(a.ID, resp)
-					}
-				} else {
-					var resp *api.SubjectResponse
-					resp, err = a.API.Subject(pubCtx, o.Workspace, canon.SubjectKey(subject), clientReadDefaults)
-					if err == nil {
-						found = leaksInSubject(a.ID, resp)
-					}
-				}
-				d := time.Since(t0)
-				if pubCtx.Err() != nil {
-					return // cut off by the end of the phase: neither a latency nor an error of the system
-				}
-				queries.Add(1)
-				mu.Lock()
-				if err != nil && !isNotFound(err) {
-					qerrs.Add(1)
-				} else {
-					lat = append(lat, d)
-				}
-				leaks = append(leaks, found...)
-				mu.Unlock()
-			}
-		}(q)
-	}
+	qdone := make(chan queryStats, 1)
+	go func() { qdone <- runQueriers(pubCtx, agents, o, o.Seed+1000) }()
 	wg.Wait()
 	run.Stop = time.Now()
 	stopPub()
-	qwg.Wait()
-	run.QueryLatencies, run.Queries, run.QueryErrors, run.Leaks = lat, int(queries.Load()), int(qerrs.Load()), leaks
+	qs := <-qdone
+	run.QueryLatencies, run.Queries, run.QueryErrors, run.Leaks = qs.latencies, qs.queries, qs.errors, qs.leaks
 	if n, err := runClaims(ctx, f, o.Workspace); err == nil {
 		run.ReconciledAtStop = n
 	}
@@ -273,7 +239,72 @@ func RunWriters(ctx context.Context, f *Fleet, o WritersOptions) (*WritersRun, e
 		return run, err
 	}
 	run.Claims = n
+	// The baseline: the same queries on the same (now complete) store with no writer.
+	bctx, cancel := context.WithTimeout(ctx, o.Baseline)
+	defer cancel()
+	bs := runQueriers(bctx, agents, o, o.Seed+2000)
+	run.BaselineLatencies, run.BaselineQueries, run.BaselineErrors = bs.latencies, bs.queries, bs.errors
+	run.Leaks = append(run.Leaks, bs.leaks...)
 	return run, nil
+}
+
+// queryStats is what a set of queriers saw.
+type queryStats struct {
+	latencies       []time.Duration
+	queries, errors int
+	leaks           []string
+}
+
+// runQueriers runs o.Queriers goroutines until ctx ends, each query as a random agent: a search or a subject
+// read, every response checked for claims the agent may not read. A query cut off by the end of ctx is
+// neither a latency nor an error of the system.
+func runQueriers(ctx context.Context, agents []*FleetAgent, o WritersOptions, seed uint64) queryStats {
+	var mu sync.Mutex
+	var st queryStats
+	var wg sync.WaitGroup
+	for q := 0; q < o.Queriers; q++ {
+		wg.Add(1)
+		go func(q int) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(seed, uint64(q)))
+			for ctx.Err() == nil {
+				a := agents[rng.IntN(len(agents))]
+				subject := writerSubjects[rng.IntN(o.Subjects)]
+				t0 := time.Now()
+				var found []string
+				var err error
+				if rng.IntN(2) == 0 {
+					pred := writerPredicates[rng.IntN(o.Predicates)]
+					var resp *api.SearchResponse
+					resp, err = a.API.Search(ctx, o.Workspace, api.SearchRequest{Query: "What is the " + pred + " of " + subject + "?", TokenBudget: 500})
+					if err == nil {
+						found = leaksInSearch(a.ID, resp)
+					}
+				} else {
+					var resp *api.SubjectResponse
+					resp, err = a.API.Subject(ctx, o.Workspace, canon.SubjectKey(subject), clientReadDefaults)
+					if err == nil {
+						found = leaksInSubject(a.ID, resp)
+					}
+				}
+				d := time.Since(t0)
+				if ctx.Err() != nil {
+					return
+				}
+				mu.Lock()
+				st.queries++
+				if err != nil && !isNotFound(err) {
+					st.errors++
+				} else {
+					st.latencies = append(st.latencies, d)
+				}
+				st.leaks = append(st.leaks, found...)
+				mu.Unlock()
+			}
+		}(q)
+	}
+	wg.Wait()
+	return st
 }
 
 // isNotFound reports a 404: a subject nobody has written yet (or only other agents' private claims).
@@ -700,6 +731,9 @@ type WritersReport struct {
 	QueryErrors       int     `json:"query_errors"`
 	QueryP50Millis    float64 `json:"query_p50_ms"`
 	QueryP99Millis    float64 `json:"query_p99_ms"`
+	BaselineQueries   int     `json:"baseline_queries"`
+	BaselineP50Millis float64 `json:"baseline_query_p50_ms"`
+	BaselineP99Millis float64 `json:"baseline_query_p99_ms"`
 	Slots             int     `json:"slots"`
 	Disputed          int     `json:"disputed"`
 	CorroborationsChk int     `json:"corroborations_checked"`
@@ -737,6 +771,11 @@ func (run *WritersRun) Report(chk *WritersCheck) WritersReport {
 	slices.Sort(lat)
 	r.QueryP50Millis = percentile(lat, 0.50)
 	r.QueryP99Millis = percentile(lat, 0.99)
+	base := slices.Clone(run.BaselineLatencies)
+	slices.Sort(base)
+	r.BaselineQueries = run.BaselineQueries
+	r.BaselineP50Millis = percentile(base, 0.50)
+	r.BaselineP99Millis = percentile(base, 0.99)
 	if chk != nil {
 		r.Slots, r.Disputed, r.CorroborationsChk, r.DeadLetters, r.Violations = chk.Slots, chk.Disputed, chk.Corroborations, chk.DeadLetters, len(chk.Violations)
 	}
@@ -755,11 +794,16 @@ func percentile(sorted []time.Duration, p float64) float64 {
 
 // WriteTable prints the report as a Markdown table.
 func (r WritersReport) WriteTable(w io.Writer) {
-	fmt.Fprintln(w, "| agents | run s | claims accepted | writes/s accepted | reconciled at stop | backlog at stop | drain s | claims reconciled/s | queries | query p50 ms | query p99 ms | slots (disputed) | violations | load start → end |")
-	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-	fmt.Fprintf(w, "| %d | %.1f | %d | %.1f | %d | %d | %.1f | %.1f | %d | %.1f | %.1f | %d (%d) | %d | %s → %s |\n",
+	fmt.Fprintln(w, "| agents | run s | claims accepted | writes/s accepted | reconciled at stop | backlog at stop | drain s | claims reconciled/s | queries during run | query p50 / p99 ms during run | idle baseline p50 / p99 ms (queries) | p50 ratio | slots (disputed) | violations | load start → end |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	ratio := "–"
+	if r.BaselineP50Millis > 0 {
+		ratio = fmt.Sprintf("%.1fx", r.QueryP50Millis/r.BaselineP50Millis)
+	}
+	fmt.Fprintf(w, "| %d | %.1f | %d | %.1f | %d | %d | %.1f | %.1f | %d | %.1f / %.1f | %.1f / %.1f (%d) | %s | %d (%d) | %d | %s → %s |\n",
 		r.Agents, r.Seconds, r.ClaimsAccepted, r.WritesPerSecond, r.ReconciledAtStop, r.BacklogAtStop, r.DrainSeconds,
-		r.ReconciledPerSec, r.Queries, r.QueryP50Millis, r.QueryP99Millis, r.Slots, r.Disputed, r.Violations, r.LoadStart, r.LoadEnd)
+		r.ReconciledPerSec, r.Queries, r.QueryP50Millis, r.QueryP99Millis, r.BaselineP50Millis, r.BaselineP99Millis,
+		r.BaselineQueries, ratio, r.Slots, r.Disputed, r.Violations, r.LoadStart, r.LoadEnd)
 }
 
 // LoadAverage returns the first three fields of /proc/loadavg ("" where there is none).

@@ -24,7 +24,7 @@ func TestManyWriters(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	run, err := bench.RunWriters(ctx, f, bench.WritersOptions{Agents: 32, Duration: 3 * time.Second, Rate: 2, MaxBatch: 2,
-		Subjects: 4, Predicates: 2, Values: 3, ValidSpread: 20, Queriers: 3, Seed: 7, DrainTimeout: 6 * time.Minute})
+		Subjects: 4, Predicates: 2, Values: 3, ValidSpread: 20, Queriers: 3, Baseline: 2 * time.Second, Seed: 7, DrainTimeout: 6 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +40,9 @@ func TestManyWriters(t *testing.T) {
 	}
 	if run.Queries == 0 || run.QueryErrors != 0 {
 		t.Errorf("%d queries during the run, %d failed; want some, none failing", run.Queries, run.QueryErrors)
+	}
+	if run.BaselineQueries == 0 || run.BaselineErrors != 0 {
+		t.Errorf("%d baseline queries after the drain, %d failed; want some, none failing", run.BaselineQueries, run.BaselineErrors)
 	}
 	agents := map[string]bool{}
 	for _, c := range run.Published {
