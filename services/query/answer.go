@@ -8,6 +8,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/promptguard"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Answer modes.
@@ -49,7 +50,7 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	v := view{ws: r.ws, agent: r.agent, asOf: asOf, knownAt: knownAt, quarantined: b.IncludeQuarantined}
+	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: asOf, KnownAt: knownAt, Quarantined: b.IncludeQuarantined}
 	res, err := s.answer(r.ctx, v, b.Question, budget)
 	if err != nil {
 		return err
@@ -63,47 +64,36 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 // that model with the claims.
 type dbFacts struct {
 	s     *Service
-	v     view
+	v     store.View
 	model string
 }
 
 func (f dbFacts) known(ctx context.Context, keys []string) (map[string][]string, error) {
-	return knownSubjects(ctx, f.s.db, f.v, keys)
+	return store.KnownSubjects(ctx, f.s.db, f.v, keys)
 }
 
-func (f dbFacts) byObject(ctx context.Context, keys []string) ([]claimRow, error) {
-	a := f.v.args()
-	a["keys"] = keys
-	a["lim"] = maxReverseRows
-	rows, err := f.s.db.Query(ctx, `SELECT `+claimColumns+`
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+f.v.belief()+`
-		WHERE c.workspace_id = @ws AND c.object_key = ANY(@keys::text[]) AND `+f.v.where()+`
-		ORDER BY v.valid_from DESC, c.id
-		LIMIT @lim`, a)
-	if err != nil {
-		return nil, err
-	}
-	all, err := collectClaims(rows)
+func (f dbFacts) byObject(ctx context.Context, keys []string) ([]store.Belief, error) {
+	all, err := store.ClaimsByObject(ctx, f.s.db, f.v, keys, maxReverseRows)
 	// A quarantined claim never answers a question, even when the request lets it into the reader's context.
 	out := all[:0]
 	for _, c := range all {
-		if c.Status != statusQuarantined {
+		if c.Status != store.StatusQuarantined {
 			out = append(out, c)
 		}
 	}
 	return out, err
 }
 
-func (f dbFacts) about(ctx context.Context, keys []string) ([]claimRow, error) {
+func (f dbFacts) about(ctx context.Context, keys []string) ([]store.Belief, error) {
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	sql, a := claimsBySubjectsPredSQL(f.v, keys, subjectClaimsLimit, f.model)
+	sql, a := store.ClaimsBySubjectsSQL(f.v, keys, subjectClaimsLimit, f.model)
 	rows, err := f.s.db.Query(ctx, sql, a)
 	if err != nil {
 		return nil, err
 	}
-	return collectClaims(rows)
+	return store.CollectBeliefs(rows)
 }
 
 // temporal says what a question asks of time: the current value (default), a former one ("used to",
@@ -144,11 +134,11 @@ func temporalOf(q string) temporal {
 
 // answer resolves a question deterministically where it can, with the LLM planner and reader where they are
 // configured and needed.
-func (s *Service) answer(ctx context.Context, v view, question string, budget int) (*api.AnswerResponse, error) {
+func (s *Service) answer(ctx context.Context, v store.View, question string, budget int) (*api.AnswerResponse, error) {
 	t := temporalOf(question)
 	fv := v
-	fv.history = t != askCurrent
-	r := &resolver{f: dbFacts{s: s, v: fv}, v: fv, agent: v.agent, maxHops: s.cfg.MaxHops, slots: map[string][]*slot{}}
+	fv.History = t != askCurrent
+	r := &resolver{f: dbFacts{s: s, v: fv}, v: fv, agent: v.Agent, maxHops: s.cfg.MaxHops, slots: map[string][]*store.Slot{}}
 	if _, err := s.denseDimension(ctx); err == nil {
 		// Predicate phrases embedded by the same model as the question can be compared with it.
 		r.f = dbFacts{s: s, v: fv, model: s.embedder.Model()}
@@ -217,13 +207,13 @@ func (s *Service) deterministic(c *chain, t temporal, res *api.AnswerResponse) [
 	for _, h := range c.hops {
 		used = append(used, item{claim: h.claim, slot: h.slot})
 		res.Hops = append(res.Hops, api.Hop{Subject: h.claim.Subject, Predicate: h.claim.Predicate, Object: h.claim.Object, ClaimID: h.claim.ID})
-		if h.slot.disputed {
+		if h.slot.Disputed {
 			res.Disputed = true
-			for _, w := range h.slot.winners[1:] {
+			for _, w := range h.slot.Winners[1:] {
 				used = append(used, item{claim: w, slot: h.slot})
 			}
 			res.Notes = append(res.Notes, "disputed: "+h.claim.Subject+" — "+h.claim.Predicate+" has conflicting values "+
-				quoteList(objectsOf(h.slot.winners))+"; which is right?")
+				quoteList(objectsOf(h.slot.Winners))+"; which is right?")
 		}
 	}
 	if len(c.reverse) > 0 {
@@ -244,9 +234,9 @@ func (s *Service) deterministic(c *chain, t temporal, res *api.AnswerResponse) [
 		return used
 	}
 	last := c.hops[len(c.hops)-1]
-	values := objectsOf(last.slot.winners)
+	values := objectsOf(last.slot.Winners)
 	switch {
-	case last.slot.disputed:
+	case last.slot.Disputed:
 		res.Answer = strings.Join(values, " or ") + " (disputed)"
 	case len(values) > 1:
 		res.Answer = strings.Join(values, ", ")
@@ -254,13 +244,13 @@ func (s *Service) deterministic(c *chain, t temporal, res *api.AnswerResponse) [
 		res.Answer = last.claim.Object
 	}
 	if t != askCurrent {
-		var former []*claimRow
-		for _, cl := range last.slot.claims {
-			if !contains(idsOf(last.slot.winners), cl.ID) && !contains(idsOf(last.slot.overridden), cl.ID) {
+		var former []*store.Belief
+		for _, cl := range last.slot.Claims {
+			if !contains(idsOf(last.slot.Winners), cl.ID) && !contains(idsOf(last.slot.Overridden), cl.ID) {
 				former = append(former, cl)
 			}
 		}
-		sort.SliceStable(former, func(i, j int) bool { return newer(former[i], former[j]) })
+		sort.SliceStable(former, func(i, j int) bool { return store.Newer(former[i], former[j]) })
 		for _, f := range former {
 			used = append(used, item{claim: f, slot: last.slot, former: true})
 		}
@@ -298,7 +288,7 @@ func (s *Service) usedTokens(used []item, budget int) int {
 	return n
 }
 
-func objectsOf(cs []*claimRow) []string {
+func objectsOf(cs []*store.Belief) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.Object

@@ -10,6 +10,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
 	"github.com/mneme-ai/mneme/pkg/factcons"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // factConsPath is the FactConsolidation data relative to this package (the repository's ../shared/data).
@@ -57,7 +58,7 @@ func TestFactConsolidationResolver(t *testing.T) {
 		}
 		right := 0
 		for i, q := range row.Questions {
-			r := &resolver{f: m, agent: "a", maxHops: 4, slots: map[string][]*slot{}, embed: embed}
+			r := &resolver{f: m, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}, embed: embed}
 			c, ms, err := r.resolve(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Relation matching decides which attribute of an entity a question asks about, without an LLM. A claim's
@@ -119,7 +120,7 @@ const residualWeight = 0.3
 // relationWords returns the relation words of a claim: content words of its predicate, plus content words of
 // its sentence that are not part of the subject or the object and are not capitalized mid-sentence (names).
 // Deduplicated, in order.
-func relationWords(c *claimRow) []relWord {
+func relationWords(c *store.Belief) []relWord {
 	seen := map[string]bool{}
 	var out []relWord
 	add := func(s string, w float64) {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // facts is what deterministic answering reads: which keys name known subjects, and the claims about
@@ -16,15 +17,15 @@ type facts interface {
 	// known maps each candidate key that names a visible subject (directly or as an alias) to its subject keys.
 	known(ctx context.Context, keys []string) (map[string][]string, error)
 	// about returns the view's claims about the given subject keys.
-	about(ctx context.Context, subjectKeys []string) ([]claimRow, error)
+	about(ctx context.Context, subjectKeys []string) ([]store.Belief, error)
 	// byObject returns the view's claims whose object has one of the given object keys (bounded).
-	byObject(ctx context.Context, objectKeys []string) ([]claimRow, error)
+	byObject(ctx context.Context, objectKeys []string) ([]store.Belief, error)
 }
 
 // hop is one deterministic step: the slot chosen for an entity and its resolved value.
 type hop struct {
-	slot  *slot
-	claim *claimRow
+	slot  *store.Slot
+	claim *store.Belief
 	score float64
 	// bridge marks a hop taken without a cue word, to reach an entity whose slots the question names.
 	bridge bool
@@ -41,17 +42,17 @@ type chain struct {
 	finalVal float64
 	// reverse holds, for a reverse lookup ("Who lives in Berlin?"), the current claims whose object the
 	// question names and whose relation it asks about; the answer is their subjects.
-	reverse []*claimRow
+	reverse []*store.Belief
 }
 
 // resolver answers questions hop by hop over facts, deterministically.
 type resolver struct {
 	f       facts
-	v       view
+	v       store.View
 	agent   string
 	maxHops int
 	// slots caches the resolved slots of subject keys for one question.
-	slots map[string][]*slot
+	slots map[string][]*store.Slot
 	// embed, when set, embeds text with the model of the claims' predicate embeddings (PredVec): the
 	// question's relation words are then also compared with predicate phrases by meaning.
 	embed func(ctx context.Context, text string) ([]float32, error)
@@ -112,7 +113,7 @@ func (r *resolver) mentions(ctx context.Context, q string) ([]mention, error) {
 }
 
 // slotsOf returns the resolved slots of the given subject keys (cached per question).
-func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*slot, error) {
+func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, error) {
 	var missing []string
 	for _, k := range keys {
 		if _, ok := r.slots[k]; !ok {
@@ -127,11 +128,11 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*slot, error) 
 		for _, k := range missing {
 			r.slots[k] = nil
 		}
-		for _, s := range groupSlots(rows, r.agent, r.v) {
-			r.slots[s.subjectKey] = append(r.slots[s.subjectKey], s)
+		for _, s := range store.GroupSlots(rows, r.v) {
+			r.slots[s.SubjectKey] = append(r.slots[s.SubjectKey], s)
 		}
 	}
-	var out []*slot
+	var out []*store.Slot
 	for _, k := range keys {
 		out = append(out, r.slots[k]...)
 	}
@@ -248,10 +249,10 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	}
 	var out []*chain
 	for _, s := range slots {
-		if len(s.winners) == 0 {
+		if len(s.Winners) == 0 {
 			continue
 		}
-		w := s.winners[0]
+		w := s.Winners[0]
 		score, consumed := relationMatch(relationWords(w), c.cues, c.used)
 		if score < minHopScore || len(consumed) == 0 {
 			continue
@@ -279,10 +280,10 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	}
 	if len(out) == 0 && !c.bridged() {
 		for _, s := range slots {
-			if len(s.winners) == 0 {
+			if len(s.Winners) == 0 {
 				continue
 			}
-			w := s.winners[0]
+			w := s.Winners[0]
 			out = append(out, &chain{start: c.start, entity: c.entity, cues: c.cues, used: c.used,
 				hops:  append(append([]hop(nil), c.hops...), hop{slot: s, claim: w, score: -bridgePenalty, bridge: true}),
 				score: c.score - bridgePenalty})
@@ -340,7 +341,7 @@ func cueWeight(s string) float64 {
 }
 
 // objectKeys returns the subject keys an object could be known under.
-func objectKeys(c *claimRow) []string {
+func objectKeys(c *store.Belief) []string {
 	k := canon.SubjectKey(c.Object)
 	if k == "" {
 		return nil
@@ -392,7 +393,7 @@ func (r *resolver) questionVec(ctx context.Context, c *chain) []float32 {
 }
 
 // predSim is the cosine similarity between the question's relation words and the claim's predicate phrase.
-func (r *resolver) predSim(ctx context.Context, c *chain, w *claimRow) (float64, bool) {
+func (r *resolver) predSim(ctx context.Context, c *chain, w *store.Belief) (float64, bool) {
 	if len(w.PredVec) == 0 {
 		return 0, false
 	}
@@ -422,13 +423,13 @@ func (r *resolver) bySimilarity(ctx context.Context, q string, ms []mention) (*c
 		}
 		c := &chain{start: m, entity: m.subjects, cues: cuesFor(q, m)}
 		for _, s := range slots {
-			if len(s.winners) == 0 {
+			if len(s.Winners) == 0 {
 				continue
 			}
-			if sim, ok := r.predSim(ctx, c, s.winners[0]); ok && sim > bestSim {
+			if sim, ok := r.predSim(ctx, c, s.Winners[0]); ok && sim > bestSim {
 				bestSim = sim
 				best = &chain{start: m, entity: m.subjects, cues: c.cues, used: make([]bool, len(c.cues)),
-					hops: []hop{{slot: s, claim: s.winners[0], score: sim}}, score: sim, finalVal: sim}
+					hops: []hop{{slot: s, claim: s.Winners[0], score: sim}}, score: sim, finalVal: sim}
 			}
 		}
 	}
@@ -476,8 +477,8 @@ func (r *resolver) reverseLookup(ctx context.Context, q string) (*chain, error) 
 		return nil, err
 	}
 	best := minHopScore
-	var out []*claimRow
-	var bestSlot *slot
+	var out []*store.Belief
+	var bestSlot *store.Slot
 	var m mention
 	for i := range rows {
 		row := &rows[i]
@@ -485,9 +486,9 @@ func (r *resolver) reverseLookup(ctx context.Context, q string) (*chain, error) 
 		if !ok {
 			continue
 		}
-		var sl *slot
+		var sl *store.Slot
 		for _, s := range r.slots[row.SubjectKey] {
-			if s.slotKey == row.SlotKey && contains(idsOf(s.winners), row.ID) {
+			if s.SlotKey == row.SlotKey && contains(idsOf(s.Winners), row.ID) {
 				sl = s
 			}
 		}
@@ -511,7 +512,7 @@ func (r *resolver) reverseLookup(ctx context.Context, q string) (*chain, error) 
 	if len(out) == 0 {
 		return nil, nil
 	}
-	sort.SliceStable(out, func(i, j int) bool { return newer(out[i], out[j]) })
+	sort.SliceStable(out, func(i, j int) bool { return store.Newer(out[i], out[j]) })
 	if len(out) > 10 {
 		out = out[:10]
 	}

@@ -71,7 +71,7 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	p := searchParams{query: b.Query, k: k, budget: budget, history: b.IncludeHistory || asksAboutChange(b.Query)}
-	v := view{ws: r.ws, agent: r.agent, asOf: asOf, knownAt: knownAt, quarantined: b.IncludeQuarantined}
+	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: asOf, KnownAt: knownAt, Quarantined: b.IncludeQuarantined}
 	res, err := s.search(r.ctx, v, p)
 	if err != nil {
 		return err
@@ -114,8 +114,8 @@ func (r *searchResult) response(tokenizer string) api.SearchResponse {
 
 // item is one claim chosen for a response, with the slot that explains its standing.
 type item struct {
-	claim *claimRow
-	slot  *slot
+	claim *store.Belief
+	slot  *store.Slot
 	score float64
 	// former marks history: a value that is no longer (or, for as_of, not yet or no longer) current.
 	former bool
@@ -124,10 +124,10 @@ type item struct {
 }
 
 func (it item) apiClaim() api.Claim {
-	c := it.claim.apiClaim()
+	c := apiClaim(it.claim)
 	c.Score = it.score
 	if it.slot != nil {
-		c.Conflicts = it.slot.conflictsOf(it.claim)
+		c.Conflicts = it.slot.ConflictsOf(it.claim)
 	} else {
 		c.Conflicts = it.claim.SupersededBy
 	}
@@ -147,7 +147,7 @@ type candidate struct {
 
 // search runs the tri-modal retrieval, fuses it, resolves the slots of the candidates and assembles the
 // budgeted result.
-func (s *Service) search(ctx context.Context, v view, p searchParams) (*searchResult, error) {
+func (s *Service) search(ctx context.Context, v store.View, p searchParams) (*searchResult, error) {
 	res := &searchResult{}
 	var qvec []float32
 	dim, derr := s.denseDimension(ctx)
@@ -186,7 +186,7 @@ func (s *Service) search(ctx context.Context, v view, p searchParams) (*searchRe
 // query found too little, a bounded any-term lexical query. The transaction's settings tune the HNSW scan:
 // iterative scanning (relaxed order) keeps the scan going until the visibility and time filters have passed
 // enough rows, so filters never starve the result.
-func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []float32, dim int) ([]candidate, *timing, error) {
+func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec []float32, dim int) ([]candidate, *timing, error) {
 	tm := &timing{}
 	n := s.cfg.Candidates
 	keys, spans := ngramKeys(query)
@@ -205,15 +205,15 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 	if qvec != nil {
 		b1.Queue(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`,
 			fmt.Sprint(s.cfg.EfSearch)).Exec(func(pgconn.CommandTag) error { return nil })
-		a := v.args()
+		a := v.Args()
 		a["qvec"] = vectorLiteral(qvec)
 		a["n"] = n
 		expr := store.DenseIndexExpr("cv", dim)
 		b1.Queue(`SELECT c.id::text, `+expr+` <=> @qvec::vector AS dist
 			FROM claim_vectors cv
 			JOIN claims c ON c.id = cv.claim_id
-			JOIN claim_versions v ON v.claim_id = cv.claim_id AND `+v.belief()+`
-			WHERE cv.workspace_id = @ws AND `+v.where()+`
+			JOIN claim_versions v ON v.claim_id = cv.claim_id AND `+v.Belief()+`
+			WHERE cv.workspace_id = @ws AND `+v.Where()+`
 			ORDER BY `+expr+` <=> @qvec::vector
 			LIMIT @n`, a).Query(func(rows pgx.Rows) error {
 			ids, err := scanIDs(rows)
@@ -229,9 +229,9 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 		})
 	}
 	if len(keys) > 0 {
-		sql, a := knownSubjectsSQL(v, keys)
+		sql, a := store.KnownSubjectsSQL(v, keys)
 		b1.Queue(sql, a).Query(func(rows pgx.Rows) error {
-			k, err := scanKnown(rows)
+			k, err := store.ScanKnownSubjects(rows)
 			known = k
 			return err
 		})
@@ -250,12 +250,12 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 	for _, m := range ms {
 		subjects = append(subjects, m.subjects...)
 	}
-	var subjRows []claimRow
+	var subjRows []store.Belief
 	b2 := &pgx.Batch{}
 	if len(subjects) > 0 {
-		sql, a := claimsBySubjectsSQL(v, dedupe(subjects), subjectClaimsLimit)
+		sql, a := store.ClaimsBySubjectsSQL(v, dedupe(subjects), subjectClaimsLimit, "")
 		b2.Queue(sql, a).Query(func(rows pgx.Rows) error {
-			r, err := collectClaims(rows)
+			r, err := store.CollectBeliefs(rows)
 			subjRows = r
 			return err
 		})
@@ -270,7 +270,7 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 		anyTerms = lexicalTermsOutside(query, ms)
 	}
 	if (len(ms) > 0 && len(anyTerms) > 0) || (len(terms) > 1 && len(lexicalIDs) < n/2) {
-		wide := s.selectiveTerms(ctx, v.ws, anyTerms)
+		wide := s.selectiveTerms(ctx, v.Workspace, anyTerms)
 		if sql, ok := anyTermSQL(v, len(wide) > 0, len(subjects) > 0); ok {
 			a := lexicalArgs(v, strings.Join(anyTerms, " or "), n)
 			a["terms"] = anyTerms
@@ -309,11 +309,11 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 const lexicalScanCap = 300
 
 // lexicalSQL is the every-term full-text query over claims c (websearch AND), ranked by cover density.
-func lexicalSQL(v view) string {
+func lexicalSQL(v store.View) string {
 	return `SELECT c.id::text, ts_rank_cd(c.tsv, q) AS rank
 		FROM websearch_to_tsquery('english', @lex) AS q, claims c
-		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
-		WHERE c.workspace_id = @ws AND c.tsv @@ q AND ` + v.where() + `
+		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief() + `
+		WHERE c.workspace_id = @ws AND c.tsv @@ q AND ` + v.Where() + `
 		ORDER BY rank DESC, c.id
 		LIMIT @n`
 }
@@ -324,11 +324,11 @@ func lexicalSQL(v view) string {
 // each matches, the frequencies counted over the matched claims. Postgres' own ranking has no IDF, so a
 // question's common words ("like", "feel", "time") would outweigh the one rare word it is about. ok is false
 // when there is nothing to scan.
-func anyTermSQL(v view, wide, bySubject bool) (sql string, ok bool) {
+func anyTermSQL(v store.View, wide, bySubject bool) (sql string, ok bool) {
 	scan := func(cond string) string {
 		return `(SELECT c.id FROM claims c
-			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
-			WHERE c.workspace_id = @ws AND ` + cond + ` AND ` + v.where() + `
+			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief() + `
+			WHERE c.workspace_id = @ws AND ` + cond + ` AND ` + v.Where() + `
 			LIMIT ` + fmt.Sprint(lexicalScanCap) + `)`
 	}
 	var scans []string
@@ -356,8 +356,8 @@ func anyTermSQL(v view, wide, bySubject bool) (sql string, ok bool) {
 		LIMIT @n`, true
 }
 
-func lexicalArgs(v view, lex string, n int) pgx.NamedArgs {
-	a := v.args()
+func lexicalArgs(v store.View, lex string, n int) pgx.NamedArgs {
+	a := v.Args()
 	a["lex"] = lex
 	a["n"] = n
 	return a
@@ -407,10 +407,10 @@ func mentionsOf(keys []string, spans map[string][2]int, known map[string][]strin
 
 // rankSubjectClaims is the third mode: the claims of the mentioned subjects whose predicate names a relation
 // the rest of the query asks about, ranked by how well their relation matches it, then newest first.
-func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []string {
+func rankSubjectClaims(query string, ms []mention, rows []store.Belief, n int) []string {
 	type scored struct {
 		score float64
-		row   *claimRow
+		row   *store.Belief
 	}
 	cues := make([][]cue, len(ms))
 	for i, m := range ms {
@@ -451,7 +451,7 @@ func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []str
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
 		}
-		return newer(out[i].row, out[j].row)
+		return store.Newer(out[i].row, out[j].row)
 	})
 	ids := make([]string, 0, min(n, len(out)))
 	for _, o := range out {
@@ -497,7 +497,7 @@ func fuse(k int, lists ...[]string) []candidate {
 // assemble hydrates the candidates and resolves their slots: each candidate stands for its slot, whose
 // current value is what the caller sees (a stale or overridden candidate brings the current value instead),
 // with both sides of a dispute and, when history is asked for, the superseded values before it.
-func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []candidate) ([]item, error) {
+func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, cands []candidate) ([]item, error) {
 	// Enough candidates for k slots after collapsing several candidates of one slot; bounded.
 	limit := min(len(cands), max(3*p.k, p.k+20), 400)
 	cands = cands[:limit]
@@ -508,36 +508,36 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 	// Every believed claim of the candidates' slots, so resolution sees the whole slot (history only when
 	// asked); the candidates themselves are among them.
 	sv := v
-	sv.history = p.history
-	all, err := slotClaimsOf(ctx, s.db, sv, ids)
+	sv.History = p.history
+	all, err := store.SlotClaimsOf(ctx, s.db, sv, ids)
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*claimRow{}
+	byID := map[string]*store.Belief{}
 	for i := range all {
 		byID[all[i].ID] = &all[i]
 	}
-	slots := map[[2]string]*slot{}
-	for _, sl := range groupSlots(all, v.agent, sv) {
-		slots[slotID(sl.subjectKey, sl.slotKey)] = sl
+	slots := map[[2]string]*store.Slot{}
+	for _, sl := range store.GroupSlots(all, sv) {
+		slots[store.SlotID(sl.SubjectKey, sl.SlotKey)] = sl
 	}
 	var items []item
 	emitted := map[string]bool{}
-	emit := func(c *claimRow, sl *slot, score float64, former bool) {
+	emit := func(c *store.Belief, sl *store.Slot, score float64, former bool) {
 		if emitted[c.ID] {
 			return
 		}
 		emitted[c.ID] = true
 		items = append(items, item{claim: c, slot: sl, score: score, former: former})
 	}
-	done := map[*slot]bool{}
+	done := map[*store.Slot]bool{}
 	for _, cand := range cands {
 		r := byID[cand.id]
 		if r == nil {
 			continue
 		}
-		sl := slots[slotID(r.SubjectKey, r.SlotKey)]
-		if r.Status == statusQuarantined {
+		sl := slots[store.SlotID(r.SubjectKey, r.SlotKey)]
+		if r.Status == store.StatusQuarantined {
 			// Asked for: the quarantined claim itself, flagged; it stands for nothing else in its slot.
 			emit(r, sl, cand.score, false)
 			continue
@@ -545,7 +545,7 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 		if sl == nil || done[sl] {
 			continue
 		}
-		if !r.Functional && !sl.disputed {
+		if !r.Functional && !sl.Disputed {
 			// An accumulating slot has many current values (everything a speaker said, every hobby): the
 			// candidate stands for itself — or, when a restatement superseded it, for the current claim with
 			// the same object — never for the whole slot, which would flood the context with the slot's newest
@@ -558,18 +558,18 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 			continue
 		}
 		done[sl] = true
-		for _, w := range sl.winners {
+		for _, w := range sl.Winners {
 			emit(w, sl, cand.score, false)
 		}
 		if p.history {
 			// Older values, newest first, after the current one.
-			var old []*claimRow
-			for _, c := range sl.claims {
-				if !emitted[c.ID] && !contains(idsOf(sl.winners), c.ID) && !contains(idsOf(sl.overridden), c.ID) {
+			var old []*store.Belief
+			for _, c := range sl.Claims {
+				if !emitted[c.ID] && !contains(idsOf(sl.Winners), c.ID) && !contains(idsOf(sl.Overridden), c.ID) {
 					old = append(old, c)
 				}
 			}
-			sort.SliceStable(old, func(i, j int) bool { return newer(old[i], old[j]) })
+			sort.SliceStable(old, func(i, j int) bool { return store.Newer(old[i], old[j]) })
 			for _, c := range old {
 				emit(c, sl, cand.score, true)
 			}
@@ -578,7 +578,7 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 	return s.withContradictions(ctx, v, p, items, cands)
 }
 
-func idsOf(cs []*claimRow) []string {
+func idsOf(cs []*store.Belief) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.ID
@@ -597,7 +597,7 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	used = s.tok.Count(header)
 	prevScore := 0.0
 	slotsTaken := 0
-	var lastSlot *slot
+	var lastSlot *store.Slot
 	for i, it := range items {
 		newSlot := it.slot != lastSlot && !it.linked
 		if newSlot {
@@ -647,12 +647,12 @@ func renderLine(it item) string {
 	var b strings.Builder
 	b.WriteString("- ")
 	switch {
-	case c.Status == statusQuarantined:
+	case c.Status == store.StatusQuarantined:
 		// Only when the request asked for quarantined claims: content flagged as instructions to a model.
 		b.WriteString("[QUARANTINED] ")
 	case it.former:
 		b.WriteString("[FORMER] ")
-	case it.slot != nil && it.slot.disputed:
+	case it.slot != nil && it.slot.Disputed:
 		b.WriteString("[DISPUTED] ")
 	}
 	if len(c.Contradicts) > 0 {
@@ -665,7 +665,7 @@ func renderLine(it item) string {
 	b.WriteString(interval(c, it.former))
 	b.WriteString("; ")
 	b.WriteString(writerOf(c))
-	if c.Corroborations >= corroboratedAt {
+	if c.Corroborations >= store.CorroboratedAt {
 		// Independent agents said the same: a reader may weigh it above a claim only its writer holds.
 		b.WriteString("; corroborated by ")
 		b.WriteString(strconv.Itoa(c.Corroborations))
@@ -677,12 +677,12 @@ func renderLine(it item) string {
 
 // writerOf names the agent that wrote a claim and its tier ("by planner, shared"). Agent ids are restricted to
 // [A-Za-z0-9._:@-], so they need no neutralizing.
-func writerOf(c *claimRow) string {
+func writerOf(c *store.Belief) string {
 	return "by " + c.Owner + ", " + c.Scope
 }
 
 // interval renders a claim's valid time compactly.
-func interval(c *claimRow, former bool) string {
+func interval(c *store.Belief, former bool) string {
 	from := fmtTime(c.ValidFrom)
 	if c.ValidTo != nil {
 		return from + " to " + fmtTime(*c.ValidTo)
@@ -701,13 +701,13 @@ func fmtTime(t time.Time) string {
 
 // sameObjectWinner returns the current value of sl that r stands for: r itself when it is current, else the
 // current claim with r's object (its restatement), else nil.
-func sameObjectWinner(sl *slot, r *claimRow) *claimRow {
-	for _, w := range sl.winners {
+func sameObjectWinner(sl *store.Slot, r *store.Belief) *store.Belief {
+	for _, w := range sl.Winners {
 		if w.ID == r.ID {
 			return w
 		}
 	}
-	for _, w := range sl.winners {
+	for _, w := range sl.Winners {
 		if w.ObjectKey == r.ObjectKey {
 			return w
 		}

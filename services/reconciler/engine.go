@@ -340,11 +340,13 @@ func (e *engine) applyBatch(ctx context.Context, tx pgx.Tx, partition int, expec
 			continue
 		}
 		if i > seg {
-			st := newBatchState(e, partition)
-			if err := st.run(ctx, tx, items[seg:i], time.Time{}); err != nil {
+			decisions, err := e.applySegment(ctx, tx, partition, items[seg:i], time.Time{})
+			if err != nil {
 				return nil, err
 			}
-			res.decisions = append(res.decisions, st.events...)
+			for _, d := range decisions {
+				res.decisions = append(res.decisions, decisionEvent(d))
+			}
 		}
 		if i < len(items) {
 			if err := e.applyErasure(ctx, tx, partition, items[i]); err != nil {
@@ -360,6 +362,45 @@ func (e *engine) applyBatch(ctx context.Context, tx pgx.Tx, partition int, expec
 		return nil, fmt.Errorf("reconciler: advance offset of partition %d: %w", partition, err)
 	}
 	return res, nil
+}
+
+// applySegment applies a segment of ordinary messages (no erasure command among them) in tx: load the state
+// its decisions need (load.go), decide (decide.go, in memory), write the changes (store.Write). Gates due by
+// horizon, when later than the last message, are applied too. It returns the decisions written.
+func (e *engine) applySegment(ctx context.Context, tx pgx.Tx, partition int, items []item, horizon time.Time) ([]store.DecisionRow, error) {
+	until := horizon
+	for _, it := range items {
+		if it.msg.Time.After(until) {
+			until = it.msg.Time
+		}
+	}
+	st := newState()
+	if err := st.loadKnown(ctx, tx, items); err != nil {
+		return nil, err
+	}
+	var judge verdicts
+	if e.judge != nil {
+		judge = e.judge
+	}
+	d := newDecider(partition, e.cfg, e.policy, judge, e.log, st)
+	d.faultHook = e.faultHook
+	slots, need := d.assignSlots(items)
+	if err := st.loadTiers(ctx, tx, partition, need, until, e.policy); err != nil {
+		return nil, err
+	}
+	if e.cfg.NegationLinks {
+		if err := st.loadPolarity(ctx, tx, items, slots); err != nil {
+			return nil, err
+		}
+	}
+	changes, err := d.decide(ctx, items, slots, horizon)
+	if err != nil {
+		return nil, err
+	}
+	if err := store.Write(ctx, tx, changes); err != nil {
+		return nil, fmt.Errorf("reconciler: %w", err)
+	}
+	return changes.Decisions, nil
 }
 
 // lockSubjects takes the per-subject transaction guards in a fixed order (no deadlock between transactions that
