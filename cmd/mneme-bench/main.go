@@ -57,7 +57,7 @@ type options struct {
 
 func main() {
 	var o options
-	flag.StringVar(&o.bench, "bench", bench.FactConsolidation, "benchmark: "+strings.Join(bench.Benchmarks, ", "))
+	flag.StringVar(&o.bench, "bench", bench.FactConsolidation, "benchmark: "+strings.Join(bench.Benchmarks, ", ")+"; multi-agent, in production mode: "+strings.Join(multiAgentBenches, ", "))
 	flag.StringVar(&o.data, "data", "", "data in the benchmark's published format (a file; for BEAM a directory of <id>/chat.json); default: the shipped data under ../shared/data (convupdates: the dialogs of -pool, built in)")
 	flag.StringVar(&o.variant, "variant", string(bench.VariantPublished), "factconsolidation: published, or reworded as people write: facts (reworded facts, published questions), questions (published facts, reworded questions), both")
 	flag.StringVar(&o.pool, "pool", string(bench.PoolDev), "phrasings of the reworded factconsolidation variants and of convupdates: dev (for development) or check (held out from tuning)")
@@ -85,10 +85,19 @@ func main() {
 	flag.StringVar(&o.reuseDB, "reuse-db", "", "run in-process on this database, kept by an earlier complete run (-keep-db), instead of a fresh one: conversations whose workspace already holds claims are not ingested again (to re-measure query changes)")
 	flag.BoolVar(&o.progress, "progress", true, "progress bars on stderr")
 	flag.StringVar(&o.logLevel, "log-level", "warn", "log level of the harness and the in-process system: debug, info, warn, error")
+	registerMultiAgentFlags()
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if isMultiAgentBench(o.bench) {
+		if err := runMultiAgent(ctx, o, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "mneme-bench:", err)
+			stop()
+			os.Exit(1)
+		}
+		return
+	}
 	summary, err := run(ctx, o, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mneme-bench:", err)

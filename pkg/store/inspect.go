@@ -75,6 +75,18 @@ type VersionEntry struct {
 	// retired by KnownAt.
 	RetiredAt  *time.Time
 	DecisionID string
+	// Corroborations counts the distinct agents corroborating the claim as memory knew them at the view's
+	// KnownAt (all of them without it), the claim's own agent included.
+	Corroborations int
+}
+
+// corroborationsKnown is CorroborationCount cut at the view's transaction time.
+func corroborationsKnown(v View) string {
+	cut := ""
+	if v.KnownAt != nil {
+		cut = ` AND co.recorded_at <= @known_at`
+	}
+	return `(SELECT count(DISTINCT split_part(co.source, '/', 1)) FROM corroborations co WHERE co.claim_id = c.id` + cut + `)::int`
 }
 
 // Versions returns the belief versions of the target's claims recorded by the view's KnownAt (all when it is
@@ -96,7 +108,7 @@ func Versions(ctx context.Context, q Querier, v View, t Target, limit int, newes
 	}
 	rows, err := q.Query(ctx, `SELECT c.id::text, c.text, c.subject, c.predicate, c.slot_key, c.object, c.scope,
 			c.owner_agent, c.functional, c.sequence, v.version, v.status, v.valid_from, v.valid_to, v.recorded_at,
-			v.retired_at, v.decision_id::text, c.negated
+			v.retired_at, v.decision_id::text, c.negated, `+corroborationsKnown(v)+`
 		FROM claims c JOIN claim_versions v ON v.claim_id = c.id
 		WHERE `+v.Visible()+` AND `+t.claims()+knownCut+`
 		ORDER BY `+order+`
@@ -112,7 +124,7 @@ func Versions(ctx context.Context, q Querier, v View, t Target, limit int, newes
 		var decision *string
 		if err := rows.Scan(&e.ClaimID, &e.Text, &e.Subject, &e.Predicate, &e.SlotKey, &e.Object, &e.Scope,
 			&e.Owner, &e.Functional, &e.Sequence, &e.Version, &e.Status, &e.ValidFrom, &validTo,
-			&e.RecordedAt, &retiredAt, &decision, &e.Negated); err != nil {
+			&e.RecordedAt, &retiredAt, &decision, &e.Negated, &e.Corroborations); err != nil {
 			return nil, err
 		}
 		e.ValidFrom, e.RecordedAt = e.ValidFrom.UTC(), e.RecordedAt.UTC()

@@ -50,8 +50,9 @@ func Newer(a, b *Belief) bool {
 	return a.ID > b.ID
 }
 
-// CorroboratedAt is the number of independent sources (corroborations rows, the claim's own source included)
-// from which a shared claim counts as corroborated when it competes with a reader's private claim.
+// CorroboratedAt is the number of independent sources — distinct agents (CorroborationCount), the claim's own
+// included — from which a claim counts as corroborated: readers mark it, and a shared claim needs it to win
+// over a reader's private claim.
 const CorroboratedAt = 2
 
 // SharedOverridesPrivate is the tier rule of a single-valued slot: a reader's private claim wins over the

@@ -147,8 +147,22 @@ func (v View) Where() string {
 const BeliefColumns = `c.id::text, c.text, c.subject, c.subject_key, c.predicate, c.predicate_key, c.slot_key,
 	c.object, c.object_key, c.functional, c.scope, c.owner_agent, c.confidence::float8, c.sequence,
 	v.status, v.valid_from, v.valid_to, v.recorded_at, v.retired_at, v.version, v.decision_id::text,
-	(SELECT count(*) FROM corroborations co WHERE co.claim_id = c.id)::int,
-	ARRAY(SELECT s.claim_id::text FROM supersedes s WHERE s.superseded_id = c.id ORDER BY s.claim_id), c.negated`
+	` + CorroborationCount + `,
+	ARRAY(SELECT s.claim_id::text FROM supersedes s WHERE s.superseded_id = c.id ORDER BY s.claim_id), c.negated,
+	` + supportConfidence
+
+// CorroborationCount counts the distinct agents among the corroborating sources of claim c. The reconciler
+// keys a source by its agent ("agent:<id>"); projections written before that rule keyed it by agent and turn
+// or source reference ("agent:<id>/turn:<t>"), which are counted by their agent here, so one agent repeating
+// itself never counts twice whatever wrote the rows.
+const CorroborationCount = `(SELECT count(DISTINCT split_part(co.source, '/', 1)) FROM corroborations co WHERE co.claim_id = c.id)::int`
+
+// supportConfidence combines the confidence of each corroborating agent (its highest among the claims through
+// which it corroborates c) as independent evidence, noisy-OR: 1 − Π(1 − cᵢ). A claim only its owner asserted
+// keeps its own confidence.
+const supportConfidence = `coalesce((SELECT CASE WHEN max(s.m) >= 1 THEN 1 ELSE 1 - exp(sum(ln(1 - s.m)) FILTER (WHERE s.m < 1)) END
+	FROM (SELECT max(cc.confidence)::float8 AS m FROM corroborations co JOIN claims cc ON cc.id = co.via_claim_id
+	      WHERE co.claim_id = c.id GROUP BY split_part(co.source, '/', 1)) s), c.confidence::float8)`
 
 // Belief is one claim with the belief version a view selected.
 type Belief struct {
@@ -164,8 +178,11 @@ type Belief struct {
 	RetiredAt                                                                          *time.Time
 	Version                                                                            int
 	DecisionID                                                                         *string
-	// Corroborations counts the independent sources asserting the claim's object in its tier, its own included.
+	// Corroborations counts the independent sources — distinct agents — asserting the claim's object in its
+	// tier, its own included.
 	Corroborations int
+	// SupportConfidence is the corroborating agents' confidences combined as independent evidence (noisy-OR).
+	SupportConfidence float64
 	// SupersededBy are the claims drawn as superseding this one (supersedes edges).
 	SupersededBy []string
 	// Negated marks a negative assertion ("Alice has never used Zotero").
@@ -185,7 +202,7 @@ func ScanBelief(rows pgx.Rows) (Belief, error) {
 	dest := []any{&r.ID, &r.Text, &r.Subject, &r.SubjectKey, &r.Predicate, &r.PredicateKey, &r.SlotKey,
 		&r.Object, &r.ObjectKey, &r.Functional, &r.Scope, &r.Owner, &r.Confidence, &r.Sequence,
 		&r.Status, &r.ValidFrom, &validTo, &r.RecordedAt, &retiredAt, &r.Version, &r.DecisionID,
-		&r.Corroborations, &r.SupersededBy, &r.Negated}
+		&r.Corroborations, &r.SupersededBy, &r.Negated, &r.SupportConfidence}
 	if len(rows.FieldDescriptions()) > len(dest) {
 		dest = append(dest, &r.PredVec)
 	}

@@ -283,7 +283,8 @@ func (s *Service) subject(ctx context.Context, v store.View, key string, p inspe
 func timelineEntry(vr store.VersionEntry) api.TimelineEntry {
 	return api.TimelineEntry{ClaimID: vr.ClaimID, Version: vr.Version, Text: vr.Text, Object: vr.Object, Scope: vr.Scope,
 		Owner: vr.Owner, Sequence: vr.Sequence, Status: vr.Status, ValidFrom: vr.ValidFrom, ValidTo: vr.ValidTo,
-		RecordedAt: vr.RecordedAt, RetiredAt: vr.RetiredAt, DecisionID: vr.DecisionID, Negated: vr.Negated}
+		RecordedAt: vr.RecordedAt, RetiredAt: vr.RetiredAt, DecisionID: vr.DecisionID, Negated: vr.Negated,
+		Corroborations: vr.Corroborations, Corroborated: vr.Corroborations >= store.CorroboratedAt}
 }
 
 // edgeSet indexes supersedes edges: by[x] are the claims that superseded x, of[x] the claims x superseded.

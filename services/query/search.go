@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -784,6 +785,12 @@ func renderLine(it item) string {
 	b.WriteString(interval(c, it.former))
 	b.WriteString("; ")
 	b.WriteString(writerOf(c))
+	if c.Corroborations >= store.CorroboratedAt {
+		// Independent agents said the same: a reader may weigh it above a claim only its writer holds.
+		b.WriteString("; corroborated by ")
+		b.WriteString(strconv.Itoa(c.Corroborations))
+		b.WriteString(" agents")
+	}
 	b.WriteString(")")
 	return b.String()
 }

@@ -18,6 +18,8 @@ func apiClaim(r *store.Belief) api.Claim {
 		PredicateKey: r.PredicateKey, Object: r.Object, Functional: r.Functional, Status: r.Status,
 		ValidFrom: r.ValidFrom.UTC(), RecordedAt: r.RecordedAt.UTC(), Sequence: r.Sequence, Scope: r.Scope,
 		Owner: r.Owner, Confidence: r.Confidence, Negated: r.Negated,
+		Corroborations: r.Corroborations, Corroborated: r.Corroborations >= store.CorroboratedAt,
+		SupportConfidence: r.SupportConfidence,
 	}
 	if r.ValidTo != nil {
 		t := r.ValidTo.UTC()

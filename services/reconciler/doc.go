@@ -10,8 +10,10 @@
 //   - claims: one row per distinct claim id, immutable (content + provenance). slot_key is the predicate after
 //     paraphrase merging; claims with the same (workspace_id, subject_key, slot_key) compete, shared ones per
 //     workspace, private ones per owner_agent (a "slot tier"; tiers never compete with each other). object_key is
-//     canon.ObjectKey(object); source_key is the independent-source key ("agent:<id>/turn:<first turn>",
-//     "agent:<id>/ref:<source ref>" or "agent:<id>"); extractor is provenance.extractor; owner_agent =
+//     canon.ObjectKey(object); source_key is the independent-source key, "agent:<id>" (one source per
+//     agent: an agent repeating itself in another turn or under another source reference is not independent;
+//     projections written before this rule may hold "agent:<id>/turn:…" and "agent:<id>/ref:…" keys, which
+//     readers count by their agent); extractor is provenance.extractor; owner_agent =
 //     provenance.agent_id (the asserting agent). recorded_at = log time of arrival; partition/stream_seq = its
 //     position in MNEME_CLAIMS. negated marks a negative assertion ("Alice has never used Zotero": predicate
 //     "has used", object "Zotero"); its slot_key carries the prefix "not:" ("not:has_used"), so negated and
@@ -52,8 +54,11 @@
 //     partition/stream_seq of the triggering message (a timeout carries its claim's position and its deadline).
 //   - supersedes: edge claim_id → superseded_id with the decision that first drew it; never deleted by resolution.
 //     The current successor of a claim is claim_versions.superseded_by of its current row.
-//   - corroborations: (claim_id, source) for every independent source asserting the same object in the same tier,
-//     the claim's own source included: count(*) per claim_id is its corroboration count.
+//   - corroborations: (claim_id, source) for every independent source (agent) asserting the same object in the
+//     same tier, the claim's own source included: count(*) per claim_id is its corroboration count, the number of
+//     distinct agents. via_claim_id is the first claim of that source with the object (its confidence is that
+//     agent's confidence in the content). Two or more sources make a claim "corroborated": readers show it, and
+//     a corroborated shared claim newer than the reader's private claim wins over it (store.SharedOverridesPrivate).
 //   - subject_aliases: (workspace_id, alias, subject_key): alias is the lower-cased, space-normalized surface form
 //     of the subject as shared claims named it (private claims add no aliases: every agent reads this table).
 //   - subject_predicates: per (workspace, subject, tier_owner, predicate_key — "not:"-prefixed for negated

@@ -255,20 +255,13 @@ func checkVector(name string, v event.Vector, required bool) string {
 	return ""
 }
 
-// sourceKey is the independent-source key of a claim: the asserting agent, refined by the first source turn
-// (or the caller's source reference): the same agent in another turn is another source, a repetition in the
-// same turn is not.
+// sourceKey is the independent-source key of a claim: the asserting agent. Corroboration, the evidence
+// operator and await-confirmation's second source count distinct keys, so an agent that repeats a claim — in
+// another turn, under another source reference, in another session — never corroborates itself: only another
+// agent's credential makes another source (agents are untrusted, and a source reference is a field the agent
+// sets). Two turns of one agent are not independent evidence either: they come from one memory.
 func sourceKey(p event.Provenance) string {
-	k := "agent:" + p.AgentID
-	if len(p.TurnIDs) > 0 {
-		turns := slices.Clone(p.TurnIDs)
-		slices.Sort(turns)
-		return k + "/turn:" + turns[0]
-	}
-	if p.SourceRef != "" {
-		return k + "/ref:" + p.SourceRef
-	}
-	return k
+	return "agent:" + p.AgentID
 }
 
 // pin records the embedding model and dimension of vectors in the store (once per process and model); a
