@@ -10,10 +10,17 @@ import (
 	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
 	"github.com/mneme-ai/mneme/pkg/factcons"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
-// factConsPath is the FactConsolidation data relative to this package (the repository's ../shared/data).
-var factConsPath = filepath.Join("..", "..", "..", "shared", "data", "memoryagentbench", "factconsolidation_6k.json")
+// factConsPath is the FactConsolidation data relative to this package (the repository's ../shared/data), or
+// $MNEME_FACTCONS_DATA (a git worktree elsewhere has no ../shared beside it).
+var factConsPath = func() string {
+	if p := os.Getenv("MNEME_FACTCONS_DATA"); p != "" {
+		return p
+	}
+	return filepath.Join("..", "..", "..", "shared", "data", "memoryagentbench", "factconsolidation_6k.json")
+}()
 
 // TestFactConsolidationResolver runs the deterministic resolver over the benchmark's facts held in memory (no
 // database): it measures question understanding alone. The end-to-end figure comes from cmd/factcons.
@@ -57,7 +64,7 @@ func TestFactConsolidationResolver(t *testing.T) {
 		}
 		right := 0
 		for i, q := range row.Questions {
-			r := &resolver{f: m, agent: "a", maxHops: 4, slots: map[string][]*slot{}, embed: embed}
+			r := &resolver{f: m, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}, embed: embed}
 			c, ms, err := r.resolve(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)
@@ -79,6 +86,11 @@ func TestFactConsolidationResolver(t *testing.T) {
 					mt = append(mt, x.text)
 				}
 				t.Logf("MISS %s q=%q gold=%v got=%q mentions=%v path=%v", row.Metadata.Source, q, row.Answers[i], pred, mt, path)
+				if c != nil && c.q != nil {
+					for _, u := range c.q.units {
+						t.Logf("      unit %q keys=%v words=%v opt=%v", u.said, u.keys, u.words, u.optional)
+					}
+				}
 			}
 		}
 		t.Logf("%s: %d/%d = %.1f%%", row.Metadata.Source, right, len(row.Questions), 100*float64(right)/float64(len(row.Questions)))
