@@ -245,3 +245,24 @@ func TestPredicateKeyProgressive(t *testing.T) {
 		}
 	}
 }
+
+func TestSameHead(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"number", "phone_number", true},
+		{"dentist_appointment", "appointment", true},
+		{"apartment_budget", "budget", true},
+		{"budget", "budget", false},        // the same key is not a merge
+		{"lives_in", "in", false},          // relations end in prepositions
+		{"works_at", "at", false},          //
+		{"phone_number", "numbers", false}, // not a whole word
+		{"number", "phonenumber", false},   //
+		{"capital", "sister_city", false},  // different heads
+	} {
+		if got := SameHead(c.a, c.b); got != c.want {
+			t.Errorf("SameHead(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

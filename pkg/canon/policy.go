@@ -155,7 +155,7 @@ func NewPolicy(functional, accumulating []string) *Policy {
 	for _, part := range [][]string{builtinFunctional, builtinAccumulating, normalized(functional), normalized(accumulating)} {
 		fmt.Fprintf(h, "%d|%s\n", len(part), strings.Join(part, ","))
 	}
-	p.version = "p1-" + hex.EncodeToString(h.Sum(nil))[:12]
+	p.version = "p2-" + hex.EncodeToString(h.Sum(nil))[:12]
 	return p
 }
 
@@ -230,6 +230,10 @@ func (p *Policy) Lookup(predicateKey string) (functional, known bool) {
 		p = defaultPolicy
 	}
 	k := PredicateKey(predicateKey)
+	if c := RelationKey(k); c != k && !p.confAcc.match(k) && !p.confFun.match(k) && !p.builtAcc.exact[k] && !p.builtFun.match(k) && !p.builtAcc.match(k) {
+		// A key the lists do not name is looked up as its relation ("employer" as works_at).
+		k = c
+	}
 	switch {
 	case p.confAcc.match(k):
 		return false, true

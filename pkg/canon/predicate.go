@@ -68,10 +68,16 @@ var lemmas = func() map[string]string {
 	add("reads", "reading")
 	add("goes", "go", "went", "going")
 	add("has", "have", "had", "having")
-	add("favourite", "favorite", "fave", "favourites", "favorites")
-	add("colour", "color")
+	for form, canonical := range spellings {
+		m[form] = canonical
+	}
 	return m
 }()
+
+// spellings are spelling variants of the same word (British and American, clipped forms), normalized wherever
+// they stand in a phrase.
+var spellings = map[string]string{"favourite": "favourite", "favorite": "favourite", "fave": "favourite",
+	"favourites": "favourite", "favorites": "favourite", "colour": "colour", "color": "colour"}
 
 // fillerOf drops "the city of", "the country of" ... after a preposition: "born in the city of London" and
 // "born in London" name one slot.
@@ -128,7 +134,9 @@ func predicateKeyOnce(p string) string {
 			kept = kept[:len(kept)-1]
 			continue
 		}
-		if l, ok := lemmas[w]; ok {
+		if l, ok := lemmas[w]; ok && (len(kept) == 0 || spellings[w] != "") {
+			// Verb forms are lemmatized in the verb's place, the head of the phrase ("lived in", "has been
+			// working at"); later in the phrase the same word is a noun: "place of work", "most famous work".
 			w = l
 		}
 		kept = append(kept, w)

@@ -13,7 +13,9 @@ import "strings"
 // Wikidata gives its most used properties (place and date of birth and death, spouse, employer, occupation,
 // citizenship, education, headquarters, notable work, author, creator, developer, performer, founder,
 // producer and manufacturer, chairperson, chief executive, capital, location, origin, religion, languages spoken,
-// membership, child), and the everyday attributes of a person. It is general English for these relations,
+// membership, child, original broadcaster, twinned administrative body, genre, original language, language of
+// a work, sport), and the everyday attributes of a person (the names forms and profiles give salary, phone
+// number and e-mail address). It is general English for these relations,
 // written from the properties' meaning, not from any data set's sentences; relations outside it keep their
 // structural key, and the reconciler still merges a subject's paraphrased predicates by embedding similarity.
 var relationAliases = map[string][]string{
@@ -52,6 +54,15 @@ var relationAliases = map[string][]string{
 	"record_label":      {"signed_to", "label"},
 	"official_language": {"language_of_state"},
 	"position":          {"plays_as", "position_played", "plays_position", "plays_position_of"},
+	"broadcaster":       {"original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
+	"twinned_with":      {"sister_city", "twin_city", "twin_town", "sister_town", "partner_city", "twinned_administrative_body"},
+	"genre":             {"music_genre", "musical_genre", "film_genre", "literary_genre", "artistic_genre", "type_of_music", "kind_of_music", "style_of_music"},
+	"original_language": {"original_language_of_work", "language_of_original_work"},
+	"written_in":        {"language_of_work", "language_of_work_or_name", "in_language"},
+	"sport":             {"plays_sport", "sports"},
+	"salary":            {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns"},
+	"phone_number":      {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
+	"email":             {"email_address", "e-mail", "e_mail", "mail_address"},
 }
 
 var canonicalRelation = func() map[string]string {
@@ -95,4 +106,46 @@ func RelationAliases() map[string][]string {
 func KnownRelation(key string) bool {
 	_, ok := canonicalRelation[key]
 	return ok
+}
+
+// converses maps a relation to its converse: if (A, r, B) then (B, converse(r), A). These are the converse
+// pairs of English kinship and marriage terms (a parent's child, a child's parent, a spouse's spouse, a
+// sibling's sibling), the relations whose converse a person asks about as often as the relation itself
+// ("Who is X's child?" after "X is the parent of Y"). Keys are canonical (RelationKey).
+var converses = map[string]string{
+	"parent": "child", "father": "child", "mother": "child", "child": "parent", "son": "parent",
+	"daughter": "parent", "spouse": "spouse", "sibling": "sibling", "brother": "sibling", "sister": "sibling",
+}
+
+// ConverseRelation returns the canonical key of the converse of a relation key ("parent" → "child",
+// "spouse" → "spouse") and whether it has one.
+func ConverseRelation(key string) (string, bool) {
+	c, ok := converses[RelationKey(key)]
+	return c, ok
+}
+
+// SameHead reports whether two predicate keys name one attribute by the head of an English compound noun:
+// one key is the other with modifiers before it ("number" and "phone_number", "appointment" and
+// "dentist_appointment", "budget" and "apartment_budget"). A compound names a kind of what its last noun
+// names, and a later bare head ("my number") refers back to the compound already established, as a definite
+// noun phrase does. Keys that end in a preposition or a particle ("lives_in", "works_at") are relations, not
+// attribute nouns, and never match this way; nor do the fallback predicates.
+func SameHead(a, b string) bool {
+	if a == b || a == "" || b == "" {
+		return false
+	}
+	short, long := a, b
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	if !strings.HasSuffix(long, "_"+short) {
+		return false
+	}
+	last := short[strings.LastIndexByte(short, '_')+1:]
+	switch last {
+	case "in", "at", "on", "of", "to", "for", "from", "by", "with", "as", "into", "about", "up", "out", "off",
+		"said", "mentioned", "is", "a", "has", "did":
+		return false
+	}
+	return true
 }

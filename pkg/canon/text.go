@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
 // verbHeads are predicate first words that read as a verb after the subject ("Alice likes jazz").
@@ -60,6 +62,9 @@ func ClaimText(subject, predicate, object string) string {
 		return sentence(s + " " + stateHeads[head] + " " + phrase + " " + o)
 	case strings.HasSuffix(head, "ed") && len(words) > 1:
 		return sentence(s + " is " + phrase + " " + o)
+	case len(words) == 1 && inflectedVerb(head):
+		// "opened", "teaches": a verb the lists above do not name.
+		return sentence(s + " " + phrase + " " + o)
 	case len(words) > 1 && isPreposition(last):
 		if last == "of" && memberNouns[head] {
 			return sentence(s + " is a " + phrase + " " + o)
@@ -103,4 +108,14 @@ func sentence(s string) string {
 		return s
 	}
 	return s + "."
+}
+
+// inflectedVerb reports a word that is an inflected form of a verb ("opened", "founded", "teaches"): a
+// predicate headed by one reads as a verb after the subject.
+func inflectedVerb(w string) bool {
+	if !strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ed") {
+		return false
+	}
+	b := nlp.VerbLemma(w)
+	return b != w && nlp.Known(b)
 }

@@ -217,6 +217,18 @@ var irregularVerb = func() map[string]string {
 	return m
 }()
 
+// irregularParticiple holds the past participles of the irregular verbs (third column of irregularTable).
+var irregularParticiple = func() map[string]bool {
+	m := map[string]bool{}
+	for _, row := range strings.Split(strings.TrimSpace(irregularTable), "\n") {
+		f := strings.Fields(row)
+		for _, alt := range strings.Split(f[len(f)-1], "/") {
+			m[alt] = true
+		}
+	}
+	return m
+}()
+
 // auxiliaryForms are the forms of "be", "have", "do" and the clitic forms of auxiliaries and modals.
 var auxiliaryForms = map[string]string{
 	"am": "be", "is": "be", "are": "be", "was": "be", "were": "be", "been": "be", "being": "be", "'m": "be",

@@ -106,13 +106,134 @@ func Analyze(text string) []Token {
 		out = append(out, Token{Text: text[start:end], Tag: rt.Tag, Start: start, End: end})
 	}
 	out = mergeInitials(text, out)
+	lowerTyped := !hasUpper(text)
 	for i := range out {
 		t := &out[i]
 		t.Lower = strings.ToLower(t.Text)
 		t.Tag = fixTag(out, i)
+		if lowerTyped && unknownLowerName(t) {
+			t.Tag = "NNP"
+		}
 		t.Lemma = Lemma(t.Text, t.Tag)
 	}
+	if lowerTyped {
+		lowerNameRuns(out)
+	}
+	contractedBe(out, lowerTyped)
 	return out
+}
+
+// lowerNameRuns extends names found in text typed in lower case over the dictionary words that belong to them:
+// "tim cook runs …", "hines ward plays …", "coco chanel founded …". A word stands in a name when it stands
+// between a name and the clause's verb at the start of the clause, or directly before a name at the start of
+// the clause or after a determiner; a third-person verb form right after a name is the verb ("ana ruiz speaks
+// german").
+func lowerNameRuns(ts []Token) {
+	for i := range ts {
+		t := &ts[i]
+		if i > 0 && IsProper(ts[i-1].Tag) && (t.Tag == "JJ" || t.Tag == "NNS" || t.Tag == "NN") && strings.HasSuffix(t.Lower, "s") {
+			if b := VerbLemma(t.Lower); b != t.Lower && ThirdPerson(b) == t.Lower {
+				t.Tag, t.Lemma = "VBZ", b
+			}
+		}
+	}
+	candidate := func(t Token) bool {
+		switch t.Tag {
+		case "NN", "RB", "VB", "VBP", "JJ":
+			return utf8.RuneCountInString(t.Text) > 1 && !closedClass[t.Lower]
+		}
+		return false
+	}
+	finite := func(i int) bool {
+		return i < len(ts) && (ts[i].Tag == "VBZ" || ts[i].Tag == "VBD" || ts[i].Tag == "MD" || ts[i].Tag == "POS" || ts[i].Lower == "'s")
+	}
+	for i := range ts {
+		t := &ts[i]
+		if !candidate(*t) {
+			continue
+		}
+		startish := i == 0 || ts[i-1].Tag == "DT" || isBoundary(ts[i-1].Text) || ts[i-1].Text == ","
+		switch {
+		case startish && i+1 < len(ts) && IsProper(ts[i+1].Tag):
+			t.Tag = "NNP"
+		case i > 0 && IsProper(ts[i-1].Tag) && finite(i+1) && (i == 1 || i >= 2 && (ts[i-2].Tag == "DT" || isBoundary(ts[i-2].Text))):
+			t.Tag = "NNP"
+		}
+		if t.Tag == "NNP" {
+			t.Lemma = t.Text
+		}
+	}
+}
+
+// closedClass are function words that never stand inside a name.
+var closedClass = map[string]bool{"not": true, "never": true, "also": true, "just": true, "now": true,
+	"still": true, "really": true, "then": true, "there": true, "here": true, "so": true, "very": true,
+	"too": true, "well": true, "only": true, "even": true, "currently": true, "originally": true}
+
+// hasUpper reports an upper-case letter anywhere in s.
+func hasUpper(s string) bool {
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownLowerName reports, in a text typed all in lower case (as people chat), a word the tagger read as a
+// common noun, adjective or verb that the English dictionary does not know: with no capital letter to tell,
+// a word English does not have is most likely a name ("emma", "portland", "anthropic").
+func unknownLowerName(t *Token) bool {
+	switch t.Tag {
+	case "NN", "NNS", "JJ", "FW", "VB", "VBP", "RB", "VBN", "VBD", "VBZ":
+	default:
+		return false
+	}
+	for _, r := range t.Text {
+		if !unicode.IsLetter(r) && r != '-' && r != '\'' {
+			return false
+		}
+	}
+	if utf8.RuneCountInString(t.Text) < 2 {
+		return false
+	}
+	if t.Tag == "NNS" || strings.HasSuffix(t.Lower, "s") {
+		// A plural or third-person form the dictionary knows through its base ("cities", "works").
+		if Known(strings.TrimSuffix(t.Lower, "s")) || Known(VerbLemma(t.Lower)) {
+			return false
+		}
+	}
+	return !Known(t.Lower) && !Known(VerbLemma(t.Lower))
+}
+
+// contractedBe retags a clitic "'s" that stands for "is" rather than a possessive: after a name or a noun,
+// "'s" followed by a participle, a preposition, a determiner, an adverb or an adjective that modifies no noun
+// is the verb ("Tim's married to Ana", "Kyd's from London", "Tim's the CEO", "the CEO's Tim Cook"); followed
+// by a noun or an adjective and a noun it is the possessive ("Tim's car", "Tim's new car").
+func contractedBe(ts []Token, lowerTyped bool) {
+	for i := 1; i+1 < len(ts); i++ {
+		t := &ts[i]
+		if t.Tag != "POS" || t.Lower != "'s" {
+			continue
+		}
+		prev, next := ts[i-1], ts[i+1]
+		be := false
+		switch {
+		case next.Tag == "VBN" || next.Tag == "VBG" || next.Tag == "DT" || next.Tag == "TO" || IsAdverb(next.Tag):
+			be = true
+		case next.Tag == "IN" && next.Lower != "of":
+			be = true
+		case IsAdjective(next.Tag):
+			be = i+2 >= len(ts) || !IsNoun(ts[i+2].Tag) && !IsAdjective(ts[i+2].Tag)
+		case IsProper(next.Tag) && IsNoun(prev.Tag) && (!IsProper(prev.Tag) || i >= 2 && ts[i-2].Tag == "POS") && !lowerTyped:
+			// "the CEO's Tim Cook", "Apple's CEO's Tim Cook": a relational noun, or the possessed noun of a
+			// possessive, is not the owner of a name.
+			be = true
+		}
+		if be {
+			t.Tag, t.Lemma = "VBZ", "be"
+		}
+	}
 }
 
 // mergeInitials joins a single capital letter and the period after it into one token inside a name
@@ -142,6 +263,11 @@ func fixTag(ts []Token, i int) string {
 		return "PRP"
 	}
 	if !isUpperWord(t.Text) {
+		if (tag == "NN" || tag == "VB" || tag == "VBD" || tag == "JJ") && i+1 < len(ts) && strings.EqualFold(ts[i+1].Text, "by") && afterBe(ts, i) && irregularParticiple[strings.ToLower(t.Text)] {
+			// "was first broadcast by", "is set by": a participle spelt like its base, read as the passive
+			// it is when a form of "be" comes before it and an agent after it.
+			return "VBN"
+		}
 		if tag == "NNS" && i > 0 && i+1 < len(ts) && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
 			// "Denis Sassou-Nguesso works in …": after a name, an -s word before a preposition or a
 			// determiner is the verb.
@@ -195,6 +321,22 @@ func fixTag(ts []Token, i int) string {
 	}
 	return tag
 }
+
+// afterBe reports a form of "be" before token i, with at most one adverb or degree word between them.
+func afterBe(ts []Token, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-2; k-- {
+		if _, ok := beForms[ts[k].Lower]; ok {
+			return true
+		}
+		if k == i-1 && (IsAdverb(ts[k].Tag) || ts[k].Tag == "JJS" || ts[k].Lower == "first" || ts[k].Lower == "last") {
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+var beForms = map[string]bool{"is": true, "was": true, "are": true, "were": true, "be": true, "been": true, "being": true, "'s": true, "'re": true}
 
 func lowerKnown(w string) bool { return lemmatize.InDict(strings.ToLower(w)) }
 

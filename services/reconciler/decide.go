@@ -153,6 +153,30 @@ func (d *decider) slotFor(it item) (slot, note string) {
 			}
 		}
 	}
+	if best == nil && d.cfg.PredicateMerge {
+		// "my number" after "my phone number": a bare head noun joins the one slot of its compound
+		// (canon.SameHead), when exactly one slot of the subject has that head.
+		var head *predRow
+		for _, p := range d.st.preds[k] {
+			if !visible(p) || negatedKey(p.predicateKey) != c.Negated || !canon.SameHead(strings.TrimPrefix(p.predicateKey, "not:"), c.PredicateKey) {
+				continue
+			}
+			if head != nil && head.slotKey != p.slotKey {
+				head = nil
+				break
+			}
+			if head == nil {
+				head = p
+			}
+		}
+		if head != nil {
+			note = fmt.Sprintf("slot: predicate %q joined slot %q (the same head noun as %q)", pk, head.slotKey, head.predicateKey)
+			if it.screen == "" {
+				d.addPredicate(it, owner, pk, head.slotKey, nil)
+			}
+			return head.slotKey, note
+		}
+	}
 	var sim *float64
 	if best != nil {
 		slot = best.slotKey

@@ -183,14 +183,19 @@ var datePatterns = []datePattern{
 	{regexp.MustCompile(`(?i)\b(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		return dayOfMonth(ref, m[2], m[1], m[3])
 	}},
-	{regexp.MustCompile(`(?i)\b(in|since|during|last|this\s+past|next|early|late|mid|by)\s+(?:-\s*)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	// A bare month is the last one before the turn, unless the words before it look forward ("next May",
+	// "starting in March", "from June", "until April"): then it is the next one.
+	{regexp.MustCompile(`(?i)\b(?:(starting|beginning|effective|from|until|till|as\s+of)\s+)?(in|since|during|last|this\s+past|next|early|late|mid|by)\s+(?:-\s*)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		cue := strings.ToLower(m[1])
+		forward := cue != ""
+		m = append(m[:1], m[2:]...)
 		mo := months[strings.ToLower(m[2])]
 		lead := strings.ToLower(strings.Fields(m[1])[0])
 		year := ref.Year()
 		if m[3] != "" {
 			year, _ = strconv.Atoi(m[3])
-		} else if lead == "next" {
-			if mo <= ref.Month() {
+		} else if lead == "next" || forward || lead == "by" {
+			if mo < ref.Month() || mo == ref.Month() && lead == "next" {
 				year++
 			}
 		} else if mo > ref.Month() || (lead == "last" && mo == ref.Month()) {
@@ -200,6 +205,9 @@ var datePatterns = []datePattern{
 		phrase := "in " + fmtMonth(t)
 		if lead == "since" {
 			phrase = "since " + fmtMonth(t)
+		}
+		if forward {
+			phrase = cue + " " + phrase
 		}
 		return t, phrase, t.After(ref), true
 	}},

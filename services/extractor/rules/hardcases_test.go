@@ -77,6 +77,76 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"spirited_away", "producer", "Studio Ghibli", false}}},
 		{name: "non-ASCII names", content: "Elena Ceaușescu was born in Petrești.",
 			want: []claim{{"elena_ceaușescu", "born_in", "Petrești", false}}},
+		{name: "phrasal verb with an adverbial particle", content: "Mirela Costa passed away in Coimbra.",
+			want: []claim{{"mirela_costa", "died_in", "Coimbra", false}}, functional: []string{"Coimbra"}},
+		{name: "compound relational noun after a copula", content: "Ana Ruiz is the head of state of Tarvia.",
+			want: []claim{{"tarvia", "head_of_state", "Ana Ruiz", false}}, functional: []string{"Ana Ruiz"}},
+		{name: "role noun used as a verb with a relational object", content: "Ken Ito heads the government of Osland.",
+			want: []claim{{"osland", "head_of_government", "Ken Ito", false}}, functional: []string{"Ken Ito"}},
+		{name: "converse kinship", content: "Maria Lopes is the parent of Joana Lopes.",
+			want: []claim{{"joana_lopes", "parent", "Maria Lopes", false}, {"maria_lopes", "child", "Joana Lopes", false}}},
+		{name: "nominalized adjective", content: "Pedro Alves is a national of Chile.",
+			want: []claim{{"pedro_alves", "citizen_of", "Chile", false}}},
+		{name: "superlative before a participle", content: "Ines Vidal is best known for The Salt Road.",
+			want: []claim{{"ines_vidal", "known_for", "The Salt Road", false}}},
+		{name: "locative copula with a classifier", content: "Freeland is on the continent of Oceania.",
+			want: []claim{{"freeland", "located_in", "Oceania", false}}, functional: []string{"Oceania"}},
+		{name: "attribute named by a by-phrase", content: "Lara Schmid is a pharmacist by profession.",
+			want: []claim{{"lara_schmid", "occupation", "pharmacist", false}}, functional: []string{"pharmacist"}},
+		{name: "participle spelt like its base", content: "The Long Shore was first broadcast by Channel Nine.",
+			want: []claim{{"long_shore", "broadcaster", "Channel Nine", false}}},
+		{name: "noun after the verb's place keeps its form", content: "Ola Berg's place of work was Bergen.",
+			want: []claim{{"ola_berg", "works_in", "Bergen", false}}},
+		{name: "possessive pronoun after 'as'", content: "Tarvia has Port Elen as its capital.",
+			want:   []claim{{"tarvia", "capital", "Port Elen", false}},
+			absent: []claim{{"port_elen", "capital", "", false}}, functional: []string{"Port Elen"}},
+		{name: "light verb with the subject's own relational noun", content: "Norlink has its headquarters in Tromsø.",
+			want: []claim{{"norlink", "headquartered_in", "Tromsø", false}}},
+		{name: "verb of function with 'as'", content: "Rita Moen serves as CEO of Norlink.",
+			want: []claim{{"norlink", "ceo", "Rita Moen", false}}, functional: []string{"Rita Moen"}},
+		{name: "it-cleft with a focused adverbial", content: "It was in Tromsø that Rita Moen was born.",
+			want: []claim{{"rita_moen", "born_in", "Tromsø", false}}},
+		{name: "it-cleft with a focused subject", content: "It is Rita Moen who chairs Norlink.",
+			want: []claim{{"norlink", "chair", "Rita Moen", false}}},
+		{name: "evidential lead-in", content: "As far as I know, Rita Moen was born in Tromsø.",
+			want: []claim{{"rita_moen", "born_in", "Tromsø", false}}},
+		{name: "contracted copula after a name", content: "Rita Moen's married to Jon Dahl.",
+			want: []claim{{"rita_moen", "spouse", "Jon Dahl", false}, {"jon_dahl", "spouse", "Rita Moen", false}}},
+		{name: "contracted copula after a relational noun", content: "Norlink's CEO's Rita Moen.",
+			want: []claim{{"norlink", "ceo", "Rita Moen", false}}},
+		{name: "note of an attribute", content: "Norlink HQ: Tromsø.",
+			want: []claim{{"norlink", "headquartered_in", "Tromsø", false}}},
+		{name: "note of the speaker's attribute", content: "New number: +47 912 34 567.",
+			want: []claim{{"kim", "number", "+47 912 34 567", false}}, functional: []string{"+47 912 34 567"}},
+		{name: "heading before a clause is not a note", content: "Big news: Rita Moen joined Norlink.",
+			want: []claim{{"rita_moen", "works_at", "Norlink", false}}, absent: []claim{{"big_news", "", "", false}, {"kim", "big_news", "", false}}},
+		{name: "lower-case typing", content: "rita moen speaks norwegian",
+			want: []claim{{"rita_moen", "speaks", "norwegian", false}}},
+		{name: "salary said with a verb of being paid", content: "They pay me €60k now.",
+			want: []claim{{"kim", "salary", "€60k", false}}, functional: []string{"€60k"}},
+		{name: "amount governed by a money noun", content: "Our budget went up to $3,100 a month.",
+			want: []claim{{"kim", "budget", "$3,100 a month", false}}, functional: []string{"$3,100 a month"}},
+		{name: "what a home costs a month is rent", content: "The flat costs us £1,900 a month.",
+			want: []claim{{"kim", "rent", "£1,900 a month", false}}},
+		{name: "e-mail address", content: "My new email is ana.r@example.org.",
+			want: []claim{{"kim", "email", "ana.r@example.org", false}}, functional: []string{"ana.r@example.org"}},
+		{name: "diet", content: "I've gone fully vegan.",
+			want: []claim{{"kim", "diet", "vegan", false}}, functional: []string{"vegan"}},
+		{name: "negated diet states no diet", content: "I'm not vegetarian anymore.",
+			absent: []claim{{"kim", "diet", "vegetarian", false}}},
+		{name: "return is a move", content: "I'm back in Lisbon.",
+			want: []claim{{"kim", "lives_in", "Lisbon", false}}, functional: []string{"Lisbon"}},
+		{name: "home rented in a place", content: "We rent a small flat in Porto.",
+			want: []claim{{"kim", "lives_in", "Porto", false}}},
+		{name: "self-correction", content: "My exam is on June 10. Sorry, I mean June 12.",
+			want:   []claim{{"kim", "exam", "12 June 2024", false}},
+			absent: []claim{{"kim", "exam", "10 June 2024", false}}},
+		{name: "role after a job", content: "I took a part-time job at Lidl as a cashier.",
+			want: []claim{{"kim", "works_at", "Lidl", false}, {"kim", "occupation", "cashier", false}}},
+		{name: "coordinated verb phrase keeps the subject", content: "We thought it over and raised our offer to $420,000.",
+			want: []claim{{"kim", "offer", "$420,000", false}}, functional: []string{"$420,000"}},
+		{name: "month after 'starting' is the next one", content: "The gym raised the fee to $45 starting in July.",
+			want: []claim{{"kim", "fee", "$45", false}}},
 		{name: "non-ASCII first letter", content: "The École Militaire is located in Paris.",
 			want: []claim{{"école_militaire", "located_in", "Paris", false}}},
 		{name: "comma inside a name", content: "Pedro Pierluisi worked in Washington, D.C.",
@@ -161,4 +231,43 @@ func render(cs []extract.Claim) string {
 		}
 	}
 	return b.String()
+}
+
+// TestSingleValuedValuesStatedOnce checks that in a turn, the value of a single-valued claim is stated as
+// current only by that claim: no other claim of the turn (of another slot, a sentence claim included) repeats it
+// unless a word next to it says it no longer holds. Otherwise, when a later turn supersedes the value, that
+// other claim would go on stating it as current. Each case names, by hand, the values that must be stated once.
+func TestSingleValuedValuesStatedOnce(t *testing.T) {
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	e := New()
+	for _, c := range []struct {
+		content string
+		once    []string
+	}{
+		{"My brother Rui just started working at Siemens as an engineer.", []string{"Siemens", "engineer"}},
+		{"Big news: Rui left Siemens and joined Bosch.", []string{"Bosch"}},
+		{"We put in an offer of $615,000 on a townhouse in Sacramento.", []string{"$615,000"}},
+		{"The raise came through: my salary is now €58,500.", []string{"€58,500"}},
+		{"I earn €52,000 a year as a test engineer at Siemens in Munich.", []string{"€52,000"}},
+	} {
+		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: c.content, OccurredAt: at})
+		for _, v := range c.once {
+			owners := 0
+			for _, g := range got {
+				if !strings.Contains(g.Text, v) {
+					continue
+				}
+				if i := strings.Index(g.Text, v); i > 0 && strings.HasSuffix(strings.TrimSpace(g.Text[:i]), "left") {
+					continue // "left Siemens": said as no longer holding
+				}
+				owners++
+				if !g.Functional || !strings.Contains(g.Object, v) {
+					t.Errorf("%q: %q is stated by a claim that does not hold it as its single value: %s", c.content, v, render([]extract.Claim{g}))
+				}
+			}
+			if owners == 0 {
+				t.Errorf("%q: no claim states %q: %s", c.content, v, render(got))
+			}
+		}
+	}
 }

@@ -11,7 +11,7 @@ call camp care carry catch celebrate change chat check cheer choose clean climb 
 compete complete compose connect consider contact continue cook create cuddle cycle dance date decide
 decorate deliver design develop dine discover discuss divorce do donate draw dream dress drink drive
 earn eat educate embrace encourage end enjoy enroll enter escape explore face fail fall feed feel fight
-figure fill film find finish fish fix fly focus follow forget found foster gain garden get give go graduate
+figure fill film find finish fish fix fly focus follow forget found foster freelance gain garden get give go graduate
 grow guide hang hate have head hear help hike hire hit hold host hunt implement improve include inspire
 install intern invest invite join jog keep kick knit know land launch lead learn leave lend like listen live
 lose love make manage marry meditate meet mentor miss move need nurse offer open order organize own paint

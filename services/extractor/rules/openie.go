@@ -214,7 +214,7 @@ func (p *ie) nounPhrase(i int) (phrase, bool) {
 		e := p.properRun(j)
 		// "Victor Hugo's birthplace": a possessor, then the possessed noun.
 		// "Lady Windermere's Fan", "People's Republic": a capitalized possessed word makes one name.
-		for e+1 < len(p.toks) && p.toks[e].Tag == "POS" && nlp.IsProper(p.tag(e+1)) {
+		for e+1 < len(p.toks) && p.toks[e].Tag == "POS" && nlp.IsProper(p.tag(e+1)) && !canon.KnownRelation(canon.RelationKey(p.low(e+1))) {
 			e = p.properRun(e + 1)
 		}
 		if e < len(p.toks) && p.toks[e].Tag == "POS" {
@@ -243,7 +243,16 @@ func (p *ie) nounPhrase(i int) (phrase, bool) {
 		np.to, np.head, np.proper = e, e-1, true
 		return np, true
 	}
-	return p.commonNoun(j, np)
+	cn, ok := p.commonNoun(j, np)
+	if ok && cn.to+1 < len(p.toks) && p.toks[cn.to].Tag == "POS" && (nlp.IsNoun(p.tag(cn.to+1)) || nlp.IsAdjective(p.tag(cn.to+1))) {
+		// "the company's CEO", "apple's ceo" (typed in lower case): a common noun phrase as possessor.
+		owner := cn
+		if rest, ok := p.commonNoun(cn.to+1, phrase{from: i, definite: true}); ok {
+			rest.possessor = &owner
+			return rest, true
+		}
+	}
+	return cn, ok
 }
 
 // commonNoun reads modifiers and a common noun head from j into np.
@@ -269,6 +278,11 @@ func (p *ie) commonNoun(j int, np phrase) (phrase, bool) {
 	}
 	if h < 0 && k > j && nlp.IsAdjective(p.tag(k-1)) && !nlp.Known(p.low(k-1)) {
 		// A word English does not have (a misspelling, a new word) after a determiner is a noun.
+		h = k - 1
+	}
+	if h < 0 && k > j && np.indef && p.tag(k-1) == "JJ" && (k == len(p.toks) || p.tag(k) == "IN") {
+		// "a national of Peru", "a nurse by profession": after "a", an adjective with no noun to modify is
+		// itself the noun (a nominalized adjective, or a noun the tagger read as one).
 		h = k - 1
 	}
 	if h < 0 {
@@ -308,14 +322,46 @@ func openIE(clause string, dates []when, numbered, firstPerson bool) []triple {
 	if len(toks) < 3 {
 		return nil
 	}
+	for i := range toks {
+		// Typed in lower case, a relational noun the dictionary does not know ("ceo", "hq") looks like a
+		// name to the tagger; it names a relation.
+		if nlp.IsProper(toks[i].Tag) && !nlp.Capitalized(toks[i].Text) && canon.KnownRelation(canon.RelationKey(toks[i].Lower)) {
+			toks[i].Tag, toks[i].Lemma = "NN", toks[i].Lower
+		}
+	}
 	p := &ie{text: nlp.Normalize(clause), toks: toks, dates: dates, numbered: numbered, firstPerson: firstPerson}
 	// Drop the terminator.
 	for len(p.toks) > 0 && (p.toks[len(p.toks)-1].Tag == "." || p.toks[len(p.toks)-1].Text == ".") {
 		p.toks = p.toks[:len(p.toks)-1]
 	}
 	start := p.skipLeadIn(0)
-	return p.clause(start, nil)
+	return withConverses(p.clause(start, nil))
 }
+
+// withConverses adds, for each relation between two names that has a converse ("X is the parent of Y"), the
+// converse claim filed under the other name (Y's parent is X, and so X's child is Y).
+func withConverses(ts []triple) []triple {
+	n := len(ts)
+	for _, t := range ts[:n] {
+		conv, ok := canon.ConverseRelation(t.key)
+		if !ok || t.objectIsDate || !nameLike(t.subject) || !nameLike(t.object) || t.subject == "" {
+			continue
+		}
+		dup := false
+		for _, u := range ts {
+			if canon.SubjectKey(u.subject) == canon.SubjectKey(t.object) && canon.RelationKey(u.key) == conv && canon.ObjectKey(u.object) == canon.ObjectKey(t.subject) {
+				dup = true
+			}
+		}
+		if !dup {
+			ts = append(ts, triple{subject: t.object, relation: strings.ReplaceAll(conv, "_", " "), object: strings.TrimRight(t.subject, ",;: "), key: conv, text: t.text})
+		}
+	}
+	return ts
+}
+
+// nameLike reports a phrase that starts with a capital letter (a name, in any script).
+func nameLike(s string) bool { return s != "" && nlp.Capitalized(s) }
 
 // skipLeadIn skips leading adverbs, interjections, a short preface ending in a colon ("Big news:") and
 // leading time phrases.
@@ -334,6 +380,19 @@ func (p *ie) skipLeadIn(i int) int {
 				i++
 			}
 		default:
+			// "As far as I know, X …", "According to my notes, X …", "If I remember right, X …": a leading
+			// adverbial clause or phrase says how the speaker knows, not what; the statement follows its comma.
+			if t.Tag == "IN" || t.Lower == "as" || t.Lower == "according" {
+				for k := i + 1; k < min(len(p.toks), i+9); k++ {
+					if p.toks[k].Text != "," {
+						continue
+					}
+					if np, ok := p.nounPhrase(k + 1); ok && !np.pronoun && p.verbAt(p.readSubject(np).to) {
+						return k + 1
+					}
+					break
+				}
+			}
 			// "Big news: Emma left …": a verbless preface before a colon.
 			for k := i; k < min(len(p.toks), i+5); k++ {
 				if p.toks[k].Text == ":" {
@@ -459,6 +518,9 @@ func (p *ie) verbs(i int) (verbGroup, bool) {
 		case t.Lower == "not" || t.Lower == "never" || t.Lower == "n't":
 			vg.negated = true
 		case nlp.IsAdverb(t.Tag) && vg.main < 0 || t.Tag == "RB" && j+1 < len(p.toks) && nlp.IsVerb(p.tag(j+1)):
+		case degreeBeforeParticiple(t) && vg.main >= 0 && isBe(p.toks[vg.main]) && j+1 < len(p.toks) && p.tag(j+1) == "VBN":
+			// "is best known for", "was first broadcast by": a degree or order word the tagger reads as an
+			// adjective modifies the participle like an adverb.
 		case nlp.IsVerb(t.Tag):
 			if vg.main >= 0 && !isAux(p.toks[vg.main]) {
 				// A second verb after a full verb: an aspectual gerund ("started working"), else the end.
@@ -493,6 +555,16 @@ func (p *ie) verbs(i int) (verbGroup, bool) {
 	return vg, true
 }
 
+// degreeBeforeParticiple reports the superlatives and ordinals English puts before a participle as adverbs
+// ("best known", "most famous", "first broadcast", "last seen").
+func degreeBeforeParticiple(t nlp.Token) bool {
+	switch t.Lower {
+	case "best", "most", "least", "first", "last", "better", "well", "widely", "mainly":
+		return true
+	}
+	return false
+}
+
 func (p *ie) classify(vg *verbGroup, sawBe bool) {
 	m := p.toks[vg.main]
 	switch {
@@ -511,6 +583,11 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 	vg, ok := p.verbs(i)
 	if !ok || vg.negated || vg.modal {
 		return nil
+	}
+	if copularAs[p.toks[vg.main].Lemma] && p.low(vg.to) == "as" && vg.to+1 < len(p.toks) {
+		// "X serves as CEO of Y", "X acts as Y's spokesperson": a verb of function with "as" links its subject
+		// to a role as a copula does.
+		vg.copular, vg.passive, vg.to = true, false, vg.to+1
 	}
 	var out []triple
 	// "Victoria and David Beckham are married": a reciprocal state of two coordinated subjects.
@@ -539,6 +616,10 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 				s.pronoun = false
 				for _, t := range p.complements(s, vg) {
 					t.subject = ""
+					if canon.RelationKey(t.key) == "headquartered_in" {
+						// "I'm based in Riga": a person's base is where they live.
+						t.key, t.relation = "lives_in", "lives in"
+					}
 					out = append(out, t)
 				}
 			}
@@ -643,6 +724,23 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		return nil
 	}
 	lemma := verb.Lemma
+	// "X has Y as its Z" → (X, Z, Y): the possessive pronoun points back at the subject, whose Z is Y.
+	if lightVerbs[lemma] {
+		if obj, ok := p.nounPhrase(j); ok && !obj.pronoun && p.low(obj.to) == "as" && p.tag(obj.to+1) == "PRP$" {
+			if role, ok := p.nounPhrase(obj.to + 1); ok && role.pronounPossessor != "" && (role.to == len(p.toks) || p.low(role.to) == ",") {
+				return []triple{{subject: subjText, relation: p.nounText(role), object: p.objectText(obj.from, obj.to), key: relKeyNoun(p, role), definite: true}}
+			}
+		}
+		// "X has its headquarters in Y" → (X, headquarters in, Y), as "X's headquarters are in Y".
+		if p.tag(j) == "PRP$" {
+			if rel, ok := p.nounPhrase(j); ok && rel.to < len(p.toks) && (p.tag(rel.to) == "IN" || p.tag(rel.to) == "TO") && p.low(rel.to) != "of" {
+				prep := p.low(rel.to)
+				return p.objects(rel.to+1, func(obj string, isDate bool) triple {
+					return triple{subject: subjText, relation: p.nounText(rel) + " " + prep, object: obj, key: joinKey(relKeyNoun(p, rel), prep), definite: true}
+				})
+			}
+		}
+	}
 	// Light verb + noun: "holds French citizenship" → (X, citizenship, French).
 	if lightVerbs[lemma] && j < len(p.toks) {
 		k := j
@@ -668,7 +766,10 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	}
 	prep := ""
 	k := j
-	for k < len(p.toks) && (p.tag(k) == "RP" || (p.tag(k) == "IN" || p.tag(k) == "TO") && k == j) {
+	for k < len(p.toks) && (p.tag(k) == "RP" || (p.tag(k) == "IN" || p.tag(k) == "TO") && (k == j || particleAdverbs[p.low(k-1)]) ||
+		particleAdverbs[p.low(k)] && nlp.IsAdverb(p.tag(k)) && k == j && k+1 < len(p.toks) && (p.tag(k+1) == "IN" || p.tag(k+1) == "TO")) {
+		// "passed away in": the tagger reads an adverbial particle as an adverb; with a preposition after it,
+		// it belongs to the phrasal verb.
 		prep = strings.TrimSpace(prep + " " + p.low(k))
 		k++
 	}
@@ -693,12 +794,17 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	// subject ("Chanel's founder is Coco Chanel"), which is how the relation is asked about and restated.
 	if prep == "" && s.proper && !vg.aspect {
 		if obj, ok := p.nounPhrase(k); ok && obj.proper {
-			agent := nlp.AgentNoun(lemma)
-			if agent == "" && canon.KnownRelation(lemma) {
-				agent = lemma // "chairs" → chair, "coaches" → coach: the verb is also the role noun
-			}
-			if agent != "" {
+			if agent := roleNoun(lemma); agent != "" {
 				out = append(out, triple{subject: p.objectText(obj.from, obj.to), relation: agent, object: subjText, key: agent, definite: true})
+			}
+		} else if ok && obj.definite && !obj.proper && obj.possessor == nil {
+			// "Bob heads the government of Japan" → Japan's head of government is Bob: the role the verb names,
+			// of the relational noun its object heads.
+			if in, _, isOf := p.ofObject(obj.to); isOf && p.low(obj.to) == "of" && in.proper {
+				if agent := roleNoun(lemma); agent != "" {
+					rel := agent + " of " + p.nounText(obj)
+					out = append(out, triple{subject: p.span(in.from, in.to), relation: rel, object: subjText, key: joinKey(agent, "of", relKeyNoun(p, obj)), definite: true})
+				}
 			}
 		}
 	}
@@ -736,6 +842,39 @@ var changeVerbs = map[string]string{
 	"move|to": "lives_in", "relocate|to": "lives_in", "move|into": "lives_in",
 	"join|": "works_at", "start|at": "works_at", "marry|": "married_to",
 }
+
+// roleNoun is the noun naming whoever does what verb lemma says, as the relation of the thing it is done to:
+// a role noun English uses as a verb unchanged ("chairs" → chair, "heads" → head, "coaches" → coach), else
+// the verb's agent noun ("founded" → founder, "directs" → director).
+func roleNoun(lemma string) string {
+	if zeroRoleNouns[lemma] || canon.KnownRelation(lemma) {
+		return lemma
+	}
+	return nlp.AgentNoun(lemma)
+}
+
+// zeroRoleNouns are nouns of a role in an organization or a group that English converts to verbs meaning "to
+// be the N of" ("she chairs the board", "he heads the government", "they captain the team") — conversion
+// without a suffix, as English grammars list it for role nouns; with them the agent-noun derivation would
+// give another word ("header", "captainer").
+var zeroRoleNouns = map[string]bool{"chair": true, "head": true, "captain": true, "coach": true, "host": true,
+	"helm": true, "skipper": true, "anchor": true, "referee": true, "umpire": true, "judge": true, "mentor": true,
+	"tutor": true, "pilot": true, "star": true, "front": true, "parent": true, "father": true, "mother": true}
+
+// copularAs are verbs of function that, with "as", link a subject to a role like a copula: "serves as",
+// "acts as", "functions as" (English grammars' complex-transitive and copular uses of these verbs).
+var copularAs = map[string]bool{"serve": true, "act": true, "function": true}
+
+// particleAdverbs are the adverbial particles of English phrasal verbs ("pass away", "grow up", "set out",
+// "move back"): the closed class of Quirk et al.'s Comprehensive Grammar (§16.3), which the tagger may read as
+// plain adverbs.
+var particleAdverbs = map[string]bool{"aback": true, "about": true, "across": true, "along": true, "around": true,
+	"away": true, "back": true, "by": true, "down": true, "forth": true, "in": true, "off": true, "on": true,
+	"out": true, "over": true, "past": true, "round": true, "through": true, "under": true, "up": true}
+
+// locativePreps are the prepositions of place a copula takes to say where something is (the spatial
+// prepositions of English grammars, without those of direction or of relative position such as "near").
+var locativePreps = map[string]bool{"in": true, "on": true, "at": true, "within": true, "inside": true}
 
 // speakerPreps are the prepositions of the speaker's passive states ("born in", "married to", "hired by").
 var speakerPreps = map[string]bool{"in": true, "at": true, "to": true, "by": true, "from": true, "on": true}
@@ -995,22 +1134,34 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			return triple{subject: subjText, relation: "is " + adj + " " + prep, object: obj, key: joinKey(adj, prep)}
 		})
 	}
-	if k < len(p.toks) && (p.low(k) == "from" || p.low(k) == "in") && k+1 < len(p.toks) {
+	if k < len(p.toks) && p.low(k) == "from" && k+1 < len(p.toks) {
+		return p.objects(k+1, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: "is from", object: obj, key: "from"}
+		})
+	}
+	if k < len(p.toks) && locativePreps[p.low(k)] && k+1 < len(p.toks) && !(p.low(k+1) == "the" && p.low(k+3) == "of" && !classifierNouns[p.low(k+2)]) {
+		// "X is in Y", "X is on the continent of Y", "X is within Y": a copula with a locative phrase says
+		// where X is, whichever preposition the ground takes ("in Asia", "on the continent").
 		prep := p.low(k)
 		return p.objects(k+1, func(obj string, isDate bool) triple {
-			return triple{subject: subjText, relation: "is " + prep, object: obj, key: prep}
+			return triple{subject: subjText, relation: "is " + prep, object: obj, key: "located_in"}
 		})
 	}
 	np, ok := p.nounPhrase(k)
 	if !ok || np.pronoun {
 		return nil
 	}
-	if np.definite && np.proper {
-		// "Emmanuel Macron is the President of France": an office in capitals, read at its "of".
-		for k := np.from + 2; k < np.to; k++ {
+	bare := np.from == k && !np.indef && !np.definite && np.possessor == nil
+	if (np.definite || bare) && np.proper {
+		// "Emmanuel Macron is the President of France", "X is CEO of Y": an office in capitals, read at its "of".
+		first := np.from + 1
+		if np.definite {
+			first = np.from + 2
+		}
+		for k := first; k < np.to; k++ {
 			if p.low(k) == "of" && nlp.IsProper(p.tag(k+1)) {
 				rel := phrase{from: np.from, to: k, head: k - 1, definite: true}
-				return []triple{{subject: p.span(k+1, np.to), relation: p.span(np.from+1, k), object: subjText, key: relKeyNoun(p, rel), definite: true}}
+				return []triple{{subject: p.span(k+1, np.to), relation: p.span(first-1, k), object: subjText, key: relKeyNoun(p, rel), definite: true}}
 			}
 		}
 	}
@@ -1018,7 +1169,13 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	case np.possessor != nil:
 		// "Besançon is Victor Hugo's birthplace" → (Victor Hugo, birthplace, Besançon).
 		return []triple{{subject: p.span(np.possessor.from, np.possessor.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
-	case np.definite && !np.proper:
+	case (np.definite || bare) && !np.proper:
+		// "Bob is the head of state of Ghana": a compound relational noun ("head of state"), then its owner.
+		if ob, e, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" && !ob.proper && !ob.definite && !ob.indef && (p.low(e) == "of" || p.low(e) == "in") {
+			if in, _, ok := p.ofObject(e); ok && (in.proper || p.numbered) {
+				return []triple{{subject: p.span(in.from, in.to), relation: p.nounText(np) + " of " + p.nounText(ob), object: subjText, key: joinKey(relKeyNoun(p, np), "of", relKeyNoun(p, ob)), definite: true}}
+			}
+		}
 		// "Paris is the capital of France" → (France, capital, Paris).
 		if ob, _, ok := p.ofObject(np.to); ok && (ob.proper || p.numbered) {
 			return []triple{{subject: p.span(ob.from, ob.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
@@ -1030,6 +1187,13 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			return p.objects(ob.from, func(obj string, isDate bool) triple {
 				return triple{subject: subjText, relation: "is a " + rel, object: obj, key: joinKey(relKeyNoun(p, np), "of")}
 			})
+		}
+		// "X is a nurse by profession", "X is a Catholic by faith": "by" and a relational noun name the
+		// attribute the noun is the value of.
+		if p.low(np.to) == "by" && np.to+1 < len(p.toks) && nlp.IsNoun(p.tag(np.to+1)) && (np.to+2 == len(p.toks) || p.low(np.to+2) == ",") {
+			if attr := canon.RelationKey(p.toks[np.to+1].Lemma); canon.KnownRelation(attr) {
+				return []triple{{subject: subjText, relation: "is by " + p.toks[np.to+1].Lower, object: p.span(np.from+1, np.to), key: attr}}
+			}
 		}
 		if np.to == len(p.toks) || p.low(np.to) == "," || p.low(np.to) == "and" {
 			return []triple{{subject: subjText, relation: "is a", object: p.span(np.from+1, np.to), key: "is_a"}}
@@ -1126,6 +1290,11 @@ func (p *ie) objects(j int, mk func(obj string, isDate bool) triple) []triple {
 	var out []triple
 	for j < len(p.toks) {
 		np, ok := p.nounPhrase(j)
+		if !ok && nlp.IsAdjective(p.tag(j)) && (j+1 == len(p.toks) || p.low(j+1) == "," || p.low(j+1) == "and" || p.low(j+1) == "or") {
+			// "speaks norwegian": an adjective alone where a noun phrase must stand is a noun (the tagger's
+			// reading of a language or nationality word typed in lower case).
+			np, ok = phrase{from: j, to: j + 1, head: j}, true
+		}
 		if !ok || np.pronoun {
 			break
 		}
@@ -1201,4 +1370,104 @@ func firstPersonClause(clause string) bool {
 		return true
 	}
 	return reCompound.MatchString(clause)
+}
+
+// noteSpec reads a note of an attribute and its value, the form of lists, forms and quick messages: "Apple
+// CEO: Tim Cook", "Thomas Kyd's birthplace: London", "X HQ: Y" (a name, then a relational noun, a colon and
+// a value) or the speaker's own "Phone: +48 601 234 567", "New address: 12 Elm Street". The value after the
+// colon has no verb (else the words before the colon are a heading: "Big news: Emma left Google"), and the
+// words before it end in a noun that names the attribute.
+func noteSpec(sent string) (spec, bool) {
+	colon := strings.Index(sent, ": ")
+	if colon <= 0 || strings.Count(sent, ":") > 1 {
+		return spec{}, false
+	}
+	head, value := strings.TrimSpace(sent[:colon]), strings.TrimRight(strings.TrimSpace(sent[colon+2:]), ". ")
+	// "New number since I switched carriers: …": a subordinate clause in the heading says why, not what.
+	for _, sub := range []string{" since ", " because ", " after ", " now that ", " as of ", " from "} {
+		if i := strings.Index(strings.ToLower(head), sub); i > 0 {
+			head = head[:i]
+		}
+	}
+	if value == "" || len(strings.Fields(head)) > 6 || len(strings.Fields(value)) > 8 {
+		return spec{}, false
+	}
+	vt := nlp.Analyze(value)
+	for _, t := range vt {
+		if nlp.IsVerb(t.Tag) || t.Tag == "MD" {
+			return spec{}, false
+		}
+	}
+	ht := nlp.Analyze(head)
+	for len(ht) > 0 && (ht[len(ht)-1].Tag == "." || ht[len(ht)-1].Text == "-" || ht[len(ht)-1].Text == "—") {
+		ht = ht[:len(ht)-1]
+	}
+	if len(ht) == 0 {
+		return spec{}, false
+	}
+	for _, t := range ht {
+		if nlp.IsVerb(t.Tag) && t.Tag != "VBN" || t.Tag == "MD" || t.Tag == "PRP" {
+			return spec{}, false
+		}
+	}
+	// The attribute: the trailing nouns (and their adjectives) that are not part of the name before them.
+	a := len(ht)
+	for a > 0 {
+		t := ht[a-1]
+		relational := !nlp.IsProper(t.Tag) || canon.KnownRelation(canon.RelationKey(strings.ToLower(t.Text))) || transientAdjectives[t.Lower]
+		if (nlp.IsNoun(t.Tag) || nlp.IsAdjective(t.Tag) || t.Tag == "VBN") && relational {
+			a--
+			continue
+		}
+		break
+	}
+	if a == len(ht) || !nlp.IsNoun(ht[len(ht)-1].Tag) && ht[len(ht)-1].Tag != "VBN" {
+		return spec{}, false
+	}
+	owner := ""
+	if a > 0 {
+		e := a
+		if ht[e-1].Tag == "POS" {
+			e--
+		}
+		for e > 0 && (ht[e-1].Text == "-" || ht[e-1].Text == "—" || ht[e-1].Text == ",") {
+			e--
+		}
+		ownerToks := ht[:e]
+		if len(ownerToks) == 0 {
+			return spec{}, false
+		}
+		for _, t := range ownerToks {
+			if !nlp.IsProper(t.Tag) && !nameConnectors[t.Lower] && t.Tag != "POS" && t.Tag != "PRP$" {
+				return spec{}, false
+			}
+		}
+		if ownerToks[0].Tag == "PRP$" {
+			if ownerToks[0].Lower != "my" && ownerToks[0].Lower != "our" || len(ownerToks) > 1 {
+				return spec{}, false
+			}
+		} else {
+			owner = head[ownerToks[0].Start:ownerToks[len(ownerToks)-1].End]
+		}
+	}
+	var words, keys []string
+	for _, t := range ht[a:] {
+		if transientAdjectives[t.Lower] {
+			continue
+		}
+		words = append(words, t.Text)
+		k := t.Lemma
+		if nlp.IsProper(t.Tag) {
+			k = strings.ToLower(t.Text)
+		}
+		keys = append(keys, k)
+	}
+	f := a
+	for f < len(ht)-1 && transientAdjectives[ht[f].Lower] {
+		f++
+	}
+	if len(words) == 0 || owner == "" && nlp.IsProper(ht[f].Tag) && !canon.KnownRelation(canon.RelationKey(strings.ToLower(ht[f].Text))) {
+		return spec{}, false
+	}
+	return spec{subject: owner, predicate: strings.ToLower(strings.Join(words, " ")), object: value, key: joinKey(keys...), definite: true, confidence: confRelation}, true
 }

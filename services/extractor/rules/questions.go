@@ -118,7 +118,7 @@ func leadingBreak(p string) int {
 // "how can I use the fact that I secured 5 offers": the embedded clause is the fact; the frame around it
 // (a feeling, a discovery) is not what anyone will ask about.
 var reComplement = regexp.MustCompile(`(?i)(?:^(?:I|we)\s+(?:(?:am|are|was|were|feel|felt|have\s+been|got)\s+)?(?:(?:so|really|very|kinda|kind\s+of|sorta|a\s+bit|a\s+little|pretty|super|quite|just|also|still|now|totally|actually)\s+)*` +
-	`(?:told|worried|glad|happy|excited|thrilled|relieved|proud|surprised|amazed|aware|sure|certain|convinced|afraid|concerned|sad|upset|grateful|thankful|confident|curious|nervous|anxious|stoked|pleased|disappointed|frustrated|shocked|noticed|realized|realised|found\s+out|learned|learnt|discovered|heard|read|saw|remembered|recalled|mentioned|said|told\s+you|figured\s+out|understand|know|knew|see|think|believe|decided|confirmed|checked)\s+` +
+	`(?:told|worried|glad|happy|excited|thrilled|relieved|proud|surprised|amazed|aware|sure|certain|convinced|afraid|concerned|sad|upset|grateful|thankful|confident|curious|nervous|anxious|stoked|pleased|disappointed|frustrated|shocked|noticed|realized|realised|found\s+out|learned|learnt|discovered|heard|read|saw|remembered|recalled|mentioned|said|told\s+you|figured\s+out|understand|know|knew|see|think|believe|guess|suppose|reckon|assume|decided|confirmed|checked)\s+` +
 	`(?:(?:about\s+)?(?:how|why)\s+)?(?:that\s+)?|\bthe\s+fact\s+that\s+|\b(?:understand|see|explain|figure\s+out|know)\s+(?:how|why)\s+)` +
 	`((?:I|we|my|our|the|this|it|he|she|they|[A-Z][\w'-]*)\s)`)
 

@@ -46,7 +46,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.0.0"
+	Version = "2.1.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -173,6 +173,15 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 				// "Here is a list of facts:", "Here's my current code:": an introduction, not a statement.
 				continue
 			}
+			if v, ok := correction(sent, tc.ref); ok && !numbered && len(out) > 0 && !out[len(out)-1].Fallback {
+				// "My flight is on October 14. Sorry, I mean October 15": the speaker corrects the value just
+				// said; the claim states the corrected value, as if said right the first time.
+				last := &out[len(out)-1]
+				old := last.Object
+				last.Object = v
+				last.Text = strings.Replace(last.Text, old, v, 1)
+				continue
+			}
 			for _, c := range e.sentenceClaims(tc, sent, seq, numbered) {
 				add(c)
 			}
@@ -189,13 +198,22 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 // single-valued when its statement says it changed.
 var reChangeCue = regexp.MustCompile(`(?i)\b(?:now\s+\pL|currently|these\s+days|nowadays|anymore|any\s+more|switched\s+(?:to|from)|changed\s+(?:to|from)|instead)\b`)
 
-// rePreface is a short verbless heading before a colon that introduces the statement ("Big news: …",
-// "Quick update: …").
-var rePreface = regexp.MustCompile(`^(?:\p{L}+\s+){0,2}\p{L}+:\s+\S`)
+// rePreface is a short heading before a colon that introduces the statement ("Big news: …", "Quick update:
+// …", "Update on the food front: …"); a heading with a verb is a clause of its own.
+var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := stripDiscourse(expand(raw))
-	if loc := rePreface.FindStringIndex(sent); loc != nil && !numbered {
+	if s, ok := noteSpec(sent); ok {
+		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
+		c := e.claim(*tc, s, sent, findDates(sent, tc.ref), seq)
+		c.Text = sentence(replaceDates(strings.TrimRight(sent, ". "), findDates(sent, tc.ref)))
+		if s.subject == "" {
+			c.Text = sentence(possessive(tc.speaker) + " " + s.predicate + " is " + s.object)
+		}
+		return []extract.Claim{c}
+	}
+	if loc := rePreface.FindStringIndex(sent); loc != nil && !numbered && !hasVerbWord(sent[:loc[1]-2]) {
 		sent = sent[loc[1]-1:]
 	}
 	if sent == "" {
@@ -216,11 +234,11 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 	} else {
 		parts = splitClauses(sent)
 	}
-	var assertive []string
+	var assertive, uncovered []string
 	for i, clause := range parts {
 		clause = stripDiscourse(clause)
 		clause = strings.TrimRight(clause, ".!? ")
-		clause = assertedPart(clause)
+		clause = assertedPart(uncleft(clause))
 		if clause == "" {
 			continue
 		}
@@ -228,15 +246,37 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			clause = resolvePronoun(clause, tc.named, tc.prevNamed)
 		}
 		assertive = append(assertive, clause)
-		claims = append(claims, e.clauseClaims(tc, clause, seq, numbered, i == 0)...)
+		cs := e.clauseClaims(tc, clause, seq, numbered, i == 0)
 		// "… the response time, which has improved to 250ms": the relative clause is a fact of its own.
 		if rel := relativeUpdate(clause); rel != "" && !numbered {
-			claims = append(claims, e.clauseClaims(tc, rel, seq, numbered, false)...)
+			cs = append(cs, e.clauseClaims(tc, rel, seq, numbered, false)...)
 		}
+		if !numbered && !isQuestion(sent) {
+			cs = append(cs, e.attributeValues(tc, clause, seq, append(claims, cs...))...)
+		}
+		if !numbered {
+			ownTexts(cs)
+			if needsFallback(clause, cs) {
+				uncovered = append(uncovered, clause)
+			}
+		}
+		claims = append(claims, cs...)
 		collectMentions(&tc.named, clause)
+	}
+	if !numbered {
+		claims = ownValues(claims)
 	}
 	if len(assertive) == 0 {
 		return claims
+	}
+	if !numbered {
+		// A fallback states only the clauses no structured claim states. A clause that fills a single-valued
+		// slot is said by that claim alone: a sentence claim beside it would keep stating the value after a
+		// later statement supersedes it ("Emma just started working at Google" after she joined Anthropic).
+		if len(uncovered) == 0 {
+			return claims
+		}
+		assertive = uncovered
 	}
 	if fb, ok := e.fallback(*tc, assertive, claims, seq); ok {
 		claims = append(claims, fb)
@@ -285,8 +325,14 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	if pk == "" {
 		pk = canon.PredicateKey(s.predicate)
 	}
+	said := pk
 	pk = canon.RelationKey(pk)
 	functional, known := e.policy.Lookup(pk)
+	if f, k := e.policy.Lookup(said); k && f {
+		// The relation as said may be single-valued where its alias group is not: "X's nationality is Y"
+		// names one value, "X holds citizenship of Y" one of several.
+		functional, known = true, true
+	}
 	if !known && (s.definite || s.change || reChangeCue.MatchString(clause)) {
 		functional = true
 	}
@@ -415,6 +461,15 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		return append(out, s)
 	}
 	if !numbered {
+		if m := reDue.FindStringSubmatchIndex(clause); m != nil && dateAt(dates, m[1]-1) {
+			// "My thesis is due on April 30": the date the speaker's thing is due.
+			if v := valuePhrase(clause[m[1]:], dates, m[1]); v != "" {
+				attr := updateAttribute(clause[m[2]:m[3]])
+				if attr != "" {
+					return append(out, spec{predicate: attr + " due date", object: v, confidence: confFirst, definite: true})
+				}
+			}
+		}
 		// Lists of facts are encyclopedic; updates of the speaker's own values come up in conversation.
 		if s, ok := matchUpdate(clause, dates); ok {
 			return append(out, s)
@@ -431,7 +486,7 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		}
 		return out
 	}
-	if m := reKinLead.FindStringSubmatchIndex(clause); m != nil && !numbered {
+	if m := reKinLead.FindStringSubmatchIndex(clause); m != nil && !numbered && kinLead(clause, m) {
 		// "My sister Emma just started working at Google": what follows the name is about Emma.
 		if ts := openIE(clause[m[2]:], shiftDates(dates, m[2], 0), false, false); len(ts) > 0 {
 			for _, t := range ts {
@@ -452,9 +507,16 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		out = append(out, s)
 	} else if s, ok := matchFirstPerson(clause, dates, firstClause); ok {
 		out = append(out, s)
+		if k := canon.RelationKey(canon.PredicateKey(s.predicate)); k == "works_at" || k == "works_in" {
+			// "I took a job at Paystack as a backend engineer", "I work at a clinic as a nurse": the role
+			// after "as" is the speaker's occupation too.
+			if m := reAsRole.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) {
+				out = append(out, spec{predicate: "works as", object: m[1], key: "occupation", confidence: confFirst})
+			}
+		}
 	} else if s, ok := matchNamed(clause, dates); ok {
 		out = append(out, s)
-	} else if m := reKinLead.FindStringSubmatchIndex(clause); m != nil {
+	} else if m := reKinLead.FindStringSubmatchIndex(clause); m != nil && kinLead(clause, m) {
 		// "My sister Anna works at Google": what follows is about Anna.
 		if s, ok := matchNamed(clause[m[2]:], shiftDates(dates, m[2], 0)); ok {
 			s.text = thirdPersonText(replaceDates(clause, dates), tc.speaker)
@@ -468,18 +530,31 @@ var (
 	rePossessive = regexp.MustCompile(`^(.+?)'s?\s+([a-zA-Z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
 	reMyIs       = regexp.MustCompile(`(?i)^(?:my|our)\s+([a-z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
 	reFavourite  = regexp.MustCompile(`(?i)^(favou?rite|fave)\s+(.+)$`)
-	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)\b`)
+	// Go's \b is ASCII-only ("In" would end at "Inès"), hence the explicit boundary.
+	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)(?:[^\p{L}\p{N}]|$)`)
 )
 
 // matchPossessive handles "Alice's manager is Bob" and the speaker's "my X is Y".
 func matchPossessive(clause string, dates []when) (spec, bool) {
 	if m := reMyIs.FindStringSubmatchIndex(clause); m != nil {
 		attr := strings.ToLower(strings.TrimSpace(clause[m[2]:m[3]]))
+		// "my new manager is Inès": "new", "current" say when, not which attribute.
+		for _, w := range []string{"new ", "current ", "latest ", "present "} {
+			if strings.HasPrefix(attr, w) && len(attr) > len(w) {
+				attr = attr[len(w):]
+			}
+		}
 		objStart := m[4]
 		if fm := reFavourite.FindStringSubmatch(attr); fm != nil {
 			attr = "favourite " + fm[2]
 		}
 		rest := clause[objStart:]
+		if dateAt(dates, objStart) && len(strings.Fields(attr)) <= 4 {
+			// "My flight to Denver is on October 14": the date of the speaker's event.
+			if v := valuePhrase(rest, dates, objStart); v != "" {
+				return spec{predicate: attr, object: v, confidence: confFirst, definite: true}, true
+			}
+		}
 		if reWeakObject.MatchString(rest) || len(strings.Fields(attr)) > 3 {
 			return spec{}, false
 		}
@@ -515,12 +590,30 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 }
 
 var (
-	reAge       = regexp.MustCompile(`(?i)^I\s+(?:am|was|just\s+turned|turned|will\s+be)\s+(\d{1,3})(?:\s+years?\s+old)?\b`)
-	reFan       = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am|are|have\s+been|have\s+always\s+been|was|were)\s+(?:(?:also|really|always|still|so|mostly|very|totally|super|pretty|quite|now|currently|\w+ly)\s+)*(?:(?:a|an|such\s+a)\s+(?:big|huge|massive|great|true|long-time|longtime|die-hard)?\s*fans?\s+of|into|passionate\s+about|obsessed\s+with|keen\s+on|interested\s+in|crazy\s+about|fond\s+of)\s+`)
-	reStatus    = regexp.MustCompile(`(?i)^I\s+am\s+(?:now\s+|currently\s+|still\s+)?(single|divorced|engaged|married|widowed|retired|pregnant|unemployed|vegan|vegetarian)\b`)
+	reAge    = regexp.MustCompile(`(?i)^I\s+(?:am|was|just\s+turned|turned|will\s+be)\s+(\d{1,3})(?:\s+years?\s+old)?\b`)
+	reFan    = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am|are|have\s+been|have\s+always\s+been|was|were)\s+(?:(?:also|really|always|still|so|mostly|very|totally|super|pretty|quite|now|currently|\w+ly)\s+)*(?:(?:a|an|such\s+a)\s+(?:big|huge|massive|great|true|long-time|longtime|die-hard)?\s*fans?\s+of|into|passionate\s+about|obsessed\s+with|keen\s+on|interested\s+in|crazy\s+about|fond\s+of)\s+`)
+	reStatus = regexp.MustCompile(`(?i)^I\s+am\s+(?:now\s+|currently\s+|still\s+)?(single|divorced|engaged|married|widowed|retired|pregnant|unemployed)\b`)
+	// reDiet finds the speaker's diet: "I'm pescatarian now", "I went vegan", "I'm back to being fully
+	// vegetarian". The adjectives are the names of dietary practices in English (a closed set of everyday
+	// words: what a menu or a form asks about), each a value of one attribute.
+	reDiet = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am|are|was|were|have\s+been|went|became|have\s+gone|turned|switched\s+to\s+being|am\s+back\s+to\s+being|are\s+back\s+to\s+being|went\s+back\s+to\s+being)\s+(?:(?:now|currently|fully|strictly|mostly|still|officially|full|completely|a)\s+)*(vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten-free|lactose-free|dairy-free|kosher|halal|omnivore|omnivorous|carnivore|plant-based|raw\s+vegan)\b`)
+	// reEarn and rePayRent read money said with the verbs English uses for a salary ("I earn €52,000 a year",
+	// "I make $80k", "I get paid £30 an hour") and for rent ("I pay R$ 3.200 a month for my flat", "we pay
+	// $1,500 in rent").
+	reEarn    = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:now|currently|still|only|just)\s+)*(?:earn|make|get\s+paid|am\s+paid|take\s+home|bring\s+in)\s+(` + money + `(?:\s+(?:a|an|per)\s+(?:year|month|hour|week)|\s+(?:annually|yearly|monthly|hourly))?)`)
+	rePayRent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:now|currently|still|only|just)\s+)*pay\s+(` + money + `(?:\s+(?:a|per)\s+(?:month|week)|\s+monthly|\s+weekly)?)\s+(?:in\s+rent|for\s+(?:my|our|the)\s+(?:\w+\s+){0,2}(?:flat|apartment|place|house|room|studio|home|condo|loft|rental))\b`)
+	// reHomePlace: "I rent a small place in Providencia", "we're in Ñuñoa now", "I'm based in Riga": where the
+	// speaker lives, said with a home noun or a state of being somewhere for good.
+	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:place|flat|apartment|house|home|condo|studio|room|loft)\s+in|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
+	reInNow     = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?in\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)\s+(?:now|these\s+days)\b`)
+	// reDatedEvent: "I have a dentist appointment on Tuesday at 9": an event of the speaker's and its date.
+	reDatedEvent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+(?:a|an|my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:on|at|this|next|for|in)\s`)
+	// reDue: "My thesis is due on April 30", "the report is now due May 31".
+	reDue       = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
 	reMovedTo   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
 	reMovedFrom = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
-	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:new\s+)?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
+	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
+	reBackIn    = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
 	reIsA       = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
 	reBadIsA    = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
 	reSubjVerb  = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
@@ -549,9 +642,35 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 		}
 		return spec{predicate: "is", object: st, confidence: confFirst}, true
 	}
-	if loc := reMovedTo.FindStringIndex(clause); loc != nil {
-		if obj := objAfter(loc); obj != "" {
+	if m := reDiet.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: "diet", object: strings.ToLower(m[1]), confidence: confFirst, definite: true}, true
+	}
+	if m := reEarn.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: "salary", object: m[1], confidence: confFirst}, true
+	}
+	if m := rePayRent.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: "rent", object: m[1], confidence: confFirst}, true
+	}
+	if loc := reHomePlace.FindStringIndex(clause); loc != nil {
+		if obj := nameOnly(objAfter(loc)); obj != "" && properNoun(obj) {
 			return spec{predicate: "lives in", object: obj, confidence: confFirst}, true
+		}
+	}
+	if m := reBackIn.FindStringSubmatch(clause); m != nil {
+		// "I'm back in Chicago": a return is a move.
+		return spec{predicate: "lives in", object: m[1], confidence: confFirst, change: true}, true
+	}
+	if m := reInNow.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: "lives in", object: m[1], confidence: confFirst, change: true}, true
+	}
+	if m := reDatedEvent.FindStringSubmatchIndex(clause); m != nil {
+		if v := valuePhrase(clause[m[3]+1:], dates, m[3]+1); v != "" && dateAt(dates, m[3]+1) {
+			return spec{predicate: strings.ToLower(clause[m[2]:m[3]]), object: v, confidence: confFirst, definite: true}, true
+		}
+	}
+	if loc := reMovedTo.FindStringIndex(clause); loc != nil {
+		if obj := nameOnly(objAfter(loc)); obj != "" {
+			return spec{predicate: "lives in", object: obj, confidence: confFirst, change: true}, true
 		}
 	}
 	if loc := reMovedFrom.FindStringIndex(clause); loc != nil {
@@ -561,7 +680,11 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 	}
 	if loc := reNewJob.FindStringIndex(clause); loc != nil {
 		if obj := objAfter(loc); obj != "" {
-			return spec{predicate: "works at", object: obj, confidence: confFirst}, true
+			if i := strings.Index(obj, " as "); i > 0 {
+				// "a job at Paystack as a backend engineer": the employer; the role is read below.
+				obj = obj[:i]
+			}
+			return spec{predicate: "works at", object: obj, confidence: confFirst, change: true}, true
 		}
 	}
 	if loc := reIsA.FindStringIndex(clause); loc != nil {
@@ -739,7 +862,7 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 	verb := pred
 	j := i + 1
 	// A particle follows the verb directly: "completed 40% of it" has none.
-	for j < len(toks) && particles[toks[j].lower] && !toks[j].gap && j-i <= 2 {
+	for j < len(toks) && (particles[toks[j].lower] || toks[j].lower == "as" && workVerbs[b]) && !toks[j].gap && j-i <= 2 {
 		pred += " " + toks[j].lower
 		j++
 	}
@@ -762,11 +885,13 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 	}
 	o := obj(j)
 	switch b {
-	case "live", "stay", "move", "relocate":
-		// "I live in Portland with my two cats": the companions are not part of the place.
+	case "live", "stay", "move", "relocate", "rent", "settle":
+		// "I live in Portland with my two cats": the companions are not part of the place; "moved to Kraków
+		// for a job": a place named is the name alone.
 		if i := strings.Index(o, " with "); i > 0 {
 			o = o[:i]
 		}
+		o = nameOnly(o)
 	}
 	if strings.HasSuffix(pred, " to") && reTellYou.MatchString(o) {
 		return spec{}, false
@@ -774,6 +899,13 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 	if pronounObject[strings.ToLower(o)] {
 		// "I love it": the claim would not say what.
 		return spec{}, false
+	}
+	if strings.HasSuffix(pred, " as") {
+		// "I work as an accountant at a shipping company", "I've been freelancing as a web developer": a verb
+		// of work with "as" and a person noun of work names the speaker's occupation.
+		if m := reAsRole.FindStringSubmatch("as " + o); m != nil && occupationNoun(m[1]) && workVerbs[b] {
+			return spec{predicate: "works as", object: m[1], key: "occupation", confidence: conf}, true
+		}
 	}
 	if o == "" {
 		// Intransitive: "I retired", "we won". The verb is the claim.
@@ -920,7 +1052,7 @@ var (
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
 	reLeadIn   = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+)((?:I|we)\s)`)
 	reFave     = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s)\s+(?:definitely\s+|totally\s+|really\s+|still\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s*,.*)?$`)
-	reCompound = regexp.MustCompile(`^(?:(?i:my|our)\s+[\w-]+|[A-Z][a-z]+)\s+and\s+(I|we)\b`)
+	reCompound = regexp.MustCompile(`^(?:(?i:my|our)\s+[\w-]+|\p{Lu}\p{Ll}[\p{L}\p{M}]*)\s+and\s+(I|we)\b`)
 )
 
 // matchMyFavourite handles "Blue's my fave", "Star Wars is my favorite movie".
@@ -977,7 +1109,8 @@ type token struct {
 	gap, numbered bool
 }
 
-var reWord = regexp.MustCompile(`[A-Za-z][A-Za-z'-]*`)
+// reWord matches a word in any script ("Łódź", "Ñuñoa"), so no letter outside ASCII cuts a name.
+var reWord = regexp.MustCompile(`\p{L}[\p{L}\p{M}'-]*`)
 
 // tokenize returns the words of s with their byte offsets shifted by base.
 func tokenize(s string, base int) []token {
@@ -1043,4 +1176,167 @@ func agentSuffix(w string) bool {
 		return true
 	}
 	return false
+}
+
+// nameOnly cuts a phrase that starts with a name at the first word that cannot continue it ("Kraków for a job
+// at a game studio" → "Kraków"); names joined by connectors ("Rio de Janeiro") stay whole. A phrase that does
+// not start with a capitalized word is returned as it is.
+func nameOnly(o string) string {
+	ws := strings.Fields(o)
+	if len(ws) < 2 || !nlp.Capitalized(ws[0]) {
+		return o
+	}
+	n := 1
+	for n < len(ws) {
+		w := ws[n]
+		if nlp.Capitalized(w) || nameConnectors[strings.ToLower(w)] && n+1 < len(ws) && nlp.Capitalized(ws[n+1]) {
+			n++
+			continue
+		}
+		break
+	}
+	return strings.TrimRight(strings.Join(ws[:n], " "), ",")
+}
+
+// money is an amount of money as people write it: a currency sign or code before the number ("$3,250",
+// "R$ 3.650", "€58,500", "USD 80,000") or a currency word or "k" after it ("80k", "52,000 euros").
+const money = `(?:(?:[$€£¥₹]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d[\d,.]*(?:\s?[kKmM]\b)?|\d[\d,.]*\s?(?:[kK]\b|(?:dollars|euros|pounds|reais|rupees|yen|francs|USD|EUR|GBP)\b))`
+
+// dateAt reports a date that starts at byte offset at of the clause, or one space after it.
+func dateAt(dates []when, at int) bool {
+	for _, d := range dates {
+		if d.end > at && d.start >= at-1 && d.start <= at+8 {
+			return true
+		}
+	}
+	return false
+}
+
+// needsFallback reports whether a clause needs a sentence claim beside its structured claims: when it has
+// none, or when none of them is single-valued and their texts leave some of its content words unsaid.
+func needsFallback(clause string, cs []extract.Claim) bool {
+	if len(cs) == 0 {
+		return true
+	}
+	for _, c := range cs {
+		if c.Functional {
+			return false
+		}
+	}
+	return !covered(clause, cs)
+}
+
+// ownTexts gives a claim of a clause a text of its own when the clause's text also states the value of another
+// single-valued slot: "My sister Emma just started working at Google as a data scientist" gives Emma's
+// employer and her occupation, and when she changes employer the occupation's text must not still say
+// Google. Texts that state only their own claim's value (or the same value for several subjects: "Nina and
+// Omar moved to Porto") are kept as said.
+func ownTexts(cs []extract.Claim) {
+	if len(cs) < 2 {
+		return
+	}
+	rewrite := make([]bool, len(cs))
+	for i, c := range cs {
+		text := strings.ToLower(c.Text)
+		for j, d := range cs {
+			if i == j || !d.Functional || d.SubjectKey == c.SubjectKey && d.PredicateKey == c.PredicateKey {
+				continue
+			}
+			if canon.ObjectKey(d.Object) == canon.ObjectKey(c.Object) || d.SubjectKey == canon.SubjectKey(c.Object) && canon.SubjectKey(d.Object) == c.SubjectKey {
+				// The same value, or the converse of this claim ("A married B": B's spouse is A).
+				continue
+			}
+			if o := strings.ToLower(d.Object); o != "" && strings.Contains(text, o) {
+				rewrite[i] = true
+			}
+		}
+	}
+	for i := range cs {
+		if !rewrite[i] {
+			continue
+		}
+		c := &cs[i]
+		pred := c.Predicate
+		if pred == "" || strings.Contains(pred, "'") {
+			pred = strings.ReplaceAll(c.PredicateKey, "_", " ")
+		}
+		c.Text = canon.ClaimText(c.Subject, pred, c.Object)
+	}
+}
+
+// reCorrection is a speaker correcting what they just said: "Sorry, I mean October 15", "I meant the 15th",
+// "Correction: Tuesday", "No wait, it's Friday".
+var reCorrection = regexp.MustCompile(`(?i)^(?:(?:sorry|oops|sorry,\s+no|no\s+wait|wait|actually|correction)[,:!]?\s+)+(?:I\s+mean[t]?\s+|it'?s\s+|it\s+is\s+|make\s+that\s+)?(.+?)[.!]?$|^I\s+mean[t]?\s+(.+?)[.!]?$`)
+
+// correction returns the corrected value of a correction sentence, or false. The value must be short and
+// have no verb of its own ("I mean October 15", not "I mean, we moved"); a date is given as resolved.
+func correction(sent string, ref time.Time) (string, bool) {
+	m := reCorrection.FindStringSubmatch(strings.TrimSpace(expand(sent)))
+	if m == nil {
+		return "", false
+	}
+	v := m[1]
+	if v == "" {
+		v = m[2]
+	}
+	if i := strings.IndexAny(v, ",;"); i > 0 {
+		v = v[:i]
+	}
+	v = strings.TrimSpace(v)
+	if v == "" || len(strings.Fields(v)) > 5 || hasVerbWord(v) {
+		return "", false
+	}
+	if ds := findDates(v, ref); len(ds) > 0 && ds[0].start == 0 {
+		return strings.TrimPrefix(strings.TrimPrefix(ds[0].phrase, "on "), "in "), true
+	}
+	if ds := findDates("on "+v, ref); len(ds) > 0 && ds[0].start == 0 {
+		return strings.TrimPrefix(ds[0].phrase, "on "), true
+	}
+	return v, true
+}
+
+// reAsRole is "as a/an ROLE" in a clause, up to a preposition, a comma or the end.
+var reAsRole = regexp.MustCompile(`(?i)\bas\s+(?:a|an)\s+([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)(?:\s+(?:at|for|in|with|since|from)\b|[,.;]|$)`)
+
+// kinLead reports whether "my N Name" at the start of a clause names a person by kinship ("my sister Emma"),
+// not a thing followed by a name ("my flight to Denver").
+func kinLead(clause string, m []int) bool {
+	f := strings.Fields(strings.ToLower(clause[:m[2]]))
+	if len(f) < 2 {
+		return false
+	}
+	n := strings.Trim(f[len(f)-1], ",")
+	_, ok := kinship[n]
+	if !ok {
+		_, ok = kinship[strings.TrimSuffix(n, "s")]
+	}
+	return ok
+}
+
+// workVerbs are verbs of doing a job, whose "as" phrase names the role ("work as", "freelance as", "intern
+// as", "volunteer as", "serve as").
+var workVerbs = map[string]bool{"work": true, "freelance": true, "serve": true, "start": true, "intern": true,
+	"volunteer": true, "moonlight": true, "contract": true, "consult": true, "teach": true}
+
+// ownValues keeps a sentence's single-valued claims the only ones that state their values: a claim of another
+// relation whose text repeats such a value gets a text of its own (ownTexts), and an accumulating claim whose
+// object holds it ("put in an offer of $615,000 on a townhouse", beside the offer of $615,000) is dropped,
+// since it would keep stating the value after a later one supersedes it.
+func ownValues(cs []extract.Claim) []extract.Claim {
+	ownTexts(cs)
+	out := cs[:0]
+	for i, c := range cs {
+		drop := false
+		if !c.Functional && !c.Fallback {
+			for j, d := range cs {
+				if i != j && d.Functional && d.SubjectKey == c.SubjectKey && len(d.Object) > 2 && canon.ObjectKey(d.Object) != canon.ObjectKey(c.Object) && strings.Contains(c.Object, d.Object) {
+					drop = true
+				}
+			}
+		}
+		if !drop {
+			out = append(out, c)
+		}
+	}
+	return out
 }

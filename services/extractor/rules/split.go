@@ -160,10 +160,43 @@ func splitClauses(s string) []string {
 
 var reAndI = regexp.MustCompile(`\s+and\s+(?:then\s+)?((?:I|we)\s)`)
 
+// reAndVerb finds a second verb phrase of a first-person clause: "We talked it over and raised our budget",
+// "I quit and joined a startup".
+var reAndVerb = regexp.MustCompile(`,?\s+and\s+(?:then\s+)?(?:(?:also|finally|just|eventually)\s+)?(\p{Ll}+)\s`)
+
+// reColonClause is a colon between two clauses ("The raise came through: my salary is now €58,500").
+var reColonClause = regexp.MustCompile(`:\s+((?:my|our|the|I|we|[A-Z]\w*)\s)`)
+
 // splitAndI splits "I live in Toronto and I work for Shopify" into two clauses; a short left part stays
 // whole ("My GF and I went ...").
 func splitAndI(clauses []string) []string {
 	var out []string
+	var split []string
+	for _, c := range clauses {
+		// A colon between two clauses that each have a verb: two statements.
+		for {
+			loc := reColonClause.FindStringSubmatchIndex(c)
+			if loc == nil || !hasVerbWord(c[:loc[0]]) || !hasVerbWord(c[loc[2]:]) {
+				break
+			}
+			split = append(split, strings.TrimSpace(c[:loc[0]]))
+			c = c[loc[2]:]
+		}
+		split = append(split, c)
+	}
+	clauses = nil
+	for _, c := range split {
+		// "We talked it over and raised our budget to $3,250": the second verb phrase keeps the subject.
+		if m := reAndVerb.FindStringSubmatchIndex(c); m != nil && reFirstSubject.MatchString(c) {
+			w := c[m[2]:m[3]]
+			if b, ok := verbBase(w); ok && b != w && !strings.HasSuffix(w, "ing") {
+				subj := reFirstSubject.FindString(c)
+				clauses = append(clauses, strings.TrimSpace(c[:m[0]]), subj+c[m[2]:])
+				continue
+			}
+		}
+		clauses = append(clauses, c)
+	}
 	for _, c := range clauses {
 		for {
 			loc := reAndI.FindStringSubmatchIndex(c)
@@ -176,4 +209,22 @@ func splitAndI(clauses []string) []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// reFirstSubject is a first-person subject at the start of a clause.
+var reFirstSubject = regexp.MustCompile(`^(?:I|We|we)\s`)
+
+// hasVerbWord reports a word in s that is a finite verb form ("is", "came", "raised").
+func hasVerbWord(s string) bool {
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		w = strings.Trim(w, ",.;!?\"'")
+		switch w {
+		case "is", "are", "was", "were", "am", "has", "have", "had", "will", "'s":
+			return true
+		}
+		if b, ok := verbBase(w); ok && b != w && !strings.HasSuffix(w, "ing") {
+			return true
+		}
+	}
+	return false
 }

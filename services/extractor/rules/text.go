@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
 // typographic maps curly quotes and similar to ASCII so patterns need one spelling.
@@ -284,4 +286,39 @@ func sentence(s string) string {
 		s += "."
 	}
 	return s
+}
+
+// reCleft finds an it-cleft: "It was in London that X was born", "It is Tim Cook who runs Apple", "It was
+// Chanel that Coco Chanel founded".
+var reCleft = regexp.MustCompile(`(?i)^it\s+(?:is|was|'s)\s+(.+?)\s+(?:that|who|which|where)\s+(.+)$`)
+
+// cleftPreps are the prepositions a clefted adverbial starts with.
+var cleftPreps = map[string]bool{"in": true, "at": true, "on": true, "from": true, "by": true, "to": true,
+	"for": true, "with": true, "during": true, "under": true, "through": true}
+
+// uncleft rewrites an it-cleft as the plain clause it focuses (English grammars' it-cleft: "it" + "be" + focus
+// + relative clause): a focused adverbial goes back to the end of the clause ("X was born in London"), a
+// focused subject before its verb ("Tim Cook runs Apple"), a focused object after it ("Coco Chanel founded
+// Chanel"). "It is true that X" (an adjective, not a focus) is read as X. Other clauses are returned as they
+// are.
+func uncleft(clause string) string {
+	m := reCleft.FindStringSubmatch(clause)
+	if m == nil {
+		return clause
+	}
+	focus, rest := strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
+	ft := nlp.Analyze(focus)
+	rt := nlp.Analyze(rest)
+	if len(ft) == 0 || len(rt) == 0 {
+		return clause
+	}
+	switch {
+	case cleftPreps[ft[0].Lower]:
+		return rest + " " + focus
+	case len(ft) == 1 && nlp.IsAdjective(ft[0].Tag) || ft[0].Tag == "RB":
+		return rest
+	case nlp.IsVerb(rt[0].Tag) || rt[0].Tag == "MD" || nlp.VerbLemma(rt[0].Lower) != rt[0].Lower:
+		return focus + " " + rest
+	}
+	return rest + " " + focus
 }

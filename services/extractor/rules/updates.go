@@ -29,13 +29,14 @@ var (
 	// "the number of commits has now reached 165"
 	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
 	// "I've adjusted the snack budget to $75"
-	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we)\s+` + updateAux + updateVerb + `\s+(?:my|our|the)\s+` + updateAttr + updateFrom + `\s+to\s+(\S.*)$`)
+	// (the agent may be someone else: "My landlord raised the rent to R$ 3.650")
+	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + updateVerb + `\s+(?:my|our|the)\s+` + updateAttr + updateFrom + `\s+to\s+(\S.*)$`)
 	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
 	// reRelativeUpdate finds ", which has improved to X" after a noun phrase.
 	reRelativeUpdate = regexp.MustCompile(`(?i),?\s+(?:which|that)\s+((?:has|have|had|is|was|are|were)\s+.*?(?:` + updateVerb + `|reached|hit)\b.*)$`)
-	reTimeOfDay      = regexp.MustCompile(`(?i)^,?\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:\s|$)`)
+	reTimeOfDay      = regexp.MustCompile(`(?i)^,?\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:[\s,;.]|$)`)
 	reDeterminer     = regexp.MustCompile(`(?i)\b(?:the|my|our)\s`)
 )
 
@@ -68,7 +69,8 @@ func matchUpdate(clause string, dates []when) (spec, bool) {
 	if obj == "" {
 		return spec{}, false
 	}
-	return spec{predicate: attr, object: obj, confidence: confFirst}, true
+	// A value that was moved, raised or cut to something new has one value at a time.
+	return spec{predicate: attr, object: obj, confidence: confFirst, change: true}, true
 }
 
 // matchNewValue finds "the new X of Y" inside a clause.
@@ -118,7 +120,7 @@ func valuePhrase(rest string, dates []when, offset int) string {
 			if end := d.end - offset; end <= len(rest) {
 				// "April 22 at 11 AM": the time of day is part of the value.
 				if t := reTimeOfDay.FindString(rest[end:]); t != "" {
-					v += " " + strings.TrimSpace(t)
+					v += " " + strings.TrimRight(strings.TrimSpace(t), ",;.")
 				}
 			}
 			return v
@@ -176,7 +178,7 @@ func (e *Extractor) presupposedValues(tc *turnCtx, sent string, seq *int64) []ex
 		if attr == "" || value == "" {
 			return
 		}
-		s := spec{predicate: attr, object: value, text: sentence(owner + " " + attr + " is " + value), confidence: confFirst}
+		s := spec{predicate: attr, object: value, text: sentence(owner + " " + attr + " is " + value), confidence: confFirst, definite: true}
 		out = append(out, e.claim(*tc, s, clause, nil, seq))
 	}
 	for _, m := range reDatedNoun.FindAllStringSubmatchIndex(sent, -1) {
@@ -187,12 +189,22 @@ func (e *Extractor) presupposedValues(tc *turnCtx, sent string, seq *int64) []ex
 		value := strings.TrimPrefix(strings.TrimPrefix(ds[0].phrase, "on "), "in ")
 		add(updateAttribute(sent[m[4]:m[5]]), value, sent)
 	}
+	for _, m := range reAmountOf.FindAllStringSubmatch(sent, -1) {
+		// "We put in an offer of $615,000": the amount of the speaker's offer.
+		if attr := updateAttribute(m[1]); attr != "" {
+			add(attr, m[2], sent)
+		}
+	}
 	if m := reNewValue.FindStringSubmatchIndex(sent); m != nil {
 		dates := findDates(sent, tc.ref)
 		add(updateAttribute(sent[m[2]:m[3]]), valuePhrase(sent[m[4]:], dates, m[4]), sent)
 	}
 	return out
 }
+
+// reAmountOf is "a/an N of <money>" after a verb of making or getting ("put in an offer of $615,000", "got a
+// raise of €3,000", "took a loan of $20,000"): the amount is the value of the speaker's N.
+var reAmountOf = regexp.MustCompile(`(?i)\b(?:put\s+in|made|make|submitted|got|received|took|accepted|offered|have|had)\s+(?:a|an)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+of\s+(` + money + `)`)
 
 // possessive is "Alice's" or "James'".
 func possessive(name string) string {

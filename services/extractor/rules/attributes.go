@@ -1,0 +1,138 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/services/extractor/extract"
+)
+
+// Everyday attributes by the shape and the lexical field of their values, whatever the sentence's
+// construction: an amount of money is the value of the money noun that governs it ("our budget went up to
+// $3,250", "they pay me €60k now" → salary), an e-mail address or a phone number is the speaker's contact,
+// a diet adjective the speaker's diet. Templates miss most of the ways people say these; the values
+// themselves are unmistakable, and the nouns and verbs around them come from closed lexical fields.
+
+// moneyNouns are the nouns of English that name an amount of money a person has, pays or is paid, each with
+// the attribute it is filed under (its relation key): the lexical field of personal finance.
+var moneyNouns = map[string]string{
+	"salary": "salary", "pay": "salary", "wage": "salary", "wages": "salary", "income": "salary",
+	"paycheck": "salary", "rent": "rent", "budget": "budget", "price": "price", "cost": "price",
+	"offer": "offer", "bid": "offer", "fee": "fee", "fees": "fee", "loan": "loan", "mortgage": "mortgage",
+	"deposit": "deposit", "allowance": "allowance", "tuition": "tuition", "bonus": "bonus", "quote": "quote",
+	"premium": "premium", "savings": "savings", "debt": "debt",
+}
+
+// moneyVerbs name the attribute of an amount when no money noun does: being paid is a salary ("I earn",
+// "I make", "they pay me", "I take home"), paying for a home is rent, what something costs is its price.
+var moneyVerbs = []struct {
+	re   *regexp.Regexp
+	attr string
+}{
+	{regexp.MustCompile(`(?i)\b(?:earn|earns|earned|earning|make|makes|made|making|pay\s+me|pays\s+me|paid\s+me|paying\s+me|am\s+paid|get\s+paid|got\s+paid|take\s+home|bring\s+in|am\s+on|'m\s+on)\s+(?:(?:about|around|roughly|almost|nearly|over|just|now|only)\s+)*$`), "salary"},
+	{regexp.MustCompile(`(?i)\b(?:cost|costs|costing|priced\s+at|selling\s+for|sold\s+for|bought\s+(?:it|them)\s+for|buying\s+(?:it|them)\s+for|asking|listed\s+at|going\s+for)\s+(?:(?:me|us)\s+)?(?:(?:about|around|roughly|almost|nearly|over|just|only)\s+)*$`), "price"},
+}
+
+var (
+	reMoneyValue = regexp.MustCompile(money + `(?:\s+(?:a|an|per)\s+(?:year|month|hour|week|night)|\s+(?:annually|yearly|monthly|hourly|weekly))?`)
+	reEmail      = regexp.MustCompile(`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}`)
+	rePhone      = regexp.MustCompile(`(?:\+|\b0)\d[\d\s().-]{6,}\d\b`)
+	reDietWord   = regexp.MustCompile(`(?i)\b(vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten-free|dairy-free|lactose-free|plant-based)\b`)
+	reNegation   = regexp.MustCompile(`(?i)\b(?:not|no\s+longer|never|n't|stopped\s+being|quit\s+being|gave\s+up\s+being)\b`)
+	reRentCue    = regexp.MustCompile(`(?i)\bfor\s+(?:my|our|the)\s+(?:[\p{L}-]+\s+){0,2}(?:flat|apartment|place|house|room|studio|home|condo|loft)\b|\bin\s+rent\b`)
+	reMonthly    = regexp.MustCompile(`(?i)(?:a|per)\s+month|monthly`)
+	reHomeNoun   = regexp.MustCompile(`(?i)\b(?:flat|apartment|place|house|room|studio|home|condo|loft)\b`)
+	reFirstWord  = regexp.MustCompile(`(?i)\b(?:I|me|my|we|us|our|I'm|I've)\b`)
+	reOtherOwner = regexp.MustCompile(`\p{Lu}[\p{L}\p{M}-]*'s\s`)
+)
+
+// attributeValues returns claims of the speaker's everyday attributes read from the values a first-person
+// clause states; claims already made for the same value are not repeated.
+func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have []extract.Claim) []extract.Claim {
+	if !reFirstWord.MatchString(clause) || reOtherOwner.MatchString(clause) {
+		return nil
+	}
+	dates := findDates(clause, tc.ref)
+	var out []extract.Claim
+	stated := func(value string) bool {
+		k := canon.ObjectKey(value)
+		for _, c := range append(have, out...) {
+			if !c.Fallback && (canon.ObjectKey(c.Object) == k || c.Functional && strings.Contains(canon.ObjectKey(c.Object), k)) {
+				return true
+			}
+		}
+		return false
+	}
+	add := func(attr, value string) {
+		if attr == "" || value == "" || stated(value) {
+			return
+		}
+		s := spec{predicate: strings.ReplaceAll(attr, "_", " "), object: value, text: sentence(possessive(tc.speaker) + " " + strings.ReplaceAll(attr, "_", " ") + " is " + value), confidence: confFirst, definite: true}
+		out = append(out, e.claim(*tc, s, clause, dates, seq))
+	}
+	negated := reNegation.MatchString(clause)
+	for _, loc := range reMoneyValue.FindAllStringIndex(clause, -1) {
+		if negated {
+			break
+		}
+		value := strings.TrimSpace(clause[loc[0]:loc[1]])
+		before := clause[:loc[0]]
+		attr := ""
+		// The nearest money noun before the amount in its clause ("our budget to $3,250", "a rent of £900").
+		ws := words(strings.ToLower(before))
+		for i := len(ws) - 1; i >= 0 && i >= len(ws)-6; i-- {
+			if a, ok := moneyNouns[ws[i]]; ok {
+				attr = a
+				break
+			}
+		}
+		if attr == "" {
+			for _, v := range moneyVerbs {
+				if v.re.MatchString(before) {
+					attr = v.attr
+					break
+				}
+			}
+		}
+		if attr == "" && reRentCue.MatchString(clause[loc[1]:]) && strings.Contains(strings.ToLower(before), "pay") {
+			attr = "rent"
+		}
+		if attr == "price" && reMonthly.MatchString(value) && reHomeNoun.MatchString(clause) {
+			// What a home costs a month is its rent.
+			attr = "rent"
+		}
+		add(attr, value)
+	}
+	if m := reEmail.FindString(clause); m != "" {
+		add("email", m)
+	}
+	if m := rePhone.FindString(clause); m != "" && !inDate(dates, clause, m) && digits(m) >= 7 {
+		add("phone_number", strings.TrimSpace(m))
+	}
+	if m := reDietWord.FindStringSubmatch(clause); m != nil && !negated && !strings.Contains(strings.ToLower(clause), "?") {
+		add("diet", strings.ToLower(m[1]))
+	}
+	return out
+}
+
+func digits(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
+// inDate reports whether the matched text lies inside one of the clause's dates.
+func inDate(dates []when, clause, m string) bool {
+	i := strings.Index(clause, m)
+	for _, d := range dates {
+		if i >= d.start && i < d.end {
+			return true
+		}
+	}
+	return false
+}
