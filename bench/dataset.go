@@ -75,6 +75,9 @@ type Question struct {
 	Text           string
 	// Golds are the accepted answers (empty for unanswerable questions).
 	Golds []string
+	// Row names the published row the question came from where the data has rows (FactConsolidation
+	// metadata.source, e.g. "factconsolidation_sh_6k"), for per-row tables.
+	Row string
 	// Category is the benchmark's question class: FactConsolidation "single-hop"/"multi-hop", LoCoMo
 	// "single-hop"/"multi-hop"/"temporal"/"open-domain"/"adversarial", the BEAM ability, the LongMemEval
 	// question type.

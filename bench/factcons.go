@@ -52,7 +52,7 @@ func LoadFactConsolidation(path string) (*Dataset, error) {
 			if qi < len(r.Metadata.QAPairIDs) && r.Metadata.QAPairIDs[qi] != "" {
 				id = r.Metadata.QAPairIDs[qi]
 			}
-			q := &Question{ID: id, ConversationID: idx.conv.ID, Text: text, Golds: r.Answers[qi], Category: category}
+			q := &Question{ID: id, ConversationID: idx.conv.ID, Text: text, Golds: r.Answers[qi], Row: source, Category: category}
 			idx.annotate(q)
 			d.Questions = append(d.Questions, q)
 		}

@@ -20,8 +20,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mneme-ai/mneme/internal/app"
 	"github.com/mneme-ai/mneme/bench"
+	"github.com/mneme-ai/mneme/internal/app"
 )
 
 // DatabasePrefix starts the name of every database the benchmark creates; the creation time follows it.

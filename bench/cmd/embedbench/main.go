@@ -24,8 +24,8 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/embedding"
-	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
 	"github.com/mneme-ai/mneme/pkg/embedding/embeddingtest"
+	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
 )
 
 type config struct {

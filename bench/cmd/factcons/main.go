@@ -16,6 +16,11 @@
 // older one" is the reconciler's last-writer-wins by (valid time, sequence). The rows of one size share their
 // context, so it is ingested once per workspace.
 //
+// The rows, questions, question ids and conflicted marks come from the harness's loader
+// (bench.LoadFactConsolidation), the score from its metric (factcons.SubstringExactMatch), so this command and
+// mneme-bench -bench factconsolidation measure the same questions the same way; what this command adds is the
+// two ingestion paths above and a per-row table.
+//
 // It prints a Markdown table and writes JSON with every question (-out).
 package main
 
@@ -32,10 +37,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mneme-ai/mneme/bench"
+	"github.com/mneme-ai/mneme/bench/factcons"
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
-	"github.com/mneme-ai/mneme/bench/factcons"
 )
 
 func main() {
@@ -76,7 +82,8 @@ type rowResult struct {
 	MeanTokens float64 `json:"mean_context_tokens"`
 	P50Millis  float64 `json:"p50_latency_ms"`
 	Modes      map[string]int
-	// Conflicted/unconflicted split (single-hop: whether the asked subject+relation had more than one fact).
+	// Conflicted/unconflicted split: whether a fact the answer depends on, on any hop, was overridden by a newer
+	// one (the harness's definition, docs/benchmarks.md).
 	ConflictedAcc   *float64 `json:"conflicted_accuracy,omitempty"`
 	UnconflictedAcc *float64 `json:"unconflicted_accuracy,omitempty"`
 }
@@ -107,7 +114,8 @@ func run() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 	defer cancel()
-	rows, err := factcons.Load(o.data)
+	// The harness's loader: the same rows, question ids, categories and conflicted marks as mneme-bench.
+	ds, err := bench.LoadFactConsolidation(o.data)
 	if err != nil {
 		return err
 	}
@@ -120,34 +128,39 @@ func run() error {
 		return err
 	}
 
-	// Rows sharing a context share a workspace: ingest each distinct context once.
-	contexts := map[string]string{} // context → workspace
+	// Rows sharing a context share a conversation and a workspace: each is ingested once, before the first
+	// row that asks about it.
+	workspaces := map[string]string{} // conversation id → workspace
+	convs := map[string]*bench.Conversation{}
+	for _, cv := range ds.Conversations {
+		convs[cv.ID] = cv
+	}
 	var results []rowResult
 	var all []question
-	for i, row := range rows {
-		ws, ok := contexts[row.Context]
+	for _, row := range rowsOf(ds) {
+		ws, ok := workspaces[row.conv]
 		if !ok {
 			ws = o.workspace
-			if len(contexts) > 0 {
-				ws = fmt.Sprintf("%s-%d", o.workspace, len(contexts))
+			if len(workspaces) > 0 {
+				ws = fmt.Sprintf("%s-%d", o.workspace, len(workspaces))
 			}
-			contexts[row.Context] = ws
+			workspaces[row.conv] = ws
 			if !o.skipIngest {
+				facts := conversationFacts(convs[row.conv])
 				t0 := time.Now()
-				n, err := ingest(ctx, c, ws, o, row.Context)
-				if err != nil {
-					return fmt.Errorf("row %d: ingest: %w", i, err)
+				if err := ingest(ctx, c, ws, o, facts); err != nil {
+					return fmt.Errorf("row %s: ingest: %w", row.source, err)
 				}
-				fmt.Fprintf(os.Stderr, "ingested %d facts into %s via %s in %s; waiting for reconciliation\n", n, ws, o.ingest, time.Since(t0).Round(time.Millisecond))
-				if err := waitReconciled(ctx, c, ws, row.Context, o.wait); err != nil {
-					return fmt.Errorf("row %d: %w", i, err)
+				fmt.Fprintf(os.Stderr, "ingested %d facts into %s via %s in %s; waiting for reconciliation\n", len(facts), ws, o.ingest, time.Since(t0).Round(time.Millisecond))
+				if err := waitReconciled(ctx, c, ws, facts, o.wait); err != nil {
+					return fmt.Errorf("row %s: %w", row.source, err)
 				}
 				fmt.Fprintf(os.Stderr, "reconciled after %s\n", time.Since(t0).Round(time.Millisecond))
 			}
 		}
-		qs := ask(ctx, c, ws, row, o.parallel)
+		qs := ask(ctx, c, ws, row.questions, o.parallel)
 		all = append(all, qs...)
-		results = append(results, summarize(row.Metadata.Source, qs))
+		results = append(results, summarize(row.source, qs))
 	}
 	printTable(results, o)
 	if o.out != "" {
@@ -170,11 +183,43 @@ func run() error {
 	return nil
 }
 
+// benchRow is one published row: its questions, in order, and the conversation (context) they ask about.
+type benchRow struct {
+	source, conv string
+	questions    []*bench.Question
+}
+
+// rowsOf groups the dataset's questions by their row, in the order of the file.
+func rowsOf(ds *bench.Dataset) []benchRow {
+	var out []benchRow
+	at := map[string]int{}
+	for _, q := range ds.Questions {
+		i, ok := at[q.Row]
+		if !ok {
+			i = len(out)
+			at[q.Row] = i
+			out = append(out, benchRow{source: q.Row, conv: q.ConversationID})
+		}
+		out[i].questions = append(out[i].questions, q)
+	}
+	return out
+}
+
+// conversationFacts returns the numbered facts of a FactConsolidation conversation (one per turn).
+func conversationFacts(cv *bench.Conversation) []factcons.Fact {
+	var out []factcons.Fact
+	for _, s := range cv.Sessions {
+		for _, t := range s.Turns {
+			out = append(out, factcons.Facts(t.Content)...)
+		}
+	}
+	return out
+}
+
 // validTime is the one valid time of every fact: the benchmark orders facts by line number only.
 var validTime = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func ingest(ctx context.Context, c *client.Client, ws string, o options, text string) (int, error) {
-	facts := factcons.Facts(text)
+func ingest(ctx context.Context, c *client.Client, ws string, o options, facts []factcons.Fact) error {
 	switch o.ingest {
 	case "claims":
 		var batch []api.ClaimInput
@@ -182,7 +227,7 @@ func ingest(ctx context.Context, c *client.Client, ws string, o options, text st
 		for _, f := range facts {
 			tr, ok := factcons.Split(f.Text)
 			if !ok {
-				return 0, fmt.Errorf("fact %d has no known sentence shape: %q", f.N, f.Text)
+				return fmt.Errorf("fact %d has no known sentence shape: %q", f.N, f.Text)
 			}
 			n := f.N
 			batch = append(batch, api.ClaimInput{ClaimID: fmt.Sprintf("fact-%d", f.N), Subject: tr.Subject, Predicate: tr.Predicate,
@@ -191,7 +236,7 @@ func ingest(ctx context.Context, c *client.Client, ws string, o options, text st
 		}
 		for i := 0; i < len(batch); i += 200 {
 			if _, err := c.Claims(ctx, ws, api.ClaimsRequest{Claims: batch[i:min(i+200, len(batch))]}); err != nil {
-				return 0, err
+				return err
 			}
 		}
 	default:
@@ -205,19 +250,18 @@ func ingest(ctx context.Context, c *client.Client, ws string, o options, text st
 				Content: b.String(), OccurredAt: &validTime})
 		}
 		if _, err := c.Turns(ctx, ws, api.TurnsRequest{Turns: turns}); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return len(facts), nil
+	return nil
 }
 
 // waitReconciled polls subject timelines until every fact's subject holds a claim for that fact's sequence
 // (the facts are reconciled). When some never appear under the subject the benchmark names (an extraction
 // that split the sentence differently), it stops once the count has not changed for stableFor and warns.
-func waitReconciled(ctx context.Context, c *client.Client, ws, text string, limit time.Duration) error {
+func waitReconciled(ctx context.Context, c *client.Client, ws string, facts []factcons.Fact, limit time.Duration) error {
 	const stableFor = 15 * time.Second
 	lastMissing, lastChange := -1, time.Now()
-	facts := factcons.Facts(text)
 	want := map[string]map[int64]bool{} // subject key → sequences
 	for _, f := range facts {
 		tr, ok := factcons.Split(f.Text)
@@ -284,26 +328,19 @@ func waitReconciled(ctx context.Context, c *client.Client, ws, text string, limi
 		strings.Join(examples[:min(10, len(examples))], "; "))
 }
 
-func ask(ctx context.Context, c *client.Client, ws string, row factcons.Row, parallel int) []question {
-	conflicted := conflictedQuestions(row)
-	out := make([]question, len(row.Questions))
+func ask(ctx context.Context, c *client.Client, ws string, qs []*bench.Question, parallel int) []question {
+	out := make([]question, len(qs))
 	sem := make(chan struct{}, max(1, parallel))
 	var wg sync.WaitGroup
-	for i, q := range row.Questions {
+	for i, q := range qs {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			r := question{Source: row.Metadata.Source, Question: q, Gold: row.Answers[i]}
-			if i < len(row.Metadata.QAPairIDs) {
-				r.ID = row.Metadata.QAPairIDs[i]
-			}
-			if v, ok := conflicted[i]; ok {
-				r.Conflicted = &v
-			}
+			r := question{Source: q.Row, ID: q.ID, Question: q.Text, Gold: q.Golds, Conflicted: q.Conflicted}
 			t0 := time.Now()
-			res, err := c.Answer(ctx, ws, api.AnswerRequest{Question: q})
+			res, err := c.Answer(ctx, ws, api.AnswerRequest{Question: q.Text})
 			r.Millis = float64(time.Since(t0).Microseconds()) / 1000
 			if err != nil {
 				r.Error = err.Error()
@@ -315,37 +352,6 @@ func ask(ctx context.Context, c *client.Client, ws string, row factcons.Row, par
 		}()
 	}
 	wg.Wait()
-	return out
-}
-
-// conflictedQuestions marks single-hop questions whose gold fact's subject and relation have more than one
-// fact (an update happened). Multi-hop questions are not marked.
-func conflictedQuestions(row factcons.Row) map[int]bool {
-	if !strings.Contains(row.Metadata.Source, "_sh_") {
-		return nil
-	}
-	type slot struct{ s, p string }
-	count := map[slot]int{}
-	byObject := map[string][]slot{}
-	for _, f := range factcons.Facts(row.Context) {
-		tr, ok := factcons.Split(f.Text)
-		if !ok {
-			continue
-		}
-		k := slot{canon.SubjectKey(tr.Subject), tr.Predicate}
-		count[k]++
-		byObject[canon.ObjectKey(tr.Object)] = append(byObject[canon.ObjectKey(tr.Object)], k)
-	}
-	out := map[int]bool{}
-	for i, q := range row.Questions {
-		for _, g := range row.Answers[i] {
-			for _, k := range byObject[canon.ObjectKey(g)] {
-				if strings.Contains(canon.SubjectKey(q), k.s) {
-					out[i] = out[i] || count[k] > 1
-				}
-			}
-		}
-	}
 	return out
 }
 
