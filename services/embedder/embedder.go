@@ -18,7 +18,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/config"
 	"github.com/mneme-ai/mneme/pkg/event"
-	"github.com/mneme-ai/mneme/pkg/service"
+	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/schemas"
 )
 
@@ -61,9 +61,22 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Service is the embedder stage.
+// Deps are what the embedder needs from the composition root. It is a stage without a database: its module
+// links neither pgx nor a NATS server (see docs/architecture.md, modules).
+type Deps struct {
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// JS is the JetStream handle of the embedder's NATS connection. Required.
+	JS jetstream.JetStream
+	// Embedder is the model. Required.
+	Embedder embedding.Embedder
+	// Partitions is the deployment's partition count (MNEME_PARTITIONS). Required.
+	Partitions int
+}
+
+// Service is the embedder stage. It implements the composition root's service contract (pkg/service.Service).
 type Service struct {
-	deps service.Deps
+	deps Deps
 	cfg  Config
 	log  *slog.Logger
 
@@ -76,7 +89,7 @@ type Service struct {
 }
 
 // New builds the embedder stage. deps.Embedder, deps.JS and deps.Partitions are required.
-func New(deps service.Deps, cfg Config) (*Service, error) {
+func New(deps Deps, cfg Config) (*Service, error) {
 	if deps.Embedder == nil {
 		return nil, errors.New("embedder: no embedding model configured")
 	}
@@ -118,10 +131,10 @@ func (c Config) RetryPolicy() bus.RetryPolicy {
 	return bus.RetryPolicy{InitialInterval: 500 * time.Millisecond, MaxInterval: 30 * time.Second, MaxAttempts: c.MaxDeliver}
 }
 
-// Name implements service.Service.
+// Name is the target name, "embedder".
 func (s *Service) Name() string { return "embedder" }
 
-// Ready implements service.Service.
+// Ready reports whether the consumer is running.
 func (s *Service) Ready(ctx context.Context) error {
 	if !s.proposed.Running() {
 		return errors.New("embedder: consumer not started")

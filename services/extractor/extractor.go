@@ -26,7 +26,6 @@ import (
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/llm"
-	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/tokens"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 	"github.com/mneme-ai/mneme/services/extractor/llmextract"
@@ -42,7 +41,7 @@ const (
 	causeExtractionPanic = "extraction_panic"
 )
 
-// Service is the extractor stage. Build it with New; it implements service.Service.
+// Service is the extractor stage. Build it with New.
 type Service struct {
 	cfg      Config
 	log      *slog.Logger
@@ -56,12 +55,20 @@ type Service struct {
 	turns *bus.Consumer
 }
 
-var _ service.Service = (*Service)(nil)
+// Deps are what the extractor needs from the composition root. It is a stage without a database: its module
+// links neither pgx nor a NATS server (see docs/architecture.md, modules).
+type Deps struct {
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// JS is the JetStream handle of the extractor's NATS connection. Required.
+	JS jetstream.JetStream
+}
 
-// New builds the extractor from the shared dependencies (it needs Logger and JS) and its configuration.
-func New(deps service.Deps, cfg Config) (*Service, error) {
+// New builds the extractor from its dependencies and its configuration. The result implements the
+// composition root's service contract (pkg/service.Service).
+func New(deps Deps, cfg Config) (*Service, error) {
 	if deps.JS == nil {
-		return nil, errors.New("extractor: service.Deps.JS is required (a JetStream context)")
+		return nil, errors.New("extractor: Deps.JS is required (a JetStream context)")
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -136,7 +143,7 @@ func retriesSetting(n int) int {
 	return n
 }
 
-// Name implements service.Service.
+// Name is the target name, "extractor".
 func (s *Service) Name() string { return "extractor" }
 
 // Ready reports whether the service is consuming turns.

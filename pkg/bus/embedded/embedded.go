@@ -1,4 +1,7 @@
-package bus
+// Package embedded runs Mneme's in-process NATS JetStream server: the one-process mode (mneme run -target=all
+// without MNEME_NATS_URL), the benchmarks and the tests. It is its own package so that only what embeds a server
+// links nats-server; the services reach NATS through pkg/bus as clients.
+package embedded
 
 import (
 	"crypto/tls"
@@ -13,8 +16,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 )
 
-// EmbeddedOptions configure the in-process NATS JetStream server of the one-process mode.
-type EmbeddedOptions struct {
+// Options configure the in-process NATS JetStream server of the one-process mode.
+type Options struct {
 	// Listen is host:port for client connections; port -1 picks a free port (tests). Default 127.0.0.1:4222.
 	Listen string
 	// StoreDir holds JetStream file storage (and, with Auth, the account resolver's files). Required.
@@ -23,13 +26,13 @@ type EmbeddedOptions struct {
 	ServerName string
 	// Auth, when set, runs the server in operator mode: only users signed by the operator's accounts may
 	// connect (see pkg/natsauth). Nil means no authentication (development mode).
-	Auth *EmbeddedAuth
+	Auth *Auth
 	// TLS, when set, makes the client listener require TLS.
 	TLS *tls.Config
 }
 
-// EmbeddedAuth is the decentralized-JWT trust of an embedded server.
-type EmbeddedAuth struct {
+// Auth is the decentralized-JWT trust of an embedded server.
+type Auth struct {
 	// OperatorJWT is the trusted operator.
 	OperatorJWT string
 	// SystemAccount is the system account's public key.
@@ -39,16 +42,16 @@ type EmbeddedAuth struct {
 	AccountJWTs map[string]string
 }
 
-// Embedded is a running in-process NATS server.
-type Embedded struct {
+// Server is a running in-process NATS server.
+type Server struct {
 	srv *server.Server
 }
 
-// StartEmbedded starts an in-process NATS server with JetStream on file storage and waits until it accepts
+// Start starts an in-process NATS server with JetStream on file storage and waits until it accepts
 // connections.
-func StartEmbedded(opts EmbeddedOptions) (*Embedded, error) {
+func Start(opts Options) (*Server, error) {
 	if opts.StoreDir == "" {
-		return nil, errors.New("bus: embedded NATS needs a store directory")
+		return nil, errors.New("embedded NATS needs a store directory")
 	}
 	if opts.Listen == "" {
 		opts.Listen = "127.0.0.1:4222"
@@ -58,11 +61,11 @@ func StartEmbedded(opts EmbeddedOptions) (*Embedded, error) {
 	}
 	host, portStr, err := net.SplitHostPort(opts.Listen)
 	if err != nil {
-		return nil, fmt.Errorf("bus: embedded NATS listen address %q: %w", opts.Listen, err)
+		return nil, fmt.Errorf("embedded NATS listen address %q: %w", opts.Listen, err)
 	}
 	port, err := strconv.Atoi(portStr)
 	if err != nil {
-		return nil, fmt.Errorf("bus: embedded NATS port %q: %w", portStr, err)
+		return nil, fmt.Errorf("embedded NATS port %q: %w", portStr, err)
 	}
 	so := &server.Options{
 		ServerName: opts.ServerName,
@@ -85,31 +88,31 @@ func StartEmbedded(opts EmbeddedOptions) (*Embedded, error) {
 	}
 	srv, err := server.NewServer(so)
 	if err != nil {
-		return nil, fmt.Errorf("bus: embedded NATS: %w", err)
+		return nil, fmt.Errorf("embedded NATS: %w", err)
 	}
 	go srv.Start()
 	if !srv.ReadyForConnections(10 * time.Second) {
 		srv.Shutdown()
-		return nil, fmt.Errorf("bus: embedded NATS did not become ready on %s (is the port in use? set MNEME_NATS_LISTEN or MNEME_NATS_URL)", opts.Listen)
+		return nil, fmt.Errorf("embedded NATS did not become ready on %s (is the port in use? set MNEME_NATS_LISTEN or MNEME_NATS_URL)", opts.Listen)
 	}
-	return &Embedded{srv: srv}, nil
+	return &Server{srv: srv}, nil
 }
 
 // configureAuth puts the server in operator mode with a "full" account resolver in storeDir/jwt, preloaded
 // with the given accounts; it accepts account updates pushed through the system account.
-func configureAuth(so *server.Options, storeDir string, a *EmbeddedAuth) error {
+func configureAuth(so *server.Options, storeDir string, a *Auth) error {
 	op, err := jwt.DecodeOperatorClaims(a.OperatorJWT)
 	if err != nil {
-		return fmt.Errorf("bus: embedded NATS operator: %w", err)
+		return fmt.Errorf("embedded NATS operator: %w", err)
 	}
 	res, err := server.NewDirAccResolver(filepath.Join(storeDir, "jwt"), 0, 2*time.Minute, server.NoDelete)
 	if err != nil {
-		return fmt.Errorf("bus: embedded NATS account resolver: %w", err)
+		return fmt.Errorf("embedded NATS account resolver: %w", err)
 	}
 	for pub, token := range a.AccountJWTs {
 		if err := res.Store(pub, token); err != nil {
 			res.Close()
-			return fmt.Errorf("bus: embedded NATS account %s: %w", pub, err)
+			return fmt.Errorf("embedded NATS account %s: %w", pub, err)
 		}
 	}
 	so.TrustedOperators = []*jwt.OperatorClaims{op}
@@ -119,10 +122,10 @@ func configureAuth(so *server.Options, storeDir string, a *EmbeddedAuth) error {
 }
 
 // ClientURL is the URL clients connect to.
-func (e *Embedded) ClientURL() string { return e.srv.ClientURL() }
+func (e *Server) ClientURL() string { return e.srv.ClientURL() }
 
 // Shutdown stops the server and waits for it.
-func (e *Embedded) Shutdown() {
+func (e *Server) Shutdown() {
 	e.srv.Shutdown()
 	e.srv.WaitForShutdown()
 }
