@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mneme-ai/mneme/pkg/embedding"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/pkg/tokens"
 )
 
@@ -53,25 +54,14 @@ func (c *ClaimsRRF) Prepare(ctx context.Context, conv *Conversation) (IngestStat
 		return st, err
 	}
 	st.Skipped = true
-	rows, err := c.M.DB.Query(ctx, `
-		SELECT c.id::text, c.text, v.status, coalesce(c.provenance->'turn_ids', '[]'::jsonb), cv.embedding::real[]
-		FROM claims c
-		JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL
-		LEFT JOIN claim_vectors cv ON cv.claim_id = c.id
-		WHERE c.workspace_id = $1 AND v.status IN ('active', 'disputed')
-		ORDER BY c.id`, c.M.workspace(conv))
+	claims, err := store.CurrentClaims(ctx, c.M.DB, c.M.workspace(conv))
 	if err != nil {
-		return st, fmt.Errorf("claims-rrf: reading claims: %w", err)
+		return st, fmt.Errorf("claims-rrf: %w", err)
 	}
-	defer rows.Close()
 	x := &claimIndex{}
-	for rows.Next() {
-		var d claimDoc
-		var turns []string
-		if err := rows.Scan(&d.id, &d.text, &d.status, &turns, &d.vec); err != nil {
-			return st, err
-		}
-		for _, t := range turns {
+	for _, cl := range claims {
+		d := claimDoc{id: cl.ID, text: cl.Text, status: cl.Status, vec: cl.Embedding}
+		for _, t := range cl.Turns {
 			d.turns = append(d.turns, SourceTurn(t))
 		}
 		d.turns = sortedUnique(d.turns)
@@ -79,9 +69,6 @@ func (c *ClaimsRRF) Prepare(ctx context.Context, conv *Conversation) (IngestStat
 			d.vec = nil // another model's vectors are not comparable with the query's
 		}
 		x.docs = append(x.docs, d)
-	}
-	if err := rows.Err(); err != nil {
-		return st, err
 	}
 	texts := make([]string, len(x.docs))
 	for i, d := range x.docs {

@@ -143,6 +143,16 @@ func (d *Dataset) Limit(n int) {
 	d.Conversations = slices.DeleteFunc(d.Conversations, func(c *Conversation) bool { return !need[c.ID] })
 }
 
+// KeepCategories keeps only the questions of the given categories (none given keeps all), and the
+// conversations they need.
+func (d *Dataset) KeepCategories(cats []string) {
+	if len(cats) == 0 {
+		return
+	}
+	d.Questions = slices.DeleteFunc(d.Questions, func(q *Question) bool { return !slices.Contains(cats, q.Category) })
+	d.Limit(0)
+}
+
 // LimitPerConversation keeps at most n questions per conversation (n <= 0 keeps all), evenly spaced through
 // the conversation's questions in dataset order, so a subset still covers every conversation and, where the
 // published order groups questions by category, every category.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/client"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/pkg/tokens"
 )
 
@@ -171,10 +172,9 @@ func (m *Mneme) ingest(ctx context.Context, conv *Conversation) (IngestStats, er
 	ws := m.workspace(conv)
 	stats := IngestStats{Turns: conv.TurnCount(), Claims: -1}
 	if m.Reuse && m.DB != nil {
-		var n int
-		if err := m.DB.QueryRow(ctx, `SELECT count(*) FROM claims WHERE workspace_id = $1`, ws).Scan(&n); err == nil && n > 0 {
+		if n, _, err := store.WorkspaceSize(ctx, m.DB, ws); err == nil && n > 0 {
 			m.log().Info("reusing the ingested workspace", "workspace", ws, "claims", n)
-			stats.Claims = n
+			stats.Claims = int(n)
 			return stats, nil
 		}
 	}
@@ -203,9 +203,8 @@ func (m *Mneme) ingest(ctx context.Context, conv *Conversation) (IngestStats, er
 	p1, c1, _ := m.Client.LLMTokens(ctx)
 	stats.LLMPromptTokens, stats.LLMCompletionTokens = p1-p0, c1-c0
 	if m.DB != nil {
-		var n int
-		if err := m.DB.QueryRow(ctx, `SELECT count(*) FROM claims WHERE workspace_id = $1`, ws).Scan(&n); err == nil {
-			stats.Claims = n
+		if n, _, err := store.WorkspaceSize(ctx, m.DB, ws); err == nil {
+			stats.Claims = int(n)
 		}
 	}
 	return stats, nil
@@ -268,8 +267,8 @@ func (m *Mneme) fingerprint(ctx context.Context, ws, probe string) (fingerprint,
 		fp.pending = n
 	}
 	if m.DB != nil {
-		err := m.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM claims WHERE workspace_id = $1),
-			(SELECT count(*) FROM claim_versions WHERE workspace_id = $1)`, ws).Scan(&fp.claims, &fp.versions)
+		var err error
+		fp.claims, fp.versions, err = store.WorkspaceSize(ctx, m.DB, ws)
 		return fp, err
 	}
 	// Remote system without database access: watch what a search shows.
@@ -367,25 +366,11 @@ func (m *Mneme) turnIDs(ctx context.Context, ws string, ids []string) (map[strin
 // dbTurnIDs reads claim provenance from the projection: each claim's own source turns and those of the
 // claims that corroborate it.
 func dbTurnIDs(ctx context.Context, db *pgxpool.Pool, ids []string) (map[string][]string, error) {
-	rows, err := db.Query(ctx, `
-		SELECT c.id::text, coalesce(c.provenance->'turn_ids', '[]'::jsonb) FROM claims c WHERE c.id::text = ANY($1)
-		UNION ALL
-		SELECT co.claim_id::text, coalesce(v.provenance->'turn_ids', '[]'::jsonb)
-		FROM corroborations co JOIN claims v ON v.id = co.via_claim_id WHERE co.claim_id::text = ANY($1)`, ids)
+	out, err := store.SourceTurns(ctx, db, ids)
 	if err != nil {
 		return nil, fmt.Errorf("mneme: reading provenance: %w", err)
 	}
-	defer rows.Close()
-	out := map[string][]string{}
-	for rows.Next() {
-		var id string
-		var t []string
-		if err := rows.Scan(&id, &t); err != nil {
-			return nil, err
-		}
-		out[id] = sortedUnique(append(out[id], t...))
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // claimItems turns claims into context items with their source turns.
@@ -494,25 +479,15 @@ func (m *Mneme) Inspector() Inspector {
 // TurnClaims implements Inspector: the current belief about every claim whose provenance names one of the
 // turns.
 func (m *Mneme) TurnClaims(ctx context.Context, conv *Conversation, turnIDs []string) (map[string][]ClaimState, error) {
-	rows, err := m.DB.Query(ctx, `
-		SELECT DISTINCT split_part(t.turn, $3, 1), c.id::text, c.object, v.status, c.subject_key, c.slot_key
-		FROM claims c
-		JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL
-		CROSS JOIN LATERAL jsonb_array_elements_text(coalesce(c.provenance->'turn_ids', '[]'::jsonb)) AS t(turn)
-		WHERE c.workspace_id = $1 AND split_part(t.turn, $3, 1) = ANY($2)
-		ORDER BY 1, 2`, m.workspace(conv), turnIDs, partMark)
+	byTurn, err := store.ClaimsOfTurns(ctx, m.DB, m.workspace(conv), turnIDs, partMark)
 	if err != nil {
 		return nil, fmt.Errorf("mneme: reading claims by turn: %w", err)
 	}
-	defer rows.Close()
-	out := map[string][]ClaimState{}
-	for rows.Next() {
-		var turn string
-		var s ClaimState
-		if err := rows.Scan(&turn, &s.ID, &s.Object, &s.Status, &s.SubjectKey, &s.SlotKey); err != nil {
-			return nil, err
+	out := make(map[string][]ClaimState, len(byTurn))
+	for turn, cs := range byTurn {
+		for _, c := range cs {
+			out[turn] = append(out[turn], ClaimState{ID: c.ID, Object: c.Object, Status: c.Status, SubjectKey: c.SubjectKey, SlotKey: c.SlotKey})
 		}
-		out[turn] = append(out[turn], s)
 	}
-	return out, rows.Err()
+	return out, nil
 }

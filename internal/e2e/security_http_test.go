@@ -358,7 +358,7 @@ func TestSecurityAgentKeyErasesOnlyItsPrivateTier(t *testing.T) {
 	}
 
 	// Replay of the remaining log gives the live projection.
-	live, err := reconciler.Digest(ctx, p.db)
+	live, err := store.Digest(ctx, p.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestSecurityAgentKeyErasesOnlyItsPrivateTier(t *testing.T) {
 	if _, err := reconciler.Replay(ctx, p.js, target, reconciler.ReplayOptions{Config: reconciler.DefaultConfig()}); err != nil {
 		t.Fatal(err)
 	}
-	if replayed, _ := reconciler.Digest(ctx, target); replayed != live {
+	if replayed, _ := store.Digest(ctx, target); replayed != live {
 		t.Fatal("after a scoped erasure the projection differs from a replay of the remaining log")
 	}
 

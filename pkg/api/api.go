@@ -118,6 +118,14 @@ type Claim struct {
 	Conflicts []string `json:"conflicts,omitempty"`
 	// Negated marks a negative assertion: the subject does not (or never did) stand in this relation.
 	Negated bool `json:"negated,omitempty"`
+	// Corroborations counts the independent agents that asserted this claim's content in its tier, its own
+	// owner included (one agent repeating itself counts once); Corroborated is true from two agents on.
+	Corroborations int  `json:"corroborations,omitempty"`
+	Corroborated   bool `json:"corroborated,omitempty"`
+	// SupportConfidence combines the confidence of every corroborating agent as independent evidence
+	// (noisy-OR, 1 − Π(1 − cᵢ), one cᵢ per agent), so agreement raises it above any one agent's confidence;
+	// equal to Confidence for a claim only its owner asserted.
+	SupportConfidence float64 `json:"support_confidence,omitempty"`
 }
 
 // SearchResponse is the answer of POST /v1/workspaces/{ws}/search.

@@ -103,6 +103,10 @@ type TimelineEntry struct {
 	// may see, and, with known_at, only links recorded by then. Neither side's status changes; the reader is
 	// meant to see both.
 	Contradicts []ContradictionEdge `json:"contradicts,omitempty"`
+	// Corroborations counts the independent agents that asserted the claim's content in its tier (as memory
+	// knew it at known_at, when given), the owner included; Corroborated is true from two agents on.
+	Corroborations int  `json:"corroborations,omitempty"`
+	Corroborated   bool `json:"corroborated,omitempty"`
 }
 
 // ContradictionEdge is one contradiction link: the claim on the other side, and the decision that recorded it.

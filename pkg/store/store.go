@@ -1,6 +1,15 @@
-// Package store owns Mneme's Postgres schema: connecting, versioned migrations (embedded SQL applied at
-// start-up and by `mneme migrate`), and store-wide settings such as the pinned embedding dimension.
-// The reconciler writes the projection; the query service reads it.
+// Package store owns Mneme's Postgres projection: connecting, the schema and its versioned migrations (embedded
+// SQL applied at start-up and by `mneme migrate`), store-wide settings such as the pinned embedding dimension,
+// what is written to it and how it is read.
+//
+//   - Writing (write.go): one typed row per table beside its column list, Changes, Write and Delete. Only the
+//     reconciler writes the projection, in the transaction of its partition offset.
+//   - Reading (view.go, slots.go, order.go): View (what one reader may see: visibility and bitemporal
+//     coordinates), Belief (one claim with the version a view selects), GroupSlots (each slot's current value)
+//     and the one definition of belief order (CompareBelief) and of the tier rule (SharedOverridesPrivate).
+//     Every reader — the query service, the reconciler's tests, the benchmark harness, the admin commands —
+//     reads claims, versions and decisions through them; inspect.go and admin.go hold the inspection and
+//     whole-workspace reads, digest.go the digest.
 package store
 
 import (

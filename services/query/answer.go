@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"net/http"
 	"sort"
 	"strings"
@@ -49,7 +50,7 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	v := view{ws: r.ws, agent: r.agent, asOf: asOf, knownAt: knownAt, quarantined: b.IncludeQuarantined}
+	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: asOf, KnownAt: knownAt, Quarantined: b.IncludeQuarantined}
 	res, err := s.answer(r.ctx, v, b.Question, budget)
 	if err != nil {
 		return err
@@ -63,51 +64,51 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 // that model with the claims.
 type dbFacts struct {
 	s     *Service
-	v     view
+	v     store.View
 	model string
 }
 
 func (f dbFacts) known(ctx context.Context, keys []string) (map[string][]string, error) {
-	return knownSubjects(ctx, f.s.db, f.v, keys)
+	return store.KnownSubjects(ctx, f.s.db, f.v, keys)
 }
 
-func (f dbFacts) byObject(ctx context.Context, keys []string) ([]claimRow, error) {
-	a := f.v.args()
+func (f dbFacts) byObject(ctx context.Context, keys []string) ([]store.Belief, error) {
+	a := f.v.Args()
 	a["keys"] = keys
 	a["lim"] = maxReverseRows
-	rows, err := f.s.db.Query(ctx, `SELECT `+claimColumns+`
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+f.v.belief()+`
-		WHERE c.workspace_id = @ws AND c.object_key = ANY(@keys::text[]) AND `+f.v.where()+`
+	rows, err := f.s.db.Query(ctx, `SELECT `+store.BeliefColumns+`
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+f.v.Belief()+`
+		WHERE c.workspace_id = @ws AND c.object_key = ANY(@keys::text[]) AND `+f.v.Where()+`
 		ORDER BY v.valid_from DESC, c.id
 		LIMIT @lim`, a)
 	if err != nil {
 		return nil, err
 	}
-	all, err := collectClaims(rows)
+	all, err := store.CollectBeliefs(rows)
 	// A quarantined claim never answers a question, even when the request lets it into the reader's context.
 	out := all[:0]
 	for _, c := range all {
-		if c.Status != statusQuarantined {
+		if c.Status != store.StatusQuarantined {
 			out = append(out, c)
 		}
 	}
 	return out, err
 }
 
-func (f dbFacts) about(ctx context.Context, keys []string) ([]claimRow, error) {
+func (f dbFacts) about(ctx context.Context, keys []string) ([]store.Belief, error) {
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	sql, a := claimsBySubjectsPredSQL(f.v, keys, subjectClaimsLimit, f.model)
+	sql, a := store.ClaimsBySubjectsSQL(f.v, keys, subjectClaimsLimit, f.model)
 	rows, err := f.s.db.Query(ctx, sql, a)
 	if err != nil {
 		return nil, err
 	}
-	return collectClaims(rows)
+	return store.CollectBeliefs(rows)
 }
 
 // temporal says what a question asks of time: the current value (default), a former one ("used to",
-// "originally"), or whether it changed ("still", "changed").
+// "before Seattle"), the earliest ("originally", "at first"), or whether it changed ("still", "changed").
 type temporal int
 
 const (
@@ -117,38 +118,22 @@ const (
 	askChange
 )
 
-func temporalOf(q string) temporal {
-	low := " " + strings.Join(splitWords(q), " ") + " "
-	has := func(ps ...string) bool {
-		for _, p := range ps {
-			if strings.Contains(low, " "+p+" ") {
-				return true
-			}
-		}
-		return false
-	}
-	// "Originally" also asks where something comes from ("originally made in", "originally come from"): then it
-	// names a relation, not a time.
-	origin := has("made", "created", "from", "come", "comes", "came", "founded", "established", "developed", "born",
-		"origin", "originate", "originated", "produced", "invented", "built")
-	switch {
-	case has("originally", "at first", "initially", "first ever") && !origin:
-		return askEarliest
-	case has("used to", "use to", "previously", "formerly", "before", "earlier", "prior"):
-		return askFormer
-	case has("still", "changed", "change", "anymore", "any more", "no longer"):
-		return askChange
-	}
-	return askCurrent
+// asksPast reports whether a question's time reading needs the slots' history.
+func (t timeAsk) asksPast() bool {
+	return t.mode != askCurrent || t.before != "" || t.after != "" || t.asOf != nil
 }
 
 // answer resolves a question deterministically where it can, with the LLM planner and reader where they are
 // configured and needed.
-func (s *Service) answer(ctx context.Context, v view, question string, budget int) (*api.AnswerResponse, error) {
-	t := temporalOf(question)
+func (s *Service) answer(ctx context.Context, v store.View, question string, budget int) (*api.AnswerResponse, error) {
+	t := parseQuestion(question, nil).time
 	fv := v
-	fv.history = t != askCurrent
-	r := &resolver{f: dbFacts{s: s, v: fv}, v: fv, agent: v.agent, maxHops: s.cfg.MaxHops, slots: map[string][]*slot{}}
+	fv.History = t.asksPast()
+	if t.asOf != nil && v.AsOf == nil {
+		// "What was X's job in 2022?": the values valid then, as memory holds them now.
+		fv.AsOf = t.asOf
+	}
+	r := &resolver{f: dbFacts{s: s, v: fv}, v: fv, agent: v.Agent, maxHops: s.cfg.MaxHops, slots: map[string][]*store.Slot{}}
 	if _, err := s.denseDimension(ctx); err == nil {
 		// Predicate phrases embedded by the same model as the question can be compared with it.
 		r.f = dbFacts{s: s, v: fv, model: s.embedder.Model()}
@@ -212,18 +197,18 @@ func (s *Service) answer(ctx context.Context, v view, question string, budget in
 }
 
 // deterministic fills res from a resolved chain and returns the claims it used, in order.
-func (s *Service) deterministic(c *chain, t temporal, res *api.AnswerResponse) []item {
+func (s *Service) deterministic(c *chain, t timeAsk, res *api.AnswerResponse) []item {
 	var used []item
 	for _, h := range c.hops {
 		used = append(used, item{claim: h.claim, slot: h.slot})
 		res.Hops = append(res.Hops, api.Hop{Subject: h.claim.Subject, Predicate: h.claim.Predicate, Object: h.claim.Object, ClaimID: h.claim.ID})
-		if h.slot.disputed {
+		if h.slot.Disputed {
 			res.Disputed = true
-			for _, w := range h.slot.winners[1:] {
+			for _, w := range h.slot.Winners[1:] {
 				used = append(used, item{claim: w, slot: h.slot})
 			}
 			res.Notes = append(res.Notes, "disputed: "+h.claim.Subject+" — "+h.claim.Predicate+" has conflicting values "+
-				quoteList(objectsOf(h.slot.winners))+"; which is right?")
+				quoteList(objectsOf(h.slot.Winners))+"; which is right?")
 		}
 	}
 	if len(c.reverse) > 0 {
@@ -244,40 +229,17 @@ func (s *Service) deterministic(c *chain, t temporal, res *api.AnswerResponse) [
 		return used
 	}
 	last := c.hops[len(c.hops)-1]
-	values := objectsOf(last.slot.winners)
+	values := objectsOf(last.slot.Winners)
 	switch {
-	case last.slot.disputed:
+	case last.slot.Disputed:
 		res.Answer = strings.Join(values, " or ") + " (disputed)"
 	case len(values) > 1:
 		res.Answer = strings.Join(values, ", ")
 	default:
 		res.Answer = last.claim.Object
 	}
-	if t != askCurrent {
-		var former []*claimRow
-		for _, cl := range last.slot.claims {
-			if !contains(idsOf(last.slot.winners), cl.ID) && !contains(idsOf(last.slot.overridden), cl.ID) {
-				former = append(former, cl)
-			}
-		}
-		sort.SliceStable(former, func(i, j int) bool { return newer(former[i], former[j]) })
-		for _, f := range former {
-			used = append(used, item{claim: f, slot: last.slot, former: true})
-		}
-		switch {
-		case len(former) == 0 && t == askChange:
-			res.Notes = append(res.Notes, "no earlier value is remembered; the value has not changed")
-		case len(former) == 0:
-			res.Notes = append(res.Notes, "no earlier value is remembered; the current value is given")
-		case t == askFormer:
-			res.Answer = former[0].Object
-			res.Notes = append(res.Notes, "former value; now "+strings.Join(values, ", "))
-		case t == askEarliest:
-			res.Answer = former[len(former)-1].Object
-			res.Notes = append(res.Notes, "earliest remembered value; now "+strings.Join(values, ", "))
-		default:
-			res.Answer += " (changed from " + former[0].Object + ")"
-		}
+	if t.mode != askCurrent || t.before != "" || t.after != "" {
+		used = s.past(last.slot, values, t, used, res)
 	}
 	res.Mode = ModeDeterministic
 	if len(c.hops) > 1 {
@@ -298,7 +260,7 @@ func (s *Service) usedTokens(used []item, budget int) int {
 	return n
 }
 
-func objectsOf(cs []*claimRow) []string {
+func objectsOf(cs []*store.Belief) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.Object
@@ -312,4 +274,95 @@ func quoteList(ss []string) string {
 		q[i] = "\"" + s + "\""
 	}
 	return strings.Join(q, " vs ")
+}
+
+// past answers a question about a slot's history deterministically: its values in the order of belief
+// (valid time, then sequence). "before X" is the value held just before the one the phrase names (or before
+// the current one when it names none), "after X" the one just after; "used to" the value before the current
+// one; "originally" the first; "still"/"changed" the current value with the one it replaced.
+func (s *Service) past(sl *store.Slot, current []string, t timeAsk, used []item, res *api.AnswerResponse) []item {
+	var all []*store.Belief
+	for _, cl := range sl.Claims {
+		if !contains(idsOf(sl.Overridden), cl.ID) {
+			all = append(all, cl)
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return store.Newer(all[j], all[i]) }) // oldest first
+	all = dedupeObjectsKeepLast(all)
+	var former []*store.Belief // newest first, not current
+	for i := len(all) - 1; i >= 0; i-- {
+		if !contains(idsOf(sl.Winners), all[i].ID) && !contains(current, all[i].Object) {
+			former = append(former, all[i])
+		}
+	}
+	for _, f := range former {
+		used = append(used, item{claim: f, slot: sl, former: true})
+	}
+	now := strings.Join(current, ", ")
+	named := func(text string) int {
+		words := " " + strings.Join(splitWords(text), " ") + " "
+		at := -1
+		for i, cl := range all {
+			ow := strings.Join(splitWords(cl.Object), " ")
+			if ow != "" && strings.Contains(words, " "+ow+" ") {
+				at = i
+			}
+		}
+		return at
+	}
+	switch {
+	case t.before != "":
+		at := named(t.before)
+		if at < 0 {
+			// "before the promotion": before the current value.
+			at = len(all)
+			for i, cl := range all {
+				if contains(idsOf(sl.Winners), cl.ID) {
+					at = i
+					break
+				}
+			}
+		}
+		if at <= 0 {
+			res.Notes = append(res.Notes, "no earlier value is remembered")
+			return used
+		}
+		res.Answer = all[at-1].Object
+		res.Notes = append(res.Notes, "the value before "+all[at].Object+"; now "+now)
+	case t.after != "":
+		at := named(t.after)
+		if at < 0 || at+1 >= len(all) {
+			res.Notes = append(res.Notes, "no later value is remembered")
+			return used
+		}
+		res.Answer = all[at+1].Object
+		res.Notes = append(res.Notes, "the value after "+all[at].Object+"; now "+now)
+	case len(former) == 0 && t.mode == askChange:
+		res.Notes = append(res.Notes, "no earlier value is remembered; the value has not changed")
+	case len(former) == 0:
+		res.Notes = append(res.Notes, "no earlier value is remembered; the current value is given")
+	case t.mode == askFormer:
+		res.Answer = former[0].Object
+		res.Notes = append(res.Notes, "former value; now "+now)
+	case t.mode == askEarliest:
+		res.Answer = former[len(former)-1].Object
+		res.Notes = append(res.Notes, "earliest remembered value; now "+now)
+	default:
+		res.Answer += " (changed from " + former[0].Object + ")"
+	}
+	return used
+}
+
+// dedupeObjectsKeepLast keeps, of claims in chronological order, the last claim of each run of one value: a
+// restatement does not make a value earlier than the one it repeats.
+func dedupeObjectsKeepLast(cs []*store.Belief) []*store.Belief {
+	out := cs[:0:0]
+	for _, c := range cs {
+		if n := len(out); n > 0 && out[n-1].ObjectKey == c.ObjectKey {
+			out[n-1] = c
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }

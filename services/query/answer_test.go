@@ -2,7 +2,7 @@ package query
 
 import "testing"
 
-func TestTemporalOf(t *testing.T) {
+func TestTimeReading(t *testing.T) {
 	for q, want := range map[string]temporal{
 		"Where does Alice live?":                                    askCurrent,
 		"Where did Alice use to live?":                              askFormer,
@@ -13,8 +13,8 @@ func TestTemporalOf(t *testing.T) {
 		"On which continent was Le Petit Parisien originally made?": askCurrent,
 		"Which country does the sport originally come from?":        askCurrent,
 	} {
-		if got := temporalOf(q); got != want {
-			t.Errorf("temporalOf(%q) = %v, want %v", q, got, want)
+		if got := parseQuestion(q, nil).time.mode; got != want {
+			t.Errorf("time mode of %q = %v, want %v", q, got, want)
 		}
 	}
 }

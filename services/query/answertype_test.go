@@ -22,8 +22,10 @@ func TestAnswerTypePenalty(t *testing.T) {
 		{"Who is Fatima's manager?", "a nice person", true},
 		{"What is Kwame's job?", "backend engineer", false},
 	} {
-		if got := answerTypePenalty(c.q, c.object) > 0; got != c.penalized {
+		if got := answerTypePenalty(ptr(parseQuestion(c.q, nil)), c.object) > 0; got != c.penalized {
 			t.Errorf("answerTypePenalty(%q, %q) > 0 = %v, want %v", c.q, c.object, got, c.penalized)
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

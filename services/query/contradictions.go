@@ -21,61 +21,39 @@ const contradictionPartnersMax = 2
 // is about is shown. A partner the view
 // cannot see (another agent's private claim, or not believed at the view's times) is never loaded, listed or
 // shown.
-func (s *Service) withContradictions(ctx context.Context, v view, p searchParams, items []item, cands []candidate) ([]item, error) {
+func (s *Service) withContradictions(ctx context.Context, v store.View, p searchParams, items []item, cands []candidate) ([]item, error) {
 	if len(items) == 0 {
 		return items, nil
 	}
 	ids := make([]string, 0, len(items))
-	have := map[string]*claimRow{}
+	have := map[string]*store.Belief{}
 	for _, it := range items {
 		ids = append(ids, it.claim.ID)
 		have[it.claim.ID] = it.claim
 	}
-	a := v.args()
-	a["ids"] = ids
-	rows, err := s.db.Query(ctx, `SELECT claim_a::text, claim_b::text, similarity FROM contradictions
-		WHERE workspace_id = @ws AND (claim_a = ANY(@ids::uuid[]) OR claim_b = ANY(@ids::uuid[]))
-		ORDER BY claim_a, claim_b`, a)
+	links, err := store.LinksOf(ctx, s.db, v.Workspace, ids)
 	if err != nil {
 		return nil, err
 	}
-	type link struct {
-		a, b string
-		sim  float64
-	}
-	var links []link
 	var missing []string
-	for rows.Next() {
-		var l link
-		if err := rows.Scan(&l.a, &l.b, &l.sim); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		links = append(links, l)
-		for _, id := range []string{l.a, l.b} {
+	for _, l := range links {
+		for _, id := range []string{l.ClaimA, l.ClaimB} {
 			if have[id] == nil && !slices.Contains(missing, id) {
 				missing = append(missing, id)
 			}
 		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
 	if len(links) == 0 {
 		return items, nil
 	}
 	if len(missing) > 0 {
-		// The partners retrieval did not bring, through the same visibility, belief and status filters.
-		b := v.args()
-		b["ids"] = missing
-		prow, err := s.db.Query(ctx, `SELECT `+claimColumns+`
-			FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.belief()+`
-			WHERE c.id = ANY(@ids::uuid[]) AND `+v.where(), b)
-		if err != nil {
-			return nil, err
-		}
-		partners, err := collectClaims(prow)
+		// The partners retrieval did not bring, through the same visibility and belief filters — and with the
+		// superseded among them: "User has never used Bootstrap" contradicts "User is setting up a project with
+		// Bootstrap" even after a later plan replaced that one in its slot, for what was said was once true.
+		// Such a partner is shown as former.
+		pv := v
+		pv.History = true
+		partners, err := store.ClaimsByID(ctx, s.db, pv, missing)
 		if err != nil {
 			return nil, err
 		}
@@ -85,13 +63,13 @@ func (s *Service) withContradictions(ctx context.Context, v view, p searchParams
 	}
 	sims := map[[2]string]float64{}
 	for _, l := range links {
-		ca, cb := have[l.a], have[l.b]
+		ca, cb := have[l.ClaimA], have[l.ClaimB]
 		if ca == nil || cb == nil {
 			continue // one side is not visible in this view
 		}
 		ca.Contradicts = append(ca.Contradicts, cb.ID)
 		cb.Contradicts = append(cb.Contradicts, ca.ID)
-		sims[[2]string{ca.ID, cb.ID}], sims[[2]string{cb.ID, ca.ID}] = l.sim, l.sim
+		sims[[2]string{ca.ID, cb.ID}], sims[[2]string{cb.ID, ca.ID}] = l.Similarity, l.Similarity
 	}
 	toQuery, err := s.querySimilarity(ctx, v, p, have)
 	if err != nil {
@@ -140,7 +118,7 @@ func (s *Service) withContradictions(ctx context.Context, v view, p searchParams
 				continue
 			}
 			placed[pid] = true
-			p := item{claim: have[pid], score: it.score}
+			p := item{claim: have[pid], score: it.score, former: have[pid].Status == store.StatusSuperseded}
 			if j, ok := at[pid]; ok {
 				p = items[j]
 			}
@@ -153,7 +131,7 @@ func (s *Service) withContradictions(ctx context.Context, v view, p searchParams
 
 // querySimilarity returns the cosine similarity of the question to each linked claim in have (none without a
 // query embedding), read from the stored vectors of the pinned model.
-func (s *Service) querySimilarity(ctx context.Context, v view, p searchParams, have map[string]*claimRow) (map[string]float64, error) {
+func (s *Service) querySimilarity(ctx context.Context, v store.View, p searchParams, have map[string]*store.Belief) (map[string]float64, error) {
 	out := map[string]float64{}
 	if p.qvec == nil {
 		return out, nil
@@ -167,7 +145,7 @@ func (s *Service) querySimilarity(ctx context.Context, v view, p searchParams, h
 	if len(ids) == 0 {
 		return out, nil
 	}
-	a := v.args()
+	a := v.Args()
 	a["ids"] = ids
 	a["qvec"] = vectorLiteral(p.qvec)
 	a["dim"] = p.dim

@@ -105,7 +105,7 @@ func (h *harness) client(agent string) *client.Client {
 	return c
 }
 
-// fixture writes projection rows directly, the way the reconciler does (its doc.go and batch.go): immutable
+// fixture writes projection rows directly, the way the reconciler does (its doc.go; pkg/store/write.go): immutable
 // claims with a vector, a self-corroboration and an alias; belief versions appended, never updated except for
 // retired_at; decisions and supersedes edges for every change. It lets the query tests run without the
 // write path.

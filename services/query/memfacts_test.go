@@ -7,24 +7,26 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/embedding"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // memFacts is an in-memory facts for tests of the deterministic resolver: it holds current claims only.
 type memFacts struct {
-	bySubject map[string][]claimRow
+	bySubject map[string][]store.Belief
 	aliases   map[string][]string
 }
 
 func newMemFacts() *memFacts {
-	return &memFacts{bySubject: map[string][]claimRow{}, aliases: map[string][]string{}}
+	return &memFacts{bySubject: map[string][]store.Belief{}, aliases: map[string][]string{}}
 }
 
 // add records a shared, functional claim asserted by agent "a" at sequence seq.
 func (m *memFacts) add(subject, predicate, object, text string, seq int64) {
 	s := seq
-	r := claimRow{
+	r := store.Belief{
 		ID: fmt.Sprintf("c%04d", seq), Text: text, Subject: subject, SubjectKey: canon.SubjectKey(subject),
-		Predicate: predicate, PredicateKey: canon.PredicateKey(predicate), SlotKey: canon.PredicateKey(predicate),
+		// Keyed as the extractor keys a relation: structurally, then through its alias group.
+		Predicate: predicate, PredicateKey: canon.RelationKey(canon.PredicateKey(predicate)), SlotKey: canon.RelationKey(canon.PredicateKey(predicate)),
 		Object: object, ObjectKey: canon.ObjectKey(object), Functional: true, Scope: "shared", Owner: "a",
 		Confidence: 1, Sequence: &s, Status: "active", ValidFrom: time.Unix(0, 0).UTC(), RecordedAt: time.Unix(0, 0).UTC(),
 	}
@@ -45,8 +47,8 @@ func (m *memFacts) known(_ context.Context, keys []string) (map[string][]string,
 	return out, nil
 }
 
-func (m *memFacts) byObject(_ context.Context, keys []string) ([]claimRow, error) {
-	var out []claimRow
+func (m *memFacts) byObject(_ context.Context, keys []string) ([]store.Belief, error) {
+	var out []store.Belief
 	for _, rows := range m.bySubject {
 		for _, r := range rows {
 			if contains(keys, r.ObjectKey) {
@@ -57,8 +59,8 @@ func (m *memFacts) byObject(_ context.Context, keys []string) ([]claimRow, error
 	return out, nil
 }
 
-func (m *memFacts) about(_ context.Context, keys []string) ([]claimRow, error) {
-	var out []claimRow
+func (m *memFacts) about(_ context.Context, keys []string) ([]store.Belief, error) {
+	var out []store.Belief
 	for _, k := range keys {
 		out = append(out, m.bySubject[k]...)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // A relation no lexicon entry names is still found by the meaning of its predicate phrase (local model).
@@ -32,7 +33,7 @@ func TestPredicateSimilarityFallback(t *testing.T) {
 		"Which drink does Alice like best?":     "green tea",
 		"How big are Alice's feet in footwear?": "38",
 	} {
-		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*slot{}, embed: embed}
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}, embed: embed}
 		c, _, err := r.resolve(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)

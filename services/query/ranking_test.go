@@ -7,6 +7,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // The any-term lexical mode weighs a rare word of the question above a common one: a claim matching only the
@@ -22,7 +23,7 @@ func TestAnyTermRanksByInverseDocumentFrequency(t *testing.T) {
 		Text: "Ann tried pottery."})
 	both := f.add(fclaim{Subject: "Ann", Predicate: "said", Accumulating: true, Object: "class",
 		Text: "Ann took a pottery class at the weekend."})
-	v := view{ws: "idf", agent: "agent-a"}
+	v := store.View{Workspace: "idf", Agent: "agent-a"}
 	a := lexicalArgs(v, "pottery or weekend", 10)
 	a["terms"] = []string{"pottery", "weekend"}
 	a["wide"] = "pottery or weekend"
@@ -46,11 +47,11 @@ func TestAnyTermRanksByInverseDocumentFrequency(t *testing.T) {
 // The subject mode lists a mentioned subject's claims only when their predicate is the relation the question
 // asks about; the subject's other claims — everything a busy speaker said — are left to the other modes.
 func TestSubjectModeNeedsThePredicate(t *testing.T) {
-	row := func(id, pred, text string) claimRow {
-		return claimRow{ID: id, Subject: "Ann", SubjectKey: canon.SubjectKey("Ann"), Predicate: pred,
+	row := func(id, pred, text string) store.Belief {
+		return store.Belief{ID: id, Subject: "Ann", SubjectKey: canon.SubjectKey("Ann"), Predicate: pred,
 			PredicateKey: canon.PredicateKey(pred), Object: "x", Text: text}
 	}
-	rows := []claimRow{
+	rows := []store.Belief{
 		row("said-1", "said", "Ann said her sister lives far away."),
 		row("said-2", "said", "Ann said she loves the sea."),
 		row("sister", "sister", "Ann's sister is Beth."),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/api"
@@ -84,31 +85,30 @@ func (r *resolver) resolvePlan(ctx context.Context, p plan) (*chain, error) {
 	}
 	c := &chain{start: ms[0], entity: ms[0].subjects}
 	for _, rel := range p.Relations {
-		cs := cuesFor(rel, mention{from: -1, to: -1})
+		u := unitOfPhrase(rel)
 		slots, err := r.slotsOf(ctx, c.entity)
 		if err != nil {
 			return nil, err
 		}
-		var best *slot
+		var best *store.Slot
 		bestScore := minHopScore
 		for _, sl := range slots {
-			if len(sl.winners) == 0 {
+			if len(sl.Winners) == 0 {
 				continue
 			}
-			sc, consumed := relationMatch(relationWords(sl.winners[0]), cs, make([]bool, len(cs)))
-			if len(consumed) > 0 && sc > bestScore {
+			if sc, _ := unitScore(&u, r.relation(sl.Winners[0]), false, nil); sc > bestScore {
 				best, bestScore = sl, sc
 			}
 		}
 		if best == nil {
 			return nil, nil
 		}
-		c.hops = append(c.hops, hop{slot: best, claim: best.winners[0], score: bestScore})
+		c.hops = append(c.hops, hop{slot: best, claim: best.Winners[0], score: bestScore})
 		c.score += bestScore
 		if len(c.hops) == len(p.Relations) {
 			break
 		}
-		k := canon.SubjectKey(best.winners[0].Object)
+		k := canon.SubjectKey(best.Winners[0].Object)
 		known, err := r.f.known(ctx, []string{k})
 		if err != nil {
 			return nil, err
@@ -133,7 +133,7 @@ const readerPrompt = `You answer a question from an agent's memory, using only t
 5. If the facts do not contain the answer, say you do not know. Answer in as few words as possible.`
 
 // read answers from the assembled context with the LLM reader. The deterministic hops, if any, go with it.
-func (s *Service) read(ctx context.Context, v view, question string, budget int, res *api.AnswerResponse) error {
+func (s *Service) read(ctx context.Context, v store.View, question string, budget int, res *api.AnswerResponse) error {
 	sr, err := s.search(ctx, v, searchParams{query: question, k: s.cfg.DefaultK, budget: budget, history: asksAboutChange(question)})
 	if err != nil {
 		return err
@@ -186,7 +186,7 @@ func (s *Service) read(ctx context.Context, v view, question string, budget int,
 		if !seen[it.claim.ID] {
 			seen[it.claim.ID] = true
 			res.ClaimsUsed = append(res.ClaimsUsed, it.apiClaim())
-			if it.slot != nil && it.slot.disputed {
+			if it.slot != nil && it.slot.Disputed {
 				res.Disputed = true
 			}
 		}

@@ -146,7 +146,7 @@ func TestThroughReconciler(t *testing.T) {
 		t.Fatalf("Paris is not shown superseded by Berlin: %+v", sub.Slots[0].Timeline)
 	}
 	// Predicate phrase embeddings of the reconciler's subject_predicates reach the resolver.
-	rows, err := dbFacts{s: p.q, v: view{ws: "team", agent: "agent-a"}, model: emb.Model()}.about(ctx, []string{"alice"})
+	rows, err := dbFacts{s: p.q, v: store.View{Workspace: "team", Agent: "agent-a"}, model: emb.Model()}.about(ctx, []string{"alice"})
 	if err != nil || len(rows) == 0 || len(rows[0].PredVec) != emb.Dim() {
 		t.Fatalf("predicate embeddings not loaded: %d rows, %v", len(rows), err)
 	}

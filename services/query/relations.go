@@ -1,152 +1,283 @@
 package query
 
 import (
+	"github.com/mneme-ai/mneme/pkg/store"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
-// Relation matching decides which attribute of an entity a question asks about, without an LLM. A claim's
-// relation words are the content words of its predicate plus the words of its sentence outside the subject
-// and object ("The author of X is Y" → author; "X was born in the city of Y" → born, city). A question's cue
-// words are its content words outside the entity mention. A relation word matches a cue word when their
-// stems are equal, or — scaled down — when both belong to one relation family of the lexicon below: a small
-// table of how English names common relations (in the spirit of Wikidata property aliases), so "spouse",
-// "partner" and "married" meet, and so do "pass away" and "died".
+// Relation matching decides whether a claim's relation is the one a question's relation unit (question.go)
+// asks about, with the machinery the extractor filed the claim with: the claim's predicate key is a
+// canonical relation key (pkg/canon: structure plus alias groups), so a unit whose keys hold it matches
+// outright; else the content lemmas of the claim's predicate phrase and key are compared with the unit's
+// (pkg/nlp lemmas on both sides, agent nouns read as their verbs: "founder" and "founded" meet), and, weakly,
+// the lemmas of the claim's sentence outside its subject and object (a sentence may name the relation its
+// predicate does not: "X is associated with the sport of Y").
 
-// family is a group of words naming one relation; weak words hint at it but also occur elsewhere.
-type family struct {
-	name         string
-	strong, weak []string
-}
+// lemmaCache memoizes relLemma: the same few thousand words recur in every question and claim.
+var lemmaCache sync.Map
 
-var families = []family{
-	{"spouse", []string{"spouse", "wife", "husband", "married", "marry", "marriage", "partner", "wed", "wedded"}, nil},
-	{"death", []string{"die", "died", "dies", "death", "dead", "deceased", "perish", "perished"}, []string{"pass", "passed", "away", "breathe", "breath", "last", "buried"}},
-	{"birth", []string{"born", "birth", "birthplace", "native"}, []string{"hometown", "origin"}},
-	{"citizenship", []string{"citizen", "citizenship", "nationality", "national", "passport"}, []string{"country", "belong", "belongs", "hold", "holds", "come", "comes", "hail", "hails", "from", "member", "part"}},
-	{"origin", []string{"origin", "originate", "originated", "originates", "invented", "invent"}, []string{"created", "create", "creation", "come", "comes", "from", "develop", "developed", "first", "rise", "hail", "hails", "birthplace", "established", "made", "country", "arise", "arose", "existence", "began", "start", "started"}},
-	{"capital", []string{"capital"}, []string{"city"}},
-	{"continent", []string{"continent"}, []string{"located", "location"}},
-	{"position", []string{"position", "specialty", "specialise", "specialize", "specializes", "specialized"}, []string{"play", "plays", "played", "role", "serve", "served"}},
-	{"sport", []string{"sport", "sports"}, []string{"play", "plays", "played", "compete", "competed", "game", "associated"}},
-	{"author", []string{"author", "writer", "wrote", "authored"}, []string{"write", "written", "creator", "created"}},
-	{"language", []string{"language", "languages", "speak", "speaks", "spoken", "tongue"}, []string{"write", "written", "sign", "signed", "official", "communication", "communications"}},
-	{"occupation", []string{"occupation", "profession", "professional", "job", "career", "field"}, []string{"work", "works", "role", "title"}},
-	{"employer", []string{"employer", "employ", "employs", "employed", "employee"}, []string{"work", "works", "worked", "company", "organization", "organisation", "member", "part"}},
-	{"workplace", []string{"workplace"}, []string{"work", "works", "worked", "location", "hours", "city"}},
-	{"founder", []string{"found", "founded", "founder", "founding", "establish", "established", "cofounder"}, []string{"start", "started", "responsible", "create", "created"}},
-	{"headquarters", []string{"headquarters", "headquarter", "headquartered", "hq"}, []string{"based", "located", "location", "office"}},
-	{"ceo", []string{"ceo", "executive"}, []string{"chief", "officer", "head"}},
-	{"chair", []string{"chair", "chairperson", "chairman", "chairwoman"}, []string{"president", "head", "leader"}},
-	{"director", []string{"director", "manager", "management"}, []string{"head", "manage", "managed", "managing"}},
-	{"head_of_state", []string{"monarch", "king", "queen", "president"}, []string{"head", "state", "chief", "leader"}},
-	{"head_of_government", []string{"government", "premier", "mayor", "prime", "minister", "chancellor"}, []string{"head", "chief", "leader", "executive"}},
-	{"developer", []string{"developer", "develop", "developed"}, []string{"made", "make", "built", "company"}},
-	{"manufacturer", []string{"manufacturer", "manufactured", "manufacture", "produced", "producer", "produce", "maker"}, []string{"made", "make", "company", "built"}},
-	{"performer", []string{"performer", "performed", "perform", "performs", "singer", "sang", "sung", "actor", "actress", "portrayed", "played"}, []string{"artist", "band", "play", "sing"}},
-	{"creator", []string{"creator", "created", "create", "invented", "inventor"}, []string{"made", "author"}},
-	{"famous", []string{"famous", "known", "notable", "renowned", "famed"}, []string{"work", "creation", "significant", "associated"}},
-	{"religion", []string{"religion", "religious", "faith", "denomination"}, []string{"affiliated", "affiliation", "belief", "believe", "follow", "follows", "church", "associated"}},
-	{"genre", []string{"genre", "music", "musical"}, []string{"type", "kind", "style"}},
-	{"child", []string{"child", "children", "son", "daughter", "offspring"}, []string{"successor", "heir", "descendant"}},
-	{"education", []string{"educated", "education", "educational", "university", "college", "school", "alma", "studied", "graduated", "attended"}, []string{"institution", "study", "received"}},
-	{"broadcaster", []string{"broadcaster", "broadcast", "broadcasted", "network", "channel", "aired"}, []string{"original", "originally"}},
-	{"location", []string{"located", "location"}, []string{"where", "place", "situated", "lies"}},
-}
-
-// familyWeight of strong and weak members, and the scale of a family match against an exact stem match.
-const (
-	strongMember = 1.0
-	weakMember   = 0.5
-	familyScale  = 0.85
-)
-
-// membership maps a stem to the families it belongs to and how strongly.
-var membership = func() map[string]map[int]float64 {
-	m := map[string]map[int]float64{}
-	add := func(w string, fam int, wt float64) {
-		s := stem(strings.ToLower(w))
-		if m[s] == nil {
-			m[s] = map[int]float64{}
-		}
-		if wt > m[s][fam] {
-			m[s][fam] = wt
-		}
+// relLemma normalizes a word for relation matching: lower case, a verb form to its infinitive ("lived",
+// "lives" → live), a plural to its singular, an agent noun to its verb ("founder" → found, "writer" →
+// write: English derives them by rule, checked against the dictionary by nlp.AgentNoun).
+func relLemma(w string) string {
+	w = strings.ToLower(w)
+	if v, ok := lemmaCache.Load(w); ok {
+		return v.(string)
 	}
-	for i, f := range families {
-		for _, w := range f.strong {
-			add(w, i, strongMember)
-		}
-		for _, w := range f.weak {
-			add(w, i, weakMember)
-		}
-	}
-	return m
-}()
-
-// wordSim is how well relation stem r matches question stem q: 1 for the same stem, else the best shared
-// family scaled by the weaker membership.
-func wordSim(r, q string) float64 {
-	if r == q {
-		return 1
-	}
-	mr, mq := membership[r], membership[q]
-	best := 0.0
-	for f, wr := range mr {
-		if wq, ok := mq[f]; ok {
-			if s := min(wr, wq) * familyScale; s > best {
-				best = s
-			}
-		}
-	}
-	return best
-}
-
-// relWord is one relation word of a claim. Words of the predicate carry full weight; words found only in the
-// claim's sentence carry less, because a sentence may also hold leftovers of a name or value that extraction
-// cut short ("Charles Frederick, Duke of ...").
-type relWord struct {
-	stem   string
-	weight float64
-}
-
-// residualWeight is the weight of a relation word found only in the sentence.
-const residualWeight = 0.3
-
-// relationWords returns the relation words of a claim: content words of its predicate, plus content words of
-// its sentence that are not part of the subject or the object and are not capitalized mid-sentence (names).
-// Deduplicated, in order.
-func relationWords(c *claimRow) []relWord {
-	seen := map[string]bool{}
-	var out []relWord
-	add := func(s string, w float64) {
-		if !seen[s] && !stopwords[s] {
-			seen[s] = true
-			out = append(out, relWord{stem: s, weight: w})
-		}
-	}
-	for _, w := range contentWords(strings.ReplaceAll(c.Predicate, "_", " ")) {
-		add(w.stem, 1)
-	}
-	// The canonical relation key names the relation however it was said ("Thomas Kyd's birthplace is London"
-	// is keyed born_in): a question may use either wording.
-	if k := canon.RelationKey(c.PredicateKey); k != "" && k != canon.PredicateKey(c.Predicate) {
-		for _, w := range contentWords(strings.ReplaceAll(k, "_", " ")) {
-			add(w.stem, 0.5)
-		}
-	}
-	for _, w := range sentenceResidual(c.Text, c.Subject, c.Object) {
-		add(w.stem, residualWeight)
-	}
+	out := relLemmaOnce(w)
+	lemmaCache.Store(w, out)
 	return out
 }
 
+func relLemmaOnce(w string) string {
+	if len(w) < 3 {
+		return w
+	}
+	if nlp.Known(w) {
+		if b := nlp.VerbLemma(w); b != w {
+			return b
+		}
+		if n := nlp.Lemma(w, "NNS"); n != w && nlp.Known(n) {
+			w = n
+		}
+	}
+	for range 3 {
+		d := derive(w)
+		if d == w {
+			break
+		}
+		w = d
+	}
+	// An agent noun: "founder" → found, "creator" → create, "producer" → produce, "director" → direct.
+	for _, suf := range []string{"er", "or", "r"} {
+		if base, ok := strings.CutSuffix(w, suf); ok && len(base) >= 3 {
+			for _, b := range []string{base, base + "e", strings.TrimSuffix(base, base[len(base)-1:])} {
+				// The base must be a verb: its regular forms are words too ("founded", not "authed").
+				if len(b) >= 3 && nlp.Known(b) && nlp.AgentNoun(b) == w && (nlp.Known(nlp.PastRegular(b)) || nlp.Known(nlp.Gerund(b))) {
+					return b
+				}
+			}
+		}
+	}
+	return w
+}
+
+// derive undoes one step of English derivational morphology that turns a relation's verb into a noun or an
+// adjective ("affiliation" → affiliate, "employment" → employ, "residence" → reside, "citizenship" →
+// citizen, "religious" → religion, "educational" → education, "origin" → originate), when the result is a
+// word of the dictionary (and, for a verb, has regular verb forms): the suffixes are English's productive
+// ones, so no list of words is needed.
+func derive(w string) string {
+	isVerb := func(b string) bool {
+		return len(b) >= 3 && nlp.Known(b) && (nlp.Known(nlp.PastRegular(b)) || nlp.Known(nlp.Gerund(b)))
+	}
+	known := func(b string) bool { return len(b) >= 3 && nlp.Known(b) }
+	try := func(suffix string, cands ...func(stem string) (string, bool)) (string, bool) {
+		stem, ok := strings.CutSuffix(w, suffix)
+		if !ok || len(stem) < 3 {
+			return "", false
+		}
+		for _, c := range cands {
+			if b, ok := c(stem); ok {
+				return b, true
+			}
+		}
+		return "", false
+	}
+	verb := func(add string) func(string) (string, bool) {
+		return func(stem string) (string, bool) { return stem + add, isVerb(stem + add) }
+	}
+	word := func(add string) func(string) (string, bool) {
+		return func(stem string) (string, bool) { return stem + add, known(stem + add) }
+	}
+	for _, r := range []struct {
+		suffix string
+		cands  []func(string) (string, bool)
+	}{
+		{"ation", []func(string) (string, bool){verb("ate"), verb(""), verb("e")}},
+		{"ion", []func(string) (string, bool){verb("e"), verb("")}},
+		{"ment", []func(string) (string, bool){verb(""), verb("e")}},
+		{"ence", []func(string) (string, bool){verb("e"), verb("")}},
+		{"ance", []func(string) (string, bool){verb(""), verb("e")}},
+		{"ship", []func(string) (string, bool){word("")}},
+		{"ious", []func(string) (string, bool){word("ion")}},
+		{"ional", []func(string) (string, bool){word("ion")}},
+		{"al", []func(string) (string, bool){word(""), word("e")}},
+	} {
+		if b, ok := try(r.suffix, r.cands...); ok {
+			return b
+		}
+	}
+	if isVerb(w+"ate") && !isVerb(w) {
+		// "origin" → originate.
+		return w + "ate"
+	}
+	return w
+}
+
+// claimRelation is what a claim says its relation is.
+type claimRelation struct {
+	// keys are its canonical relation keys: the predicate key's and the slot key's.
+	keys []string
+	// words are the content lemmas of its predicate phrase and key.
+	words []string
+	// residual are the content lemmas of its sentence outside the subject and the object, without names.
+	residual []string
+}
+
+// relationOf reads a claim's relation.
+func relationOf(c *store.Belief) claimRelation {
+	var r claimRelation
+	r.keys = dedupe([]string{canon.RelationKey(c.PredicateKey), canon.RelationKey(c.SlotKey), c.PredicateKey})
+	seen := map[string]bool{}
+	add := func(dst *[]string, w string) {
+		l := relLemma(w)
+		if l == "" || stopwords[l] || stopwords[w] || prepWords[w] || seen[l] {
+			return
+		}
+		seen[l] = true
+		*dst = append(*dst, l)
+	}
+	for _, w := range splitWords(c.Predicate) {
+		add(&r.words, w)
+	}
+	for _, w := range strings.Split(c.PredicateKey, "_") {
+		add(&r.words, w)
+	}
+	for _, w := range sentenceResidual(c.Text, c.Subject, c.Object) {
+		add(&r.residual, w)
+	}
+	return r
+}
+
+// Weights of the ways a claim's relation can match a unit.
+const (
+	// keyMatch is a unit key equal to the claim's relation key (less a little per rank of the key).
+	keyMatch = 1.0
+	// lemmaMatch scales the F1 of the unit's and the predicate's content lemmas.
+	lemmaMatch = 0.85
+	// residualMatch scales the share of the unit's lemmas found in the sentence outside subject and object.
+	residualMatch = 0.4
+	// typeNounMatch is a claim whose sentence names the kind of answer the question asks for;
+	// typeConflictScore the most a claim may score that names another kind of place.
+	typeNounMatch     = 0.55
+	typeConflictScore = 0.2
+	// looseBonus is added per loose question lemma (one no reading explained) the predicate holds.
+	looseBonus = 0.1
+)
+
+// unitScore is how well a claim's relation answers unit u, in [0, 1]; inverse scores the inverse reading
+// (the claim's object is the anchor side). pred is the part of the score from keys and the predicate alone.
+func unitScore(u *relUnit, r claimRelation, inverse bool, loose []string) (score, pred float64) {
+	keys := u.keys
+	if inverse {
+		keys = u.inverse
+	} else if u.inverseOnly {
+		return 0, 0
+	}
+	for i, k := range keys {
+		if k != "" && contains(r.keys, k) {
+			s := keyMatch - 0.02*float64(min(i, 5))
+			if typeConflict(u, r) {
+				s = typeConflictScore
+			}
+			return s, s
+		}
+	}
+	if inverse && len(u.inverse) == 0 {
+		return 0, 0
+	}
+	if len(u.words) == 0 {
+		return 0, 0
+	}
+	m := 0
+	for _, w := range u.words {
+		if contains(r.words, w) {
+			m++
+		}
+	}
+	if m > 0 && len(r.words) > 0 {
+		prec, rec := float64(m)/float64(len(r.words)), float64(m)/float64(len(u.words))
+		pred = lemmaMatch * 2 * prec * rec / (prec + rec)
+	}
+	score = pred
+	res := 0
+	for _, w := range u.words {
+		if contains(r.residual, w) || contains(r.words, w) {
+			res++
+		}
+	}
+	score = max(score, residualMatch*float64(res)/float64(len(u.words)))
+	for _, w := range u.typ {
+		// "Which continent does X come from?" and "X is located in the continent of Y": the kind of answer
+		// the question names is named by the claim.
+		if contains(r.residual, w) || contains(r.words, w) {
+			score = max(score, typeNounMatch)
+		}
+	}
+	if typeConflict(u, r) {
+		// "In which city is …" and "… is located in the continent of Y": the claim names another kind.
+		score = min(score, typeConflictScore)
+	}
+	bonus := 0.0
+	for _, w := range loose {
+		if contains(r.words, w) {
+			bonus += looseBonus
+		}
+	}
+	bonus = min(bonus, 2*looseBonus)
+	if score > 0 {
+		score += bonus
+	}
+	return min(score, 1), pred
+}
+
+// typeConflict reports a claim whose sentence names a kind of thing ("the continent of", "the city of")
+// none of which is the kind the question asks for.
+func typeConflict(u *relUnit, r claimRelation) bool {
+	if len(u.typ) == 0 {
+		return false
+	}
+	named := false
+	for _, w := range append(append([]string(nil), r.residual...), r.words...) {
+		if !placeKinds[w] {
+			continue
+		}
+		if contains(u.typ, w) {
+			return false
+		}
+		named = true
+	}
+	return named && placeKinds[u.typ[len(u.typ)-1]]
+}
+
+// placeKinds are the nouns English classifies places by, from the smallest to the largest: a claim that
+// names one answers a question about that kind, not another ("which city" is not "which continent").
+var placeKinds = set("city", "town", "village", "country", "state", "province", "region", "county", "continent", "island", "district", "neighbourhood", "neighborhood")
+
+// covers reports whether every lemma of u is among the claim's relation words: one claim that names two
+// units of the question ("the headquarters … located in" is one relation).
+func covers(r claimRelation, u *relUnit) bool {
+	if len(u.words) == 0 {
+		return false
+	}
+	for _, w := range u.words {
+		if !contains(r.words, w) && !contains(r.residual, w) {
+			return false
+		}
+	}
+	return true
+}
+
 // sentenceResidual returns the content words of text outside the first occurrences of subject and object,
-// without capitalized words after the first (names).
-func sentenceResidual(text, subject, object string) []word {
+// without capitalized words after the first (names), lower-cased.
+func sentenceResidual(text, subject, object string) []string {
 	low := strings.ToLower(text)
 	orig := text
 	cut := func(part string) {
@@ -167,7 +298,7 @@ func sentenceResidual(text, subject, object string) []word {
 		cut(subject)
 		cut(object)
 	}
-	var out []word
+	var out []string
 	for i, f := range strings.Fields(orig) {
 		r, _ := utf8.DecodeRuneInString(f)
 		if i > 0 && unicode.IsUpper(r) {
@@ -175,141 +306,9 @@ func sentenceResidual(text, subject, object string) []word {
 		}
 		for _, w := range splitWords(f) {
 			if !stopwords[w] {
-				out = append(out, word{low: w, stem: stem(w), field: i})
+				out = append(out, w)
 			}
 		}
 	}
 	return out
-}
-
-// cue is a question word available for matching, with its distance (in fields) from the anchor entity.
-type cue struct {
-	stem  string
-	field int
-	// text is the word as written (or the plain word an idiom means), for embedding.
-	text string
-}
-
-// relationMatch scores a claim's relation words against the question's unconsumed cues. It returns the score
-// (matched weight minus a penalty for relation words the question does not mention) and the indexes of the
-// cues the match consumed.
-func relationMatch(rel []relWord, cues []cue, used []bool) (float64, []int) {
-	if len(rel) == 0 {
-		return 0, nil
-	}
-	const unmatchedPenalty = 0.35
-	score := 0.0
-	var consumed []int
-	for _, r := range rel {
-		best, bi := 0.0, -1
-		for i, c := range cues {
-			if used[i] {
-				continue
-			}
-			if s := wordSim(r.stem, c.stem); s > best {
-				best, bi = s, i
-			}
-		}
-		if bi >= 0 && best >= 0.4 {
-			score += best
-			consumed = append(consumed, bi)
-		} else {
-			score -= unmatchedPenalty * r.weight * relationWordWeight(r.stem)
-		}
-	}
-	// A cue consumed for one relation word consumes the other cues of its families too ("country of
-	// citizenship" is one relation, not two hops).
-	taken := map[int]bool{}
-	for _, i := range consumed {
-		taken[i] = true
-	}
-	for i, c := range cues {
-		if used[i] || taken[i] {
-			continue
-		}
-		// Only generic words are swept up this way; a strong relation word ("sport" after "plays") names a
-		// hop of its own.
-		if strongest(c.stem) >= strongMember {
-			continue
-		}
-		for _, r := range rel {
-			if wordSim(r.stem, c.stem) >= 0.4 {
-				taken[i] = true
-				consumed = append(consumed, i)
-				break
-			}
-		}
-	}
-	return score, consumed
-}
-
-// relationWordWeight discounts type nouns that many relations share ("city", "country"): missing one costs
-// less than missing the verb of the relation.
-func relationWordWeight(r string) float64 {
-	switch r {
-	case "citi", "countri", "locat", "place", "person", "compani", "organ":
-		return 0.5
-	}
-	return 1
-}
-
-// strongest is the highest family membership of a stem (0 when it belongs to no family).
-func strongest(s string) float64 {
-	best := 0.0
-	for _, wt := range membership[s] {
-		best = max(best, wt)
-	}
-	return best
-}
-
-// idioms are multi-word ways of naming a relation, matched on stems; "*" matches any one word. Each is
-// replaced by one plain word that the lexicon knows.
-var idioms = func() []struct {
-	pattern []string
-	meaning string
-} {
-	raw := []struct{ phrase, meaning string }{
-		{"pass away", "died"}, {"passed away", "died"}, {"passes away", "died"}, {"passing away", "died"},
-		{"breathe * last", "died"}, {"breathed * last", "died"}, {"last breath", "died"}, {"breath * last", "died"},
-		{"come into existence", "founded"}, {"came into existence", "founded"}, {"come into being", "founded"},
-		{"came into being", "founded"}, {"give rise", "originated"}, {"gave rise", "originated"},
-		{"work for", "employed"}, {"works for", "employed"}, {"worked for", "employed"}, {"working for", "employed"},
-		{"alma mater", "educated"}, {"tied the knot", "married"}, {"set up", "founded"},
-		{"notable work", "famous"}, {"significant creation", "famous"}, {"significant work", "famous"},
-		{"best known", "famous"}, {"major work", "famous"}, {"known for", "famous"},
-	}
-	out := make([]struct {
-		pattern []string
-		meaning string
-	}, len(raw))
-	for i, r := range raw {
-		for _, w := range strings.Fields(r.phrase) {
-			if w != "*" {
-				w = stem(w)
-			}
-			out[i].pattern = append(out[i].pattern, w)
-		}
-		out[i].meaning = r.meaning
-	}
-	return out
-}()
-
-// matchIdiom reports how many words at the start of ws form an idiom, and what it means.
-func matchIdiom(ws []word) (int, string) {
-	for _, id := range idioms {
-		if len(ws) < len(id.pattern) {
-			continue
-		}
-		ok := true
-		for j, p := range id.pattern {
-			if p != "*" && ws[j].stem != p {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return len(id.pattern), id.meaning
-		}
-	}
-	return 0, ""
 }

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"sort"
 	"strings"
 	"unicode"
@@ -16,64 +17,82 @@ type facts interface {
 	// known maps each candidate key that names a visible subject (directly or as an alias) to its subject keys.
 	known(ctx context.Context, keys []string) (map[string][]string, error)
 	// about returns the view's claims about the given subject keys.
-	about(ctx context.Context, subjectKeys []string) ([]claimRow, error)
+	about(ctx context.Context, subjectKeys []string) ([]store.Belief, error)
 	// byObject returns the view's claims whose object has one of the given object keys (bounded).
-	byObject(ctx context.Context, objectKeys []string) ([]claimRow, error)
+	byObject(ctx context.Context, objectKeys []string) ([]store.Belief, error)
 }
 
 // hop is one deterministic step: the slot chosen for an entity and its resolved value.
 type hop struct {
-	slot  *slot
-	claim *claimRow
+	slot  *store.Slot
+	claim *store.Belief
 	score float64
-	// bridge marks a hop taken without a cue word, to reach an entity whose slots the question names.
+	// bridge marks a hop taken without a relation of the question, to reach an entity whose slots the
+	// question names.
 	bridge bool
+	// inverse marks a hop read backwards: the entity was the claim's object, the value is its subject.
+	inverse bool
 }
 
 // chain is one candidate resolution of a question: a start entity and hops outward from it.
 type chain struct {
-	start    mention
-	entity   []string // subject keys of the current entity
-	cues     []cue
-	used     []bool
+	start mention
+	// q is the question read from this chain's mention.
+	q *questionParse
+	// entity holds the subject keys of the current entity; objKeys the object keys it may be named by.
+	entity, objKeys []string
+	// units are the relations this reading explains (q's, with compounds split where a reading split them);
+	// next is the index of the next one to explain.
+	units    []relUnit
+	next     int
 	hops     []hop
 	score    float64
 	finalVal float64
 	// reverse holds, for a reverse lookup ("Who lives in Berlin?"), the current claims whose object the
 	// question names and whose relation it asks about; the answer is their subjects.
-	reverse []*claimRow
+	reverse []*store.Belief
 }
 
 // resolver answers questions hop by hop over facts, deterministically.
 type resolver struct {
 	f       facts
-	v       view
+	v       store.View
 	agent   string
 	maxHops int
 	// slots caches the resolved slots of subject keys for one question.
-	slots map[string][]*slot
+	slots map[string][]*store.Slot
 	// embed, when set, embeds text with the model of the claims' predicate embeddings (PredVec): the
-	// question's relation words are then also compared with predicate phrases by meaning.
+	// question's relation phrases are then also compared with predicate phrases by meaning.
 	embed func(ctx context.Context, text string) ([]float32, error)
-	// qvecs caches the embedding of the question's relation words per mention.
-	qvecs map[int][]float32
+	// vecs caches embeddings of relation phrases; rels the relations of claims.
+	vecs map[string][]float32
+	rels map[*store.Belief]claimRelation
 }
 
 const (
 	beamWidth   = 8
 	minHopScore = 0.5
+	// minOptionalScore is the score at which a type noun ("the country where …") counts as a hop.
+	minOptionalScore = 0.3
 	// bridgePenalty is charged for a hop the question does not name ("the country of origin of <a club>"
 	// goes through the club's sport); at most one per chain, and never the last hop.
 	bridgePenalty = 0.5
-	hopPenalty    = 0.05
-	maxMentions   = 4
-	proximityBon  = 0.15
+	// skipPenalty is charged for a unit of the question no hop explained.
+	skipPenalty = 0.6
+	// weakHop is the score of a hop taken by meaning alone (weakSteps), before its similarity bonus;
+	// weakHopTop how many of an entity's most similar relations it tries.
+	weakHop    = 0.1
+	weakHopTop = 2
+	// maxBridgeSlots bounds the slots a bridge may go through (a busy entity is no bridge).
+	maxBridgeSlots = 64
+	hopPenalty     = 0.05
+	maxMentions    = 4
 	// predSimFloor is the cosine similarity below which a predicate phrase says nothing about the question
 	// (unrelated phrases score around 0.1–0.2 with the default model); predSimWeight scales what is above it.
 	predSimFloor  = 0.3
 	predSimWeight = 0.5
-	// predSimAlone is the similarity at which a predicate phrase alone answers a one-hop question that no
-	// relation word of the lexicon matched.
+	// predSimAlone is the similarity at which a predicate phrase alone answers a one-relation question that
+	// no key or lemma matched.
 	predSimAlone = 0.55
 )
 
@@ -112,7 +131,7 @@ func (r *resolver) mentions(ctx context.Context, q string) ([]mention, error) {
 }
 
 // slotsOf returns the resolved slots of the given subject keys (cached per question).
-func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*slot, error) {
+func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, error) {
 	var missing []string
 	for _, k := range keys {
 		if _, ok := r.slots[k]; !ok {
@@ -127,61 +146,81 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*slot, error) 
 		for _, k := range missing {
 			r.slots[k] = nil
 		}
-		for _, s := range groupSlots(rows, r.agent, r.v) {
-			r.slots[s.subjectKey] = append(r.slots[s.subjectKey], s)
+		for _, s := range store.GroupSlots(rows, r.v) {
+			r.slots[s.SubjectKey] = append(r.slots[s.SubjectKey], s)
 		}
 	}
-	var out []*slot
+	var out []*store.Slot
 	for _, k := range keys {
 		out = append(out, r.slots[k]...)
 	}
 	return out, nil
 }
 
-// cuesFor returns the question's content words outside the mention, with their field positions. Idioms are
-// replaced by the plain word they mean ("breathe his last" → die).
-func cuesFor(q string, m mention) []cue {
-	all := words(q)
-	var out []cue
-	for i := 0; i < len(all); i++ {
-		w := all[i]
-		if w.field >= m.from && w.field < m.to {
-			continue
-		}
-		if n, meaning := matchIdiom(all[i:]); n > 0 {
-			out = append(out, cue{stem: stem(meaning), field: w.field, text: meaning})
-			i += n - 1
-			continue
-		}
-		if stopwords[w.low] {
-			continue
-		}
-		out = append(out, cue{stem: w.stem, field: w.field, text: w.low})
+// relation returns a claim's relation (cached per question).
+func (r *resolver) relation(c *store.Belief) claimRelation {
+	if r.rels == nil {
+		r.rels = map[*store.Belief]claimRelation{}
 	}
-	return out
+	if rel, ok := r.rels[c]; ok {
+		return rel
+	}
+	rel := relationOf(c)
+	r.rels[c] = rel
+	return rel
 }
 
-// resolve finds the best chain for question q: from each mentioned entity outward, choosing at each hop the
-// slot whose relation best matches the question's unconsumed cue words, until the cues are spent. It returns
-// nil when no entity or no matching slot is found.
+// readQuestion reads q outward from mention m; a question no rule could read gets one unit of its loose
+// content words, so every word still counts.
+func readQuestion(toks []qtok, m *mention) *questionParse {
+	qp := parseTokens(toks, m)
+	required := 0
+	for _, u := range qp.units {
+		if !u.optional {
+			required++
+		}
+	}
+	if required == 0 && len(qp.loose) > 0 {
+		u := relUnit{words: qp.loose, keys: relKeys(joinWords(qp.loose), ""), said: strings.Join(qp.loose, " ")}
+		qp.units = append(qp.units, u)
+		qp.loose = nil
+	}
+	if required == 0 && len(qp.units) == 0 && len(qp.typ) > 0 {
+		// "What is X's …" said only by a type noun: "Which city is X?" asks X's city.
+		u := relUnit{words: qp.typ, keys: relKeys(joinWords(qp.typ), ""), said: strings.Join(qp.typ, " ")}
+		qp.units = append(qp.units, u)
+	}
+	return &qp
+}
+
+// resolve finds the best chain for question q: from each mentioned entity outward, explaining the question's
+// relation units in order — at each one the slot whose relation matches it best, its value taken by code —
+// until every unit is explained. It returns nil when no entity or no matching slot is found.
 func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, error) {
 	ms, err := r.mentions(ctx, q)
 	if err != nil {
 		return nil, ms, err
 	}
+	toks := analyzeQuestion(q)
 	if len(ms) == 0 {
-		c, err := r.reverseLookup(ctx, q)
+		c, err := r.reverseLookup(ctx, q, toks)
 		return c, ms, err
 	}
 	var beam []*chain
 	for _, m := range ms {
-		cs := cuesFor(q, m)
-		beam = append(beam, &chain{start: m, entity: m.subjects, cues: cs, used: make([]bool, len(cs))})
+		qp := readQuestion(toks, &m)
+		if len(qp.units) == 0 {
+			continue
+		}
+		beam = append(beam, &chain{start: m, q: qp, units: qp.units, entity: m.subjects, objKeys: objectKeysOfText(m.text, m.subjects)})
 	}
 	var finals []*chain
-	for depth := 0; depth < r.maxHops && len(beam) > 0; depth++ {
+	for depth := 0; depth < r.maxHops+4 && len(beam) > 0; depth++ {
 		var next []*chain
 		for _, c := range beam {
+			if c.next >= len(c.units) {
+				continue
+			}
 			exp, err := r.expand(ctx, c)
 			if err != nil {
 				return nil, ms, err
@@ -192,103 +231,292 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 		if len(next) > beamWidth {
 			next = next[:beamWidth]
 		}
-		// Hop to the objects: an object that is itself a known subject can be expanded further.
-		var objKeys []string
-		for _, c := range next {
-			objKeys = append(objKeys, objectKeys(c.hops[len(c.hops)-1].claim)...)
-		}
-		known, err := r.f.known(ctx, dedupe(objKeys))
-		if err != nil {
-			return nil, ms, err
-		}
 		beam = beam[:0]
 		for _, c := range next {
-			c.finalVal = c.score - remainingPenalty(c) - hopPenalty*float64(len(c.hops)) - answerTypePenalty(q, c.hops[len(c.hops)-1].claim.Object)
-			if !c.hops[len(c.hops)-1].bridge {
-				finals = append(finals, c)
+			last := lastHop(c)
+			if len(c.hops) >= r.maxHops && c.onlyOptionalLeft() {
+				// At the hop limit, units that may name no relation of their own ("… in which city") are
+				// skipped as they would be below it.
+				c.next = len(c.units)
 			}
-			var subj []string
-			for _, k := range objectKeys(c.hops[len(c.hops)-1].claim) {
-				subj = append(subj, known[k]...)
+			if c.next >= len(c.units) {
+				if last != nil && !last.bridge {
+					c.finalVal = c.score - hopPenalty*float64(len(c.hops)) - answerTypePenalty(c.q, last.claim.Object) - r.skipped(c)
+					finals = append(finals, c)
+				}
+				continue
 			}
-			if len(subj) > 0 && remainingCues(c) > 0 {
-				c2 := *c
-				c2.entity = dedupe(subj)
-				beam = append(beam, &c2)
+			if len(c.hops) >= r.maxHops {
+				continue
 			}
+			beam = append(beam, c)
 		}
 	}
 	if len(finals) == 0 {
-		c, ms, err := r.bySimilarity(ctx, q, ms)
+		c, ms, err := r.bySimilarity(ctx, toks, ms)
 		if c != nil || err != nil {
 			return c, ms, err
 		}
-		c, err = r.reverseLookup(ctx, q)
+		c, err = r.reverseLookup(ctx, q, toks)
 		return c, ms, err
 	}
 	sort.SliceStable(finals, func(i, j int) bool { return finals[i].finalVal > finals[j].finalVal })
 	return finals[0], ms, nil
 }
 
-// expand returns c extended by each slot of its entity that matches the remaining cues well enough.
+// onlyOptionalLeft reports whether every unit c has not explained yet is optional.
+func (c *chain) onlyOptionalLeft() bool {
+	for i := c.next; i < len(c.units); i++ {
+		if !c.units[i].optional {
+			return false
+		}
+	}
+	return true
+}
+
+// skipped is zero: skips are charged when they happen (kept for the final score's formula).
+func (r *resolver) skipped(*chain) float64 { return 0 }
+
+func lastHop(c *chain) *hop {
+	if len(c.hops) == 0 {
+		return nil
+	}
+	return &c.hops[len(c.hops)-1]
+}
+
+// expand returns c extended by the ways its next unit can be explained: a slot of its entity whose relation
+// matches the unit (and, when the same claim names them, the units after it), the inverse reading (a claim
+// whose object is the entity), skipping the unit (free for a type noun, charged otherwise), or one bridge hop.
 func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	slots, err := r.slotsOf(ctx, c.entity)
 	if err != nil {
 		return nil, err
 	}
-	// Anchor fields: the mention for the first hop, else the cues the previous hop consumed.
-	anchor := []int{c.start.from, c.start.to - 1}
-	if len(c.hops) > 0 {
-		anchor = anchor[:0]
-		for i, u := range c.used {
-			if u {
-				anchor = append(anchor, c.cues[i].field)
-			}
-		}
-	}
+	u := &c.units[c.next]
 	var out []*chain
+	matched := false
 	for _, s := range slots {
-		if len(s.winners) == 0 {
+		if len(s.Winners) == 0 {
 			continue
 		}
-		w := s.winners[0]
-		score, consumed := relationMatch(relationWords(w), c.cues, c.used)
-		if score < minHopScore || len(consumed) == 0 {
-			continue
-		}
-		if sim, ok := r.predSim(ctx, c, w); ok {
-			score += predSimWeight * max(0, sim-predSimFloor)
-		}
-		// Closer cue words are likelier to name this hop: "the capital of the country of X" reads outward.
-		dist := 1 << 30
-		for _, i := range consumed {
-			for _, a := range anchor {
-				if d := abs(c.cues[i].field - a); d < dist {
-					dist = d
-				}
-			}
-		}
-		score += proximityBon / float64(1+dist)
-		used := append([]bool(nil), c.used...)
-		for _, i := range consumed {
-			used[i] = true
-		}
-		n := &chain{start: c.start, entity: c.entity, cues: c.cues, used: used,
-			hops: append(append([]hop(nil), c.hops...), hop{slot: s, claim: w, score: score}), score: c.score + score}
-		out = append(out, n)
-	}
-	if len(out) == 0 && !c.bridged() {
-		for _, s := range slots {
-			if len(s.winners) == 0 {
+		w := s.Winners[0]
+		rel := r.relation(w)
+		// Two units read as one relation ("head of … government"): the outer unit's joined keys.
+		if c.next+1 < len(c.units) {
+			if nu := &c.units[c.next+1]; len(nu.joined) > 0 && hasAny(rel.keys, nu.joined) {
+				out = append(out, r.step(ctx, c, s, w, keyMatch, 2, false))
+				matched = true
 				continue
 			}
-			w := s.winners[0]
-			out = append(out, &chain{start: c.start, entity: c.entity, cues: c.cues, used: c.used,
-				hops:  append(append([]hop(nil), c.hops...), hop{slot: s, claim: w, score: -bridgePenalty, bridge: true}),
-				score: c.score - bridgePenalty})
+		}
+		score, _ := unitScore(u, rel, false, c.q.loose)
+		min := minHopScore
+		if u.optional {
+			min = minOptionalScore
+		}
+		if score > 0 && !typeConflict(u, rel) {
+			if sim, ok := r.predSim(ctx, u, w); ok {
+				score += predSimWeight * max(0, sim-predSimFloor)
+			}
+		}
+		if score < min {
+			continue
+		}
+		matched = true
+		// The same claim may also name the units after this one ("the headquarters … located in").
+		n := 1
+		for c.next+n < len(c.units) && covers(rel, &c.units[c.next+n]) && !sharesWords(u, &c.units[c.next+n]) {
+			n++
+		}
+		out = append(out, r.step(ctx, c, s, w, score, n, false))
+	}
+	if len(u.inverse) > 0 {
+		inv, err := r.inverseSteps(ctx, c, u)
+		if err != nil {
+			return nil, err
+		}
+		if len(inv) > 0 {
+			matched = true
+		}
+		out = append(out, inv...)
+	}
+	if !matched && !u.optional && (c.realHops() > 0 || c.laterRequired()) {
+		out = append(out, r.weakSteps(ctx, c, u, slots)...)
+	}
+	if len(u.parts) > 0 && !matched {
+		// A compound read as two relations ("the continent of origin of X": X's origin, then its continent).
+		split := *c
+		split.units = append(append(append([]relUnit(nil), c.units[:c.next]...), u.parts...), c.units[c.next+1:]...)
+		out = append(out, &split)
+	}
+	// Skipping the unit: free for a type noun, charged for a relation.
+	skip := *c
+	skip.next++
+	if !u.optional {
+		skip.score -= skipPenalty
+	}
+	if u.optional || len(c.hops) > 0 || !matched {
+		out = append(out, &skip)
+	}
+	if !matched && !u.optional && !c.bridged() && len(slots) <= maxBridgeSlots {
+		for _, s := range slots {
+			if len(s.Winners) == 0 {
+				continue
+			}
+			b := r.step(ctx, c, s, s.Winners[0], -bridgePenalty, 0, false)
+			b.hops[len(b.hops)-1].bridge = true
+			out = append(out, b)
 		}
 	}
+	return r.known(ctx, out)
+}
+
+// weakSteps explains a unit no slot's key or lemmas match, inside a chain that has other hops, by the
+// entity's relations closest in meaning to it (the embedder's similarity of relation phrases; without it, an
+// entity's only relations): "the birthplace of <a sport>" is where the sport "was created", "the job title of
+// <someone>" what they "work in". The hop is charged, so any matching reading wins over it.
+func (r *resolver) weakSteps(ctx context.Context, c *chain, u *relUnit, slots []*store.Slot) []*chain {
+	type cand struct {
+		s   *store.Slot
+		sim float64
+	}
+	var cs []cand
+	for _, s := range slots {
+		if len(s.Winners) == 0 || typeConflict(u, r.relation(s.Winners[0])) {
+			continue
+		}
+		sim, ok := r.predSim(ctx, u, s.Winners[0])
+		if !ok {
+			sim = predSimFloor
+		}
+		cs = append(cs, cand{s, sim})
+	}
+	if len(cs) == 0 || r.embed == nil && len(cs) > weakHopTop {
+		return nil
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].sim > cs[j].sim })
+	var out []*chain
+	for i, x := range cs {
+		if i == weakHopTop {
+			break
+		}
+		score := weakHop + predSimWeight*max(0, x.sim-predSimFloor)
+		out = append(out, r.step(ctx, c, x.s, x.s.Winners[0], score, 1, false))
+	}
+	return out
+}
+
+// realHops counts the hops that explained a relation of the question (bridges do not).
+func (c *chain) realHops() int {
+	n := 0
+	for _, h := range c.hops {
+		if !h.bridge {
+			n++
+		}
+	}
+	return n
+}
+
+// laterRequired reports a unit after the next one that names a relation (not only a type).
+func (c *chain) laterRequired() bool {
+	for i := c.next + 1; i < len(c.units); i++ {
+		if !c.units[i].optional {
+			return true
+		}
+	}
+	return false
+}
+
+// step extends c by a hop through slot s to claim w, explaining n units.
+func (r *resolver) step(_ context.Context, c *chain, s *store.Slot, w *store.Belief, score float64, n int, inverse bool) *chain {
+	next := *c
+	next.hops = append(append([]hop(nil), c.hops...), hop{slot: s, claim: w, score: score, inverse: inverse})
+	next.score = c.score + score
+	next.next = c.next + n
+	if inverse {
+		next.entity = []string{w.SubjectKey}
+		next.objKeys = objectKeysOfText(w.Subject, next.entity)
+	} else {
+		next.entity = nil // filled by known
+		next.objKeys = dedupe([]string{w.ObjectKey, canon.ObjectKey(w.Object)})
+	}
+	return &next
+}
+
+// known fills the entity of each chain whose last hop ended on a value: the subjects that value names. A
+// chain whose value is no known subject can still end there.
+func (r *resolver) known(ctx context.Context, cs []*chain) ([]*chain, error) {
+	var keys []string
+	for _, c := range cs {
+		if h := lastHop(c); h != nil && c.entity == nil && !h.inverse {
+			keys = append(keys, objectKeys(h.claim)...)
+		}
+	}
+	if len(keys) == 0 {
+		return cs, nil
+	}
+	known, err := r.f.known(ctx, dedupe(keys))
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		if h := lastHop(c); h != nil && c.entity == nil && !h.inverse {
+			var subj []string
+			for _, k := range objectKeys(h.claim) {
+				subj = append(subj, known[k]...)
+			}
+			c.entity = dedupe(subj)
+		}
+	}
+	return cs, nil
+}
+
+// inverseSteps reads unit u backwards from c's entity: current claims whose object names the entity and
+// whose relation matches u's inverse keys; the value is their subject.
+func (r *resolver) inverseSteps(ctx context.Context, c *chain, u *relUnit) ([]*chain, error) {
+	if len(c.objKeys) == 0 {
+		return nil, nil
+	}
+	rows, err := r.f.byObject(ctx, c.objKeys)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	var subjects []string
+	for _, row := range rows {
+		subjects = append(subjects, row.SubjectKey)
+	}
+	if _, err := r.slotsOf(ctx, dedupe(subjects)); err != nil {
+		return nil, err
+	}
+	var out []*chain
+	for i := range rows {
+		row := &rows[i]
+		sl, w := r.currentOf(row)
+		if sl == nil {
+			continue
+		}
+		score, _ := unitScore(u, r.relation(w), true, c.q.loose)
+		if score < minHopScore {
+			continue
+		}
+		out = append(out, r.step(ctx, c, sl, w, score, 1, true))
+	}
 	return out, nil
+}
+
+// currentOf returns the resolved slot of a claim row and the row's claim in it when it is a current value.
+func (r *resolver) currentOf(row *store.Belief) (*store.Slot, *store.Belief) {
+	for _, s := range r.slots[row.SubjectKey] {
+		if s.SlotKey != row.SlotKey {
+			continue
+		}
+		for _, w := range s.Winners {
+			if w.ID == row.ID {
+				return s, w
+			}
+		}
+	}
+	return nil, nil
 }
 
 // bridged reports whether the chain already took its one bridge hop.
@@ -301,46 +529,38 @@ func (c *chain) bridged() bool {
 	return false
 }
 
-// remainingPenalty charges for cue words no hop explained: relation words of the lexicon cost more than
-// other words, which are often filler ("serves", "name").
-func remainingPenalty(c *chain) float64 {
-	p := 0.0
-	for i, u := range c.used {
-		if u {
-			continue
-		}
-		p += cueWeight(c.cues[i].stem)
-	}
-	return p
-}
-
-func remainingCues(c *chain) int {
-	n := 0
-	for i, u := range c.used {
-		if !u && cueWeight(c.cues[i].stem) >= 0.2 {
-			n++
+// sharesWords reports two units naming a word in common ("the position X plays … play"): then they are two
+// relations said alike, not one relation said in two places.
+func sharesWords(a, b *relUnit) bool {
+	for _, w := range a.words {
+		if contains(b.words, w) {
+			return true
 		}
 	}
-	return n
+	return false
 }
 
-// cueWeight is how much an unexplained question word counts against a chain.
-func cueWeight(s string) float64 {
-	best := 0.0
-	for _, wt := range membership[s] {
-		best = max(best, wt)
+func hasAny(have, want []string) bool {
+	for _, w := range want {
+		if w != "" && contains(have, w) {
+			return true
+		}
 	}
-	switch {
-	case best >= strongMember:
-		return 0.6
-	case best > 0:
-		return 0.2
+	return false
+}
+
+// objectKeysOfText returns the object keys a mention may be named by as a value.
+func objectKeysOfText(text string, subjects []string) []string {
+	out := []string{}
+	if k := canon.ObjectKey(trimQuestionPunct(text)); k != "" {
+		out = append(out, k)
 	}
-	return 0.1
+	out = append(out, subjects...)
+	return dedupe(out)
 }
 
 // objectKeys returns the subject keys an object could be known under.
-func objectKeys(c *claimRow) []string {
+func objectKeys(c *store.Belief) []string {
 	k := canon.SubjectKey(c.Object)
 	if k == "" {
 		return nil
@@ -360,43 +580,28 @@ func dedupe(ss []string) []string {
 	return out
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// questionVec returns the embedding of the question's relation words for a chain's mention (cached).
-func (r *resolver) questionVec(ctx context.Context, c *chain) []float32 {
-	if r.embed == nil {
+// phraseVec returns the embedding of a relation phrase (cached per question).
+func (r *resolver) phraseVec(ctx context.Context, text string) []float32 {
+	if r.embed == nil || text == "" {
 		return nil
 	}
-	if r.qvecs == nil {
-		r.qvecs = map[int][]float32{}
+	if r.vecs == nil {
+		r.vecs = map[string][]float32{}
 	}
-	key := c.start.from<<16 | c.start.to
-	if v, ok := r.qvecs[key]; ok {
+	if v, ok := r.vecs[text]; ok {
 		return v
 	}
-	var words []string
-	for _, cu := range c.cues {
-		words = append(words, cu.text)
-	}
-	var v []float32
-	if len(words) > 0 {
-		v, _ = r.embed(ctx, strings.Join(words, " "))
-	}
-	r.qvecs[key] = v
+	v, _ := r.embed(ctx, text)
+	r.vecs[text] = v
 	return v
 }
 
-// predSim is the cosine similarity between the question's relation words and the claim's predicate phrase.
-func (r *resolver) predSim(ctx context.Context, c *chain, w *claimRow) (float64, bool) {
+// predSim is the cosine similarity between a unit's relation phrase and the claim's predicate phrase.
+func (r *resolver) predSim(ctx context.Context, u *relUnit, w *store.Belief) (float64, bool) {
 	if len(w.PredVec) == 0 {
 		return 0, false
 	}
-	q := r.questionVec(ctx, c)
+	q := r.phraseVec(ctx, unitPhrase(u))
 	if len(q) != len(w.PredVec) {
 		return 0, false
 	}
@@ -407,28 +612,56 @@ func (r *resolver) predSim(ctx context.Context, c *chain, w *claimRow) (float64,
 	return dot, true
 }
 
-// bySimilarity answers a one-hop question whose relation words no lexicon entry matched: the mentioned
-// entity's slot whose predicate phrase is closest in meaning to the question, when close enough.
-func (r *resolver) bySimilarity(ctx context.Context, q string, ms []mention) (*chain, []mention, error) {
+// unitPhrase is the text of a unit compared by meaning: as said (else its lemmas), with the question's type
+// noun ("Which drink does Alice like best?" asks about drinks).
+func unitPhrase(u *relUnit) string {
+	s := u.said
+	if s == "" {
+		s = strings.Join(u.words, " ")
+	}
+	if len(u.typ) > 0 {
+		s += " " + strings.Join(u.typ, " ")
+	}
+	return s
+}
+
+// bySimilarity answers a one-relation question whose relation no key or lemma matched: the mentioned
+// entity's slot whose predicate phrase is closest in meaning to the question's relation, when close enough.
+func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) (*chain, []mention, error) {
 	if r.embed == nil {
 		return nil, ms, nil
 	}
 	var best *chain
 	bestSim := predSimAlone
 	for _, m := range ms {
+		qp := readQuestion(toks, &m)
+		required := 0
+		for _, u := range qp.units {
+			if !u.optional {
+				required++
+			}
+		}
+		if required != 1 {
+			continue
+		}
+		var u *relUnit
+		for i := range qp.units {
+			if !qp.units[i].optional {
+				u = &qp.units[i]
+			}
+		}
 		slots, err := r.slotsOf(ctx, m.subjects)
 		if err != nil {
 			return nil, ms, err
 		}
-		c := &chain{start: m, entity: m.subjects, cues: cuesFor(q, m)}
 		for _, s := range slots {
-			if len(s.winners) == 0 {
+			if len(s.Winners) == 0 {
 				continue
 			}
-			if sim, ok := r.predSim(ctx, c, s.winners[0]); ok && sim > bestSim {
+			if sim, ok := r.predSim(ctx, u, s.Winners[0]); ok && sim > bestSim {
 				bestSim = sim
-				best = &chain{start: m, entity: m.subjects, cues: c.cues, used: make([]bool, len(c.cues)),
-					hops: []hop{{slot: s, claim: s.winners[0], score: sim}}, score: sim, finalVal: sim}
+				best = &chain{start: m, q: qp, units: qp.units, entity: m.subjects, next: len(qp.units),
+					hops: []hop{{slot: s, claim: s.Winners[0], score: sim}}, score: sim, finalVal: sim}
 			}
 		}
 	}
@@ -439,9 +672,9 @@ func (r *resolver) bySimilarity(ctx context.Context, q string, ms []mention) (*c
 const maxReverseRows = 200
 
 // reverseLookup answers a question that names a value rather than an entity ("Who lives in Berlin?"): the
-// current claims whose object is mentioned and whose relation matches the rest of the question; the answer is
-// their subjects.
-func (r *resolver) reverseLookup(ctx context.Context, q string) (*chain, error) {
+// current claims whose object is mentioned and whose relation matches the question read from that value
+// (the inverse reading of its relation); the answer is their subjects.
+func (r *resolver) reverseLookup(ctx context.Context, q string, toks []qtok) (*chain, error) {
 	fs := fields(q)
 	if len(fs) > maxMentionScan {
 		fs = fs[:maxMentionScan]
@@ -475,56 +708,78 @@ func (r *resolver) reverseLookup(ctx context.Context, q string) (*chain, error) 
 	if _, err := r.slotsOf(ctx, dedupe(subjects)); err != nil {
 		return nil, err
 	}
+	parses := map[[2]int]*questionParse{}
 	best := minHopScore
-	var out []*claimRow
-	var bestSlot *slot
+	var out []*store.Belief
+	var bestSlot *store.Slot
 	var m mention
+	var bestQ *questionParse
 	for i := range rows {
 		row := &rows[i]
 		sp, ok := spans[row.ObjectKey]
 		if !ok {
 			continue
 		}
-		var sl *slot
-		for _, s := range r.slots[row.SubjectKey] {
-			if s.slotKey == row.SlotKey && contains(idsOf(s.winners), row.ID) {
-				sl = s
-			}
-		}
+		sl, w := r.currentOf(row)
 		if sl == nil {
 			continue
 		}
 		mm := mention{from: sp[0], to: sp[1], key: row.ObjectKey}
-		cs := cuesFor(q, mm)
-		score, consumed := relationMatch(relationWords(row), cs, make([]bool, len(cs)))
-		if len(consumed) == 0 || score < best-1e-9 {
+		qp := parses[sp]
+		if qp == nil {
+			qp = readQuestion(toks, &mm)
+			parses[sp] = qp
+		}
+		if len(qp.units) == 0 {
+			continue
+		}
+		// The relation nearest the value, read backwards (or forwards when the question has no inverse
+		// reading of it: "Who is married to Jane?" is symmetric).
+		u := &qp.units[0]
+		score, _ := unitScore(u, r.relation(w), true, qp.loose)
+		if s2, _ := unitScore(u, r.relation(w), false, qp.loose); s2 > score && len(u.inverse) == 0 {
+			score = s2
+		}
+		if score < best-1e-9 {
 			continue
 		}
 		if score > best+1e-9 {
-			best, out, bestSlot, m = score, nil, sl, mm
+			best, out, bestSlot, m, bestQ = score, nil, sl, mm, qp
 		}
-		out = append(out, row)
+		out = append(out, w)
 		if bestSlot == nil {
-			bestSlot, m = sl, mm
+			bestSlot, m, bestQ = sl, mm, qp
 		}
 	}
 	if len(out) == 0 {
 		return nil, nil
 	}
-	sort.SliceStable(out, func(i, j int) bool { return newer(out[i], out[j]) })
+	out = dedupeClaims(out)
+	sort.SliceStable(out, func(i, j int) bool { return store.Newer(out[i], out[j]) })
 	if len(out) > 10 {
 		out = out[:10]
 	}
-	return &chain{start: m, hops: []hop{{slot: bestSlot, claim: out[0], score: best}}, score: best, finalVal: best, reverse: out}, nil
+	return &chain{start: m, q: bestQ, units: bestQ.units, next: len(bestQ.units), hops: []hop{{slot: bestSlot, claim: out[0], score: best}}, score: best, finalVal: best, reverse: out}, nil
 }
 
-// answerTypePenalty is charged when the value a chain ends on cannot be what the question's wh-word asks for:
-// "where" asks for a place or an organization (a name), "when" for a date, "how much"/"how many" for an
-// amount, "who"/"whom" for someone (a name). English marks the kind of answer in its question word; a value
-// of another kind ("Where does Emma work?" → "data scientist") belongs to another relation of the same words.
-func answerTypePenalty(q, object string) float64 {
-	ws := splitWords(q)
-	if len(ws) == 0 || strings.TrimSpace(object) == "" {
+func dedupeClaims(cs []*store.Belief) []*store.Belief {
+	seen := map[string]bool{}
+	out := cs[:0:0]
+	for _, c := range cs {
+		if !seen[c.ID] {
+			seen[c.ID] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// answerTypePenalty is charged when the value a chain ends on cannot be what the question asks for: "where"
+// asks for a place or an organization (a name), "when" for a date, "how much"/"how many" for an amount,
+// "who"/"whom" for someone (a name). English marks the kind of answer in its question word; a value of
+// another kind ("Where does Emma work?" → "data scientist") belongs to another relation of the same words.
+func answerTypePenalty(q *questionParse, object string) float64 {
+	if q == nil || strings.TrimSpace(object) == "" {
 		return 0
 	}
 	hasDigit := strings.IndexFunc(object, unicode.IsDigit) >= 0
@@ -536,21 +791,21 @@ func answerTypePenalty(q, object string) float64 {
 		}
 	}
 	const mismatch = 0.6
-	switch ws[0] {
-	case "where":
+	switch q.kind {
+	case kindPlace:
 		if !named {
 			return mismatch
 		}
-	case "when":
+	case kindTime:
 		if !hasDigit && !mentionsMonthOrDay(object) {
 			return mismatch
 		}
-	case "who", "whom":
+	case kindPerson:
 		if !named {
 			return mismatch / 2
 		}
-	case "how":
-		if len(ws) > 1 && (ws[1] == "much" || ws[1] == "many" || ws[1] == "old" || ws[1] == "long") && !hasDigit {
+	case kindAmount:
+		if !hasDigit && !strings.HasPrefix(q.wh, "how long") {
 			return mismatch
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,7 +71,7 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	p := searchParams{query: b.Query, k: k, budget: budget, history: b.IncludeHistory || asksAboutChange(b.Query)}
-	v := view{ws: r.ws, agent: r.agent, asOf: asOf, knownAt: knownAt, quarantined: b.IncludeQuarantined}
+	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: asOf, KnownAt: knownAt, Quarantined: b.IncludeQuarantined}
 	res, err := s.search(r.ctx, v, p)
 	if err != nil {
 		return err
@@ -113,8 +114,8 @@ func (r *searchResult) response(tokenizer string) api.SearchResponse {
 
 // item is one claim chosen for a response, with the slot that explains its standing.
 type item struct {
-	claim *claimRow
-	slot  *slot
+	claim *store.Belief
+	slot  *store.Slot
 	score float64
 	// former marks history: a value that is no longer (or, for as_of, not yet or no longer) current.
 	former bool
@@ -123,10 +124,10 @@ type item struct {
 }
 
 func (it item) apiClaim() api.Claim {
-	c := it.claim.apiClaim()
+	c := apiClaim(it.claim)
 	c.Score = it.score
 	if it.slot != nil {
-		c.Conflicts = it.slot.conflictsOf(it.claim)
+		c.Conflicts = it.slot.ConflictsOf(it.claim)
 	} else {
 		c.Conflicts = it.claim.SupersededBy
 	}
@@ -146,7 +147,7 @@ type candidate struct {
 
 // search runs the tri-modal retrieval, fuses it, resolves the slots of the candidates and assembles the
 // budgeted result.
-func (s *Service) search(ctx context.Context, v view, p searchParams) (*searchResult, error) {
+func (s *Service) search(ctx context.Context, v store.View, p searchParams) (*searchResult, error) {
 	res := &searchResult{}
 	var qvec []float32
 	dim, derr := s.denseDimension(ctx)
@@ -185,7 +186,7 @@ func (s *Service) search(ctx context.Context, v view, p searchParams) (*searchRe
 // query found too little, a bounded any-term lexical query. The transaction's settings tune the HNSW scan:
 // iterative scanning (relaxed order) keeps the scan going until the visibility and time filters have passed
 // enough rows, so filters never starve the result.
-func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []float32, dim int) ([]candidate, *timing, error) {
+func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec []float32, dim int) ([]candidate, *timing, error) {
 	tm := &timing{}
 	n := s.cfg.Candidates
 	keys, spans := ngramKeys(query)
@@ -204,15 +205,15 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 	if qvec != nil {
 		b1.Queue(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`,
 			fmt.Sprint(s.cfg.EfSearch)).Exec(func(pgconn.CommandTag) error { return nil })
-		a := v.args()
+		a := v.Args()
 		a["qvec"] = vectorLiteral(qvec)
 		a["n"] = n
 		expr := store.DenseIndexExpr("cv", dim)
 		b1.Queue(`SELECT c.id::text, `+expr+` <=> @qvec::vector AS dist
 			FROM claim_vectors cv
 			JOIN claims c ON c.id = cv.claim_id
-			JOIN claim_versions v ON v.claim_id = cv.claim_id AND `+v.belief()+`
-			WHERE cv.workspace_id = @ws AND `+v.where()+`
+			JOIN claim_versions v ON v.claim_id = cv.claim_id AND `+v.Belief()+`
+			WHERE cv.workspace_id = @ws AND `+v.Where()+`
 			ORDER BY `+expr+` <=> @qvec::vector
 			LIMIT @n`, a).Query(func(rows pgx.Rows) error {
 			ids, err := scanIDs(rows)
@@ -228,9 +229,9 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 		})
 	}
 	if len(keys) > 0 {
-		sql, a := knownSubjectsSQL(v, keys)
+		sql, a := store.KnownSubjectsSQL(v, keys)
 		b1.Queue(sql, a).Query(func(rows pgx.Rows) error {
-			k, err := scanKnown(rows)
+			k, err := store.ScanKnownSubjects(rows)
 			known = k
 			return err
 		})
@@ -249,12 +250,12 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 	for _, m := range ms {
 		subjects = append(subjects, m.subjects...)
 	}
-	var subjRows []claimRow
+	var subjRows []store.Belief
 	b2 := &pgx.Batch{}
 	if len(subjects) > 0 {
-		sql, a := claimsBySubjectsSQL(v, dedupe(subjects), subjectClaimsLimit)
+		sql, a := store.ClaimsBySubjectsSQL(v, dedupe(subjects), subjectClaimsLimit, "")
 		b2.Queue(sql, a).Query(func(rows pgx.Rows) error {
-			r, err := collectClaims(rows)
+			r, err := store.CollectBeliefs(rows)
 			subjRows = r
 			return err
 		})
@@ -269,7 +270,7 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 		anyTerms = lexicalTermsOutside(query, ms)
 	}
 	if (len(ms) > 0 && len(anyTerms) > 0) || (len(terms) > 1 && len(lexicalIDs) < n/2) {
-		wide := s.selectiveTerms(ctx, v.ws, anyTerms)
+		wide := s.selectiveTerms(ctx, v.Workspace, anyTerms)
 		if sql, ok := anyTermSQL(v, len(wide) > 0, len(subjects) > 0); ok {
 			a := lexicalArgs(v, strings.Join(anyTerms, " or "), n)
 			a["terms"] = anyTerms
@@ -308,11 +309,11 @@ func (s *Service) retrieve(ctx context.Context, v view, query string, qvec []flo
 const lexicalScanCap = 300
 
 // lexicalSQL is the every-term full-text query over claims c (websearch AND), ranked by cover density.
-func lexicalSQL(v view) string {
+func lexicalSQL(v store.View) string {
 	return `SELECT c.id::text, ts_rank_cd(c.tsv, q) AS rank
 		FROM websearch_to_tsquery('english', @lex) AS q, claims c
-		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
-		WHERE c.workspace_id = @ws AND c.tsv @@ q AND ` + v.where() + `
+		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief() + `
+		WHERE c.workspace_id = @ws AND c.tsv @@ q AND ` + v.Where() + `
 		ORDER BY rank DESC, c.id
 		LIMIT @n`
 }
@@ -323,19 +324,23 @@ func lexicalSQL(v view) string {
 // each matches, the frequencies counted over the matched claims. Postgres' own ranking has no IDF, so a
 // question's common words ("like", "feel", "time") would outweigh the one rare word it is about. ok is false
 // when there is nothing to scan.
-func anyTermSQL(v view, wide, bySubject bool) (sql string, ok bool) {
-	scan := func(cond string) string {
+func anyTermSQL(v store.View, wide, bySubject bool) (sql string, ok bool) {
+	// The cap keeps the matches that hold the most of the question's terms (cover density), not the first the
+	// index returns: a conversation's common words ("draft", "essay", "word") match more claims than the cap,
+	// and an arbitrary 300 of them left out the one claim that holds them all.
+	scan := func(cond, q string) string {
 		return `(SELECT c.id FROM claims c
-			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.belief() + `
-			WHERE c.workspace_id = @ws AND ` + cond + ` AND ` + v.where() + `
+			JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief() + `
+			WHERE c.workspace_id = @ws AND ` + cond + ` AND c.tsv @@ websearch_to_tsquery('english', ` + q + `) AND ` + v.Where() + `
+			ORDER BY ts_rank_cd(c.tsv, websearch_to_tsquery('english', ` + q + `)) DESC, c.id
 			LIMIT ` + fmt.Sprint(lexicalScanCap) + `)`
 	}
 	var scans []string
 	if wide {
-		scans = append(scans, scan(`c.tsv @@ websearch_to_tsquery('english', @wide)`))
+		scans = append(scans, scan(`true`, `@wide`))
 	}
 	if bySubject {
-		scans = append(scans, scan(`c.subject_key = ANY(@subjects::text[]) AND c.tsv @@ websearch_to_tsquery('english', @lex)`))
+		scans = append(scans, scan(`c.subject_key = ANY(@subjects::text[])`, `@lex`))
 	}
 	if len(scans) == 0 {
 		return "", false
@@ -355,8 +360,8 @@ func anyTermSQL(v view, wide, bySubject bool) (sql string, ok bool) {
 		LIMIT @n`, true
 }
 
-func lexicalArgs(v view, lex string, n int) pgx.NamedArgs {
-	a := v.args()
+func lexicalArgs(v store.View, lex string, n int) pgx.NamedArgs {
+	a := v.Args()
 	a["lex"] = lex
 	a["n"] = n
 	return a
@@ -404,40 +409,37 @@ func mentionsOf(keys []string, spans map[string][2]int, known map[string][]strin
 	return ms
 }
 
-// rankSubjectClaims is the third mode: the claims of the mentioned subjects whose predicate names a relation
-// the rest of the query asks about, ranked by how well their relation matches it, then newest first.
-func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []string {
+// rankSubjectClaims is the third mode: the claims of the mentioned subjects whose relation is one the
+// question asks about (its relation units, read from each mention: question.go), ranked by how well they
+// match, then newest first.
+func rankSubjectClaims(query string, ms []mention, rows []store.Belief, n int) []string {
 	type scored struct {
 		score float64
-		row   *claimRow
+		row   *store.Belief
 	}
-	cues := make([][]cue, len(ms))
-	for i, m := range ms {
-		cues[i] = cuesFor(query, m)
+	toks := analyzeQuestion(query)
+	parses := make([]*questionParse, len(ms))
+	for i := range ms {
+		parses[i] = readQuestion(toks, &ms[i])
 	}
 	var out []scored
 	for i := range rows {
 		r := &rows[i]
-		best := -1e9
-		rel := relationWords(r)
-		var pred []relWord
-		for _, w := range rel {
-			if w.weight == 1 {
-				pred = append(pred, w)
-			}
-		}
-		predMatched := false
+		rel := relationOf(r)
+		best, bestPred := 0.0, 0.0
 		for j, m := range ms {
 			if !contains(m.subjects, r.SubjectKey) {
 				continue
 			}
-			sc, _ := relationMatch(rel, cues[j], make([]bool, len(cues[j])))
-			best = max(best, sc)
-			if ps, _ := relationMatch(pred, cues[j], make([]bool, len(cues[j]))); ps > 0 {
-				predMatched = true
+			for k := range parses[j].units {
+				sc, pred := unitScore(&parses[j].units[k], rel, false, parses[j].loose)
+				if pred > bestPred {
+					bestPred = pred
+				}
+				best = max(best, sc)
 			}
 		}
-		if !predMatched || best <= 0 {
+		if bestPred < minPredMatch {
 			// The claim's predicate is not the question's relation: the subject's other claims are what the
 			// dense and lexical modes rank. Listing them here (by sentence words, or newest first) would push
 			// every claim about a busy subject — a conversation's speaker — ahead of the ones the question is
@@ -450,7 +452,7 @@ func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []str
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
 		}
-		return newer(out[i].row, out[j].row)
+		return store.Newer(out[i].row, out[j].row)
 	})
 	ids := make([]string, 0, min(n, len(out)))
 	for _, o := range out {
@@ -461,6 +463,10 @@ func rankSubjectClaims(query string, ms []mention, rows []claimRow, n int) []str
 	}
 	return ids
 }
+
+// minPredMatch is the match of a claim's own relation (key or predicate lemmas) with a question's relation
+// at which the subject mode lists it.
+const minPredMatch = 0.4
 
 func contains(ss []string, s string) bool {
 	for _, x := range ss {
@@ -496,7 +502,7 @@ func fuse(k int, lists ...[]string) []candidate {
 // assemble hydrates the candidates and resolves their slots: each candidate stands for its slot, whose
 // current value is what the caller sees (a stale or overridden candidate brings the current value instead),
 // with both sides of a dispute and, when history is asked for, the superseded values before it.
-func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []candidate) ([]item, error) {
+func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, cands []candidate) ([]item, error) {
 	// Enough candidates for k slots after collapsing several candidates of one slot; bounded.
 	limit := min(len(cands), max(3*p.k, p.k+20), 400)
 	cands = cands[:limit]
@@ -507,36 +513,36 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 	// Every believed claim of the candidates' slots, so resolution sees the whole slot (history only when
 	// asked); the candidates themselves are among them.
 	sv := v
-	sv.history = p.history
-	all, err := slotClaimsOf(ctx, s.db, sv, ids)
+	sv.History = p.history
+	all, err := store.SlotClaimsOf(ctx, s.db, sv, ids)
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*claimRow{}
+	byID := map[string]*store.Belief{}
 	for i := range all {
 		byID[all[i].ID] = &all[i]
 	}
-	slots := map[[2]string]*slot{}
-	for _, sl := range groupSlots(all, v.agent, sv) {
-		slots[slotID(sl.subjectKey, sl.slotKey)] = sl
+	slots := map[[2]string]*store.Slot{}
+	for _, sl := range store.GroupSlots(all, sv) {
+		slots[store.SlotID(sl.SubjectKey, sl.SlotKey)] = sl
 	}
 	var items []item
 	emitted := map[string]bool{}
-	emit := func(c *claimRow, sl *slot, score float64, former bool) {
+	emit := func(c *store.Belief, sl *store.Slot, score float64, former bool) {
 		if emitted[c.ID] {
 			return
 		}
 		emitted[c.ID] = true
 		items = append(items, item{claim: c, slot: sl, score: score, former: former})
 	}
-	done := map[*slot]bool{}
+	done := map[*store.Slot]bool{}
 	for _, cand := range cands {
 		r := byID[cand.id]
 		if r == nil {
 			continue
 		}
-		sl := slots[slotID(r.SubjectKey, r.SlotKey)]
-		if r.Status == statusQuarantined {
+		sl := slots[store.SlotID(r.SubjectKey, r.SlotKey)]
+		if r.Status == store.StatusQuarantined {
 			// Asked for: the quarantined claim itself, flagged; it stands for nothing else in its slot.
 			emit(r, sl, cand.score, false)
 			continue
@@ -544,7 +550,7 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 		if sl == nil || done[sl] {
 			continue
 		}
-		if !r.Functional && !sl.disputed {
+		if !r.Functional && !sl.Disputed {
 			// An accumulating slot has many current values (everything a speaker said, every hobby): the
 			// candidate stands for itself — or, when a restatement superseded it, for the current claim with
 			// the same object — never for the whole slot, which would flood the context with the slot's newest
@@ -557,27 +563,102 @@ func (s *Service) assemble(ctx context.Context, v view, p searchParams, cands []
 			continue
 		}
 		done[sl] = true
-		for _, w := range sl.winners {
+		for _, w := range sl.Winners {
 			emit(w, sl, cand.score, false)
 		}
 		if p.history {
 			// Older values, newest first, after the current one.
-			var old []*claimRow
-			for _, c := range sl.claims {
-				if !emitted[c.ID] && !contains(idsOf(sl.winners), c.ID) && !contains(idsOf(sl.overridden), c.ID) {
+			var old []*store.Belief
+			for _, c := range sl.Claims {
+				if !emitted[c.ID] && !contains(idsOf(sl.Winners), c.ID) && !contains(idsOf(sl.Overridden), c.ID) {
 					old = append(old, c)
 				}
 			}
-			sort.SliceStable(old, func(i, j int) bool { return newer(old[i], old[j]) })
+			sort.SliceStable(old, func(i, j int) bool { return store.Newer(old[i], old[j]) })
 			for _, c := range old {
 				emit(c, sl, cand.score, true)
 			}
 		}
 	}
-	return s.withContradictions(ctx, v, p, items, cands)
+	items, err = s.withContradictions(ctx, v, p, dropRestatements(items), cands)
+	if err != nil {
+		return nil, err
+	}
+	return s.withUpdates(ctx, v, p, items)
 }
 
-func idsOf(cs []*claimRow) []string {
+// dropRestatements drops a current claim that restates one ranked before it from the same statement (the same
+// writer, valid time and sequence: one turn) in nearly the same words — a turn's sentence and the claim read
+// from it ("User is kinda worried that user only secured 3 interviews …" beside "User only secured 3
+// interviews …"). The reader learns nothing from the second and pays for it in tokens.
+func dropRestatements(items []item) []item {
+	type seen struct {
+		c     *store.Belief
+		words map[string]bool
+	}
+	var kept []seen
+	out := items[:0:0]
+	for _, it := range items {
+		c := it.claim
+		if it.former || it.linked || c.Status != "active" || len(c.Contradicts) > 0 {
+			out = append(out, it)
+			continue
+		}
+		ws := contentWordSet(c.Text)
+		dup := false
+		for _, k := range kept {
+			if k.c.Owner == c.Owner && k.c.ValidFrom.Equal(c.ValidFrom) && sameSequence(k.c, c) && nearlyContains(k.words, ws) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		kept = append(kept, seen{c, ws})
+		out = append(out, it)
+	}
+	return out
+}
+
+func sameSequence(a, b *store.Belief) bool {
+	return (a.Sequence == nil) == (b.Sequence == nil) && (a.Sequence == nil || *a.Sequence == *b.Sequence)
+}
+
+// restatementShare is the share of the shorter text's content words the longer must hold for the two to be
+// one statement said twice.
+const restatementShare = 0.8
+
+// nearlyContains reports whether one word set holds nearly all of the other (the smaller).
+func nearlyContains(a, b map[string]bool) bool {
+	small, large := a, b
+	if len(b) < len(a) {
+		small, large = b, a
+	}
+	if len(small) == 0 {
+		return false
+	}
+	n := 0
+	for w := range small {
+		if large[w] {
+			n++
+		}
+	}
+	return float64(n) >= restatementShare*float64(len(small))
+}
+
+// contentWordSet returns the lower-case content words of a text.
+func contentWordSet(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range splitWords(text) {
+		if !stopwords[w] {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+func idsOf(cs []*store.Belief) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.ID
@@ -586,55 +667,95 @@ func idsOf(cs []*claimRow) []string {
 }
 
 // budget cuts the ranked items adaptively — at most k slots' worth, stopping at a fused-score gap after
-// MinK items, and never beyond the token budget — and renders the context. A disputed slot's sides and a
-// slot's history stay together with their current value.
+// MinK items, and never beyond the token budget — and renders the context. Items travel in groups: a slot's
+// current value with its history, a disputed slot's sides, a claim with the claims linked to it as
+// contradicting it. A group whose first line does not fit is passed over and smaller groups after it still
+// fill the budget (one long sentence must not end a context at a fifth of its budget); a group is shown whole
+// or cut only at its history — a disputed side or a contradiction is never shown without its counterpart.
 func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	var out []item
 	var lines []string
-	used := 0
 	header := "Memory, most relevant first (current facts unless marked):"
-	used = s.tok.Count(header)
+	used := s.tok.Count(header)
 	prevScore := 0.0
 	slotsTaken := 0
-	var lastSlot *slot
-	for i, it := range items {
-		newSlot := it.slot != lastSlot && !it.linked
+	var lastSlot *store.Slot
+	for start := 0; start < len(items); {
+		first := start == 0
+		end := start + 1
+		for end < len(items) && travelsWith(items[end], items[start]) {
+			end++
+		}
+		group := items[start:end]
+		start = end
+		newSlot := group[0].slot != lastSlot || group[0].slot == nil
 		if newSlot {
 			if slotsTaken >= k {
 				break
 			}
-			if s.cfg.ScoreGap > 0 && len(out) >= s.cfg.MinK && prevScore > 0 && it.score < s.cfg.ScoreGap*prevScore {
+			if s.cfg.ScoreGap > 0 && len(out) >= s.cfg.MinK && prevScore > 0 && group[0].score < s.cfg.ScoreGap*prevScore {
 				break
 			}
 		}
-		line := renderLine(it)
-		n := s.tok.Count("\n" + line)
-		if used+n > budget {
-			if i == 0 {
+		var gl []string
+		var gi []item
+		gused := 0
+		headTooLong := false
+		for i, it := range group {
+			line := renderLine(it)
+			n := s.tok.Count("\n" + line)
+			if used+gused+n > budget {
+				headTooLong = i == 0
+				if len(gi) > 0 && (it.linked || (it.slot != nil && it.slot.Disputed && !it.former)) {
+					// A side of a dispute or a contradiction without its counterpart would mislead.
+					gl, gi, gused = nil, nil, 0
+				}
+				break
+			}
+			gl = append(gl, line)
+			gi = append(gi, it)
+			gused += n
+		}
+		if len(gi) == 0 {
+			if first && headTooLong {
 				// Even the best claim does not fit: give a truncated line rather than nothing.
-				line = s.tok.Truncate(line, max(0, budget-used-1))
+				line := s.tok.Truncate(renderLine(group[0]), max(0, budget-used-1))
 				if line != "" {
 					lines = append(lines, line)
-					out = append(out, it)
+					out = append(out, group[0])
 					used += s.tok.Count("\n" + line)
 				}
+				break
 			}
-			break
+			continue
 		}
-		lines = append(lines, line)
-		used += n
-		out = append(out, it)
+		lines = append(lines, gl...)
+		out = append(out, gi...)
+		used += gused
 		if newSlot {
 			slotsTaken++
-			lastSlot = it.slot
+			lastSlot = gi[0].slot
 		}
-		prevScore = it.score
+		prevScore = gi[len(gi)-1].score
 	}
 	if len(out) == 0 {
 		return nil, "", 0
 	}
 	ctx := header + "\n" + strings.Join(lines, "\n")
 	return out, ctx, s.tok.Count(ctx)
+}
+
+// travelsWith reports whether it belongs to the group head starts: a claim linked to the head as contradicting
+// it, the head's slot's history, the other side of its dispute, another current value of its functional slot.
+// Separate statements of one accumulating slot (everything a speaker said) are groups of their own.
+func travelsWith(it, head item) bool {
+	if it.linked {
+		return true
+	}
+	if it.slot == nil || it.slot != head.slot {
+		return false
+	}
+	return it.former || it.slot.Disputed || it.claim.Functional
 }
 
 // renderLine writes one claim for a reader: its standing when it is not simply current, its sentence, its
@@ -646,12 +767,12 @@ func renderLine(it item) string {
 	var b strings.Builder
 	b.WriteString("- ")
 	switch {
-	case c.Status == statusQuarantined:
+	case c.Status == store.StatusQuarantined:
 		// Only when the request asked for quarantined claims: content flagged as instructions to a model.
 		b.WriteString("[QUARANTINED] ")
 	case it.former:
 		b.WriteString("[FORMER] ")
-	case it.slot != nil && it.slot.disputed:
+	case it.slot != nil && it.slot.Disputed:
 		b.WriteString("[DISPUTED] ")
 	}
 	if len(c.Contradicts) > 0 {
@@ -664,18 +785,24 @@ func renderLine(it item) string {
 	b.WriteString(interval(c, it.former))
 	b.WriteString("; ")
 	b.WriteString(writerOf(c))
+	if c.Corroborations >= store.CorroboratedAt {
+		// Independent agents said the same: a reader may weigh it above a claim only its writer holds.
+		b.WriteString("; corroborated by ")
+		b.WriteString(strconv.Itoa(c.Corroborations))
+		b.WriteString(" agents")
+	}
 	b.WriteString(")")
 	return b.String()
 }
 
 // writerOf names the agent that wrote a claim and its tier ("by planner, shared"). Agent ids are restricted to
 // [A-Za-z0-9._:@-], so they need no neutralizing.
-func writerOf(c *claimRow) string {
+func writerOf(c *store.Belief) string {
 	return "by " + c.Owner + ", " + c.Scope
 }
 
 // interval renders a claim's valid time compactly.
-func interval(c *claimRow, former bool) string {
+func interval(c *store.Belief, former bool) string {
 	from := fmtTime(c.ValidFrom)
 	if c.ValidTo != nil {
 		return from + " to " + fmtTime(*c.ValidTo)
@@ -694,13 +821,13 @@ func fmtTime(t time.Time) string {
 
 // sameObjectWinner returns the current value of sl that r stands for: r itself when it is current, else the
 // current claim with r's object (its restatement), else nil.
-func sameObjectWinner(sl *slot, r *claimRow) *claimRow {
-	for _, w := range sl.winners {
+func sameObjectWinner(sl *store.Slot, r *store.Belief) *store.Belief {
+	for _, w := range sl.Winners {
 		if w.ID == r.ID {
 			return w
 		}
 	}
-	for _, w := range sl.winners {
+	for _, w := range sl.Winners {
 		if w.ObjectKey == r.ObjectKey {
 			return w
 		}

@@ -90,18 +90,6 @@ var stopwords = func() map[string]bool {
 	return m
 }()
 
-// contentWords returns the non-stopword words of s.
-func contentWords(s string) []word {
-	all := words(s)
-	out := all[:0]
-	for _, w := range all {
-		if !stopwords[w.low] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
 // mention is a span of a question's fields that names a known subject.
 type mention struct {
 	from, to int // fields [from, to)
@@ -156,20 +144,9 @@ func trimQuestionPunct(s string) string {
 	return strings.Trim(s, "?!.,;:\"'“”‘’()[]")
 }
 
-// changeCues are phrases that ask about change over time; they co-surface superseded history.
-var changeCues = []string{"used to", "use to", "before", "changed", "change", "still", "previously", "originally",
-	"formerly", "no longer", "anymore", "any more", "history", "earlier", "at first", "initially", "was it always"}
-
-// asksAboutChange reports whether the question asks how something changed.
-func asksAboutChange(q string) bool {
-	low := " " + strings.Join(splitWords(q), " ") + " "
-	for _, c := range changeCues {
-		if strings.Contains(low, " "+c+" ") {
-			return true
-		}
-	}
-	return false
-}
+// asksAboutChange reports whether the question asks about the past or how something changed ("before",
+// "used to", "originally", "still", "in 2022"): its time reading (question.go).
+func asksAboutChange(q string) bool { return parseQuestion(q, nil).time.asksPast() }
 
 // lexicalTerms turns arbitrary text into terms for websearch_to_tsquery: words of letters and digits only
 // (so no operator or quote in the caller's text can change the query's meaning), stopwords and the words

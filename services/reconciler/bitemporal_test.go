@@ -11,6 +11,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/schemas"
 )
 
@@ -28,7 +29,7 @@ func TestBitemporalReads(t *testing.T) {
 	applyDirect(t, e, a.Partition, []logMsg{claimMsg(t, a, 1, l1), claimMsg(t, b, 2, l2), claimMsg(t, c, 3, l3)}, 1)
 	ctx := context.Background()
 	objects := func(validAt, knownAt time.Time) string {
-		bs, err := BeliefsAt(ctx, pool, "wst", "agent-a", "ines", validAt, knownAt)
+		bs, err := store.BeliefsAt(ctx, pool, "wst", "agent-a", "ines", validAt, knownAt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +55,7 @@ func TestBitemporalReads(t *testing.T) {
 			t.Errorf("valid at %s, known at %s: %q, want %q", tc.validAt, tc.knownAt, got, tc.want)
 		}
 	}
-	cur, err := CurrentBeliefs(ctx, pool, "wst", "agent-a", "ines", "")
+	cur, err := store.CurrentBeliefs(ctx, pool, "wst", "agent-a", "ines", "")
 	if err != nil || len(cur) != 1 || cur[0].Object != "Globex" {
 		t.Fatalf("current: %+v %v", cur, err)
 	}

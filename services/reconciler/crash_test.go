@@ -260,7 +260,7 @@ func TestKill9UnderLoad(t *testing.T) {
 		t.Fatalf("partition owners after the last kill: %v, want only %s", owners, survivor)
 	}
 	// And the crash-ridden projection is exactly what a clean replay produces.
-	live, err := Digest(ctx, pool)
+	live, err := store.Digest(ctx, pool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestKill9UnderLoad(t *testing.T) {
 	if _, err := Replay(ctx, b.js, target, ReplayOptions{Config: cfg, Logger: testLogger()}); err != nil {
 		t.Fatal(err)
 	}
-	if replayed, _ := Digest(ctx, target); replayed != live {
+	if replayed, _ := store.Digest(ctx, target); replayed != live {
 		t.Fatal("projection after crashes differs from a clean replay")
 	}
 }

@@ -10,8 +10,10 @@
 //   - claims: one row per distinct claim id, immutable (content + provenance). slot_key is the predicate after
 //     paraphrase merging; claims with the same (workspace_id, subject_key, slot_key) compete, shared ones per
 //     workspace, private ones per owner_agent (a "slot tier"; tiers never compete with each other). object_key is
-//     canon.ObjectKey(object); source_key is the independent-source key ("agent:<id>/turn:<first turn>",
-//     "agent:<id>/ref:<source ref>" or "agent:<id>"); extractor is provenance.extractor; owner_agent =
+//     canon.ObjectKey(object); source_key is the independent-source key, "agent:<id>" (one source per
+//     agent: an agent repeating itself in another turn or under another source reference is not independent;
+//     projections written before this rule may hold "agent:<id>/turn:…" and "agent:<id>/ref:…" keys, which
+//     readers count by their agent); extractor is provenance.extractor; owner_agent =
 //     provenance.agent_id (the asserting agent). recorded_at = log time of arrival; partition/stream_seq = its
 //     position in MNEME_CLAIMS. negated marks a negative assertion ("Alice has never used Zotero": predicate
 //     "has used", object "Zotero"); its slot_key carries the prefix "not:" ("not:has_used"), so negated and
@@ -38,7 +40,8 @@
 //     Reads: "true now" = current rows with status active or disputed; "true at valid time T as believed at
 //     transaction time T'" = rows with recorded_at <= T' < coalesce(retired_at, infinity), status active, disputed
 //     or superseded, valid_from <= T < coalesce(valid_to, infinity), minus superseded rows with valid_to NULL
-//     (duplicates, represented by their representative). See BeliefsAt, CurrentBeliefs and History in view.go.
+//     (duplicates, represented by their representative). The read model of pkg/store implements these reads
+//     (store.View, store.GroupSlots; store.CurrentBeliefs, store.BeliefsAt and store.History for tests and tools).
 //   - decisions: one row per (message, slot tier) the message changed, plus one per confirmation and timeout,
 //     plus one per claim that gained contradiction links (operator "negation"):
 //     operator is the pipeline that decided ("lww", "accumulate", "evidence", prefixed "await_confirmation|" when
@@ -51,8 +54,11 @@
 //     partition/stream_seq of the triggering message (a timeout carries its claim's position and its deadline).
 //   - supersedes: edge claim_id → superseded_id with the decision that first drew it; never deleted by resolution.
 //     The current successor of a claim is claim_versions.superseded_by of its current row.
-//   - corroborations: (claim_id, source) for every independent source asserting the same object in the same tier,
-//     the claim's own source included: count(*) per claim_id is its corroboration count.
+//   - corroborations: (claim_id, source) for every independent source (agent) asserting the same object in the
+//     same tier, the claim's own source included: count(*) per claim_id is its corroboration count, the number of
+//     distinct agents. via_claim_id is the first claim of that source with the object (its confidence is that
+//     agent's confidence in the content). Two or more sources make a claim "corroborated": readers show it, and
+//     a corroborated shared claim newer than the reader's private claim wins over it (store.SharedOverridesPrivate).
 //   - subject_aliases: (workspace_id, alias, subject_key): alias is the lower-cased, space-normalized surface form
 //     of the subject as shared claims named it (private claims add no aliases: every agent reads this table).
 //   - subject_predicates: per (workspace, subject, tier_owner, predicate_key — "not:"-prefixed for negated
@@ -87,10 +93,12 @@
 //     service relays unpublished entries to the ledger stream (MNEME_RECONCILER_AUDIT_RELAY_INTERVAL).
 //
 // Private claims: a private claim is only ever in a tier of its owner. Readers must filter claims by
-// scope = 'shared' OR owner_agent = <calling agent> (view.go does it in one place), and decisions by
-// owner_agent IS NULL OR owner_agent = <calling agent> (a private tier's decisions name its claims). An agent's view is its private
-// tier over the shared tier per slot: private wins unless a shared claim is newer by valid time than every private
-// one and corroborated by at least two independent sources (OverlayTiers).
+// scope = 'shared' OR owner_agent = <calling agent>, and decisions by owner_agent IS NULL OR owner_agent =
+// <calling agent> (a private tier's decisions name its claims); store.View does both in one place. An agent's
+// view is its private tier over the shared tier per slot: in a single-valued slot private wins unless the
+// shared tier's current claim is newer by belief order (valid time, then source sequence when both have one)
+// and corroborated by at least two independent sources — a tie goes to private; an accumulating slot shows both
+// tiers' values (store.SharedOverridesPrivate, store.GroupSlots).
 //
 // # Resolution
 //
@@ -143,9 +151,9 @@
 // UPDATE and aborts unless it equals the offset the batch started from. Inside the transaction a
 // pg_advisory_xact_lock per (workspace, subject_key) guards the subject at hand-over. The owner reads its
 // partition with an ordered consumer from the stored offset + 1: Postgres holds the truth, JetStream acks play no
-// part. A batch (up to MNEME_RECONCILER_BATCH_SIZE messages) loads the tiers it touches with a few queries, folds
-// in memory in stream order and writes with COPY and set-based statements, then advances the offset in the same
-// transaction; decisions are published to mneme.ledger.<ws> after commit (message id = decision id).
+// part. A batch (up to MNEME_RECONCILER_BATCH_SIZE messages) is applied segment by segment (see Code), then the
+// offset advances in the same transaction; decisions are published to mneme.ledger.<ws> after commit (message
+// id = decision id).
 //
 // # Failures
 //
@@ -157,10 +165,32 @@
 //
 // # Admin
 //
-// Digest is a canonical SHA-256 over the projection (BeliefDigest over the current belief only); Replay rebuilds
-// the projection from the claims stream and the judge log into an empty database. Erasure (erasure.go) deletes a
+// store.Digest is a canonical SHA-256 over the projection (store.BeliefDigest over the current belief only);
+// Replay rebuilds the projection from the claims stream and the judge log into an empty database. Erasure (erasure.go) deletes a
 // subject's, an agent's or a workspace's content from Postgres and every stream and keeps the record; the
 // command carries a scope — the tiers the requesting key may write (agent key: its private tier; curator: also
 // the shared tier; admin: all) — and the partition owner erases only within it, rebuilding the touched subjects
 // from their surviving messages.
+//
+// # Code
+//
+// One transaction per batch (engine.go, applyBatch): the fence, the subject guards, then each segment of
+// ordinary messages (the messages between erasure commands, which run alone: erasure.go) through
+//
+//   - load (load.go): what the segment's decisions read, in a constant number of set-based queries — which of
+//     its claims exist and in which tier, confirmations, every tier's predicates of its subjects (loadKnown);
+//     then, once decide has assigned the new claims' slots, the gates falling due and every tier touched with
+//     its claims' current versions, gates, confirmations, trust and judge verdicts (loadTiers), and the claims
+//     negation links test against (loadPolarity). The in-memory state is state.go.
+//   - decide (decide.go): every decision of the reconciler, message by message in stream order: slot
+//     assignment (assignSlots), then per claim its rows, corroborations, alias, gate, judge verdicts
+//     (judge.go, through the verdicts interface: the keyed judge log), the fold (internal/resolve), new belief
+//     versions, supersedes edges and the decision (settle), and its negation links (negation.go); per
+//     confirmation, release or gate timeout the same fold and decision. It returns store.Changes — each row
+//     and each decision built once; the ledger event is derived from the decision row (decisionEvent) — and
+//     touches no database, so decide_test.go tests it without one.
+//   - write: store.Write (pkg/store/write.go), the typed rows beside their column lists.
+//
+// then the offset. The projection's reads — the read model every reader uses, the inspection reads and the
+// digest — are pkg/store's too.
 package reconciler

@@ -255,20 +255,13 @@ func checkVector(name string, v event.Vector, required bool) string {
 	return ""
 }
 
-// sourceKey is the independent-source key of a claim: the asserting agent, refined by the first source turn
-// (or the caller's source reference): the same agent in another turn is another source, a repetition in the
-// same turn is not.
+// sourceKey is the independent-source key of a claim: the asserting agent. Corroboration, the evidence
+// operator and await-confirmation's second source count distinct keys, so an agent that repeats a claim — in
+// another turn, under another source reference, in another session — never corroborates itself: only another
+// agent's credential makes another source (agents are untrusted, and a source reference is a field the agent
+// sets). Two turns of one agent are not independent evidence either: they come from one memory.
 func sourceKey(p event.Provenance) string {
-	k := "agent:" + p.AgentID
-	if len(p.TurnIDs) > 0 {
-		turns := slices.Clone(p.TurnIDs)
-		slices.Sort(turns)
-		return k + "/turn:" + turns[0]
-	}
-	if p.SourceRef != "" {
-		return k + "/ref:" + p.SourceRef
-	}
-	return k
+	return "agent:" + p.AgentID
 }
 
 // pin records the embedding model and dimension of vectors in the store (once per process and model); a
@@ -347,11 +340,13 @@ func (e *engine) applyBatch(ctx context.Context, tx pgx.Tx, partition int, expec
 			continue
 		}
 		if i > seg {
-			st := newBatchState(e, partition)
-			if err := st.run(ctx, tx, items[seg:i], time.Time{}); err != nil {
+			decisions, err := e.applySegment(ctx, tx, partition, items[seg:i], time.Time{})
+			if err != nil {
 				return nil, err
 			}
-			res.decisions = append(res.decisions, st.events...)
+			for _, d := range decisions {
+				res.decisions = append(res.decisions, decisionEvent(d))
+			}
 		}
 		if i < len(items) {
 			if err := e.applyErasure(ctx, tx, partition, items[i]); err != nil {
@@ -367,6 +362,45 @@ func (e *engine) applyBatch(ctx context.Context, tx pgx.Tx, partition int, expec
 		return nil, fmt.Errorf("reconciler: advance offset of partition %d: %w", partition, err)
 	}
 	return res, nil
+}
+
+// applySegment applies a segment of ordinary messages (no erasure command among them) in tx: load the state
+// its decisions need (load.go), decide (decide.go, in memory), write the changes (store.Write). Gates due by
+// horizon, when later than the last message, are applied too. It returns the decisions written.
+func (e *engine) applySegment(ctx context.Context, tx pgx.Tx, partition int, items []item, horizon time.Time) ([]store.DecisionRow, error) {
+	until := horizon
+	for _, it := range items {
+		if it.msg.Time.After(until) {
+			until = it.msg.Time
+		}
+	}
+	st := newState()
+	if err := st.loadKnown(ctx, tx, items); err != nil {
+		return nil, err
+	}
+	var judge verdicts
+	if e.judge != nil {
+		judge = e.judge
+	}
+	d := newDecider(partition, e.cfg, e.policy, judge, e.log, st)
+	d.faultHook = e.faultHook
+	slots, need := d.assignSlots(items)
+	if err := st.loadTiers(ctx, tx, partition, need, until, e.policy); err != nil {
+		return nil, err
+	}
+	if e.cfg.NegationLinks {
+		if err := st.loadPolarity(ctx, tx, items, slots); err != nil {
+			return nil, err
+		}
+	}
+	changes, err := d.decide(ctx, items, slots, horizon)
+	if err != nil {
+		return nil, err
+	}
+	if err := store.Write(ctx, tx, changes); err != nil {
+		return nil, fmt.Errorf("reconciler: %w", err)
+	}
+	return changes.Decisions, nil
 }
 
 // lockSubjects takes the per-subject transaction guards in a fixed order (no deadlock between transactions that

@@ -19,6 +19,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Erasure kinds.
@@ -316,7 +317,8 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 		out.messages += n
 		e.purgeJudgeKeys(ctx, judgeKeys)
 	}
-	if err := deleteSubjectRows(ctx, tx, partition, t, subjectList, ids, more); err != nil {
+	if err := store.Delete(ctx, tx, store.Deletion{Partition: partition, Workspace: t.ws, Subjects: subjectList, Claims: ids,
+		DeadLetters: more, WholeWorkspace: t.kind == EraseWorkspace}); err != nil {
 		return out, nil, nil, err
 	}
 	if len(survivors) > 0 {
@@ -357,42 +359,6 @@ func (t erasureTarget) messageCond(partition int, ids []string) (string, []any) 
 	return cond, args
 }
 
-// deleteSubjectRows deletes every projection row of the given subjects in the partition (whole subjects: for an
-// agent erasure they are rebuilt right after), and for a workspace everything of it in the partition.
-func deleteSubjectRows(ctx context.Context, tx pgx.Tx, partition int, t erasureTarget, subjects, ids []string, more []int64) error {
-	type stmt struct {
-		sql  string
-		args []any
-	}
-	bySubject := []any{partition, t.ws, subjects}
-	stmts := []stmt{
-		{`DELETE FROM duplicate_messages d USING claims c WHERE d.claim_id = c.id AND c.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3)`, bySubject},
-		{`DELETE FROM duplicate_messages WHERE partition = $1 AND claim_id = ANY($2::uuid[])`, []any{partition, ids}},
-		{`DELETE FROM claims WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
-		{`DELETE FROM decisions WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
-		{`DELETE FROM subject_predicates WHERE workspace_id = $1 AND subject_key = ANY($2)`, []any{t.ws, subjects}},
-		{`DELETE FROM subject_aliases WHERE workspace_id = $1 AND subject_key = ANY($2)`, []any{t.ws, subjects}},
-		{`DELETE FROM confirmations WHERE partition = $1 AND workspace_id = $2 AND subject_key = ANY($3)`, bySubject},
-	}
-	switch {
-	case t.kind != EraseWorkspace:
-		// The dead letters whose messages were deleted (their positions are gone from the stream).
-		stmts = append(stmts, stmt{`DELETE FROM dead_letters WHERE partition = $1 AND stream_seq = ANY($2::bigint[])`, []any{partition, more}})
-	default:
-		wsOnly := []any{partition, t.ws}
-		stmts = append(stmts,
-			stmt{`DELETE FROM dead_letters WHERE partition = $1 AND workspace_id = $2`, wsOnly},
-			stmt{`DELETE FROM confirmations WHERE partition = $1 AND workspace_id = $2`, wsOnly},
-			stmt{`DELETE FROM decisions WHERE partition = $1 AND workspace_id = $2`, wsOnly})
-	}
-	for _, s := range stmts {
-		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
-			return fmt.Errorf("reconciler: erasure: %w", err)
-		}
-	}
-	return nil
-}
-
 // rebuild re-applies surviving messages (by stream sequence, in order) to subjects whose rows were just deleted,
 // then applies await-confirmation timeouts due by the partition's log time, which is what the live path had done
 // for them.
@@ -423,8 +389,8 @@ func (e *engine) rebuild(ctx context.Context, tx pgx.Tx, partition int, seqs []i
 	if at.After(horizon) {
 		horizon = at
 	}
-	st := newBatchState(e, partition)
-	return st.run(ctx, tx, items, horizon.UTC())
+	_, err = e.applySegment(ctx, tx, partition, items, horizon.UTC())
+	return err
 }
 
 // deleteMsgs securely deletes stream messages by sequence; already deleted ones are skipped.
@@ -447,6 +413,14 @@ func (e *engine) deleteMsgs(ctx context.Context, streamName string, seqs []int64
 		n++
 	}
 	return n, nil
+}
+
+// nullable is NULL for an empty string.
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 func isNotFound(err error) bool {

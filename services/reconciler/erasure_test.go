@@ -24,6 +24,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/openaitest"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 func openaitestRandomJudge(t testing.TB) string {
@@ -270,7 +271,7 @@ func TestEraseAgentRebuildsLikeReplay(t *testing.T) {
 	if len(after) >= len(before) {
 		t.Fatalf("%d claims before, %d after", len(before), len(after))
 	}
-	live, err := Digest(ctx, pool)
+	live, err := store.Digest(ctx, pool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ func TestEraseAgentRebuildsLikeReplay(t *testing.T) {
 	if _, err := Replay(ctx, b.js, target, ReplayOptions{Config: cfg, Logger: testLogger()}); err != nil {
 		t.Fatal(err)
 	}
-	if replayed, _ := Digest(ctx, target); replayed != live {
+	if replayed, _ := store.Digest(ctx, target); replayed != live {
 		diffProjections(t, pool, target)
 		t.Fatal("after an agent erasure the projection differs from a replay of the remaining log")
 	}

@@ -257,11 +257,11 @@ func currentStatus(t testing.TB, pool *pgxpool.Pool, ws string) map[string]strin
 func diffProjections(t testing.TB, a, b *pgxpool.Pool) {
 	t.Helper()
 	ra, rb := map[string][]string{}, map[string][]string{}
-	_, pa, err := digestTables(context.Background(), a, fullDigest, ra)
+	_, pa, err := store.DigestByTable(context.Background(), a, ra)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, pb, _ := digestTables(context.Background(), b, fullDigest, rb)
+	_, pb, _ := store.DigestByTable(context.Background(), b, rb)
 	for name, h := range pa {
 		if pb[name] == h {
 			continue

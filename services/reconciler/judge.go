@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/llm"
+	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/reconciler/internal/resolve"
 )
 
@@ -55,9 +56,9 @@ func judgeKey(ids []string, operator, model string) string {
 	return "v1." + hex.EncodeToString(h.Sum(nil))[:48]
 }
 
-// decide returns the verdict for a pair: ok is false when there is none (no judge configured and nothing in the
+// verdict returns the verdict for a pair: ok is false when there is none (no judge configured and nothing in the
 // log, or the judge abstained), in which case the rules' default relation applies.
-func (j *judge) decide(ctx context.Context, a, b *tclaim, operator string) (contradicts, ok bool, key string, err error) {
+func (j *judge) verdict(ctx context.Context, a, b *tclaim, operator string) (contradicts, ok bool, key string, err error) {
 	if j == nil || j.kv == nil {
 		return false, false, "", nil
 	}
@@ -99,6 +100,9 @@ func (j *judge) decide(ctx context.Context, a, b *tclaim, operator string) (cont
 	}
 	return entry.Verdict == "contradict", entry.Verdict != "abstain", key, nil
 }
+
+// modelName is the judge model the verdicts are logged under.
+func (j *judge) modelName() string { return j.model }
 
 func (j *judge) read(ctx context.Context, key string) (judgeEntry, bool, error) {
 	kve, err := j.kv.Get(ctx, key)
@@ -159,8 +163,8 @@ func (j *judge) ask(ctx context.Context, a, b *tclaim) (bool, error) {
 // judgePairs asks the judge about the pairs the slot's policy sends to it: the newcomer against each live claim
 // of the tier with a different object (functional slots: only across paraphrase-merged predicates; accumulating
 // slots with an exclusivity hint: all), newest first, at most JudgeMaxPairs.
-func (st *batchState) judgePairs(ctx context.Context, t *tier, n *tclaim, rules slotRules) ([]string, error) {
-	if rules.judge == judgeNone || st.e.judge == nil {
+func (d *decider) judgePairs(ctx context.Context, t *tier, n *tclaim, rules slotRules) ([]string, error) {
+	if rules.judge == judgeNone || d.judge == nil {
 		return nil, nil
 	}
 	functional := t.isFunctional(rules)
@@ -186,13 +190,13 @@ func (st *batchState) judgePairs(ctx context.Context, t *tier, n *tclaim, rules 
 		}
 		return cmp.Compare(a.id, b.id)
 	})
-	if len(cands) > st.e.cfg.JudgeMaxPairs {
-		cands = cands[:st.e.cfg.JudgeMaxPairs]
+	if len(cands) > d.cfg.JudgeMaxPairs {
+		cands = cands[:d.cfg.JudgeMaxPairs]
 	}
 	operator := string(rules.ranker) + "/" + rules.judge
 	var keys []string
 	for _, e := range cands {
-		contra, ok, key, err := st.e.judge.decide(ctx, n, e, operator)
+		contra, ok, key, err := d.judge.verdict(ctx, n, e, operator)
 		if err != nil {
 			return nil, err
 		}
@@ -205,7 +209,8 @@ func (st *batchState) judgePairs(ctx context.Context, t *tier, n *tclaim, rules 
 		p := resolve.PairOf(n.id, e.id)
 		t.verdicts[p] = contra
 		t.rcOK = false
-		st.judgeRows = append(st.judgeRows, []any{p.A, p.B, t.key.ws, key, contra, st.e.judge.model, judgePromptVersion})
+		d.out.Judgements = append(d.out.Judgements, store.JudgementRow{ClaimA: p.A, ClaimB: p.B, Workspace: t.key.ws, JudgeKey: key,
+			Contradicts: contra, Model: d.judge.modelName(), PromptVersion: judgePromptVersion})
 	}
 	return keys, nil
 }

@@ -2,17 +2,14 @@ package reconciler
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/pgvector/pgvector-go"
-
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Negation contradictions. A negated claim ("Alice has never used Zotero") and a positive claim of the same
@@ -70,67 +67,6 @@ type polarSet struct {
 	claims    []*polarClaim
 }
 
-// loadPolarity loads, for the subjects the segment's claims are about, the claims a newcomer may contradict.
-func (st *batchState) loadPolarity(ctx context.Context, tx pgx.Tx, items []item, slots []slotted) error {
-	if !st.e.cfg.NegationLinks {
-		return nil
-	}
-	subjects := map[subjKey]bool{}
-	for i, it := range items {
-		if it.dead != "" || it.kind != kindClaim || slots[i].duplicate {
-			continue
-		}
-		k := subjKey{it.claim.Workspace, it.claim.SubjectKey}
-		if _, ok := st.polar[k]; !ok {
-			st.polar[k] = &polarSet{}
-		}
-		subjects[k] = subjects[k] || it.claim.Negated
-	}
-	if len(subjects) == 0 {
-		return nil
-	}
-	var wss, subs, allWS, allSubs []string
-	for k, neg := range subjects {
-		wss, subs = append(wss, k.ws), append(subs, k.subject)
-		if neg {
-			allWS, allSubs = append(allWS, k.ws), append(allSubs, k.subject)
-			st.polar[k].positives = true
-		}
-	}
-	const cols = `SELECT c.id::text, c.workspace_id, c.subject_key, c.scope, c.owner_agent, c.negated, c.text, c.subject,
-		v.model, v.embedding FROM claims c JOIN claim_vectors v ON v.claim_id = c.id`
-	load := func(sql string, args ...any) error {
-		rows, err := tx.Query(ctx, sql, args...)
-		if err != nil {
-			return fmt.Errorf("reconciler: load claims for negation links: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id, ws, subject, scope, owner, text, subjectName, model string
-			var negated bool
-			var vec pgvector.Vector
-			if err := rows.Scan(&id, &ws, &subject, &scope, &owner, &negated, &text, &subjectName, &model, &vec); err != nil {
-				return fmt.Errorf("reconciler: load claims for negation links: %w", err)
-			}
-			p := newPolarClaim(id, scope, owner, model, negated, vec.Slice(), text, subjectName)
-			ps := st.polar[subjKey{ws, subject}]
-			ps.claims = append(ps.claims, p)
-		}
-		return rows.Err()
-	}
-	if err := load(cols+` JOIN unnest($1::text[], $2::text[]) AS k(ws, subject) ON c.workspace_id = k.ws AND c.subject_key = k.subject
-		WHERE c.negated ORDER BY c.id`, wss, subs); err != nil {
-		return err
-	}
-	if len(allWS) > 0 {
-		if err := load(cols+` JOIN unnest($1::text[], $2::text[]) AS k(ws, subject) ON c.workspace_id = k.ws AND c.subject_key = k.subject
-			WHERE NOT c.negated ORDER BY c.id`, allWS, allSubs); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func newPolarClaim(id, scope, owner, model string, negated bool, vec []float32, text, subject string) *polarClaim {
 	if scope == string(event.ScopeShared) {
 		owner = ""
@@ -148,24 +84,23 @@ type contradictionLink struct {
 
 // linkContradictions tests the newcomer of item it (in slot tier k) against the claims of the other polarity
 // known for its subject and records a link, and one decision, for those it contradicts.
-func (st *batchState) linkContradictions(it *item, k tierKey) {
-	if !st.e.cfg.NegationLinks {
+func (d *decider) linkContradictions(it *item, k tierKey) {
+	if !d.cfg.NegationLinks {
 		return
 	}
 	c := it.claim
-	ps := st.polar[subjKey{c.Workspace, c.SubjectKey}]
+	ps := d.st.polar[subjKey{c.Workspace, c.SubjectKey}]
 	if ps == nil {
 		return
 	}
-	text := c.Text
-	n := newPolarClaim(c.ClaimID, string(c.Scope), c.Provenance.AgentID, c.Embedding.Model, c.Negated, c.Embedding.Values, text, c.Subject)
+	n := newPolarClaim(c.ClaimID, string(c.Scope), c.Provenance.AgentID, c.Embedding.Model, c.Negated, c.Embedding.Values, c.Text, c.Subject)
 	var links []contradictionLink
 	for _, o := range ps.claims {
 		if o.negated == n.negated || o.scope != n.scope || o.owner != n.owner || o.model != n.model || len(o.vec) != len(n.vec) || o.id == n.id {
 			continue
 		}
 		sim := cosine(o.vec, n.vec)
-		if sim < st.e.cfg.NegationSimilarity || !(countShared(o.words, n.words) >= 2 || countShared(o.names, n.names) >= 1) {
+		if sim < d.cfg.NegationSimilarity || !(countShared(o.words, n.words) >= 2 || countShared(o.names, n.names) >= 1) {
 			continue
 		}
 		links = append(links, contradictionLink{o.id, sim})
@@ -176,7 +111,7 @@ func (st *batchState) linkContradictions(it *item, k tierKey) {
 	}
 	slices.SortFunc(links, func(a, b contradictionLink) int { return cmp.Compare(a.id, b.id) })
 	at := it.msg.Time
-	decisionID := event.DeterministicID("negation", fmt.Sprint(st.partition), fmt.Sprint(it.msg.Seq), c.ClaimID)
+	decisionID := event.DeterministicID("negation", fmt.Sprint(d.partition), fmt.Sprint(it.msg.Seq), c.ClaimID)
 	inputs := []string{n.id}
 	whys := []string{fmt.Sprintf("%s over %d claims", operatorNegation, len(links)+1)}
 	for _, l := range links {
@@ -184,28 +119,20 @@ func (st *batchState) linkContradictions(it *item, k tierKey) {
 		if b < a {
 			a, b = b, a
 		}
-		st.contradictionRows = append(st.contradictionRows, []any{a, b, c.Workspace, c.SubjectKey, methodNegation, l.sim, decisionID, at})
+		d.out.Contradictions = append(d.out.Contradictions, store.ContradictionRow{ClaimA: a, ClaimB: b, Workspace: c.Workspace,
+			SubjectKey: c.SubjectKey, Method: methodNegation, Similarity: l.sim, DecisionID: decisionID, RecordedAt: at})
 		inputs = append(inputs, l.id)
 		neg, pos := n.id, l.id
 		if !n.negated {
 			neg, pos = pos, neg
 		}
-		whys = append(whys, fmt.Sprintf("%s (negated) contradicts %s (cosine %.4f >= %g, shared content)", neg, pos, l.sim, st.e.cfg.NegationSimilarity))
+		whys = append(whys, fmt.Sprintf("%s (negated) contradicts %s (cosine %.4f >= %g, shared content)", neg, pos, l.sim, d.cfg.NegationSimilarity))
 	}
 	slices.Sort(inputs)
-	var owner any
-	if k.owner != "" {
-		owner = k.owner
-	}
-	reason := strings.Join(whys, "; ")
-	const outcome = "contradicted"
-	st.decisionRows = append(st.decisionRows, []any{decisionID, k.ws, k.subject, k.slot, k.scope, owner,
-		operatorNegation, st.e.policy.Version(), inputs, nil, []string{}, outcome, reason, nil,
-		at, st.partition, int64(it.msg.Seq)})
-	st.events = append(st.events, event.DecisionRecordedV1{DecisionID: decisionID, Workspace: k.ws,
-		SubjectKey: k.subject, PredicateKey: k.slot, Scope: event.Scope(k.scope), OwnerAgent: k.owner,
-		Operator: operatorNegation, PolicyVersion: st.e.policy.Version(), Inputs: inputs, Outcome: outcome,
-		Reason: reason, DecidedAt: at, Partition: st.partition, StreamSeq: it.msg.Seq})
+	d.out.Decisions = append(d.out.Decisions, store.DecisionRow{ID: decisionID, Workspace: k.ws, SubjectKey: k.subject,
+		SlotKey: k.slot, Scope: k.scope, OwnerAgent: k.owner, Operator: operatorNegation, PolicyVersion: d.policy.Version(),
+		Inputs: inputs, Outcome: "contradicted", Reason: strings.Join(whys, "; "), DecidedAt: at, Partition: d.partition,
+		StreamSeq: int64(it.msg.Seq)})
 }
 
 // contentWords returns the distinct words of a claim's text that say what it is about (lower case, a plural "s"

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // negationFixture is a subject's claims about one topic in both polarities, plus claims that must not be linked.
@@ -146,7 +147,7 @@ func TestNegationLinksEveryOrder(t *testing.T) {
 			if undecided != 0 {
 				t.Fatalf("%d links without their decision", undecided)
 			}
-			got, err := BeliefDigest(context.Background(), pool)
+			got, err := store.BeliefDigest(context.Background(), pool)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,7 +184,7 @@ func TestNegationReplayDigest(t *testing.T) {
 		t.Fatalf("links %v, want %v", got, f.wantLinks())
 	}
 	ctx := context.Background()
-	live, err := Digest(ctx, pool)
+	live, err := store.Digest(ctx, pool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestNegationReplayDigest(t *testing.T) {
 	if _, err := Replay(ctx, b.js, target, ReplayOptions{Config: cfg, Logger: testLogger()}); err != nil {
 		t.Fatal(err)
 	}
-	replayed, err := Digest(ctx, target)
+	replayed, err := store.Digest(ctx, target)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/service"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // newTestEngine builds an engine that applies messages directly (no consumer, nothing published).
@@ -117,7 +118,7 @@ func TestLWWArrivalOrderPermutations(t *testing.T) {
 				msgs[i] = claimMsg(t, c, uint64(i+1), baseTime.Add(time.Duration(100+i)*time.Hour))
 			}
 			applyDirect(t, e, p, msgs, batch)
-			got, err := BeliefDigest(context.Background(), pool)
+			got, err := store.BeliefDigest(context.Background(), pool)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,7 +203,7 @@ func checkBatchBoundaries(t *testing.T, pool *pgxpool.Pool, cfg Config, gated bo
 	for _, cut := range []int{1, 3, 17, 0} {
 		truncateProjection(t, pool)
 		applyDirect(t, e, 0, msgs, cut)
-		got, err := Digest(context.Background(), pool)
+		got, err := store.Digest(context.Background(), pool)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 func confirmMsg(t testing.TB, c event.ClaimEmbeddedV1, agent string, seq uint64, at time.Time) logMsg {
@@ -172,22 +173,22 @@ func TestPrivateIsolation(t *testing.T) {
 	}
 	for _, agent := range []string{"agent-x", "agent-y", "agent-q"} {
 		seen := map[string]bool{}
-		cur, err := CurrentBeliefs(ctx, pool, "wsi", agent, "finn", "")
+		cur, err := store.CurrentBeliefs(ctx, pool, "wsi", agent, "finn", "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		hist, err := History(ctx, pool, "wsi", agent, "finn", mine.PredicateKey)
+		hist, err := store.History(ctx, pool, "wsi", agent, "finn", mine.PredicateKey)
 		if err != nil {
 			t.Fatal(err)
 		}
-		at, err := BeliefsAt(ctx, pool, "wsi", agent, "finn", baseTime.Add(10*time.Hour), time.Now())
+		at, err := store.BeliefsAt(ctx, pool, "wsi", agent, "finn", baseTime.Add(10*time.Hour), time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, bl := range append(append(cur, hist...), at...) {
 			seen[bl.Object] = true
-			if bl.Scope == "private" && bl.OwnerAgent != agent {
-				t.Fatalf("%s sees %s's private claim", agent, bl.OwnerAgent)
+			if bl.Scope == "private" && bl.Owner != agent {
+				t.Fatalf("%s sees %s's private claim", agent, bl.Owner)
 			}
 		}
 		if seen["sushi"] {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/openaitest"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // near returns a unit vector close to v (cosine well above the default merge threshold).
@@ -101,7 +102,7 @@ func TestReplayDigestWithRandomJudge(t *testing.T) {
 	if judged == 0 || len(srv.ChatRequests()) == 0 {
 		t.Fatalf("the judge was not consulted (%d judgements, %d requests)", judged, len(srv.ChatRequests()))
 	}
-	live, err := Digest(ctx, pool)
+	live, err := store.Digest(ctx, pool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestReplayDigestWithRandomJudge(t *testing.T) {
 	if stats.Messages == 0 {
 		t.Fatal("nothing replayed")
 	}
-	replayed, err := Digest(ctx, target)
+	replayed, err := store.Digest(ctx, target)
 	if err != nil {
 		t.Fatal(err)
 	}

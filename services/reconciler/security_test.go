@@ -21,6 +21,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // keyed sends a JSON request as agent with key and decodes the answer into out (when not nil).
@@ -201,7 +202,7 @@ func TestSecurityErasureScopes(t *testing.T) {
 		})
 	}
 	// What is left replays to the same projection.
-	live, err := Digest(ctx, pool)
+	live, err := store.Digest(ctx, pool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestSecurityErasureScopes(t *testing.T) {
 	if _, err := Replay(ctx, b.js, target, ReplayOptions{Config: cfg, Logger: testLogger()}); err != nil {
 		t.Fatal(err)
 	}
-	if replayed, _ := Digest(ctx, target); replayed != live {
+	if replayed, _ := store.Digest(ctx, target); replayed != live {
 		diffProjections(t, pool, target)
 		t.Fatal("after scoped erasures the projection differs from a replay of the remaining log")
 	}
@@ -301,7 +302,7 @@ func TestSecurityQuarantine(t *testing.T) {
 		t.Fatalf("%d audit entries for the release", released)
 	}
 
-	live, err := Digest(ctx, pool)
+	live, err := store.Digest(ctx, pool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +310,7 @@ func TestSecurityQuarantine(t *testing.T) {
 	if _, err := Replay(ctx, b.js, target, ReplayOptions{Config: cfg, Logger: testLogger()}); err != nil {
 		t.Fatal(err)
 	}
-	if replayed, _ := Digest(ctx, target); replayed != live {
+	if replayed, _ := store.Digest(ctx, target); replayed != live {
 		diffProjections(t, pool, target)
 		t.Fatal("a replay quarantines or releases differently")
 	}
@@ -346,12 +347,12 @@ func TestSecurityTrustPolicy(t *testing.T) {
 	if !strings.Contains(reason, "trust 0.2 (policy rule 0)") {
 		t.Errorf("decision reason %q does not record the trust", reason)
 	}
-	live, _ := Digest(ctx, pool)
+	live, _ := store.Digest(ctx, pool)
 	target, _ := newStore(t)
 	if _, err := Replay(ctx, b.js, target, ReplayOptions{Config: cfg, Logger: testLogger()}); err != nil {
 		t.Fatal(err)
 	}
-	if replayed, _ := Digest(ctx, target); replayed != live {
+	if replayed, _ := store.Digest(ctx, target); replayed != live {
 		diffProjections(t, pool, target)
 		t.Fatal("a replay applies trust differently")
 	}

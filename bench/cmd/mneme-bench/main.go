@@ -50,13 +50,14 @@ type options struct {
 	variant, pool, dump                                                                                         string
 	seed                                                                                                        uint64
 	limit, perConv, readerBudget, chunkTokens, k, workers                                                       int
+	categories                                                                                                  string
 	settle, timeout                                                                                             time.Duration
 	keepDB, progress                                                                                            bool
 }
 
 func main() {
 	var o options
-	flag.StringVar(&o.bench, "bench", bench.FactConsolidation, "benchmark: "+strings.Join(bench.Benchmarks, ", "))
+	flag.StringVar(&o.bench, "bench", bench.FactConsolidation, "benchmark: "+strings.Join(bench.Benchmarks, ", ")+"; multi-agent, in production mode: "+strings.Join(multiAgentBenches, ", "))
 	flag.StringVar(&o.data, "data", "", "data in the benchmark's published format (a file; for BEAM a directory of <id>/chat.json); default: the shipped data under ../shared/data (convupdates: the dialogs of -pool, built in)")
 	flag.StringVar(&o.variant, "variant", string(bench.VariantPublished), "factconsolidation: published, or reworded as people write: facts (reworded facts, published questions), questions (published facts, reworded questions), both")
 	flag.StringVar(&o.pool, "pool", string(bench.PoolDev), "phrasings of the reworded factconsolidation variants and of convupdates: dev (for development) or check (held out from tuning)")
@@ -65,6 +66,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "", "output directory (default bench-results/<bench>); results.jsonl there makes reruns resume")
 	flag.StringVar(&o.systems, "systems", strings.Join(bench.AllSystems, ","), "systems to compare (add the diagnostic "+bench.SystemClaimsRRF+": Mneme's stored claims ranked by plain BM25+dense RRF, without the query service)")
 	flag.IntVar(&o.limit, "limit", 0, "evaluate only the first N questions (0: all)")
+	flag.StringVar(&o.categories, "categories", "", "evaluate only the questions of these comma-separated categories (e.g. knowledge_update,contradiction_resolution); applied before -per-conversation")
 	flag.IntVar(&o.perConv, "per-conversation", 0, "evaluate at most N questions per conversation (0: all); applied before -limit")
 	flag.StringVar(&o.url, "url", "", "a running Mneme's HTTP root (default: start Mneme in-process on a fresh database)")
 	flag.StringVar(&o.apiKey, "api-key", os.Getenv("MNEME_API_KEY"), "bearer key for -url outside local development mode (default $MNEME_API_KEY)")
@@ -83,10 +85,19 @@ func main() {
 	flag.StringVar(&o.reuseDB, "reuse-db", "", "run in-process on this database, kept by an earlier complete run (-keep-db), instead of a fresh one: conversations whose workspace already holds claims are not ingested again (to re-measure query changes)")
 	flag.BoolVar(&o.progress, "progress", true, "progress bars on stderr")
 	flag.StringVar(&o.logLevel, "log-level", "warn", "log level of the harness and the in-process system: debug, info, warn, error")
+	registerMultiAgentFlags()
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if isMultiAgentBench(o.bench) {
+		if err := runMultiAgent(ctx, o, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "mneme-bench:", err)
+			stop()
+			os.Exit(1)
+		}
+		return
+	}
 	summary, err := run(ctx, o, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mneme-bench:", err)
@@ -116,6 +127,9 @@ func run(ctx context.Context, o options, stderr io.Writer) (*bench.Summary, erro
 		log.Warn("data", "warning", w)
 	}
 	totalQuestions := len(ds.Questions)
+	if o.categories != "" {
+		ds.KeepCategories(strings.Split(o.categories, ","))
+	}
 	ds.LimitPerConversation(o.perConv)
 	ds.Limit(o.limit)
 	budgets, err := parseBudgets(o.budgets)

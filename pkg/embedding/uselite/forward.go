@@ -115,7 +115,7 @@ func (m *Model) forwardBatch(ws *workspace, seqs [][]int32, out [][]float32) {
 	}
 	final := ws.final[:br*Dim]
 	fillRows(final, p.finalBias, br)
-	gemm(m.kernel, threads, br, pooled, dOut, p.final, final, Dim)
+	gemm(m.kernel.gemm, threads, br, pooled, dOut, p.final, final, Dim)
 	for i := range seqs {
 		tanhNormalize(final[i*Dim:(i+1)*Dim], out[i], p.l2Eps)
 	}
@@ -137,28 +137,28 @@ func (m *Model) layer(ws *workspace, lp *layerParams, rows, total int, seqs [][]
 		layerNormRows(h[r0*dIn:r1*dIn], in[r0*dIn:r1*dIn], dIn, r1-r0, lp.attnNorm)
 		fillRows(qkv[r0*3*dA:r1*3*dA], lp.qkvBias, r1-r0)
 	})
-	gemm(m.kernel, threads, rows, h, dIn, lp.qkv, qkv, 3*dA)
+	gemm(m.kernel.gemm, threads, rows, h, dIn, lp.qkv, qkv, 3*dA)
 	clear(att[total*dA:])
-	attention(ws, lp, seqs, qkv, att, threads)
+	attention(ws, lp, &m.kernel, seqs, qkv, att, threads)
 
 	if lp.resid != nil {
 		forRows(threads, rows, func(r0, r1 int) { fillRows2(y[r0*dOut:r1*dOut], lp.outBias, lp.residB, r1-r0) })
-		gemm(m.kernel, threads, rows, in, dIn, lp.resid, y, dOut)
+		gemm(m.kernel.gemm, threads, rows, in, dIn, lp.resid, y, dOut)
 	} else {
 		forRows(threads, rows, func(r0, r1 int) { addRows(y[r0*dOut:r1*dOut], lp.outBias, r1-r0) })
 	}
-	gemm(m.kernel, threads, rows, att, dA, lp.out, y, dOut)
+	gemm(m.kernel.gemm, threads, rows, att, dA, lp.out, y, dOut)
 
 	forRows(threads, rows, func(r0, r1 int) {
 		layerNormRows(h[r0*dOut:r1*dOut], y[r0*dOut:r1*dOut], dOut, r1-r0, lp.ffnNorm)
 		fillRows(f[r0*dFFN:r1*dFFN], lp.ffn1B, r1-r0)
 	})
-	gemm(m.kernel, threads, rows, h, dOut, lp.ffn1, f, dFFN)
+	gemm(m.kernel.gemm, threads, rows, h, dOut, lp.ffn1, f, dFFN)
 	forRows(threads, rows, func(r0, r1 int) {
-		reluSIMD(f[r0*dFFN : r1*dFFN])
+		m.kernel.relu(f[r0*dFFN : r1*dFFN])
 		addRows(y[r0*dOut:r1*dOut], lp.ffn2B, r1-r0)
 	})
-	gemm(m.kernel, threads, rows, f, dFFN, lp.ffn2, y, dOut)
+	gemm(m.kernel.gemm, threads, rows, f, dFFN, lp.ffn2, y, dOut)
 }
 
 // forRows calls fn on contiguous row ranges covering [0, rows), on up to threads goroutines; small
@@ -185,7 +185,7 @@ func forRows(threads, rows int, fn func(r0, r1 int)) {
 // attention computes scaled dot-product attention within each text (tokens never attend across
 // texts, which is what the reference's padding mask achieves) for every head, writing the heads'
 // outputs side by side into att.
-func attention(ws *workspace, lp *layerParams, seqs [][]int32, qkv, att []float32, threads int) {
+func attention(ws *workspace, lp *layerParams, k *kernel, seqs [][]int32, qkv, att []float32, threads int) {
 	n := len(seqs) * lp.heads
 	var next atomic.Int32
 	run := func(worker int) {
@@ -196,7 +196,7 @@ func attention(ws *workspace, lp *layerParams, seqs [][]int32, qkv, att []float3
 				return
 			}
 			s, hd := t/lp.heads, t%lp.heads
-			attendHead(lp, ws.starts[s], ws.starts[s+1]-ws.starts[s], hd, qkv, att, scores)
+			attendHead(lp, k, ws.starts[s], ws.starts[s+1]-ws.starts[s], hd, qkv, att, scores)
 		}
 	}
 	workers := min(threads, n)
@@ -216,7 +216,7 @@ func attention(ws *workspace, lp *layerParams, seqs [][]int32, qkv, att []float3
 	wg.Wait()
 }
 
-func attendHead(lp *layerParams, start, n, head int, qkv, att, scores []float32) {
+func attendHead(lp *layerParams, kern *kernel, start, n, head int, qkv, att, scores []float32) {
 	dA, hd := lp.dAttn, lp.headDim
 	stride := 3 * dA
 	qOff, kOff, vOff := head*hd, dA+head*hd, 2*dA+head*hd
@@ -227,7 +227,7 @@ func attendHead(lp *layerParams, start, n, head int, qkv, att, scores []float32)
 		maxv := float32(math.Inf(-1))
 		for j := 0; j < n; j++ {
 			k := qkv[(start+j)*stride+kOff : (start+j)*stride+kOff+hd]
-			v := dotSIMD(q, k) * lp.qScale
+			v := kern.dot(q, k) * lp.qScale
 			row[j] = v
 			maxv = max(maxv, v)
 		}
@@ -242,7 +242,7 @@ func attendHead(lp *layerParams, start, n, head int, qkv, att, scores []float32)
 		clear(o)
 		for j := 0; j < n; j++ {
 			v := qkv[(start+j)*stride+vOff : (start+j)*stride+vOff+hd]
-			axpySIMD(o, v, row[j]*inv)
+			kern.axpy(o, v, row[j]*inv)
 		}
 	}
 }

@@ -50,7 +50,6 @@ func newMatrix(rows, cols int, data []float32) (*matrix, error) {
 // A and C have row strides lda and ldc, and P holds panels() adjacent packed panels, the first at
 // p[0:], the next at p[pstride:], each read kc rows deep.
 type gemmKernel interface {
-	name() string
 	rows() int
 	panels() int
 	// narrow returns a kernel with the same rows() and one panel, for matrices with an odd panel count.
@@ -126,48 +125,6 @@ func gemmChunk(kern gemmKernel, i0, i1 int, a []float32, lda int, b *matrix, c [
 					kern.tile(kc, a[i*lda+k0:], lda, panel, stride, c[i*ldc+p*panelWidth:], ldc)
 				}
 			}
-		}
-	}
-}
-
-// goKernel is the portable kernel: 4 rows × 16 columns, one row at a time with the row's 16 sums in
-// registers while it streams down the panel. Scalar Go on amd64 issues a separate multiply and add
-// per term, which bounds it near 2 flops per cycle whatever the blocking; this layout measured best
-// among 4×4, 2×4 and 1×16 register blocks.
-type goKernel struct{}
-
-func (goKernel) name() string { return "go" }
-func (goKernel) rows() int    { return 4 }
-func (goKernel) panels() int  { return 1 }
-
-func (k goKernel) narrow() gemmKernel { return k }
-
-func (goKernel) tile(kc int, a []float32, lda int, p []float32, _ int, c []float32, ldc int) {
-	p = p[:kc*panelWidth]
-	for r := 0; r < 4; r++ {
-		var acc [panelWidth]float32
-		for k, x := range a[r*lda : r*lda+kc] {
-			b := (*[panelWidth]float32)(p[k*panelWidth : (k+1)*panelWidth])
-			acc[0] += x * b[0]
-			acc[1] += x * b[1]
-			acc[2] += x * b[2]
-			acc[3] += x * b[3]
-			acc[4] += x * b[4]
-			acc[5] += x * b[5]
-			acc[6] += x * b[6]
-			acc[7] += x * b[7]
-			acc[8] += x * b[8]
-			acc[9] += x * b[9]
-			acc[10] += x * b[10]
-			acc[11] += x * b[11]
-			acc[12] += x * b[12]
-			acc[13] += x * b[13]
-			acc[14] += x * b[14]
-			acc[15] += x * b[15]
-		}
-		row := (*[panelWidth]float32)(c[r*ldc : r*ldc+panelWidth])
-		for j := range row {
-			row[j] += acc[j]
 		}
 	}
 }

@@ -8,9 +8,8 @@ import "golang.org/x/sys/cpu"
 // multiply-add per accumulator and step of k.
 type avx2Kernel struct{}
 
-func (avx2Kernel) name() string { return "avx2" }
-func (avx2Kernel) rows() int    { return 6 }
-func (avx2Kernel) panels() int  { return 1 }
+func (avx2Kernel) rows() int   { return 6 }
+func (avx2Kernel) panels() int { return 1 }
 
 func (k avx2Kernel) narrow() gemmKernel { return k }
 
@@ -27,9 +26,8 @@ func (avx2Kernel) tile(kc int, a []float32, lda int, p []float32, _ int, c []flo
 // by the FMAs from memory.
 type avx512x16Kernel struct{}
 
-func (avx512x16Kernel) name() string { return "avx512x16" }
-func (avx512x16Kernel) rows() int    { return 12 }
-func (avx512x16Kernel) panels() int  { return 1 }
+func (avx512x16Kernel) rows() int   { return 12 }
+func (avx512x16Kernel) panels() int { return 1 }
 
 func (k avx512x16Kernel) narrow() gemmKernel { return k }
 
@@ -44,9 +42,8 @@ func (avx512x16Kernel) tile(kc int, a []float32, lda int, p []float32, _ int, c 
 // each broadcast A value feeds two FMAs.
 type avx512Kernel struct{}
 
-func (avx512Kernel) name() string { return "avx512" }
-func (avx512Kernel) rows() int    { return 12 }
-func (avx512Kernel) panels() int  { return 2 }
+func (avx512Kernel) rows() int   { return 12 }
+func (avx512Kernel) panels() int { return 2 }
 
 func (avx512Kernel) narrow() gemmKernel { return avx512x16Kernel{} }
 
@@ -75,23 +72,35 @@ func axpyAVX2(alpha float32, x, y *float32, n int)
 //go:noescape
 func reluAVX2(x *float32, n int)
 
-var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-
-// reluSIMD sets the negative elements of x to zero.
-func reluSIMD(x []float32) {
-	n := len(x) &^ 15
-	if !hasAVX2 || n == 0 {
-		relu(x)
-		return
+// platformKernels returns the amd64 assembly kernels this CPU supports, fastest first. The AVX-512
+// kernel shares the AVX2 vector helpers (every CPU with AVX-512F has AVX2 and FMA; x/sys/cpu also
+// checks that the operating system saves the wider registers).
+func platformKernels() []kernel {
+	if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {
+		return nil
 	}
-	reluAVX2(&x[0], n)
+	avx2 := kernel{name: KernelAVX2, gemm: avx2Kernel{}, dot: dotAVX2Slices, axpy: axpyAVX2Slices, relu: reluAVX2Slices}
+	if !cpu.X86.HasAVX512F {
+		return []kernel{avx2}
+	}
+	avx512 := avx2
+	avx512.name, avx512.gemm = KernelAVX512, avx512Kernel{}
+	return []kernel{avx512, avx2}
+}
+
+// reluAVX2Slices sets the negative elements of x to zero.
+func reluAVX2Slices(x []float32) {
+	n := len(x) &^ 15
+	if n > 0 {
+		reluAVX2(&x[0], n)
+	}
 	relu(x[n:])
 }
 
-// dotSIMD returns Σ a[i]·b[i] (len(b) ≥ len(a)).
-func dotSIMD(a, b []float32) float32 {
+// dotAVX2Slices returns Σ a[i]·b[i] (len(b) ≥ len(a)).
+func dotAVX2Slices(a, b []float32) float32 {
 	n := len(a) &^ 15
-	if !hasAVX2 || n == 0 {
+	if n == 0 {
 		return dot(a, b)
 	}
 	_ = b[len(a)-1]
@@ -102,10 +111,10 @@ func dotSIMD(a, b []float32) float32 {
 	return s
 }
 
-// axpySIMD adds alpha·x to dst (len(x) ≥ len(dst)).
-func axpySIMD(dst, x []float32, alpha float32) {
+// axpyAVX2Slices adds alpha·x to dst (len(x) ≥ len(dst)).
+func axpyAVX2Slices(dst, x []float32, alpha float32) {
 	n := len(dst) &^ 15
-	if !hasAVX2 || n == 0 {
+	if n == 0 {
 		axpy(dst, x, alpha)
 		return
 	}
@@ -114,27 +123,4 @@ func axpySIMD(dst, x []float32, alpha float32) {
 	if n < len(dst) {
 		axpy(dst[n:], x[n:len(dst)], alpha)
 	}
-}
-
-// bestKernel returns the fastest kernel this CPU supports.
-func bestKernel() gemmKernel {
-	if cpu.X86.HasAVX512F {
-		return avx512Kernel{}
-	}
-	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		return avx2Kernel{}
-	}
-	return goKernel{}
-}
-
-// extraKernels lists the assembly kernels this CPU can run, for tests and benchmarks.
-func extraKernels() []gemmKernel {
-	var ks []gemmKernel
-	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		ks = append(ks, avx2Kernel{})
-	}
-	if cpu.X86.HasAVX512F {
-		ks = append(ks, avx512x16Kernel{}, avx512Kernel{})
-	}
-	return ks
 }

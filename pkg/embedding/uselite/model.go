@@ -16,10 +16,11 @@
 //
 // The optimised path packs a batch's tokens into one matrix (no padding), so every dense layer is a
 // single matrix multiply per batch, computed by a cache-blocked kernel over prepacked weight panels
-// and split across GOMAXPROCS goroutines; buffers are reused through a sync.Pool. The kernel is Go
-// assembly on amd64 (AVX-512 12×32 or AVX2/FMA 6×16 register tiles, chosen at run time) and unrolled
-// pure Go elsewhere or with the purego build tag (WithImplementation(Blocked) forces it). A
-// straightforward one-text-at-a-time implementation is kept as the baseline (WithImplementation(Naive)).
+// and split across GOMAXPROCS goroutines; buffers are reused through a sync.Pool. The kernel is chosen
+// at Load from the CPU's features: Go assembly on amd64 (AVX-512 12×32 or AVX2+FMA 6×16 register
+// tiles) and on arm64 (NEON 6×16), portable Go elsewhere or with the purego build tag. Kernels lists
+// the kernels this CPU can run and WithKernel forces one. A straightforward one-text-at-a-time
+// implementation is kept as the baseline (WithImplementation(Naive)).
 package uselite
 
 import (
@@ -47,7 +48,8 @@ type Implementation int
 const (
 	// Optimized packs batches and uses the fastest matrix kernel this CPU supports (the default).
 	Optimized Implementation = iota
-	// Blocked packs batches like Optimized but always uses the pure-Go blocked kernel.
+	// Blocked packs batches like Optimized but always uses the portable kernel (KernelGeneric); it
+	// is Optimized with WithKernel(KernelGeneric).
 	Blocked
 	// Naive embeds one text at a time with triple-loop matrix products, on one goroutine. It is the
 	// baseline benchmarks compare against.
@@ -68,6 +70,7 @@ func (i Implementation) String() string {
 
 type options struct {
 	impl          Implementation
+	kernel        string
 	threads       int
 	maxBatchToken int
 }
@@ -77,6 +80,11 @@ type Option func(*options)
 
 // WithImplementation selects the implementation (default Optimized).
 func WithImplementation(impl Implementation) Option { return func(o *options) { o.impl = impl } }
+
+// WithKernel forces the Optimized implementation's kernel (one of the Kernel* names) instead of the
+// fastest one this CPU supports; Load fails when the CPU or build cannot run it. The empty name
+// means the fastest. It exists for tests, benchmarks and working around a CPU-specific fault.
+func WithKernel(name string) Option { return func(o *options) { o.kernel = name } }
 
 // WithThreads bounds the goroutines one Embed call uses for matrix products (default GOMAXPROCS at
 // Load time; values below 1 mean 1).
@@ -96,7 +104,7 @@ type Model struct {
 	tok     *Tokenizer
 	params  *params
 	opts    options
-	kernel  gemmKernel
+	kernel  kernel
 	scratch sync.Pool // *workspace
 }
 
@@ -138,9 +146,17 @@ func Load(dir string, opts ...Option) (*Model, error) {
 	m := &Model{tok: newTokenizer(vocab), params: p, opts: o}
 	switch o.impl {
 	case Optimized:
-		m.kernel = bestKernel()
+		m.kernel = availableKernels()[0]
+		if o.kernel != "" {
+			if m.kernel, err = kernelNamed(o.kernel); err != nil {
+				return nil, err
+			}
+		}
 	case Blocked, Naive:
-		m.kernel = goKernel{}
+		if o.kernel != "" && (o.impl == Naive || o.kernel != KernelGeneric) {
+			return nil, fmt.Errorf("uselite: WithKernel(%q) does not apply to the %s implementation", o.kernel, o.impl)
+		}
+		m.kernel = genericKernel
 	default:
 		return nil, fmt.Errorf("uselite: unknown implementation %d", o.impl)
 	}
@@ -153,12 +169,12 @@ func (m *Model) Model() string { return ModelID }
 // Dim implements embedding.Embedder.
 func (m *Model) Dim() int { return Dim }
 
-// Implementation reports the implementation and matrix kernel in use, e.g. "optimized/avx2".
+// Implementation reports the implementation and kernel in use, e.g. "optimized/avx2".
 func (m *Model) Implementation() string {
 	if m.opts.impl == Naive {
 		return "naive"
 	}
-	return m.opts.impl.String() + "/" + m.kernel.name()
+	return m.opts.impl.String() + "/" + m.kernel.name
 }
 
 // Tokenizer returns the model's tokenizer.

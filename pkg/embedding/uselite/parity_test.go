@@ -46,27 +46,38 @@ func readFixture(t testing.TB) *parityFixture {
 
 var (
 	modelsMu sync.Mutex
-	models   = map[Implementation]*Model{}
+	models   = map[string]*Model{}
 )
 
 // loadModel loads the model from embedding.DefaultModelDir() once per implementation. Missing weights
 // skip the test, unless MNEME_REQUIRE_MODEL is set (as `make test` does), when they fail it.
 func loadModel(t testing.TB, impl Implementation) *Model {
 	t.Helper()
+	return loadCached(t, impl.String(), WithImplementation(impl))
+}
+
+// loadKernel loads the optimised implementation with the named kernel forced, once per kernel.
+func loadKernel(t testing.TB, name string) *Model {
+	t.Helper()
+	return loadCached(t, "optimized/"+name, WithKernel(name))
+}
+
+func loadCached(t testing.TB, key string, opts ...Option) *Model {
+	t.Helper()
 	modelsMu.Lock()
 	defer modelsMu.Unlock()
-	if m := models[impl]; m != nil {
+	if m := models[key]; m != nil {
 		return m
 	}
 	dir := embedding.DefaultModelDir()
-	m, err := Load(dir, WithImplementation(impl))
+	m, err := Load(dir, opts...)
 	if errors.Is(err, embedding.ErrModelMissing) && os.Getenv("MNEME_REQUIRE_MODEL") == "" {
 		t.Skipf("USE-lite weights not found in %s (run `make deps`; set MNEME_REQUIRE_MODEL=1 to fail instead): %v", dir, err)
 	}
 	if err != nil {
 		t.Fatalf("load model from %s: %v", dir, err)
 	}
-	models[impl] = m
+	models[key] = m
 	return m
 }
 
@@ -80,26 +91,34 @@ func cosine(a []float32, b []float64) float64 {
 	return d / math.Sqrt(na*nb)
 }
 
+// TestParityWithReference checks every kernel this CPU can run, and the naive baseline, against the
+// reference vectors. The assembly kernels are checked batched and one text per call on every text;
+// the portable kernel batched (only short texts under the race detector or -short, which slow
+// scalar Go about tenfold); the naive baseline (seconds per long text) on the shorter texts.
 func TestParityWithReference(t *testing.T) {
 	f := readFixture(t)
-	// The optimised path is checked batched and one text per call; the slower pure-Go kernel batched;
-	// the naive baseline (seconds per long text) on the shorter texts. Under the race detector or
-	// -short, the pure-Go paths see only short texts.
-	blockedMax, naiveMax := MaxTokens+1000, 12
+	genericMax, naiveMax := MaxTokens+1000, 12
 	if raceEnabled || testing.Short() {
-		blockedMax, naiveMax = 6, 6
+		genericMax, naiveMax = 6, 6
 	}
-	for _, tc := range []struct {
-		impl      Implementation
+	type target struct {
+		name      string // subtest name: the kernel, or "naive"
+		load      func(testing.TB) *Model
 		single    bool
 		maxTokens int
-	}{
-		{Optimized, true, MaxTokens + 1000},
-		{Blocked, false, blockedMax},
-		{Naive, false, naiveMax},
-	} {
-		t.Run(tc.impl.String(), func(t *testing.T) {
-			m := loadModel(t, tc.impl)
+	}
+	var targets []target
+	for _, name := range Kernels() {
+		tc := target{name: name, load: func(t testing.TB) *Model { return loadKernel(t, name) }, single: true, maxTokens: MaxTokens + 1000}
+		if name == KernelGeneric {
+			tc.single, tc.maxTokens = false, genericMax
+		}
+		targets = append(targets, tc)
+	}
+	targets = append(targets, target{name: "naive", load: func(t testing.TB) *Model { return loadModel(t, Naive) }, maxTokens: naiveMax})
+	for _, tc := range targets {
+		t.Run(tc.name, func(t *testing.T) {
+			m := tc.load(t)
 			var texts []string
 			var want [][]float64
 			for _, c := range f.Cases {

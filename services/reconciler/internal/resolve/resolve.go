@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Status is a claim's belief status in a tier.
@@ -133,15 +135,10 @@ func (in Input) Contradicts(a, b *Claim) bool {
 }
 
 // CompareTime orders two claims by valid time: valid_from, then sequence when both have one. 0 means the
-// claims are simultaneous (equal valid_from and equal or absent sequence).
+// claims are simultaneous (equal valid_from and equal or absent sequence). It is the projection's one order of
+// belief, store.CompareBelief, which the readers use too.
 func CompareTime(a, b *Claim) int {
-	if c := a.ValidFrom.Compare(b.ValidFrom); c != 0 {
-		return c
-	}
-	if a.Sequence != nil && b.Sequence != nil {
-		return cmp.Compare(*a.Sequence, *b.Sequence)
-	}
-	return 0
+	return store.CompareBelief(a.ValidFrom, a.Sequence, b.ValidFrom, b.Sequence)
 }
 
 // Fold resolves the tier. It is a pure function of in: the order of in.Claims does not matter.

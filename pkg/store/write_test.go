@@ -1,0 +1,110 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mneme-ai/mneme/pkg/store"
+)
+
+// A batch of typed rows written with Write reads back through the read model as what the rows say: empty
+// optional fields are NULL, a gate written twice keeps its last state, an edge drawn twice keeps its first
+// decision, corroborating sources count once each, and a private claim is seen by its owner only.
+func TestWriteReadsBackThroughTheReadModel(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	const (
+		ws    = "wsw"
+		paris = "00000000-0000-5000-8000-00000000000a"
+		rome  = "00000000-0000-5000-8000-00000000000b"
+		mine  = "00000000-0000-5000-8000-00000000000c"
+		d1    = "00000000-0000-5000-8000-0000000000d1"
+		d2    = "00000000-0000-5000-8000-0000000000d2"
+	)
+	t0 := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	logT := t0.Add(100 * time.Hour)
+	claim := func(id, object, scope, owner string, from time.Time) store.ClaimRow {
+		return store.ClaimRow{ID: id, Workspace: ws, SubjectKey: "ann", Subject: "Ann", PredicateKey: "lives_in",
+			Predicate: "lives in", SlotKey: "lives_in", Object: object, ObjectKey: object, Text: "Ann lives in " + object,
+			Functional: true, Scope: scope, OwnerAgent: owner, Confidence: 0.9, ValidFrom: from, Provenance: `{"agent_id":"` + owner + `"}`,
+			StreamSeq: 1, RecordedAt: logT, SourceKey: "agent:" + owner, Extractor: "structured", Trust: 1}
+	}
+	vec := []float32{1, 0, 0, 0, 0, 0, 0, 0}
+	retired := logT.Add(time.Minute)
+	ch := &store.Changes{
+		Claims: []store.ClaimRow{claim(paris, "paris", "shared", "a", t0), claim(rome, "rome", "shared", "b", t0.Add(time.Hour)),
+			claim(mine, "oslo", "private", "me", t0.Add(2*time.Hour))},
+		Vectors: []store.VectorRow{{ClaimID: paris, Workspace: ws, Model: "m", Dim: 8, Embedding: vec},
+			{ClaimID: rome, Workspace: ws, Model: "m", Dim: 8, Embedding: vec}, {ClaimID: mine, Workspace: ws, Model: "m", Dim: 8, Embedding: vec}},
+		Versions: []store.VersionRow{
+			{ClaimID: paris, Version: 1, Workspace: ws, Status: "active", ValidFrom: t0, RecordedAt: logT, RetiredAt: &retired, DecisionID: d1},
+			{ClaimID: paris, Version: 2, Workspace: ws, Status: "superseded", ValidFrom: t0, ValidTo: &[]time.Time{t0.Add(time.Hour)}[0],
+				RecordedAt: retired, DecisionID: d2, SupersededBy: rome},
+			{ClaimID: rome, Version: 1, Workspace: ws, Status: "active", ValidFrom: t0.Add(time.Hour), RecordedAt: retired, DecisionID: d2},
+			{ClaimID: mine, Version: 1, Workspace: ws, Status: "active", ValidFrom: t0.Add(2 * time.Hour), RecordedAt: logT, DecisionID: d1},
+		},
+		Decisions: []store.DecisionRow{
+			{ID: d1, Workspace: ws, SubjectKey: "ann", SlotKey: "lives_in", Scope: "shared", Operator: "lww", PolicyVersion: "p",
+				Inputs: []string{paris}, Winner: paris, Outcome: "active", Reason: "r", DecidedAt: logT, StreamSeq: 1},
+			{ID: d2, Workspace: ws, SubjectKey: "ann", SlotKey: "lives_in", Scope: "shared", Operator: "lww", PolicyVersion: "p",
+				Inputs: []string{paris, rome}, Winner: rome, Losers: []string{paris}, Outcome: "active", Reason: "r", DecidedAt: retired, StreamSeq: 2},
+		},
+		Supersedes: []store.SupersedesRow{{ClaimID: rome, SupersededID: paris, DecisionID: d2}, {ClaimID: rome, SupersededID: paris, DecisionID: d1}},
+		Corroborations: []store.CorroborationRow{{ClaimID: rome, Source: "agent:b", ViaClaimID: rome, RecordedAt: retired},
+			{ClaimID: rome, Source: "agent:c", ViaClaimID: paris, RecordedAt: retired}, {ClaimID: rome, Source: "agent:c", ViaClaimID: paris, RecordedAt: retired}},
+		Aliases: []store.AliasRow{{Workspace: ws, Alias: "ann", SubjectKey: "ann"}},
+		Gates:   []store.GateRow{{ClaimID: rome, Workspace: ws, State: "pending", OnTimeout: "accept"}},
+	}
+	write := func(ch *store.Changes) {
+		t.Helper()
+		if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return store.Write(ctx, tx, ch) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(ch)
+	write(&store.Changes{Gates: []store.GateRow{{ClaimID: rome, Workspace: ws, State: "admitted", OnTimeout: "accept", ResolvedBy: "timeout"}}})
+
+	var screenNull, ownerNull, judgeNull bool
+	var winner *string
+	var losers []string
+	if err := pool.QueryRow(ctx, `SELECT (SELECT screen IS NULL FROM claims WHERE id = $1),
+		owner_agent IS NULL, judge_key IS NULL, winner::text, losers::text[] FROM decisions WHERE id = $2`, paris, d1).
+		Scan(&screenNull, &ownerNull, &judgeNull, &winner, &losers); err != nil {
+		t.Fatal(err)
+	}
+	if !screenNull || !ownerNull || !judgeNull || winner == nil || *winner != paris || losers == nil || len(losers) != 0 {
+		t.Fatalf("NULLs: screen %v owner %v judge %v, winner %v, losers %v (want an empty array)", screenNull, ownerNull, judgeNull, winner, losers)
+	}
+	var state, resolvedBy, edgeDecision string
+	if err := pool.QueryRow(ctx, `SELECT state, resolved_by, (SELECT decision_id::text FROM supersedes WHERE claim_id = $1)
+		FROM claim_gates WHERE claim_id = $1`, rome).Scan(&state, &resolvedBy, &edgeDecision); err != nil {
+		t.Fatal(err)
+	}
+	if state != "admitted" || resolvedBy != "timeout" || edgeDecision != d2 {
+		t.Fatalf("gate %s by %s, edge decision %s", state, resolvedBy, edgeDecision)
+	}
+
+	// Another agent reads the shared tier's current value; the owner of the private claim reads its own value.
+	for agent, want := range map[string]string{"someone": "rome", "me": "oslo"} {
+		cur, err := store.CurrentBeliefs(ctx, pool, ws, agent, "ann", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cur) != 1 || cur[0].Object != want {
+			t.Fatalf("%s reads %+v, want %s", agent, cur, want)
+		}
+		if want == "rome" && (cur[0].Corroborations != 2 || len(cur[0].SupersededBy) != 0) {
+			t.Fatalf("rome: %d corroborating sources, superseded by %v", cur[0].Corroborations, cur[0].SupersededBy)
+		}
+	}
+	hist, err := store.History(ctx, pool, ws, "someone", "ann", "lives_in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 2 || hist[0].ID != paris || hist[0].Status != "superseded" || len(hist[0].SupersededBy) != 1 || hist[0].SupersededBy[0] != rome {
+		t.Fatalf("history %+v", hist)
+	}
+}

@@ -1,0 +1,144 @@
+package query
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestQuestionReading checks, for hand-written questions, the entity and the chain of relations a reader of
+// English gets from them: the relations in order from the entity outward, each by the canonical relation
+// key the extractor files that relation under (pkg/canon's alias groups: a birthplace is born_in, an employer
+// works_at, a husband a spouse). The expectations were written from the questions, not from the parser's
+// output. Notation: "key" — a relation whose keys hold key; "~key" — a relation read backwards (the entity is
+// its object, the answer its subject); "?noun" — a type noun that may name no relation ("the country where
+// …"). Questions come reworded, in lower-case chat, with non-ASCII names, and about the past.
+func TestQuestionReading(t *testing.T) {
+	endOf2022 := time.Date(2022, 12, 31, 23, 59, 59, 0, time.UTC)
+	for _, c := range []struct {
+		q, entity string
+		chain     []string
+		kind      answerKind
+		mode      temporal
+		before    string // a word the "before" phrase must hold
+		asOf      *time.Time
+	}{
+		{q: "Where was Victor Hugo born?", entity: "Victor Hugo", chain: []string{"born_in"}, kind: kindPlace},
+		{q: "What is Victor Hugo's birthplace?", entity: "Victor Hugo", chain: []string{"born_in"}},
+		{q: "What is the capital of the country where Victor Hugo was born?", entity: "Victor Hugo", chain: []string{"born_in", "?country", "capital"}},
+		{q: "Who is the spouse of the CEO of Apple?", entity: "Apple", chain: []string{"ceo", "spouse"}, kind: kindPerson},
+		{q: "What is Emma's employer's founder?", entity: "Emma", chain: []string{"works_at", "founder"}},
+		{q: "Which country is the spouse of the author of Our Mutual Friend a citizen of?", entity: "Our Mutual Friend", chain: []string{"author", "spouse", "citizen_of"}, kind: kindPlace},
+		{q: "What is the country of citizenship of the spouse of the author of Our Mutual Friend?", entity: "Our Mutual Friend", chain: []string{"author", "spouse", "citizen_of"}},
+		{q: "Who founded the company that produced Windows?", entity: "Windows", chain: []string{"producer", "?company", "founder"}, kind: kindPerson},
+		{q: "Where was the founder of Chanel born?", entity: "Chanel", chain: []string{"founder", "born_in"}, kind: kindPlace},
+		{q: "Which city is the capital of the country where the CEO of the developer of SteamOS holds citizenship?", entity: "SteamOS", chain: []string{"developer", "ceo", "citizen_of", "?country", "capital"}, kind: kindPlace},
+		{q: "What is the capital city of the country whose citizenship is held by the CEO of Apple?", entity: "Apple", chain: []string{"ceo", "citizen_of", "?country", "capital"}},
+		{q: "What is the university that Zoë attended?", entity: "Zoë", chain: []string{"attends", "?university"}},
+		{q: "Which university did Zoë attend?", entity: "Zoë", chain: []string{"attends"}},
+		{q: "Who wrote Our Mutual Friend?", entity: "Our Mutual Friend", chain: []string{"author"}, kind: kindPerson},
+		{q: "Who lives in Berlin?", entity: "Berlin", chain: []string{"~lives_in"}, kind: kindPerson},
+		{q: "What is Kraków the capital of?", entity: "Kraków", chain: []string{"~capital"}},
+		{q: "Where does Zoë work now?", entity: "Zoë", chain: []string{"works_at"}, kind: kindPlace},
+		{q: "Which company is Anaïs's employer?", entity: "Anaïs", chain: []string{"works_at"}},
+		{q: "Who does Anaïs work for?", entity: "Anaïs", chain: []string{"works_at"}, kind: kindPerson},
+		{q: "What does Marcus do for a living?", entity: "Marcus", chain: []string{"occupation"}},
+		{q: "In which city did Ludwig van Beethoven pass away?", entity: "Ludwig van Beethoven", chain: []string{"died_in"}, kind: kindPlace},
+		{q: "Which label is Ólafur Arnalds signed to?", entity: "Ólafur Arnalds", chain: []string{"record_label"}},
+		{q: "Who is Søren Kierkegaard married to?", entity: "Søren Kierkegaard", chain: []string{"spouse"}, kind: kindPerson},
+		{q: "What language is Elena Ceaușescu fluent in?", entity: "Elena Ceaușescu", chain: []string{"speaks"}},
+		{q: "Do you know where Łukasz lives?", entity: "Łukasz", chain: []string{"lives_in"}, kind: kindPlace},
+		{q: "Where is Société Générale headquartered?", entity: "Société Générale", chain: []string{"headquartered_in"}, kind: kindPlace},
+		{q: "Which sport is goaltender associated with?", entity: "goaltender", chain: []string{"associated_with"}},
+		{q: "who is head of state in france", entity: "france", chain: []string{"head_of_state"}, kind: kindPerson},
+		{q: "what's the capital of the country where mozart died", entity: "mozart", chain: []string{"died_in", "?country", "capital"}},
+		{q: "What is the name of the current head of the Tucson government?", entity: "Tucson", chain: []string{"government", "head"}},
+		{q: "How much rent does Daniel pay?", entity: "Daniel", chain: []string{"rent"}, kind: kindAmount},
+		{q: "When is Nadia's dentist appointment?", entity: "Nadia", chain: []string{"dentist_appointment"}, kind: kindTime},
+		// A follow-up question about the first answer: one more relation outward, and it says what is asked.
+		{q: "In which country was Marta's sport invented, and who is the head of state of that country?", entity: "Marta", chain: []string{"?sport", "invented", "head_of_state"}, kind: kindPerson},
+		{q: "Where was Zoë's husband born, and what is the capital of that country?", entity: "Zoë", chain: []string{"spouse", "born_in", "capital"}},
+		// A position participle before "of" names no relation: the capital of the country.
+		{q: "Which city is the capital located of the country where Zoë lives?", entity: "Zoë", chain: []string{"lives_in", "?country", "capital"}, kind: kindPlace},
+		// Time.
+		{q: "Where did Zoë live before Kraków?", entity: "Zoë", chain: []string{"lives_in"}, kind: kindPlace, mode: askFormer, before: "Kraków"},
+		{q: "Where did Emma work before she joined Anthropic?", entity: "Emma", chain: []string{"works_at"}, kind: kindPlace, mode: askFormer, before: "Anthropic"},
+		{q: "Where did Owen use to work?", entity: "Owen", chain: []string{"works_at"}, kind: kindPlace, mode: askFormer},
+		{q: "What was Emma's job in 2022?", entity: "Emma", chain: []string{"occupation"}, asOf: &endOf2022},
+		{q: "Has Emma's job changed?", entity: "Emma", chain: []string{"occupation"}, mode: askChange},
+		{q: "Is Emma still working at Anthropic?", entity: "Emma", chain: []string{"works_at"}, mode: askChange},
+		{q: "What was Hannah's original wedding date?", entity: "Hannah", chain: []string{"wedding_date"}, mode: askEarliest},
+		{q: "Where did Joaquín originally live?", entity: "Joaquín", chain: []string{"lives_in"}, kind: kindPlace, mode: askEarliest},
+		{q: "In which language was Le Petit Parisien originally made?", entity: "Le Petit Parisien", chain: []string{"made_in"}},
+	} {
+		m := mentionOf(t, c.q, c.entity)
+		qp := readQuestion(analyzeQuestion(c.q), &m)
+		var got []string
+		for _, u := range qp.units {
+			got = append(got, describeUnit(u))
+		}
+		if len(qp.units) != len(c.chain) {
+			t.Errorf("%q: %d relations %v, want %v", c.q, len(qp.units), got, c.chain)
+			continue
+		}
+		for i, want := range c.chain {
+			u := qp.units[i]
+			ok := false
+			switch {
+			case strings.HasPrefix(want, "~"):
+				ok = contains(u.inverse, want[1:])
+			case strings.HasPrefix(want, "?"):
+				ok = u.optional && contains(u.words, want[1:])
+			default:
+				ok = !u.optional && contains(u.keys, want)
+			}
+			if !ok {
+				t.Errorf("%q: relation %d is %s, want %s (chain %v)", c.q, i+1, got[i], want, got)
+			}
+		}
+		if c.kind != kindAny && qp.kind != c.kind {
+			t.Errorf("%q: answer kind %d, want %d", c.q, qp.kind, c.kind)
+		}
+		if qp.time.mode != c.mode {
+			t.Errorf("%q: time mode %d, want %d", c.q, qp.time.mode, c.mode)
+		}
+		if c.before != "" && !strings.Contains(qp.time.before, c.before) {
+			t.Errorf("%q: before %q, want it to name %q", c.q, qp.time.before, c.before)
+		}
+		if (c.asOf == nil) != (qp.time.asOf == nil) || c.asOf != nil && !c.asOf.Equal(*qp.time.asOf) {
+			t.Errorf("%q: as of %v, want %v", c.q, qp.time.asOf, c.asOf)
+		}
+	}
+}
+
+// mentionOf is the mention of entity in q, as the subject lookup would find it (whole fields, a possessive or
+// question mark included).
+func mentionOf(t *testing.T, q, entity string) mention {
+	t.Helper()
+	fs := fields(q)
+	n := len(fields(entity))
+	for i := 0; i+n <= len(fs); i++ {
+		text := trimQuestionPunct(strings.Join(fs[i:i+n], " "))
+		text = strings.TrimSuffix(strings.TrimSuffix(text, "'s"), "’s")
+		if text == entity {
+			return mention{from: i, to: i + n, text: strings.Join(fs[i:i+n], " "), key: entity}
+		}
+	}
+	t.Fatalf("%q does not mention %q", q, entity)
+	return mention{}
+}
+
+func describeUnit(u relUnit) string {
+	var b strings.Builder
+	if u.optional {
+		b.WriteString("?")
+	}
+	b.WriteString(u.said)
+	b.WriteString(" [")
+	b.WriteString(strings.Join(u.keys, " "))
+	if len(u.inverse) > 0 {
+		b.WriteString(" ~" + strings.Join(u.inverse, " ~"))
+	}
+	b.WriteString("]")
+	return b.String()
+}
