@@ -17,8 +17,8 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/config"
-	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/embedding"
+	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/schemas"
 )
 
