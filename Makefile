@@ -11,7 +11,7 @@ GO          ?= go
 BIN         := bin
 LOCAL       := .local
 HTTP_ADDR   ?= 127.0.0.1:8080
-MODULES     := . ./pkg ./schemas ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query ./deploy
+MODULES     := . ./bench ./pkg ./schemas ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query ./deploy
 TEST_FLAGS  ?= -race -count=1 -timeout 20m
 BENCH       ?= factconsolidation
 DATA        ?=
@@ -66,7 +66,7 @@ tidy:
 	@for m in $(MODULES); do (cd $$m && $(GO) mod tidy); done
 
 bench: deps pg-start build
-	@$(GO) run ./cmd/mneme-bench -bench $(BENCH) $(if $(DATA),-data $(DATA))
+	@$(GO) run ./bench/cmd/mneme-bench -bench $(BENCH) $(if $(DATA),-data $(DATA))
 
 clean: down
 	rm -rf $(BIN)

@@ -6,7 +6,7 @@ MNEME_LOG_TAG=lint
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$MNEME_ROOT"
 STATICCHECK="honnef.co/go/tools/cmd/staticcheck@v0.8.2"
-modules=(./schemas ./pkg ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query . ./deploy)
+modules=(./schemas ./pkg ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query . ./bench ./deploy)
 status=0
 unformatted="$(gofmt -l $(git ls-files '*.go'))"
 if [ -n "$unformatted" ]; then

@@ -8,7 +8,7 @@ MNEME_LOG_TAG=test
 cd "$MNEME_ROOT"
 
 export MNEME_TEST_DATABASE_URL="${MNEME_TEST_DATABASE_URL:-$(bash scripts/pg.sh url)}"
-modules=(./schemas ./pkg ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query . ./deploy)
+modules=(./schemas ./pkg ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query . ./bench ./deploy)
 flags=("$@")
 [ ${#flags[@]} -gt 0 ] || flags=(-race -count=1)
 

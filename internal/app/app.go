@@ -27,7 +27,7 @@ import (
 
 	"github.com/mneme-ai/mneme/internal/mcpserver"
 	"github.com/mneme-ai/mneme/pkg/auth"
-	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/bus/embedded"
 	"github.com/mneme-ai/mneme/pkg/config"
 	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
@@ -45,7 +45,7 @@ import (
 type App struct {
 	cfg      Config
 	log      *slog.Logger
-	embedded *bus.Embedded
+	embedded *embedded.Server
 	nats     *natsClients
 	nc       *nats.Conn
 	js       jetstream.JetStream
@@ -154,13 +154,13 @@ func newService(target string, deps service.Deps) (service.Service, error) {
 		if err := config.Load(&c); err != nil {
 			return nil, err
 		}
-		return extractor.New(deps, c)
+		return extractor.New(extractor.Deps{Logger: deps.Logger, JS: deps.JS}, c)
 	case "embedder":
 		var c embedder.Config
 		if err := config.Load(&c); err != nil {
 			return nil, err
 		}
-		return embedder.New(deps, c)
+		return embedder.New(embedder.Deps{Logger: deps.Logger, JS: deps.JS, Embedder: deps.Embedder, Partitions: deps.Partitions}, c)
 	case "reconciler":
 		var c reconciler.Config
 		if err := config.Load(&c); err != nil {

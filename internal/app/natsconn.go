@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/bus/embedded"
 	"github.com/mneme-ai/mneme/pkg/natsauth"
 )
 
@@ -45,7 +46,7 @@ func (a *App) startNATS(ctx context.Context) error {
 		if err := os.MkdirAll(cfg.NATSStoreDir, 0o755); err != nil {
 			return fmt.Errorf("MNEME_NATS_STORE_DIR=%q: %w", cfg.NATSStoreDir, err)
 		}
-		opts := bus.EmbeddedOptions{Listen: cfg.NATSListen, StoreDir: cfg.NATSStoreDir}
+		opts := embedded.Options{Listen: cfg.NATSListen, StoreDir: cfg.NATSStoreDir}
 		if !cfg.DevMode {
 			var err error
 			if setup, err = natsauth.Init(cfg.NATSAuthDir, natsauth.Options{}); err != nil {
@@ -63,7 +64,7 @@ func (a *App) startNATS(ctx context.Context) error {
 			opts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 		}
 		var err error
-		if a.embedded, err = bus.StartEmbedded(opts); err != nil {
+		if a.embedded, err = embedded.Start(opts); err != nil {
 			return err
 		}
 		natsURL = a.embedded.ClientURL()

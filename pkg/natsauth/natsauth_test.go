@@ -15,13 +15,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/bus/embedded"
 	"github.com/mneme-ai/mneme/pkg/natsauth"
 )
 
 // authServer is an embedded server in operator mode with Mneme's accounts and topology.
 type authServer struct {
 	setup *natsauth.Setup
-	emb   *bus.Embedded
+	emb   *embedded.Server
 	url   string
 	store string
 }
@@ -33,7 +34,7 @@ func startAuthServer(t *testing.T) *authServer {
 		t.Fatal(err)
 	}
 	store := t.TempDir()
-	emb, err := bus.StartEmbedded(bus.EmbeddedOptions{Listen: "127.0.0.1:-1", StoreDir: store, Auth: setup.Embedded()})
+	emb, err := embedded.Start(embedded.Options{Listen: "127.0.0.1:-1", StoreDir: store, Auth: setup.Embedded()})
 	if err != nil {
 		t.Fatal(err)
 	}

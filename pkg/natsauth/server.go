@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/bus/embedded"
 )
 
 // WriteServerConfig writes server/auth.conf: what a NATS server needs to run Mneme's accounts, to be included
@@ -67,7 +68,7 @@ func Push(ctx context.Context, nc *nats.Conn, accountKey, accountJWT string) err
 	return nil
 }
 
-// Embedded returns the trust an embedded server needs to run these accounts (bus.EmbeddedOptions.Auth).
-func (s *Setup) Embedded() *bus.EmbeddedAuth {
-	return &bus.EmbeddedAuth{OperatorJWT: s.operatorJWT, SystemAccount: s.SystemAccount(), AccountJWTs: s.AccountJWTs()}
+// Embedded returns the trust an embedded server needs to run these accounts (embedded.Options.Auth).
+func (s *Setup) Embedded() *embedded.Auth {
+	return &embedded.Auth{OperatorJWT: s.operatorJWT, SystemAccount: s.SystemAccount(), AccountJWTs: s.AccountJWTs()}
 }

@@ -14,12 +14,11 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/config"
+	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/event"
-	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/schemas"
 )
 
@@ -62,20 +61,35 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Service is the embedder stage.
+// Deps are what the embedder needs from the composition root. It is a stage without a database: its module
+// links neither pgx nor a NATS server (see docs/architecture.md, modules).
+type Deps struct {
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// JS is the JetStream handle of the embedder's NATS connection. Required.
+	JS jetstream.JetStream
+	// Embedder is the model. Required.
+	Embedder embedding.Embedder
+	// Partitions is the deployment's partition count (MNEME_PARTITIONS). Required.
+	Partitions int
+}
+
+// Service is the embedder stage. It implements the composition root's service contract (pkg/service.Service).
 type Service struct {
-	deps service.Deps
+	deps Deps
 	cfg  Config
 	log  *slog.Logger
+
+	// proposed is the consumer of the proposed-claims work queue (the shared runtime, pkg/bus).
+	proposed *bus.Consumer
 
 	// predicateCache maps a predicate phrase to its vector; phrases repeat far more than claim texts.
 	mu             sync.Mutex
 	predicateCache map[string][]float32
-	ready          bool
 }
 
 // New builds the embedder stage. deps.Embedder, deps.JS and deps.Partitions are required.
-func New(deps service.Deps, cfg Config) (*Service, error) {
+func New(deps Deps, cfg Config) (*Service, error) {
 	if deps.Embedder == nil {
 		return nil, errors.New("embedder: no embedding model configured")
 	}
@@ -88,17 +102,41 @@ func New(deps service.Deps, cfg Config) (*Service, error) {
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
 	}
-	return &Service{deps: deps, cfg: cfg, log: deps.Logger.With("service", "embedder"), predicateCache: map[string][]float32{}}, nil
+	s := &Service{deps: deps, cfg: cfg, log: deps.Logger.With("service", "embedder"), predicateCache: map[string][]float32{}}
+	s.proposed = bus.NewConsumer(deps.JS, bus.ConsumerOptions{
+		Stream: bus.StreamProposed,
+		Config: jetstream.ConsumerConfig{
+			Durable:       ConsumerName,
+			Description:   "embeds proposed claims and publishes them to their partition",
+			AckPolicy:     jetstream.AckExplicitPolicy,
+			AckWait:       cfg.AckWait,
+			MaxDeliver:    -1, // the runtime dead-letters at MaxDeliver and retries a dead letter it could not store: never dropped
+			MaxAckPending: cfg.BatchSize * cfg.Workers * 4,
+		},
+		Pull:         []jetstream.PullMessagesOpt{jetstream.PullMaxMessages(cfg.BatchSize * 2 * cfg.Workers)},
+		Stage:        dlqStage,
+		Retry:        cfg.RetryPolicy(),
+		CloseTimeout: cfg.ShutdownTimeout,
+		Logger:       s.log,
+	})
+	return s, nil
 }
 
-// Name implements service.Service.
+// dlqStage names the embedder's dead-letter subject (mneme.dlq.embedder).
+const dlqStage = "embedder"
+
+// RetryPolicy is how claims whose embedding or publishing fails are retried: redelivered after 500ms, doubling
+// up to 30s, and dead-lettered after MaxDeliver deliveries.
+func (c Config) RetryPolicy() bus.RetryPolicy {
+	return bus.RetryPolicy{InitialInterval: 500 * time.Millisecond, MaxInterval: 30 * time.Second, MaxAttempts: c.MaxDeliver}
+}
+
+// Name is the target name, "embedder".
 func (s *Service) Name() string { return "embedder" }
 
-// Ready implements service.Service.
+// Ready reports whether the consumer is running.
 func (s *Service) Ready(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.ready {
+	if !s.proposed.Running() {
 		return errors.New("embedder: consumer not started")
 	}
 	return nil
@@ -106,64 +144,34 @@ func (s *Service) Ready(ctx context.Context) error {
 
 // Run consumes proposed claims until ctx is cancelled, then finishes the batches in flight.
 func (s *Service) Run(ctx context.Context) error {
-	cons, err := s.deps.JS.CreateOrUpdateConsumer(ctx, bus.StreamProposed, jetstream.ConsumerConfig{
-		Durable:       ConsumerName,
-		Description:   "embeds proposed claims and publishes them to their partition",
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       s.cfg.AckWait,
-		MaxDeliver:    -1, // Settle dead-letters at MaxDeliver and retries a dead letter it could not store: never dropped
-		MaxAckPending: s.cfg.BatchSize * s.cfg.Workers * 4,
-	})
-	if err != nil {
-		return fmt.Errorf("embedder: create consumer: %w", err)
+	if err := s.proposed.Run(ctx, bus.Batches(s.cfg.Workers, s.cfg.BatchSize, s.cfg.BatchWait, s.handle)); err != nil {
+		return fmt.Errorf("embedder: %w", err)
 	}
-	s.mu.Lock()
-	s.ready = true
-	s.mu.Unlock()
-	// Work continues on a context that survives shutdown long enough to finish batches in flight.
-	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopWork()
-	g := new(errgroup.Group)
-	for w := 0; w < s.cfg.Workers; w++ {
-		it, err := cons.Messages(jetstream.PullMaxMessages(s.cfg.BatchSize * 2))
-		if err != nil {
-			return fmt.Errorf("embedder: consume: %w", err)
-		}
-		go func() { <-ctx.Done(); it.Drain() }()
-		g.Go(func() error {
-			for {
-				batch, err := bus.NextBatch(ctx, it, s.cfg.BatchSize, s.cfg.BatchWait)
-				if err != nil {
-					if errors.Is(err, jetstream.ErrMsgIteratorClosed) || ctx.Err() != nil {
-						return nil
-					}
-					s.log.Warn("fetch failed", "err", err)
-					continue
-				}
-				s.handle(work, batch)
-			}
-		})
-	}
-	return g.Wait()
+	return nil
 }
 
 type item struct {
+	i     int // index in the batch
 	msg   jetstream.Msg
 	claim event.ClaimProposedV1
 }
 
-func (s *Service) handle(ctx context.Context, batch []jetstream.Msg) {
+// handle embeds a micro-batch and publishes each embedded claim; a claim's result is nil once its embedded
+// claim is durable in JetStream (only then is the source acknowledged: a crash before redelivers it, and the
+// claim's deterministic message id makes the republish a no-op).
+func (s *Service) handle(ctx context.Context, batch []*bus.Delivery) []error {
+	errs := make([]error, len(batch))
 	items := make([]item, 0, len(batch))
-	for _, m := range batch {
-		c, err := decodeProposed(m.Data())
+	for i, d := range batch {
+		c, err := decodeProposed(d.Msg.Data())
 		if err != nil {
-			s.settle(ctx, m, bus.Permanent(err))
+			errs[i] = bus.Permanent(err)
 			continue
 		}
-		items = append(items, item{msg: m, claim: c})
+		items = append(items, item{i: i, msg: d.Msg, claim: c})
 	}
 	if len(items) == 0 {
-		return
+		return errs
 	}
 	texts := make([]string, len(items))
 	for i, it := range items {
@@ -178,11 +186,10 @@ func (s *Service) handle(ctx context.Context, batch []jetstream.Msg) {
 		predVecs, err = s.predicateVectors(ctx, items)
 	}
 	if err != nil {
-		s.log.Warn("embedding failed; batch will be redelivered", "err", err, "claims", len(items))
 		for _, it := range items {
-			s.settle(ctx, it.msg, err)
+			errs[it.i] = fmt.Errorf("embedding: %w", err)
 		}
-		return
+		return errs
 	}
 	model, dim := s.deps.Embedder.Model(), s.deps.Embedder.Dim()
 	type pending struct {
@@ -200,17 +207,17 @@ func (s *Service) handle(ctx context.Context, batch []jetstream.Msg) {
 		}
 		env, err := event.New(event.TypeClaimEmbedded, "claim:"+c.ClaimID, "mneme/embedder", c.Workspace, c.ProposedAt, out)
 		if err != nil {
-			s.settle(ctx, it.msg, bus.Permanent(err))
+			errs[it.i] = bus.Permanent(err)
 			continue
 		}
 		msg, err := bus.EventMsg(bus.ExtractTrace(ctx, it.msg.Headers()), bus.ClaimsSubject(out.Partition), env)
 		if err != nil {
-			s.settle(ctx, it.msg, bus.Permanent(err))
+			errs[it.i] = bus.Permanent(err)
 			continue
 		}
 		fut, err := s.deps.JS.PublishMsgAsync(msg)
 		if err != nil {
-			s.settle(ctx, it.msg, err)
+			errs[it.i] = fmt.Errorf("publish embedded claim: %w", err)
 			continue
 		}
 		inflight = append(inflight, pending{it: it, fut: fut})
@@ -218,25 +225,13 @@ func (s *Service) handle(ctx context.Context, batch []jetstream.Msg) {
 	for _, p := range inflight {
 		select {
 		case <-p.fut.Ok():
-			// Ack only once the embedded claim is durable: a crash before this redelivers, and the
-			// claim's deterministic message id makes the republish a no-op.
-			if err := p.it.msg.Ack(); err != nil {
-				s.log.Warn("ack failed; message will be redelivered (idempotent)", "err", err)
-			}
 		case err := <-p.fut.Err():
-			s.settle(ctx, p.it.msg, fmt.Errorf("publish embedded claim: %w", err))
+			errs[p.it.i] = fmt.Errorf("publish embedded claim: %w", err)
 		case <-ctx.Done():
-			return
+			errs[p.it.i] = ctx.Err()
 		}
 	}
-}
-
-func (s *Service) settle(ctx context.Context, m jetstream.Msg, err error) {
-	if serr := bus.Settle(ctx, s.deps.JS, "embedder", m, err, s.cfg.MaxDeliver); serr != nil {
-		s.log.Error("could not settle failed message", "err", serr, "cause", err)
-	} else if bus.IsPermanent(err) {
-		s.log.Warn("dead-lettered message", "reason", err)
-	}
+	return errs
 }
 
 // predicateVectors returns one predicate-phrase vector per item, embedding only phrases not cached yet.

@@ -16,14 +16,13 @@ import (
 	"github.com/mneme-ai/mneme/pkg/config"
 	"github.com/mneme-ai/mneme/pkg/embedding/embeddingtest"
 	"github.com/mneme-ai/mneme/pkg/event"
-	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/services/embedder"
 )
 
 func start(t *testing.T, srv *bustest.Server) {
 	t.Helper()
 	cfg := embedder.Config{Common: config.Common{Partitions: 16}, BatchSize: 8, BatchWait: 5 * time.Millisecond, Workers: 2, MaxDeliver: 3, AckWait: 5 * time.Second}
-	svc, err := embedder.New(service.Deps{Logger: slog.New(slog.DiscardHandler), NATS: srv.NC, JS: srv.JS, Embedder: embeddingtest.New(32), Partitions: 16}, cfg)
+	svc, err := embedder.New(embedder.Deps{Logger: slog.New(slog.DiscardHandler), JS: srv.JS, Embedder: embeddingtest.New(32), Partitions: 16}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,6 +135,12 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+// RetryPolicy is how turns whose extraction or publishing fails are retried: redelivered after RetryBackoff,
+// doubling up to 1m, and dead-lettered after MaxDeliver deliveries.
+func (c Config) RetryPolicy() bus.RetryPolicy {
+	return bus.RetryPolicy{InitialInterval: c.RetryBackoff, MaxInterval: time.Minute, MaxAttempts: c.MaxDeliver}
+}
+
 // ConsumerName is the durable pull consumer of the turns stream.
 const ConsumerName = bus.ConsumerExtractor
 

@@ -17,7 +17,6 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -27,7 +26,6 @@ import (
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/llm"
-	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/tokens"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 	"github.com/mneme-ai/mneme/services/extractor/llmextract"
@@ -39,11 +37,11 @@ const (
 	dlqStage = "extractor"
 	// eventSource is the CloudEvents source of the claims the extractor publishes.
 	eventSource = "mneme/extractor"
-	// maxRetryBackoff caps the redelivery delay after failures.
-	maxRetryBackoff = time.Minute
+	// causeExtractionPanic is the dead-letter cause of a turn that makes the extractor panic.
+	causeExtractionPanic = "extraction_panic"
 )
 
-// Service is the extractor stage. Build it with New; it implements service.Service.
+// Service is the extractor stage. Build it with New.
 type Service struct {
 	cfg      Config
 	log      *slog.Logger
@@ -53,16 +51,24 @@ type Service struct {
 	fallback extract.Extractor // rules when the primary is the LLM and fallback is enabled; else nil
 	acct     *llm.Accountant
 	metrics  *metrics
-
-	consuming atomic.Bool
+	// turns is the consumer of the turns stream (the shared runtime, pkg/bus).
+	turns *bus.Consumer
 }
 
-var _ service.Service = (*Service)(nil)
+// Deps are what the extractor needs from the composition root. It is a stage without a database: its module
+// links neither pgx nor a NATS server (see docs/architecture.md, modules).
+type Deps struct {
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// JS is the JetStream handle of the extractor's NATS connection. Required.
+	JS jetstream.JetStream
+}
 
-// New builds the extractor from the shared dependencies (it needs Logger and JS) and its configuration.
-func New(deps service.Deps, cfg Config) (*Service, error) {
+// New builds the extractor from its dependencies and its configuration. The result implements the
+// composition root's service contract (pkg/service.Service).
+func New(deps Deps, cfg Config) (*Service, error) {
 	if deps.JS == nil {
-		return nil, errors.New("extractor: service.Deps.JS is required (a JetStream context)")
+		return nil, errors.New("extractor: Deps.JS is required (a JetStream context)")
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -110,6 +116,20 @@ func New(deps service.Deps, cfg Config) (*Service, error) {
 			s.fallback = ruleEx
 		}
 	}
+	s.turns = bus.NewConsumer(deps.JS, bus.ConsumerOptions{
+		Stream:            bus.StreamTurns,
+		Config:            cfg.ConsumerConfig(),
+		Pull:              []jetstream.PullMessagesOpt{jetstream.PullMaxMessages(cfg.FetchBatch)},
+		Stage:             dlqStage,
+		Retry:             cfg.RetryPolicy(),
+		CloseTimeout:      cfg.ShutdownTimeout,
+		DeadLetterTimeout: cfg.PublishTimeout,
+		Logger:            log,
+		Hooks: bus.Hooks{
+			Retried:      func(ctx context.Context, _ *bus.Delivery, _ error, _ time.Duration) { s.metrics.retry(ctx) },
+			DeadLettered: func(ctx context.Context, _ *bus.Delivery, cause, _ string) { s.metrics.deadLetter(ctx, cause) },
+		},
+	})
 	log.Info("extractor configured", "extractor", s.primary.Name(), "version", s.primary.Version(),
 		"window_tokens", cfg.WindowTokens, "policy", policy.Version())
 	return s, nil
@@ -123,12 +143,12 @@ func retriesSetting(n int) int {
 	return n
 }
 
-// Name implements service.Service.
+// Name is the target name, "extractor".
 func (s *Service) Name() string { return "extractor" }
 
 // Ready reports whether the service is consuming turns.
 func (s *Service) Ready(ctx context.Context) error {
-	if !s.consuming.Load() {
+	if !s.turns.Running() {
 		return errors.New("extractor: not consuming turns yet")
 	}
 	return nil
@@ -148,120 +168,77 @@ func (s *Service) Stats() Stats { return s.metrics.snapshot() }
 // Run consumes turns until ctx is cancelled, then extracts the windows still open, waits for in-flight
 // windows (bounded by ShutdownTimeout) and returns. Turns not acknowledged by then are redelivered later.
 func (s *Service) Run(ctx context.Context) error {
-	cons, err := s.js.CreateOrUpdateConsumer(ctx, bus.StreamTurns, s.cfg.ConsumerConfig())
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		return fmt.Errorf("extractor: create consumer %s on %s: %w (is the topology ensured?)", ConsumerName, bus.StreamTurns, err)
+	if err := s.turns.Run(ctx, s.dispatch); err != nil {
+		return fmt.Errorf("extractor: %w", err)
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(s.cfg.FetchBatch))
-	if err != nil {
-		return fmt.Errorf("extractor: consume %s: %w", bus.StreamTurns, err)
-	}
-	s.consuming.Store(true)
-	defer s.consuming.Store(false)
+	return nil
+}
 
-	msgs := make(chan jetstream.Msg, s.cfg.FetchBatch)
-	pullErr := make(chan error, 1)
-	go func() {
-		defer close(msgs)
-		for {
-			m, err := it.Next()
-			if err != nil {
-				if errors.Is(err, jetstream.ErrMsgIteratorClosed) {
-					if ctx.Err() == nil {
-						pullErr <- err
-					}
-					return
-				}
-				s.log.Warn("turns pull", "err", err)
-				continue
-			}
-			msgs <- m
-		}
-	}()
-	stop := context.AfterFunc(ctx, it.Stop)
-	defer stop()
-
-	// Windows are extracted and published on a context that outlives ctx: a window in flight when shutdown
-	// starts finishes (each step is bounded) rather than being abandoned half-published.
-	work := context.WithoutCancel(ctx)
+// dispatch groups the delivered turns into session windows and extracts each closed window on its own
+// goroutine (at most Concurrency at once). Held turns are kept alive by the consumer runtime until their window
+// settles them. When deliveries closes (shutdown), every open window is extracted.
+func (s *Service) dispatch(ctx context.Context, deliveries <-chan *bus.Delivery) error {
 	sem := make(chan struct{}, s.cfg.Concurrency)
 	var wg sync.WaitGroup
-	dispatch := func(bs []batch) {
+	launch := func(bs []batch) {
 		for _, b := range bs {
 			sem <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				s.processBatch(work, b)
+				s.processBatch(ctx, b)
 			})
 		}
 	}
-
 	win := newWindower(s.cfg.WindowTokens, s.counter)
-	tick := max(s.cfg.IdleFlush/4, 10*time.Millisecond)
-	ticker := time.NewTicker(tick)
+	ticker := time.NewTicker(max(s.cfg.IdleFlush/4, 10*time.Millisecond))
 	defer ticker.Stop()
-	lastProgress := time.Now()
-	var runErr error
 loop:
 	for {
 		select {
-		case m, ok := <-msgs:
+		case d, ok := <-deliveries:
 			if !ok {
 				break loop
 			}
-			s.accept(work, win, m, dispatch)
-			if s.cfg.IdleFlush == 0 && len(msgs) == 0 {
-				dispatch(win.all())
+			s.accept(ctx, win, d, launch)
+			if s.cfg.IdleFlush == 0 {
+				// Extract at once what has arrived together.
+				for more := true; more; {
+					select {
+					case d, ok := <-deliveries:
+						if !ok {
+							break loop
+						}
+						s.accept(ctx, win, d, launch)
+					default:
+						more = false
+					}
+				}
+				launch(win.all())
 			}
 		case <-ticker.C:
-			now := time.Now()
-			dispatch(win.idle(now, s.cfg.IdleFlush))
-			// Keep held turns from being redelivered while their window is still open.
-			if now.Sub(lastProgress) >= s.cfg.AckWait/3 {
-				win.each(func(h held) { _ = h.msg.InProgress() })
-				lastProgress = now
-			}
-		case err := <-pullErr:
-			runErr = fmt.Errorf("extractor: turns iterator closed: %w", err)
-			break loop
+			launch(win.idle(time.Now(), s.cfg.IdleFlush))
 		}
 	}
-	// Drain what was pulled but not yet seen, then extract every open window.
-	for m := range msgs {
-		s.accept(work, win, m, dispatch)
-	}
-	dispatch(win.all())
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(s.cfg.ShutdownTimeout):
-		s.log.Warn("shutdown timed out; unacknowledged turns will be redelivered", "timeout", s.cfg.ShutdownTimeout)
-	}
-	return runErr
+	launch(win.all())
+	wg.Wait()
+	return nil
 }
 
-// accept decodes one turn message into its session's window; a message that cannot be decoded is
-// dead-lettered at once.
-func (s *Service) accept(ctx context.Context, win *windower, m jetstream.Msg, dispatch func([]batch)) {
-	t, err := decodeTurn(m.Subject(), m.Data())
+// accept decodes one turn into its session's window; a turn that cannot be decoded is dead-lettered at once.
+func (s *Service) accept(ctx context.Context, win *windower, d *bus.Delivery, launch func([]batch)) {
+	t, err := decodeTurn(d.Msg.Subject(), d.Msg.Data())
 	if err != nil {
-		s.deadLetter(ctx, m, "invalid", err.Error())
+		d.Settle(ctx, bus.Reject(bus.CauseInvalid, err))
 		return
 	}
 	s.metrics.turn(ctx)
-	dispatch(win.add(m, t, time.Now()))
+	launch(win.add(d, t, time.Now()))
 }
 
-// processBatch extracts one window, publishes its claims and acknowledges its turns.
+// processBatch extracts one window, publishes its claims and settles its turns: acknowledged once every claim
+// is stored; on failure each turn is retried (or dead-lettered after MaxDeliver) by the consumer runtime.
 func (s *Service) processBatch(ctx context.Context, b batch) {
 	s.metrics.window(ctx)
-	// A slow LLM must not let the turns' ack wait run out mid-window: signal progress meanwhile.
-	stopKeepalive := s.keepalive(b.items)
-	defer stopKeepalive()
 	res, name, version, err := s.extract(ctx, b)
 	if err != nil {
 		var perr *panicError
@@ -273,15 +250,15 @@ func (s *Service) processBatch(ctx context.Context, b batch) {
 			return
 		}
 		if errors.As(err, &perr) {
-			s.deadLetter(ctx, b.items[0].msg, "extraction_panic", err.Error())
+			settle(ctx, b.items, bus.Reject(causeExtractionPanic, err))
 			return
 		}
-		s.retryOrDeadLetter(ctx, b.items, "extraction", err)
+		settle(ctx, b.items, bus.Step("extraction", err))
 		return
 	}
 	envs, err := s.events(b, res.Claims, name, version)
 	if err != nil {
-		s.retryOrDeadLetter(ctx, b.items, "build", err)
+		settle(ctx, b.items, bus.Step("build", err))
 		return
 	}
 	for _, e := range envs {
@@ -289,37 +266,20 @@ func (s *Service) processBatch(ctx context.Context, b batch) {
 		ack, err := bus.PublishEvent(pctx, s.js, bus.ProposedSubject(e.Workspace), e)
 		cancel()
 		if err != nil {
-			s.retryOrDeadLetter(ctx, b.items, "publish", err)
+			settle(ctx, b.items, bus.Step("publish", err))
 			return
 		}
 		s.metrics.claim(ctx, name, ack.Duplicate)
 	}
-	for _, h := range b.items {
-		if err := h.msg.Ack(); err != nil {
-			// The claims are stored; a redelivery republishes the same ids and is deduplicated.
-			s.log.Warn("ack turn", "turn_id", h.turn.TurnID, "err", err)
-		}
-	}
+	// The claims are stored: acknowledge the turns (a redelivery republishes the same ids, deduplicated).
+	settle(ctx, b.items, nil)
 }
 
-// keepalive sends progress signals for the items every third of AckWait until the returned func is called.
-func (s *Service) keepalive(items []held) func() {
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(s.cfg.AckWait / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				for _, h := range items {
-					_ = h.msg.InProgress()
-				}
-			}
-		}
-	}()
-	return func() { close(done) }
+// settle settles every turn of a window with the window's outcome.
+func settle(ctx context.Context, items []held, err error) {
+	for _, h := range items {
+		h.d.Settle(ctx, err)
+	}
 }
 
 type panicError struct{ v any }
@@ -355,7 +315,7 @@ func (s *Service) extract(ctx context.Context, b batch) (res extract.Result, nam
 // lastDelivery reports whether any turn of the window is on its last allowed delivery.
 func (s *Service) lastDelivery(items []held) bool {
 	for _, h := range items {
-		if md, err := h.msg.Metadata(); err == nil && md.NumDelivered >= uint64(s.cfg.MaxDeliver) {
+		if h.d != nil && h.d.LastAttempt() {
 			return true
 		}
 	}
@@ -460,55 +420,4 @@ func clip(s string, n int) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// retryOrDeadLetter hands the window's turns back for redelivery with backoff, or dead-letters the ones that
-// reached MaxDeliver.
-func (s *Service) retryOrDeadLetter(ctx context.Context, items []held, step string, cause error) {
-	for _, h := range items {
-		md, err := h.msg.Metadata()
-		if err != nil {
-			continue
-		}
-		if md.NumDelivered >= uint64(s.cfg.MaxDeliver) {
-			s.deadLetter(ctx, h.msg, "retries_exhausted",
-				fmt.Sprintf("%s failed after %d deliveries: %v", step, md.NumDelivered, cause))
-			continue
-		}
-		delay := s.retryDelay(md.NumDelivered)
-		s.log.Warn("turn will be retried", "step", step, "turn_id", h.turn.TurnID, "delivery", md.NumDelivered, "delay", delay, "err", cause)
-		s.metrics.retry(ctx)
-		if err := h.msg.NakWithDelay(delay); err != nil {
-			s.log.Warn("nak turn", "turn_id", h.turn.TurnID, "err", err)
-		}
-	}
-}
-
-func (s *Service) retryDelay(delivered uint64) time.Duration {
-	d := s.cfg.RetryBackoff
-	for i := uint64(1); i < delivered && d < maxRetryBackoff; i++ {
-		d *= 2
-	}
-	return min(d, maxRetryBackoff)
-}
-
-// deadLetter copies a turn message to mneme.dlq.extractor with the reason and terminates it. When the
-// dead-letter publish fails the message is handed back instead, so it is never lost.
-func (s *Service) deadLetter(ctx context.Context, msg jetstream.Msg, cause, reason string) {
-	pctx, cancel := context.WithTimeout(ctx, s.cfg.PublishTimeout)
-	defer cancel()
-	if err := bus.DeadLetter(pctx, s.js, dlqStage, msg, reason); err != nil {
-		s.log.Error("dead-letter failed; turn will be redelivered", "subject", msg.Subject(), "reason", reason, "err", err)
-		var delivered uint64 = 1
-		if md, err := msg.Metadata(); err == nil {
-			delivered = md.NumDelivered
-		}
-		_ = msg.NakWithDelay(s.retryDelay(delivered))
-		return
-	}
-	s.metrics.deadLetter(ctx, cause)
-	s.log.Warn("turn dead-lettered", "subject", msg.Subject(), "cause", cause, "reason", reason)
-	if err := msg.Term(); err != nil {
-		s.log.Warn("term turn", "err", err)
-	}
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/mneme-ai/mneme/pkg/config"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/openaitest"
-	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/schemas"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
@@ -52,7 +51,7 @@ func testConfig() Config {
 // runService starts the extractor and returns a func that stops it and waits for Run to return.
 func runService(t *testing.T, env natsEnv, cfg Config) (*Service, func()) {
 	t.Helper()
-	svc, err := New(service.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), NATS: env.nc, JS: env.js}, cfg)
+	svc, err := New(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), JS: env.js}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +495,7 @@ func TestExtractorPanicDeadLettersOnlyTheBadTurn(t *testing.T) {
 	env := startNATS(t)
 	cfg := testConfig()
 	cfg.IdleFlush = 300 * time.Millisecond // the three turns share one window
-	svc, err := New(service.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), JS: env.js}, cfg)
+	svc, err := New(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), JS: env.js}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,7 @@ package extractor
 import (
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
+	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/tokens"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
@@ -13,9 +12,9 @@ import (
 // turnOverheadTokens approximates what a turn costs in a prompt besides its content (speaker, time, index).
 const turnOverheadTokens = 12
 
-// held is a decoded turn waiting in a window, with the message to acknowledge once its claims are published.
+// held is a decoded turn waiting in a window, with the delivery to settle once its claims are published.
 type held struct {
-	msg    jetstream.Msg
+	d      *bus.Delivery
 	turn   event.TurnAcceptedV1
 	tokens int
 }
@@ -52,8 +51,8 @@ func sessionKey(t event.TurnAcceptedV1) string {
 
 // add puts a turn into its session's window. It returns the windows that closed: the session's previous
 // window when the turn would push it over budget, and the new one when the turn alone reaches the budget.
-func (w *windower) add(msg jetstream.Msg, t event.TurnAcceptedV1, now time.Time) []batch {
-	h := held{msg: msg, turn: t, tokens: w.counter.Count(t.Content) + turnOverheadTokens}
+func (w *windower) add(d *bus.Delivery, t event.TurnAcceptedV1, now time.Time) []batch {
+	h := held{d: d, turn: t, tokens: w.counter.Count(t.Content) + turnOverheadTokens}
 	key := sessionKey(t)
 	var out []batch
 	ow := w.open[key]
@@ -102,17 +101,6 @@ func (w *windower) held() int {
 		n += len(ow.items)
 	}
 	return n
-}
-
-// each calls f for every turn waiting in an open window.
-func (w *windower) each(f func(held)) {
-	for _, key := range w.order {
-		if ow := w.open[key]; ow != nil {
-			for _, h := range ow.items {
-				f(h)
-			}
-		}
-	}
 }
 
 func (w *windower) close(key string) batch {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -14,9 +13,6 @@ import (
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
 )
-
-// maxRetryBackoff caps the redelivery delay after transient failures.
-const maxRetryBackoff = 30 * time.Second
 
 // inboxPullBytes bounds the inbox messages delivered to this client and not yet processed: two of the largest
 // the stream holds. A count bound would let 8 MiB messages pile up at the NATS server for this connection until
@@ -44,138 +40,74 @@ func (c Config) ConsumerConfig() jetstream.ConsumerConfig {
 	}
 }
 
+// RetryPolicy is how inbox messages that fail for a transient reason are retried: redelivered after
+// InboxRetryBackoff, doubling up to 30s, and dead-lettered after InboxMaxDeliver deliveries.
+func (c Config) RetryPolicy() bus.RetryPolicy {
+	return bus.RetryPolicy{InitialInterval: c.InboxRetryBackoff, MaxInterval: 30 * time.Second, MaxAttempts: c.InboxMaxDeliver}
+}
+
+// newInbox builds the inbox consumer on the shared runtime (pkg/bus): bad input is dead-lettered at once,
+// transient failures are retried with backoff and dead-lettered after the bound, so no message is ever silently
+// dropped or blocks what follows.
+func (s *Service) newInbox() *bus.Consumer {
+	return bus.NewConsumer(s.js, bus.ConsumerOptions{
+		Stream:            bus.StreamInbox,
+		Config:            s.cfg.ConsumerConfig(),
+		Pull:              []jetstream.PullMessagesOpt{jetstream.PullMaxBytes(inboxPullBytes)},
+		Stage:             dlqStage,
+		Retry:             s.cfg.RetryPolicy(),
+		CloseTimeout:      s.cfg.ShutdownTimeout,
+		DeadLetterTimeout: s.cfg.PublishTimeout,
+		Logger:            s.log,
+		Hooks: bus.Hooks{
+			Retried:      func(ctx context.Context, _ *bus.Delivery, _ error, _ time.Duration) { s.metrics.retry(ctx) },
+			DeadLettered: func(ctx context.Context, _ *bus.Delivery, cause, _ string) { s.metrics.deadLetter(ctx, cause) },
+		},
+	})
+}
+
 // Run consumes the NATS inbox until ctx is cancelled, then processes the messages already pulled and returns.
 // The HTTP endpoints work independently of Run (they only need Routes).
 func (s *Service) Run(ctx context.Context) error {
-	cons, err := s.js.CreateOrUpdateConsumer(ctx, bus.StreamInbox, s.cfg.ConsumerConfig())
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		return fmt.Errorf("ingest: create inbox consumer: %w (is the topology ensured? stream %s)", err, bus.StreamInbox)
+	if err := s.inbox.Run(ctx, bus.Concurrent(s.cfg.InboxConcurrency, s.handleInbox)); err != nil {
+		return fmt.Errorf("ingest: inbox: %w", err)
 	}
-	it, err := cons.Messages(jetstream.PullMaxBytes(inboxPullBytes))
-	if err != nil {
-		return fmt.Errorf("ingest: consume inbox: %w", err)
-	}
-	s.consuming.Store(true)
-	defer s.consuming.Store(false)
-
-	// Handlers run on a context that outlives ctx: a message being published when shutdown starts finishes
-	// (each step is bounded by PublishTimeout) instead of being abandoned half-way.
-	work := context.WithoutCancel(ctx)
-	msgs := make(chan jetstream.Msg)
-	var wg sync.WaitGroup
-	for range s.cfg.InboxConcurrency {
-		wg.Go(func() {
-			for m := range msgs {
-				s.handleInbox(work, m)
-			}
-		})
-	}
-	stop := context.AfterFunc(ctx, it.Drain)
-	defer stop()
-
-	var runErr error
-	for {
-		m, err := it.Next()
-		if err != nil {
-			if errors.Is(err, jetstream.ErrMsgIteratorClosed) {
-				if ctx.Err() == nil {
-					runErr = fmt.Errorf("ingest: inbox iterator closed: %w", err)
-				}
-				break
-			}
-			// Missed heartbeats and similar are reported here but the iterator keeps pulling.
-			s.log.WarnContext(ctx, "inbox pull", "err", err)
-			continue
-		}
-		msgs <- m
-	}
-	close(msgs)
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(s.cfg.ShutdownTimeout):
-		s.log.Warn("inbox shutdown timed out; unacknowledged messages will be redelivered", "timeout", s.cfg.ShutdownTimeout)
-	}
-	return runErr
+	return nil
 }
 
-// inboxOutcome classifies the processing of one inbox message.
-type inboxOutcome struct {
-	// bad is set for invalid input: dead-letter and terminate.
-	bad *inputError
-	// transient is set for failures worth retrying (NATS, Postgres): negative-acknowledge with backoff.
-	transient error
-}
-
-// handleInbox processes one inbox message: on success it acks after every event is acknowledged; bad input
-// is dead-lettered and terminated; transient failures are retried with backoff until MaxDeliver, and then
-// dead-lettered too, so no message is ever silently dropped or blocks what follows.
-func (s *Service) handleInbox(ctx context.Context, msg jetstream.Msg) {
-	ctx = bus.ExtractTrace(ctx, msg.Headers())
-	md, err := msg.Metadata()
-	if err != nil {
-		// Not a JetStream message: nothing to ack or redeliver.
-		s.log.ErrorContext(ctx, "inbox message without metadata", "subject", msg.Subject(), "err", err)
-		return
-	}
+// handleInbox processes one inbox message: nil once every event is acknowledged by JetStream; bad input is
+// rejected (dead-lettered with the reason); any other failure is transient (retried).
+func (s *Service) handleInbox(ctx context.Context, d *bus.Delivery) error {
+	ctx = bus.ExtractTrace(ctx, d.Msg.Headers())
 	// Everything for one message must end before NATS would redeliver it to another worker.
 	pctx, cancel := context.WithTimeout(ctx, s.cfg.InboxAckWait)
-	out := s.processInbox(pctx, msg, md)
-	cancel()
-	switch {
-	case out.bad != nil:
-		s.metrics.reject(ctx, transportNATS, out.bad.Code)
-		s.deadLetter(ctx, msg, md, "invalid", out.bad.Error())
-	case out.transient != nil:
-		if md.NumDelivered >= uint64(s.cfg.InboxMaxDeliver) {
-			s.deadLetter(ctx, msg, md, "retries_exhausted",
-				fmt.Sprintf("gave up after %d deliveries: %v", md.NumDelivered, out.transient))
-			return
-		}
-		delay := s.retryDelay(md.NumDelivered)
-		s.log.WarnContext(ctx, "inbox message will be retried", "subject", msg.Subject(), "seq", md.Sequence.Stream,
-			"delivery", md.NumDelivered, "delay", delay, "err", out.transient)
-		s.metrics.retry(ctx)
-		if err := msg.NakWithDelay(delay); err != nil {
-			s.log.WarnContext(ctx, "inbox nak", "err", err)
-		}
-	default:
-		if err := msg.Ack(); err != nil {
-			// The events are stored; a redelivery republishes the same ids and is deduplicated.
-			s.log.WarnContext(ctx, "inbox ack", "seq", md.Sequence.Stream, "err", err)
-		}
-	}
-}
-
-func (s *Service) retryDelay(delivered uint64) time.Duration {
-	d := s.cfg.InboxRetryBackoff
-	for i := uint64(1); i < delivered && d < maxRetryBackoff; i++ {
-		d *= 2
-	}
-	return min(d, maxRetryBackoff)
-}
-
-// deadLetter copies msg to mneme.dlq.ingest with reason and terminates it. When the dead-letter publish fails
-// the message is handed back instead, so it is never lost.
-func (s *Service) deadLetter(ctx context.Context, msg jetstream.Msg, md *jetstream.MsgMetadata, cause, reason string) {
-	pctx, cancel := context.WithTimeout(ctx, s.cfg.PublishTimeout)
 	defer cancel()
-	if err := bus.DeadLetter(pctx, s.js, dlqStage, msg, reason); err != nil {
-		s.log.ErrorContext(ctx, "dead-letter failed; message will be redelivered", "subject", msg.Subject(),
-			"seq", md.Sequence.Stream, "reason", reason, "err", err)
-		s.metrics.retry(ctx)
-		_ = msg.NakWithDelay(s.retryDelay(md.NumDelivered))
-		return
+	if err := s.acquireDecode(pctx); err != nil {
+		return fmt.Errorf("waiting for a decode slot: %w", err)
 	}
-	s.metrics.deadLetter(ctx, cause)
-	s.log.WarnContext(ctx, "inbox message dead-lettered", "subject", msg.Subject(), "seq", md.Sequence.Stream, "reason", reason)
-	if err := msg.Term(); err != nil {
-		s.log.WarnContext(ctx, "inbox term", "err", err)
+	events, ierr := s.inboxBatch(d.Msg.Subject(), d.Msg.Headers().Get(api.HeaderAgent), d.Metadata, d.Msg.Data())
+	s.releaseDecode()
+	if ierr != nil {
+		s.metrics.reject(ctx, transportNATS, ierr.Code)
+		return bus.Reject(bus.CauseInvalid, ierr)
 	}
+	ws := events[0].env.Workspace
+	if err := s.auth.CheckWorkspace(pctx, ws, events[0].agent, true); err != nil {
+		var ae *auth.Error
+		if errors.As(err, &ae) && ae.Status < 500 {
+			s.metrics.reject(ctx, transportNATS, ae.Body.Code)
+			return bus.Reject(bus.CauseInvalid, &inputError{Status: ae.Status, Code: ae.Body.Code, Field: ae.Body.Field, Message: ae.Body.Message})
+		}
+		return err
+	}
+	pubctx, cancelPub := context.WithTimeout(pctx, s.cfg.PublishTimeout)
+	defer cancelPub()
+	dups, err := s.publishAll(pubctx, events)
+	if err != nil {
+		return err
+	}
+	s.metrics.published(ctx, transportNATS, events[0].env.Type, len(events), len(dups))
+	return nil
 }
 
 // parseInboxSubject parses mneme.inbox.<ws>.<agent>.<kind> (the agent's credential allows it this subject only)
@@ -194,33 +126,6 @@ func parseInboxSubject(subject string) (bus.InboxSubject, *inputError) {
 		}
 	}
 	return in, nil
-}
-
-func (s *Service) processInbox(ctx context.Context, msg jetstream.Msg, md *jetstream.MsgMetadata) inboxOutcome {
-	if err := s.acquireDecode(ctx); err != nil {
-		return inboxOutcome{transient: fmt.Errorf("waiting for a decode slot: %w", err)}
-	}
-	events, ierr := s.inboxBatch(msg.Subject(), msg.Headers().Get(api.HeaderAgent), md, msg.Data())
-	s.releaseDecode()
-	if ierr != nil {
-		return inboxOutcome{bad: ierr}
-	}
-	ws := events[0].env.Workspace
-	if err := s.auth.CheckWorkspace(ctx, ws, events[0].agent, true); err != nil {
-		var ae *auth.Error
-		if errors.As(err, &ae) && ae.Status < 500 {
-			return inboxOutcome{bad: &inputError{Status: ae.Status, Code: ae.Body.Code, Field: ae.Body.Field, Message: ae.Body.Message}}
-		}
-		return inboxOutcome{transient: err}
-	}
-	pctx, cancel := context.WithTimeout(ctx, s.cfg.PublishTimeout)
-	defer cancel()
-	dups, err := s.publishAll(pctx, events)
-	if err != nil {
-		return inboxOutcome{transient: err}
-	}
-	s.metrics.published(ctx, transportNATS, events[0].env.Type, len(events), len(dups))
-	return inboxOutcome{}
 }
 
 // inboxBatch validates one inbox message (subject, X-Mneme-Agent header, body) and builds its events. In the

@@ -12,7 +12,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/event"
-	"github.com/mneme-ai/mneme/services/ingest/internal/hostile"
+	"github.com/mneme-ai/mneme/services/ingest/hostile"
 )
 
 func TestInboxGoodMessagesBecomeEvents(t *testing.T) {

@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
@@ -52,8 +51,9 @@ type Service struct {
 	// decodeSlots bounds the bodies decoded at once (HTTP and inbox together): one slot per body in decoding.
 	decodeSlots chan struct{}
 
-	consuming atomic.Bool
-	metrics   *metrics
+	// inbox is the NATS inbox consumer (nil in a core built without connections).
+	inbox   *bus.Consumer
+	metrics *metrics
 }
 
 // acquireDecode waits for a decode slot; release it with releaseDecode.
@@ -94,6 +94,7 @@ func New(deps service.Deps, cfg Config) (*Service, error) {
 	if s.auth = deps.Auth; s.auth == nil {
 		s.auth = auth.New(deps.DB, cfg.DevMode)
 	}
+	s.inbox = s.newInbox()
 	return s, nil
 }
 
@@ -141,7 +142,7 @@ func (s *Service) Ready(ctx context.Context) error {
 	if st := s.nc.Status(); st != nats.CONNECTED {
 		return fmt.Errorf("ingest: nats connection is %s", st)
 	}
-	if !s.consuming.Load() {
+	if s.inbox == nil || !s.inbox.Running() {
 		return errors.New("ingest: inbox consumer not running")
 	}
 	return nil

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mneme-ai/mneme/services/ingest/internal/hostile"
+	"github.com/mneme-ai/mneme/services/ingest/hostile"
 )
 
 // TestHostileBodiesRejectedBeforeDecoding: bodies at the 8 MiB limit shaped to multiply a decoder's memory are

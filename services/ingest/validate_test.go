@@ -342,8 +342,8 @@ func TestRetryDelay(t *testing.T) {
 	s := core(t, func(c *Config) { c.InboxRetryBackoff = time.Second })
 	want := []time.Duration{time.Second, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 30 * time.Second, 30 * time.Second}
 	for i, w := range want {
-		if got := s.retryDelay(uint64(i)); got != w {
-			t.Errorf("retryDelay(%d) = %s, want %s", i, got, w)
+		if got := s.cfg.RetryPolicy().Delay(i); got != w {
+			t.Errorf("retry delay after delivery %d = %s, want %s", i, got, w)
 		}
 	}
 }

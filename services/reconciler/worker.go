@@ -114,33 +114,16 @@ func (w *partitionWorker) run(ctx context.Context) error {
 		case <-waitCtx.Done():
 		}
 	}()
-	batch := make([]jetstream.Msg, 0, w.e.cfg.BatchSize)
 	for {
 		if w.stopping() {
 			return nil
 		}
-		first, err := iter.Next(jetstream.NextContext(waitCtx))
+		batch, err := bus.NextBatch(waitCtx, iter, w.e.cfg.BatchSize, w.e.cfg.BatchWait)
 		if err != nil {
 			if waitCtx.Err() != nil {
 				return nil
 			}
 			return fmt.Errorf("reconciler: read partition %d: %w", w.partition, err)
-		}
-		batch = append(batch[:0], first)
-		deadline := time.Now().Add(w.e.cfg.BatchWait)
-		for len(batch) < w.e.cfg.BatchSize {
-			left := time.Until(deadline)
-			if left <= 0 {
-				break
-			}
-			m, err := iter.Next(jetstream.NextMaxWait(left))
-			if err != nil {
-				if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
-					break
-				}
-				return fmt.Errorf("reconciler: read partition %d: %w", w.partition, err)
-			}
-			batch = append(batch, m)
 		}
 		if err := w.process(ctx, batch); err != nil {
 			if ctx.Err() != nil {
@@ -207,38 +190,31 @@ func (w *partitionWorker) process(ctx context.Context, batch []jetstream.Msg) er
 	return nil
 }
 
-// applyOne applies a single item, retrying transient failures without bound (the store or the bus is down: not
-// the message's fault) and other failures up to MaxAttempts, after which the message is dead-lettered.
+// applyOne applies a single item with the settling policy every Mneme consumer shares (bus.RetryPolicy):
+// transient failures (the store or the bus is down: not the message's fault) are retried without bound, others
+// up to MaxAttempts, after which the message is dead-lettered and recorded as dead in the partition's order.
+// Lost ownership and a cancelled context stop at once.
 func (w *partitionWorker) applyOne(ctx context.Context, it *item) error {
-	attempts := 0
-	delay := w.e.cfg.RetryBackoff
 	for {
-		res, err := w.commit(ctx, []item{*it})
-		if err == nil {
-			w.publish(ctx, res)
-			return nil
-		}
-		if errors.Is(err, errFenced) || ctx.Err() != nil {
-			return err
-		}
-		if !transient(err) {
-			attempts++
-			if attempts >= w.e.cfg.MaxAttempts {
-				it.dead = fmt.Sprintf("apply failed %d times: %s", attempts, errReason(err))
-				w.e.log.Error("reconciler: dead-lettering a message that keeps failing", "partition", w.partition,
-					"stream_seq", it.msg.Seq, "reason", it.dead)
-				if err := w.deadLetter(ctx, it); err != nil {
-					return err
-				}
-				attempts = 0
-				continue
+		err := w.e.applyPolicy().Retry(ctx, func(ctx context.Context) error {
+			res, err := w.commit(ctx, []item{*it})
+			if err == nil {
+				w.publish(ctx, res)
 			}
+			return err
+		}, func(err error, attempt int, _ time.Duration) {
+			w.e.log.Warn("reconciler: apply failed; retrying", "partition", w.partition, "stream_seq", it.msg.Seq, "attempt", attempt, "err", err)
+		})
+		var ex *bus.ExhaustedError
+		if !errors.As(err, &ex) {
+			return err // nil, ownership lost, or cancelled
 		}
-		w.e.log.Warn("reconciler: apply failed; retrying", "partition", w.partition, "stream_seq", it.msg.Seq, "attempt", attempts, "err", err)
-		if err := sleepCtx(ctx, delay); err != nil {
+		it.dead = fmt.Sprintf("apply failed %d times: %s", ex.Attempts, errReason(ex.Err))
+		w.e.log.Error("reconciler: dead-lettering a message that keeps failing", "partition", w.partition,
+			"stream_seq", it.msg.Seq, "reason", it.dead)
+		if err := w.deadLetter(ctx, it); err != nil {
 			return err
 		}
-		delay = min(2*delay, 5*time.Second)
 	}
 }
 
@@ -265,21 +241,16 @@ func (w *partitionWorker) commit(ctx context.Context, items []item) (res *batchR
 	return res, nil
 }
 
+// retryTransient calls f until it succeeds or ctx ends, with the policy's delays and no bound: f fails only
+// for reasons outside any one message (decoding never fails; the store or the bus is down).
 func (w *partitionWorker) retryTransient(ctx context.Context, f func() error) error {
-	delay := w.e.cfg.RetryBackoff
-	for {
-		err := f()
-		if err == nil || ctx.Err() != nil {
-			return err
-		}
+	return w.e.retryPolicy().Retry(ctx, func(context.Context) error { return f() }, func(err error, _ int, _ time.Duration) {
 		w.e.log.Warn("reconciler: transient failure; retrying", "partition", w.partition, "err", err)
-		if err := sleepCtx(ctx, delay); err != nil {
-			return err
-		}
-		delay = min(2*delay, 5*time.Second)
-	}
+	})
 }
 
+// deadLetter parks the message of a dead item on mneme.dlq.reconciler (bus.DeadLetter, the dead-letter helper
+// every consumer shares), retrying until it is stored: the partition's offset moves past the message only after.
 func (w *partitionWorker) deadLetter(ctx context.Context, it *item) error {
 	if !w.e.live || it.msg.JS == nil {
 		return nil
@@ -333,15 +304,19 @@ func (w *partitionWorker) publish(ctx context.Context, res *batchResult) {
 	}()
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+// retryPolicy is the reconciler's in-process retry: RetryBackoff doubling up to 5s, without bound.
+func (e *engine) retryPolicy() bus.RetryPolicy {
+	return bus.RetryPolicy{InitialInterval: e.cfg.RetryBackoff, MaxInterval: 5 * time.Second}
+}
+
+// applyPolicy is how applying one message is retried: transient failures without bound, others MaxAttempts
+// times; lost ownership is never retried.
+func (e *engine) applyPolicy() bus.RetryPolicy {
+	p := e.retryPolicy()
+	p.MaxAttempts = e.cfg.MaxAttempts
+	p.ShouldRetry = func(err error) bool { return !errors.Is(err, errFenced) }
+	p.Transient = transient
+	return p
 }
 
 // transient reports whether err is an infrastructure failure worth retrying without bound (connection loss,

@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/bus/embedded"
 )
 
 // Server is a running test server with a connected client.
@@ -19,7 +20,7 @@ type Server struct {
 	StoreDir string
 	NC       *nats.Conn
 	JS       jetstream.JetStream
-	emb      *bus.Embedded
+	emb      *embedded.Server
 }
 
 // Start runs an embedded JetStream server on a free loopback port with storage in t.TempDir(), creates the
@@ -27,7 +28,7 @@ type Server struct {
 func Start(t testing.TB) *Server {
 	t.Helper()
 	dir := t.TempDir()
-	emb, err := bus.StartEmbedded(bus.EmbeddedOptions{Listen: "127.0.0.1:-1", StoreDir: dir, ServerName: "mneme-test"})
+	emb, err := embedded.Start(embedded.Options{Listen: "127.0.0.1:-1", StoreDir: dir, ServerName: "mneme-test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/mneme-ai/mneme/pkg/embedding/uselite/internal/benchtext"
+	"github.com/mneme-ai/mneme/pkg/embedding/embeddingtest"
 )
 
 // The benchmarks embed 20-token texts (b.N texts per benchmark, reported as texts/s). For the
-// comparison table of all kernels measured in one run, use cmd/embedbench.
+// comparison table of all kernels measured in one run, use bench/cmd/embedbench.
 
 func benchEmbed(b *testing.B, m *Model, batch int) {
-	texts := benchtext.Texts(256, 20, func(s string) int { return len(m.Tokenizer().Encode(s)) })
+	texts := embeddingtest.Texts(256, 20, func(s string) int { return len(m.Tokenizer().Encode(s)) })
 	ctx := context.Background()
 	b.ResetTimer()
 	done := 0
