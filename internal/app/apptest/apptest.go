@@ -48,8 +48,11 @@ func Start(t testing.TB, env map[string]string) *System {
 		"MNEME_NATS_URL":       "",
 		"MNEME_NATS_LISTEN":    "127.0.0.1:-1",
 		"MNEME_NATS_STORE_DIR": t.TempDir(),
-		"MNEME_DEV_MODE":       "true",
-		"MNEME_TARGET":         "all",
+		// Outside development mode the system writes NATS signing keys and credentials; they belong to the
+		// test, never to the package directory (where they would end up committed).
+		"MNEME_NATS_AUTH_DIR": t.TempDir(),
+		"MNEME_DEV_MODE":      "true",
+		"MNEME_TARGET":        "all",
 		// Tests send bursts from one address; a test of the limits sets its own.
 		"MNEME_HTTP_RATE_LIMIT": "0",
 	}
