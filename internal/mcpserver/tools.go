@@ -9,6 +9,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/client"
+	"github.com/mneme-ai/mneme/pkg/promptguard"
 )
 
 // The tools' inputs. Their JSON fields are exactly the properties of the tool's input schema (schemas.go;
@@ -167,11 +168,19 @@ func (s *server) answer(ctx context.Context, in *answerIn) (string, *api.AnswerR
 	if err != nil {
 		return "", nil, err
 	}
+	return renderAnswer(res), res, nil
+}
+
+// renderAnswer writes an answer for a model: the answer, then every claim it rests on as one line that names
+// its writer and tier. Claim content goes through promptguard like every line of the query service's contexts
+// (services/query renderLine): it cannot start a new line or role turn, carry a chat-template token or write a
+// marker, so the only [DISPUTED] a model reads here is the one this function writes.
+func renderAnswer(res *api.AnswerResponse) string {
 	var b strings.Builder
 	if res.Answer == "" || res.Mode == "none" {
 		b.WriteString("Memory has no answer to this question.")
 	} else {
-		b.WriteString(res.Answer)
+		b.WriteString(promptguard.Neutralize(res.Answer))
 		if res.Disputed {
 			b.WriteString("\n[DISPUTED] memory holds conflicting values of equal standing; both are listed below.")
 		}
@@ -179,13 +188,14 @@ func (s *server) answer(ctx context.Context, in *answerIn) (string, *api.AnswerR
 	if len(res.ClaimsUsed) > 0 {
 		b.WriteString("\nBased on:")
 		for _, c := range res.ClaimsUsed {
-			fmt.Fprintf(&b, "\n- %s (%s, valid %s)", c.Text, c.Status, span(c.ValidFrom, c.ValidTo))
+			fmt.Fprintf(&b, "\n- %s (%s, valid %s; %s)", promptguard.Neutralize(c.Text), promptguard.Neutralize(c.Status),
+				span(c.ValidFrom, c.ValidTo), promptguard.Attribution(c.Owner, c.Scope))
 		}
 	}
 	for _, n := range res.Notes {
-		b.WriteString("\nNote: " + n)
+		b.WriteString("\nNote: " + promptguard.Neutralize(n))
 	}
-	return b.String(), res, nil
+	return b.String()
 }
 
 func (s *server) timeline(ctx context.Context, in *timelineIn) (string, *api.SubjectResponse, error) {
@@ -262,10 +272,13 @@ func erasureText(e *client.Erasure) string {
 }
 
 // renderTimeline writes a subject's timeline compactly for a model: per slot, the current value(s), then every
-// belief version with its valid and transaction times, status and the change that made it.
+// belief version with its valid and transaction times, status, writer and tier, and the change that made it.
+// Everything that comes from content (names, predicates, objects, decision reasons) is neutralized as in
+// renderAnswer; the structured result keeps the raw values.
 func renderTimeline(r *api.SubjectResponse) string {
+	nz := promptguard.Neutralize
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (subject_key %s)", r.Subject, r.SubjectKey)
+	fmt.Fprintf(&b, "%s (subject_key %s)", nz(r.Subject), nz(r.SubjectKey))
 	if r.AsOf != nil {
 		fmt.Fprintf(&b, ", as of %s", stamp(*r.AsOf))
 	}
@@ -275,13 +288,13 @@ func renderTimeline(r *api.SubjectResponse) string {
 	for _, sl := range r.Slots {
 		objects := map[string]string{}
 		for _, e := range sl.Timeline {
-			objects[e.ClaimID] = e.Object
+			objects[e.ClaimID] = nz(e.Object)
 		}
 		kind := "accumulating"
 		if sl.Functional {
 			kind = "single-valued"
 		}
-		fmt.Fprintf(&b, "\n\n%s [slot %s, %s]", sl.Predicate, sl.SlotKey, kind)
+		fmt.Fprintf(&b, "\n\n%s [slot %s, %s]", nz(sl.Predicate), nz(sl.SlotKey), kind)
 		cur := make([]string, 0, len(sl.Current))
 		for _, id := range sl.Current {
 			cur = append(cur, objects[id])
@@ -298,7 +311,8 @@ func renderTimeline(r *api.SubjectResponse) string {
 			if e.RetiredAt != nil {
 				continue // a belief memory no longer holds; the structured result keeps it
 			}
-			fmt.Fprintf(&b, "\n  - %s: %s, valid %s, recorded %s, claim %s", e.Object, e.Status, span(e.ValidFrom, e.ValidTo), stamp(e.RecordedAt), e.ClaimID)
+			fmt.Fprintf(&b, "\n  - %s: %s, valid %s, recorded %s, %s, claim %s", objects[e.ClaimID], nz(e.Status), span(e.ValidFrom, e.ValidTo),
+				stamp(e.RecordedAt), promptguard.Attribution(e.Owner, e.Scope), nz(e.ClaimID))
 			for _, by := range e.SupersededBy {
 				fmt.Fprintf(&b, "; superseded by %s", objects[by.ClaimID])
 			}
@@ -310,10 +324,10 @@ func renderTimeline(r *api.SubjectResponse) string {
 			}
 		}
 		for _, d := range sl.Decisions {
-			fmt.Fprintf(&b, "\n  decision %s: %s → %s (%s)", stamp(d.DecidedAt), d.Operator, d.Outcome, d.Reason)
+			fmt.Fprintf(&b, "\n  decision %s: %s → %s (%s)", stamp(d.DecidedAt), nz(d.Operator), nz(d.Outcome), nz(d.Reason))
 		}
 		if sl.DecisionsNext != "" {
-			fmt.Fprintf(&b, "\n  (%d more decisions: decisions_cursor %s with slot %s)", sl.DecisionsTotal-len(sl.Decisions), sl.DecisionsNext, sl.SlotKey)
+			fmt.Fprintf(&b, "\n  (%d more decisions: decisions_cursor %s with slot %s)", sl.DecisionsTotal-len(sl.Decisions), nz(sl.DecisionsNext), nz(sl.SlotKey))
 		}
 	}
 	if r.Truncated {

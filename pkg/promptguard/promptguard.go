@@ -141,3 +141,11 @@ func Neutralize(s string) string {
 	}
 	return out
 }
+
+// Attribution names who wrote a piece of content and in which tier — "by planner, shared" — the way every
+// line of a context that quotes content ends, so a reader can weigh content by its writer. Both parts are
+// neutralized: agent ids are restricted where they enter, but an attribution may be rendered from an API
+// response that came over the network (the MCP server), and it must hold on its line all the same.
+func Attribution(writer, tier string) string {
+	return "by " + Neutralize(writer) + ", " + Neutralize(tier)
+}

@@ -145,7 +145,7 @@ func (s *Service) read(ctx context.Context, v store.View, question string, budge
 		b.WriteString("\n\nResolved lookups:\n")
 		writers := map[string]string{}
 		for _, c := range res.ClaimsUsed {
-			writers[c.ID] = "by " + c.Owner + ", " + c.Scope
+			writers[c.ID] = promptguard.Attribution(c.Owner, c.Scope)
 		}
 		for _, h := range res.Hops {
 			fmt.Fprintf(&b, "- %s → %s → %s (%s)\n", promptguard.Neutralize(h.Subject), promptguard.Neutralize(h.Predicate),

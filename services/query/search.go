@@ -795,10 +795,9 @@ func renderLine(it item) string {
 	return b.String()
 }
 
-// writerOf names the agent that wrote a claim and its tier ("by planner, shared"). Agent ids are restricted to
-// [A-Za-z0-9._:@-], so they need no neutralizing.
+// writerOf names the agent that wrote a claim and its tier ("by planner, shared").
 func writerOf(c *store.Belief) string {
-	return "by " + c.Owner + ", " + c.Scope
+	return promptguard.Attribution(c.Owner, c.Scope)
 }
 
 // interval renders a claim's valid time compactly.
