@@ -34,7 +34,8 @@ const maxInProcessResponse = 64 << 20
 // request gets the same status and JSON error as over /v1. Each tool call then goes to apiMux (the process's
 // own /v1 routes) in process, carrying the request's Authorization and X-Mneme-Agent headers, so the /v1
 // handler of that call checks them again exactly as for any HTTP caller (workspace existence, write
-// permission, erasure authorization): the MCP endpoint adds no authority of its own.
+// permission, erasure authorization): the MCP endpoint adds no authority of its own. The rate limit is charged
+// once per MCP request, by the first check: the in-process calls are auth.Precharged.
 //
 // The transport is stateless: every POST gets a fresh server bound to that request's credential, no MCP
 // session outlives it, and GET (a server-to-client event stream) is answered 405, which clients accept.
@@ -88,6 +89,9 @@ func (t *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.RequestURI = req.URL.RequestURI()
 	r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/1.1", 1, 1
 	r.RemoteAddr = "in-process"
+	// The MCP request that made this call was authenticated and charged to the caller's rate limit once
+	// (HTTPHandler); the /v1 handler authenticates the call again but must not charge it a second time.
+	r = r.WithContext(auth.Precharged(req.Context()))
 	if r.Body == nil {
 		r.Body = http.NoBody
 	}

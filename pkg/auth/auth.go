@@ -285,7 +285,8 @@ func (a *Authenticator) Identify(r *http.Request, ws string, write bool) (Identi
 
 // Authenticate checks who is calling and whether the credential covers workspace ws, without creating the
 // workspace: writers call it before validating a body and CheckWorkspace after, so that a rejected write does
-// not create a workspace. It also applies the rate limit, once per call. Errors are as for Identify.
+// not create a workspace. It also applies the rate limit, once per call (none for a Precharged request).
+// Errors are as for Identify.
 func (a *Authenticator) Authenticate(r *http.Request, ws string) (Identity, error) {
 	agent := r.Header.Get(api.HeaderAgent)
 	if agent == "" {
@@ -300,7 +301,7 @@ func (a *Authenticator) Authenticate(r *http.Request, ws string) (Identity, erro
 		return Identity{}, newError(http.StatusBadRequest, api.CodeInvalid, "workspace", err.Error())
 	}
 	if a.devMode {
-		if err := a.limit("addr:" + remoteHost(r)); err != nil {
+		if err := a.limitRequest(r, "addr:"+remoteHost(r)); err != nil {
 			return Identity{}, err
 		}
 		return Identity{Workspace: ws, Agent: agent, Role: RoleAdmin}, nil
@@ -315,7 +316,7 @@ func (a *Authenticator) Authenticate(r *http.Request, ws string) (Identity, erro
 	if !ok {
 		// An unknown credential costs a database lookup: it is charged to the caller's address, so guessing
 		// keys is rate limited too.
-		if err := a.limit("addr:" + remoteHost(r)); err != nil {
+		if err := a.limitRequest(r, "addr:"+remoteHost(r)); err != nil {
 			return Identity{}, err
 		}
 		if ke, err = a.loadKey(ctx, h); err != nil {
@@ -331,7 +332,7 @@ func (a *Authenticator) Authenticate(r *http.Request, ws string) (Identity, erro
 		return Identity{}, newError(http.StatusForbidden, api.CodeForbidden, api.HeaderAgent,
 			fmt.Sprintf("the credential is bound to another agent and cannot act as %q", agent))
 	}
-	if err := a.limit("key:" + ke.id); err != nil {
+	if err := a.limitRequest(r, "key:"+ke.id); err != nil {
 		return Identity{}, err
 	}
 	// A key row references its workspace (foreign key), so the workspace exists.
@@ -361,6 +362,25 @@ func (a *Authenticator) CheckWorkspace(ctx context.Context, ws, createdBy string
 	}
 	a.rememberWorkspace(ws)
 	return nil
+}
+
+// chargedKey marks a request context as already charged to the rate limit (Precharged).
+type chargedKey struct{}
+
+// Precharged returns ctx marked so that Authenticate does not charge the requests made with it to the rate
+// limit again: for a request served in process on behalf of a caller whose own request was authenticated and
+// charged already (the MCP endpoint, whose tool calls go to the /v1 handlers in process). Only code in this
+// process can set it; nothing a client sends can.
+func Precharged(ctx context.Context) context.Context {
+	return context.WithValue(ctx, chargedKey{}, true)
+}
+
+// limitRequest charges r to the bucket named by key, unless r's context is Precharged.
+func (a *Authenticator) limitRequest(r *http.Request, key string) error {
+	if charged, _ := r.Context().Value(chargedKey{}).(bool); charged {
+		return nil
+	}
+	return a.limit(key)
 }
 
 // limit charges one request to the bucket named by key; over the limit it returns a 429 *Error.
