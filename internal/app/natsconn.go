@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -88,11 +90,26 @@ func (a *App) startNATS(ctx context.Context) error {
 	defer cancel()
 	topo := bus.DefaultTopology()
 	topo.Replicas = cfg.StreamReplicas
-	if err := topo.Ensure(tctx, a.js); err != nil {
-		return fmt.Errorf("%w (is JetStream enabled on the NATS server at %s, and may this service's NATS user create Mneme's streams?)", err, natsURL)
+	if owner, ok := clients.byService[natsauth.TopologyOwner]; ok {
+		if err := topo.Ensure(tctx, owner.js); err != nil {
+			return fmt.Errorf("%w (is JetStream enabled on the NATS server at %s, and is this the %s's NATS user?)", err, natsURL, natsauth.TopologyOwner)
+		}
+		return nil
+	}
+	i := slices.IndexFunc(cfg.TargetList(), usesStreams)
+	if i < 0 {
+		return nil // query alone reads Postgres only
+	}
+	// Only the topology owner's user may create and update streams: the others wait for it to have started.
+	if err := topo.Wait(tctx, clients.byService[cfg.TargetList()[i]].js, 200*time.Millisecond); err != nil {
+		return fmt.Errorf("%w (Mneme's streams are created by the %s at its start-up: start it, or check that JetStream is enabled on the NATS server at %s)",
+			err, natsauth.TopologyOwner, natsURL)
 	}
 	return nil
 }
+
+// usesStreams reports whether a service consumes or publishes to Mneme's streams (every one but query).
+func usesStreams(target string) bool { return target != natsauth.UserQuery }
 
 // connectServices connects each target of cfg: with MNEME_NATS_CREDS all share one connection as that user;
 // with a credentials directory each service connects as its own user; in development mode without either,

@@ -5,6 +5,7 @@ package bus
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -153,7 +154,8 @@ func (t Topology) StreamConfigs() []jetstream.StreamConfig {
 }
 
 // Ensure creates or updates every stream and the judge-log bucket. It is idempotent and safe to call from
-// every replica at start-up.
+// every replica at start-up; Mneme calls it only from the topology owner's (natsauth.TopologyOwner), the one
+// service whose NATS user may manage streams.
 func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.StreamConfigs() {
 		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
@@ -168,6 +170,35 @@ func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
 		History:     1,
 	}); err != nil {
 		return fmt.Errorf("bus: ensure bucket %s: %w", BucketJudge, err)
+	}
+	return nil
+}
+
+// Wait returns once every stream of the topology and the judge-log bucket exist, polling every interval until
+// ctx ends: what a service whose NATS user may not create streams does at start-up while the one that may
+// (Ensure) starts. It needs only stream info.
+func (t Topology) Wait(ctx context.Context, js jetstream.JetStream, interval time.Duration) error {
+	names := []string{"KV_" + BucketJudge}
+	for _, cfg := range t.StreamConfigs() {
+		names = append(names, cfg.Name)
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for _, name := range names {
+		for {
+			_, err := js.Stream(ctx, name)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, jetstream.ErrStreamNotFound) {
+				return fmt.Errorf("bus: stream %s: %w", name, err)
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("bus: stream %s does not exist yet: %w", name, context.Cause(ctx))
+			case <-tick.C:
+			}
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -40,14 +41,25 @@ func startAuthServer(t *testing.T) *authServer {
 	}
 	t.Cleanup(emb.Shutdown)
 	s := &authServer{setup: setup, emb: emb, url: emb.ClientURL(), store: store}
-	nc := s.connect(t, setup.Creds(natsauth.UserIngest))
+	nc := s.connect(t, setup.Creds(natsauth.TopologyOwner))
 	js, _ := jetstream.New(nc.Conn)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := bus.DefaultTopology().Ensure(ctx, js); err != nil {
-		t.Fatalf("the ingest user cannot ensure the topology: %v (%v)", err, nc.asyncErrors())
+		t.Fatalf("the topology owner cannot ensure the topology: %v (%v)", err, nc.asyncErrors())
 	}
 	nc.noViolations(t)
+	// The other services' users only wait for it (stream info), without a violation.
+	wctx, wcancel := context.WithTimeout(context.Background(), time.Minute)
+	defer wcancel()
+	for _, u := range []string{natsauth.UserIngest, natsauth.UserExtractor, natsauth.UserEmbedder} {
+		other := s.connect(t, setup.Creds(u))
+		ojs, _ := jetstream.New(other.Conn)
+		if err := bus.DefaultTopology().Wait(wctx, ojs, 50*time.Millisecond); err != nil {
+			t.Fatalf("%s cannot wait for the topology: %v (%v)", u, err, other.asyncErrors())
+		}
+		other.noViolations(t)
+	}
 	return s
 }
 
@@ -318,8 +330,8 @@ func TestServerConfigRunsAServer(t *testing.T) {
 		t.Fatal("server not ready")
 	}
 	s := &authServer{setup: setup, url: srv.ClientURL()}
-	ing := s.connect(t, setup.Creds(natsauth.UserIngest))
-	js, _ := jetstream.New(ing.Conn)
+	owner := s.connect(t, setup.Creds(natsauth.TopologyOwner))
+	js, _ := jetstream.New(owner.Conn)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := bus.DefaultTopology().Ensure(ctx, js); err != nil {
@@ -387,8 +399,9 @@ func TestInitKeepsKeys(t *testing.T) {
 	}
 }
 
-// TestServiceUsersAreLeastPrivileged: a service user is refused what another service does, and nobody may
-// purge or delete a stream.
+// TestServiceUsersAreLeastPrivileged: a service user is refused what another service does, nobody may purge
+// or delete a stream, only the topology owner (the reconciler) may create or reconfigure one, and query, which
+// reads Postgres only, may use no JetStream API at all.
 func TestServiceUsersAreLeastPrivileged(t *testing.T) {
 	s := startAuthServer(t)
 	refused := []struct {
@@ -407,6 +420,16 @@ func TestServiceUsersAreLeastPrivileged(t *testing.T) {
 		{natsauth.UserIngest, "$JS.API.STREAM.PURGE.MNEME_INBOX"},
 		{natsauth.UserIngest, "$JS.API.CONSUMER.DELETE.MNEME_INBOX.ingest"},
 		{natsauth.UserEmbedder, "$JS.API.CONSUMER.MSG.NEXT.MNEME_INBOX.ingest"},
+		// Stream management belongs to the topology owner alone.
+		{natsauth.UserQuery, "$JS.API.STREAM.UPDATE.MNEME_CLAIMS"},
+		{natsauth.UserQuery, "$JS.API.STREAM.CREATE.MNEME_INBOX"},
+		{natsauth.UserQuery, "$JS.API.STREAM.INFO.MNEME_CLAIMS"},
+		{natsauth.UserQuery, "$JS.API.INFO"},
+		{natsauth.UserIngest, "$JS.API.STREAM.UPDATE.MNEME_INBOX"},
+		{natsauth.UserIngest, "$JS.API.STREAM.CREATE.MNEME_TURNS"},
+		{natsauth.UserExtractor, "$JS.API.STREAM.UPDATE.MNEME_TURNS"},
+		{natsauth.UserEmbedder, "$JS.API.STREAM.UPDATE.MNEME_CLAIMS"},
+		{natsauth.UserReplay, "$JS.API.STREAM.UPDATE.MNEME_CLAIMS"},
 	}
 	for _, r := range refused {
 		nc := s.connect(t, s.setup.Creds(r.user))
@@ -427,6 +450,28 @@ func TestServiceUsersAreLeastPrivileged(t *testing.T) {
 		}
 		if len(p.Sub.Allow) != 1 || p.Sub.Allow[0] != "_INBOX_UKEY.>" {
 			t.Errorf("%s subscribes to %v, want only its own inbox", u, p.Sub.Allow)
+		}
+		manages := slices.ContainsFunc(p.Pub.Allow, func(s string) bool {
+			return strings.Contains(s, "STREAM.CREATE") || strings.Contains(s, "STREAM.UPDATE")
+		})
+		if manages != (u == natsauth.TopologyOwner) {
+			t.Errorf("%s may create or update streams: %v (only %s may)", u, manages, natsauth.TopologyOwner)
+		}
+		if u == natsauth.UserQuery && (len(p.Pub.Allow) != 0 || !slices.Equal(p.Pub.Deny, []string{">"})) {
+			// An empty allow list alone would allow every subject.
+			t.Errorf("query may publish to %v (denied %v), want nothing (it reads Postgres only)", p.Pub.Allow, p.Pub.Deny)
+		}
+	}
+	// The owner's rights cover the whole topology, so it can create every stream from nothing.
+	owner, err := natsauth.ServicePermissions(natsauth.TopologyOwner, "UKEY")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range bus.DefaultTopology().StreamConfigs() {
+		for _, op := range []string{"CREATE", "UPDATE", "INFO"} {
+			if subj := "$JS.API.STREAM." + op + "." + c.Name; !slices.Contains(owner.Pub.Allow, subj) {
+				t.Errorf("the topology owner may not %s", subj)
+			}
 		}
 	}
 	if _, err := natsauth.ServicePermissions("mallory", "UKEY"); err == nil {

@@ -34,8 +34,16 @@ func InboxPrefix(userKey string) string { return bus.UserInboxPrefix(userKey) }
 // api is a JetStream API subject.
 func api(format string, args ...any) string { return "$JS.API." + fmt.Sprintf(format, args...) }
 
-// topologyStreams are the streams every service may create and update at start-up (bus.Topology.Ensure):
-// any service may be the first to start. Nobody but the operator's tools may delete or purge them.
+// TopologyOwner is the service whose user creates and updates Mneme's streams and the judge-log bucket at
+// start-up (bus.Topology.Ensure); the others wait for them (bus.Topology.Wait), reading stream info only, and
+// query, which reads Postgres only, has no JetStream right at all. The reconciler owns the topology because
+// it owns what the streams exist for — the claims log, the judge log and the ledger — and already manages
+// stream contents (erasure); ingest, which decodes every outside byte, is the last service that should be
+// able to reconfigure a stream.
+const TopologyOwner = UserReconciler
+
+// topologyStreams are the streams the topology owner creates and updates at start-up (bus.Topology.Ensure).
+// Nobody but the operator's tools may delete or purge them.
 func topologyStreams() []string {
 	names := []string{"KV_" + bus.BucketJudge}
 	for _, c := range bus.DefaultTopology().StreamConfigs() {
@@ -51,6 +59,15 @@ func ensureTopology() []string {
 	out := []string{api("INFO")}
 	for _, s := range topologyStreams() {
 		out = append(out, api("STREAM.INFO.%s", s), api("STREAM.CREATE.%s", s), api("STREAM.UPDATE.%s", s))
+	}
+	return out
+}
+
+// waitTopology are the API calls of bus.Topology.Wait: stream info of Mneme's streams and the judge-log bucket.
+func waitTopology() []string {
+	var out []string
+	for _, s := range topologyStreams() {
+		out = append(out, api("STREAM.INFO.%s", s))
 	}
 	return out
 }
@@ -88,7 +105,9 @@ func readMessages(stream string) []string {
 // ServicePermissions returns what the user of a Mneme service (or the replay command) may publish and
 // subscribe to, derived from what the service does:
 //
-//   - every service: its own reply inbox, and ensuring the topology (stream create/update/info);
+//   - every service: its own reply inbox;
+//   - the reconciler (TopologyOwner): ensuring the topology (stream create/update/info); ingest, extractor
+//     and embedder: waiting for it (stream info);
 //   - ingest: pull from the inbox consumer "ingest", publish accepted turns and proposed claims, dead-letter;
 //   - extractor: pull from "extractor" on the turns log, publish proposed claims, dead-letter;
 //   - embedder: pull from "embedder" on the proposed work queue, publish embedded claims to the partitions,
@@ -96,7 +115,7 @@ func readMessages(stream string) []string {
 //   - reconciler: ordered consumers on the claims log, decisions to the ledger, erasure commands to the
 //     partitions, reading and securely deleting erased messages from every stream, the judge log (read,
 //     create, purge), dead-letter;
-//   - query: nothing beyond the common part (it reads Postgres only);
+//   - query: nothing beyond its reply inbox (it reads Postgres only);
 //   - replay: ordered consumers on the claims log and reads of the claims and judge logs; no topology.
 //
 // Nothing here allows deleting or purging a stream, deleting another service's consumer, or subscribing to a
@@ -108,15 +127,15 @@ func ServicePermissions(user, userKey string) (jwt.Permissions, error) {
 	judge := "KV_" + bus.BucketJudge
 	switch user {
 	case UserIngest:
-		pub(ensureTopology()...)
+		pub(waitTopology()...)
 		pub(durableConsumer(bus.StreamInbox, bus.ConsumerIngest)...)
 		pub(bus.TurnsSubject("*"), bus.ProposedSubject("*"), bus.DLQSubject("ingest"))
 	case UserExtractor:
-		pub(ensureTopology()...)
+		pub(waitTopology()...)
 		pub(durableConsumer(bus.StreamTurns, bus.ConsumerExtractor)...)
 		pub(bus.ProposedSubject("*"), bus.DLQSubject("extractor"))
 	case UserEmbedder:
-		pub(ensureTopology()...)
+		pub(waitTopology()...)
 		pub(durableConsumer(bus.StreamProposed, bus.ConsumerEmbedder)...)
 		pub(bus.ClaimsSubjectAll, bus.DLQSubject("embedder"))
 	case UserReconciler:
@@ -130,7 +149,9 @@ func ServicePermissions(user, userKey string) (jwt.Permissions, error) {
 		pub("$KV." + bus.BucketJudge + ".>")
 		pub(bus.LedgerSubject("*"), bus.ClaimsSubjectAll, bus.DLQSubject("reconciler"))
 	case UserQuery:
-		pub(ensureTopology()...)
+		// An empty allow list would allow everything: deny every publish explicitly (its reply inbox needs
+		// none; a subscription receives without publishing).
+		p.Pub.Deny.Add(">")
 	case UserReplay:
 		pub(orderedConsumers(bus.StreamClaims)...)
 		pub(readMessages(bus.StreamClaims)...)
