@@ -39,6 +39,7 @@ const (
 
 // decodeBatch validates a whole body of the given kind and builds its events; any bad item rejects the batch.
 func (s *Service) decodeBatch(kind string, o batchOrigin, body []byte) ([]outEvent, *inputError) {
+	defer s.enterDecode()()
 	switch kind {
 	case kindTurns:
 		var req api.TurnsRequest

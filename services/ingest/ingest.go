@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
@@ -50,6 +51,10 @@ type Service struct {
 
 	// decodeSlots bounds the bodies decoded at once (HTTP and inbox together): one slot per body in decoding.
 	decodeSlots chan struct{}
+	// decoding counts the bodies inside decodeBatch now and decodePeak the most there ever were at once;
+	// decodeWaits counts the bodies that had to wait for a slot. They observe the bound from where the memory
+	// is spent, not from the slots: a decode path that skipped the slots would show up in the peak.
+	decoding, decodePeak, decodeWaits atomic.Int64
 
 	// inbox is the NATS inbox consumer (nil in a core built without connections).
 	inbox   *bus.Consumer
@@ -61,9 +66,27 @@ func (s *Service) acquireDecode(ctx context.Context) error {
 	select {
 	case s.decodeSlots <- struct{}{}:
 		return nil
+	default:
+	}
+	s.decodeWaits.Add(1)
+	select {
+	case s.decodeSlots <- struct{}{}:
+		return nil
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
+}
+
+// enterDecode records a body entering decoding; call the function it returns when the body leaves.
+func (s *Service) enterDecode() func() {
+	n := s.decoding.Add(1)
+	for {
+		peak := s.decodePeak.Load()
+		if n <= peak || s.decodePeak.CompareAndSwap(peak, n) {
+			break
+		}
+	}
+	return func() { s.decoding.Add(-1) }
 }
 
 func (s *Service) releaseDecode() { <-s.decodeSlots }
