@@ -8,9 +8,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"text/tabwriter"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/mneme-ai/mneme/pkg/audit"
 	"github.com/mneme-ai/mneme/pkg/bus"
+	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/natsauth"
 )
 
@@ -21,11 +26,14 @@ const NATSUsage = `  mneme nats init [-dir D] [-resolver-dir P]
                                          issue an agent's NATS credential (.creds, to stdout unless -out)
   mneme nats revoke-agent [-dir D] <workspace> <agent>
                                          revoke every NATS credential of an agent and push it to the server
+  mneme nats list-agents [-dir D] [workspace]
+                                         list the agent credentials issued (user key, expiry, revoked)
   mneme nats push [-dir D]               push the accounts (revocations) to the running NATS server
 `
 
 // NATSCommand runs `mneme nats <sub> ...`: the NATS credentials admin commands. -dir defaults to
-// MNEME_NATS_AUTH_DIR.
+// MNEME_NATS_AUTH_DIR. agent-creds and revoke-agent are administrative actions: they record an audit entry in
+// Postgres (MNEME_DATABASE_URL), which the reconciler relays to the ledger, like the key commands.
 func NATSCommand(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, "Usage:\n"+NATSUsage)
@@ -68,9 +76,23 @@ func NATSCommand(ctx context.Context, cfg Config, args []string, stdout, stderr 
 		if err != nil {
 			return err
 		}
+		// The audit log is reachable before anything is issued: a credential is never handed out unrecorded.
+		rec, err := natsAuditor(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer rec.close()
 		cred, err := s.IssueAgent(ws, agent, *expires)
 		if err != nil {
 			return err
+		}
+		details := map[string]any{"agent": agent, "user_key": cred.UserKey}
+		if !cred.Expires.IsZero() {
+			details["expires_at"] = cred.Expires.UTC().Format(time.RFC3339)
+		}
+		if err := rec.record(ctx, ws, event.AuditNATSCredsIssued, details); err != nil {
+			// Not printed, so never usable; the public part stays listed (list-agents) and can be revoked.
+			return fmt.Errorf("agent-creds: the credential was not handed out: %w", err)
 		}
 		help := natsauth.AgentSubjectsHelp(cred)
 		if *out == "" {
@@ -95,9 +117,19 @@ func NATSCommand(ctx context.Context, cfg Config, args []string, stdout, stderr 
 		if err != nil {
 			return err
 		}
+		rec, err := natsAuditor(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer rec.close()
 		revoked, token, err := s.RevokeAgent(ws, agent)
 		if err != nil {
 			return err
+		}
+		if err := rec.record(ctx, ws, event.AuditNATSCredsRevoked, map[string]any{"agent": agent,
+			"revoked": len(revoked), "user_keys": strings.Join(revoked, ",")}); err != nil {
+			// The revocation stands (it is in the account JWT and auth.conf); say what is missing.
+			return fmt.Errorf("revoked %d NATS credential(s), but the audit entry was not recorded: %w", len(revoked), err)
 		}
 		fmt.Fprintf(stdout, "revoked %d NATS credential(s) of agent %s in workspace %s (recorded in %s)\n", len(revoked), agent, ws, s.ServerConfig())
 		if err := pushAccounts(ctx, cfg, s, map[string]string{s.AccountKey(natsauth.AccountAgents): token}); err != nil {
@@ -105,6 +137,22 @@ func NATSCommand(ctx context.Context, cfg Config, args []string, stdout, stderr 
 		}
 		fmt.Fprintln(stdout, "pushed to the NATS server: the agent's connections are closed")
 		return nil
+	case "list-agents":
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() > 1 {
+			return errors.New("usage: mneme nats list-agents [flags] [workspace]")
+		}
+		s, err := natsauth.Load(*dir)
+		if err != nil {
+			return err
+		}
+		agents, err := s.ListAgents(fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		return printAgents(stdout, agents, time.Now())
 	case "push":
 		if err := fs.Parse(rest); err != nil {
 			return err
@@ -150,3 +198,42 @@ func pushAccounts(ctx context.Context, cfg Config, s *natsauth.Setup, jwts map[s
 	}
 	return errors.Join(errs...)
 }
+
+// printAgents writes the issued agent credentials as a table: public parts only, with each one's state.
+func printAgents(out io.Writer, agents []natsauth.IssuedAgent, now time.Time) error {
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "WORKSPACE\tAGENT\tUSER KEY\tISSUED\tEXPIRES\tSTATE")
+	for _, a := range agents {
+		expires, state := "never", "active"
+		if !a.Expires.IsZero() {
+			expires = a.Expires.Format(time.RFC3339)
+			if !now.Before(a.Expires) {
+				state = "expired"
+			}
+		}
+		if a.Revoked {
+			state = "revoked"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Workspace, a.Agent, a.UserKey, a.Issued.Format(time.RFC3339), expires, state)
+	}
+	return tw.Flush()
+}
+
+// natsAudit records the NATS credential commands in the audit log.
+type natsAudit struct{ pool *pgxpool.Pool }
+
+// natsAuditor connects to the database the audit log lives in (and migrates it, as the key commands do).
+func natsAuditor(ctx context.Context, cfg Config) (*natsAudit, error) {
+	pool, err := connect(ctx, cfg, true)
+	if err != nil {
+		return nil, fmt.Errorf("the audit log (MNEME_DATABASE_URL) is unreachable, so nothing was changed: %w", err)
+	}
+	return &natsAudit{pool: pool}, nil
+}
+
+func (a *natsAudit) record(ctx context.Context, ws, action string, details map[string]any) error {
+	_, err := audit.Record(ctx, a.pool, audit.Entry{Workspace: ws, Action: action, Actor: audit.ActorCLI, Details: details})
+	return err
+}
+
+func (a *natsAudit) close() { a.pool.Close() }

@@ -157,6 +157,11 @@ const (
 	AuditErasureCompleted   = "erasure.completed"
 	AuditPolicyChanged      = "policy.changed"
 	AuditQuarantineReleased = "quarantine.released"
+	// AuditNATSCredsIssued and AuditNATSCredsRevoked are `mneme nats agent-creds` and `revoke-agent`: an agent's
+	// NATS credential issued (details: agent, user_key, expires_at) or every credential of an agent revoked
+	// (details: agent, revoked, user_keys).
+	AuditNATSCredsIssued  = "nats_creds.issued"
+	AuditNATSCredsRevoked = "nats_creds.revoked"
 )
 
 // AuditRecordedV1 is one administrative action (workspace creation, key issue or revocation, erasure, policy

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -108,6 +109,89 @@ func (s *Setup) RevokeAgent(ws, agent string) (revoked []string, accountJWT stri
 		return nil, "", err
 	}
 	return revoked, acc.jwt, nil
+}
+
+// IssuedAgent is one agent credential the directory has issued, as ListAgents reports it: never the
+// credential itself (its seed was only ever printed), only its public part.
+type IssuedAgent struct {
+	Workspace, Agent string
+	// UserKey is the credential's user public key.
+	UserKey string
+	// Issued is when it was issued; Expires when it stops working (zero: never).
+	Issued, Expires time.Time
+	// Revoked is true when the AGENTS account revokes it (`mneme nats revoke-agent`).
+	Revoked bool
+}
+
+// ListAgents returns the agent credentials issued from this directory — of workspace ws, or of every
+// workspace when ws is empty — ordered by workspace, agent and issue time. It reads the public parts recorded
+// at issue (agents/) and the AGENTS account's revocations.
+func (s *Setup) ListAgents(ws string) ([]IssuedAgent, error) {
+	root := filepath.Join(s.Dir, "agents")
+	if ws != "" {
+		if err := auth.ValidWorkspaceID(ws); err != nil {
+			return nil, fmt.Errorf("natsauth: %w", err)
+		}
+		root = filepath.Join(root, ws)
+	}
+	acc := s.accounts[AccountAgents]
+	var out []IssuedAgent
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && path == root {
+			return fs.SkipDir // nothing issued yet
+		}
+		if err != nil || d.IsDir() {
+			return err
+		}
+		key, ok := strings.CutSuffix(d.Name(), ".jwt")
+		if !ok || !nkeys.IsValidPublicUserKey(key) {
+			return nil
+		}
+		// agents/<ws>/<agent token>/<key>.jwt
+		rel, err := filepath.Rel(filepath.Join(s.Dir, "agents"), path)
+		if err != nil {
+			return err
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if len(parts) != 3 {
+			return nil
+		}
+		agent, err := bus.ParseAgentToken(parts[1])
+		if err != nil {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		uc, err := jwt.DecodeUserClaims(strings.TrimSpace(string(b)))
+		if err != nil {
+			return fmt.Errorf("natsauth: %s: %w", path, err)
+		}
+		ia := IssuedAgent{Workspace: parts[0], Agent: agent, UserKey: key, Issued: time.Unix(uc.IssuedAt, 0).UTC(),
+			Revoked: acc.claims.IsClaimRevoked(uc)}
+		if uc.Expires > 0 {
+			ia.Expires = time.Unix(uc.Expires, 0).UTC()
+		}
+		out = append(out, ia)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("natsauth: list agents: %w", err)
+	}
+	slices.SortFunc(out, func(a, b IssuedAgent) int {
+		if c := strings.Compare(a.Workspace, b.Workspace); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Agent, b.Agent); c != 0 {
+			return c
+		}
+		if c := a.Issued.Compare(b.Issued); c != 0 {
+			return c
+		}
+		return strings.Compare(a.UserKey, b.UserKey)
+	})
+	return out, nil
 }
 
 // Creds is a parsed .creds file.
