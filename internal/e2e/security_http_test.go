@@ -669,6 +669,43 @@ func TestSecuritySlowBodyIsCutOff(t *testing.T) {
 	t.Fatal("a slow body held its connection for a minute")
 }
 
+// TestSecuritySlowHeadersAreCutOff: a client that trickles its request headers (slowloris) is cut off once the
+// read-header timeout passes. The body read timeout is far longer than the test waits, so only the header
+// timeout can close the connection.
+func TestSecuritySlowHeadersAreCutOff(t *testing.T) {
+	p := startProd(t, map[string]string{"MNEME_HTTP_READ_HEADER_TIMEOUT": "1s", "MNEME_HTTP_READ_TIMEOUT": "10m"})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(p.sys.BaseURL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprint(conn, "GET /v1/workspaces/acme/subjects/alice HTTP/1.1\r\nHost: x\r\n")
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		buf := make([]byte, 4096)
+		for {
+			if _, err := conn.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	// One more header byte a second, never the blank line that ends the headers, for up to a minute.
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for i := 0; i < 60; i++ {
+		select {
+		case <-closed:
+			return
+		case <-tick.C:
+			if _, err := conn.Write([]byte("X")); err != nil {
+				return // the server closed the connection
+			}
+		}
+	}
+	t.Fatal("slow headers held their connection for a minute")
+}
+
 // TestSecurityInflightBodiesBounded: with as many request bodies in flight as allowed, one more is refused at
 // once with 503 and Retry-After rather than queued; requests without a body still pass.
 func TestSecurityInflightBodiesBounded(t *testing.T) {
