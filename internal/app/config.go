@@ -38,6 +38,10 @@ type Config struct {
 	EmbeddingDim int `env:"MNEME_EMBEDDING_DIM"`
 	// StreamReplicas is the JetStream replica count of Mneme's streams: 1 on one machine, 3 on a cluster.
 	StreamReplicas int `env:"MNEME_STREAM_REPLICAS" envDefault:"1"`
+	// InboxMaxPerAgent bounds the unprocessed inbox messages of one agent's subject (its turns, or its
+	// claims); a publish beyond it is refused with an error the agent sees, so a flooding agent fills only
+	// its own backlog. 0 removes the bound. Applied by the reconciler when it creates or updates the streams.
+	InboxMaxPerAgent int64 `env:"MNEME_NATS_INBOX_MAX_PER_AGENT" envDefault:"1000"`
 	// MigrateOnStart applies database migrations at start-up.
 	MigrateOnStart bool `env:"MNEME_MIGRATE_ON_START" envDefault:"true"`
 	// NATSAuthDir holds the NATS operator, accounts and credentials (`mneme nats init` writes it; keep it
@@ -99,6 +103,9 @@ func (c Config) Validate() error {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("MNEME_EMBEDDING_PROVIDER=%q: use local or openai", c.EmbeddingProvider))
+	}
+	if c.InboxMaxPerAgent < 0 {
+		errs = append(errs, fmt.Errorf("MNEME_NATS_INBOX_MAX_PER_AGENT=%d must not be negative (0 removes the bound; default 1000)", c.InboxMaxPerAgent))
 	}
 	if c.StreamReplicas != 1 && c.StreamReplicas != 3 && c.StreamReplicas != 5 {
 		errs = append(errs, fmt.Errorf("MNEME_STREAM_REPLICAS=%d: use 1 (one server), 3 or 5 (a JetStream cluster)", c.StreamReplicas))

@@ -90,6 +90,7 @@ func (a *App) startNATS(ctx context.Context) error {
 	defer cancel()
 	topo := bus.DefaultTopology()
 	topo.Replicas = cfg.StreamReplicas
+	topo.InboxMaxPerSubject = cfg.InboxMaxPerAgent
 	if owner, ok := clients.byService[natsauth.TopologyOwner]; ok {
 		if err := topo.Ensure(tctx, owner.js); err != nil {
 			return fmt.Errorf("%w (is JetStream enabled on the NATS server at %s, and is this the %s's NATS user?)", err, natsURL, natsauth.TopologyOwner)

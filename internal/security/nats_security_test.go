@@ -11,6 +11,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,10 +46,15 @@ type prod struct {
 	key string
 }
 
-func startProduction(t *testing.T) *prod {
+// startProduction starts the system in production mode, with extra environment variables if given.
+func startProduction(t *testing.T, extra ...map[string]string) *prod {
 	t.Helper()
 	authDir := filepath.Join(t.TempDir(), "nats-auth")
-	sys := apptest.Start(t, map[string]string{"MNEME_DEV_MODE": "false", "MNEME_NATS_AUTH_DIR": authDir})
+	env := map[string]string{"MNEME_DEV_MODE": "false", "MNEME_NATS_AUTH_DIR": authDir}
+	for _, e := range extra {
+		maps.Copy(env, e)
+	}
+	sys := apptest.Start(t, env)
 	setup, err := natsauth.Load(authDir)
 	if err != nil {
 		t.Fatalf("production start-up did not create the NATS credentials: %v", err)

@@ -110,6 +110,11 @@ type Topology struct {
 	DLQMaxAge time.Duration
 	// MaxMsgSize bounds a single message (an inbox batch); larger publishes are refused by the server.
 	MaxMsgSize int32
+	// InboxMaxPerSubject bounds the unprocessed messages of one inbox subject — one agent's turns or claims
+	// (mneme.inbox.<ws>.<agent>.<kind>) — and refuses a publish beyond it (the publisher's acknowledgement is
+	// an error, "maximum messages per subject exceeded"): an agent that floods fills only its own backlog, so
+	// another agent's message waits behind at most this many of its messages. 0 means no bound.
+	InboxMaxPerSubject int64
 }
 
 // DefaultTopology is the topology of one machine.
@@ -120,6 +125,9 @@ func DefaultTopology() Topology {
 		InboxMaxAge:     7 * 24 * time.Hour,
 		DLQMaxAge:       30 * 24 * time.Hour,
 		MaxMsgSize:      8 << 20,
+		// Far above what a well-behaved agent has outstanding (ingest takes a batch in milliseconds), low
+		// enough that a flood delays others by seconds, not hours.
+		InboxMaxPerSubject: 1000,
 	}
 }
 
@@ -143,6 +151,12 @@ func (t Topology) StreamConfigs() []jetstream.StreamConfig {
 	}
 	inbox := base(StreamInbox, []string{"mneme.inbox.>"}, jetstream.WorkQueuePolicy)
 	inbox.MaxAge = t.InboxMaxAge
+	if t.InboxMaxPerSubject > 0 {
+		// Refuse new messages of a full subject rather than drop its oldest: an accepted batch is never lost.
+		inbox.MaxMsgsPerSubject = t.InboxMaxPerSubject
+		inbox.Discard = jetstream.DiscardNew
+		inbox.DiscardNewPerSubject = true
+	}
 	turns := base(StreamTurns, []string{"mneme.turns.>"}, jetstream.LimitsPolicy)
 	proposed := base(StreamProposed, []string{"mneme.proposed.>"}, jetstream.WorkQueuePolicy)
 	proposed.MaxAge = t.InboxMaxAge

@@ -30,6 +30,9 @@ type AgentCredential struct {
 	Expires time.Time
 }
 
+// AgentMaxSubscriptions is how many subscriptions an agent's connection may hold at once.
+const AgentMaxSubscriptions = 4
+
 // IssueAgent issues a credential for agent of workspace ws in the AGENTS account, valid for ttl (0: until
 // revoked). The public part is recorded under agents/ so RevokeAgent can find every credential of the agent.
 // Issuing needs no running server: servers accept any user the account signs.
@@ -54,6 +57,13 @@ func (s *Setup) IssueAgent(ws, agent string, ttl time.Duration) (AgentCredential
 	// An agent connects as a client; never as a leaf node or over MQTT, which would bypass nothing but are
 	// surfaces it does not need.
 	uc.AllowedConnectionTypes.Add(jwt.ConnectionTypeStandard, jwt.ConnectionTypeWebsocket)
+	// Limits the server enforces on the connection: no message larger than an inbox batch may be, and a few
+	// subscriptions (a client needs one, for its reply inbox; a handful leaves room for client libraries
+	// that subscribe per request). How much an agent may queue is bounded per subject by the inbox stream
+	// (bus.Topology.InboxMaxPerSubject); the user JWT's data limit is not enforced for users by the server, so
+	// it is left unset rather than suggest a bound that does not hold.
+	uc.Limits.Payload = int64(bus.DefaultTopology().MaxMsgSize)
+	uc.Limits.Subs = AgentMaxSubscriptions
 	var expires time.Time
 	if ttl > 0 {
 		expires = time.Now().Add(ttl).Truncate(time.Second)
