@@ -345,7 +345,7 @@ type Delivery struct {
 // Context returns ctx carrying the span of this delivery's handling: work done and messages published under
 // it continue the trace of the message (its publisher's trace context travels in the headers).
 func (d *Delivery) Context(ctx context.Context) context.Context {
-	if d.span == nil {
+	if d == nil || d.span == nil {
 		return ctx
 	}
 	return trace.ContextWithSpan(ctx, d.span)
