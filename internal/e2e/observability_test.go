@@ -3,13 +3,16 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +20,8 @@ import (
 	"github.com/nats-io/nats.go"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/mneme-ai/mneme/internal/app"
 	"github.com/mneme-ai/mneme/internal/app/apptest"
@@ -263,4 +268,66 @@ func grepLines(s, prefix string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestTracesExportedOverOTLPAndFlushedAtShutdown: with MNEME_TRACING=true the process sends its spans to the
+// OTLP/HTTP endpoint named by the standard OTEL_EXPORTER_OTLP_ENDPOINT; spans still buffered when the process
+// stops (the batch delay here is a minute) reach the collector during shutdown.
+func TestTracesExportedOverOTLPAndFlushedAtShutdown(t *testing.T) {
+	type received struct{ service, traceID, name string }
+	var mu sync.Mutex
+	var spans []received
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/traces" || r.Header.Get("Content-Type") != "application/x-protobuf" {
+			http.Error(w, "not an OTLP/HTTP trace export", http.StatusNotFound)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		var req coltracepb.ExportTraceServiceRequest
+		if err == nil {
+			err = proto.Unmarshal(body, &req)
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		for _, rs := range req.ResourceSpans {
+			service := ""
+			for _, kv := range rs.GetResource().GetAttributes() {
+				if kv.Key == "service.name" {
+					service = kv.GetValue().GetStringValue()
+				}
+			}
+			for _, ss := range rs.ScopeSpans {
+				for _, s := range ss.Spans {
+					spans = append(spans, received{service, hex.EncodeToString(s.TraceId), s.Name})
+				}
+			}
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-protobuf")
+		out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
+		_, _ = w.Write(out)
+	}))
+	defer collector.Close()
+
+	t.Run("running system", func(t *testing.T) {
+		sys := apptest.Start(t, map[string]string{
+			"MNEME_TRACING":               "true",
+			"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL,
+			"OTEL_BSP_SCHEDULE_DELAY":     "60000",
+		})
+		if code := postJSON(t, sys.BaseURL+"/v1/workspaces/otlp/turns",
+			map[string]string{api.HeaderAgent: "planner", "traceparent": traceparent(httpTraceID)},
+			api.TurnsRequest{Turns: []api.TurnInput{{TurnID: "t1", SessionID: "s1", Role: "user", Speaker: "Alice", Content: "I moved to Berlin last week."}}}); code != http.StatusAccepted {
+			t.Fatalf("POST turns: %d", code)
+		}
+	}) // the system has stopped here
+	mu.Lock()
+	defer mu.Unlock()
+	want := received{"mneme", httpTraceID, "POST /v1/workspaces/{ws}/turns"}
+	if !slices.Contains(spans, want) {
+		t.Fatalf("the collector did not receive %+v by the end of shutdown; it received %d spans: %+v", want, len(spans), spans)
+	}
 }
