@@ -95,7 +95,7 @@ func (a *App) startTracing(ctx context.Context, o buildOptions) (bool, error) {
 // of the work that issued it (a query request, a reconciler batch). Statements without a span around them
 // (housekeeping, ownership heartbeats) start no trace of their own.
 func queryTracer() pgx.QueryTracer {
-	return otelpgx.NewTracer(otelpgx.WithTrimSQLInSpanName(), otelpgx.WithDisableConnectionDetailsInAttributes())
+	return otelpgx.NewTracer(otelpgx.WithDisableConnectionDetailsInAttributes())
 }
 
 // instrumentHTTP wraps the process's handler: a server span per request, continuing the caller's traceparent,
