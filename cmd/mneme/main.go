@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log := app.NewLogger(stderr, cfg.LogLevel)
+	log := app.NewLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	if handled, err := runKeyCommand(ctx, cmd, rest, cfg, stdout); handled {
 		return err
 	}

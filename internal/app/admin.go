@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"runtime/debug"
 	"strings"
 
@@ -13,13 +12,6 @@ import (
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
-
-// NewLogger returns the process logger: text to w at the given level.
-func NewLogger(w io.Writer, level string) *slog.Logger {
-	var l slog.Level
-	_ = l.UnmarshalText([]byte(level))
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
-}
 
 // Version reports the module version and VCS revision the binary was built from.
 func Version() string {

@@ -23,6 +23,7 @@ import (
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/mneme-ai/mneme/internal/mcpserver"
@@ -55,6 +56,8 @@ type App struct {
 	listener net.Listener
 	server   *http.Server
 	meter    *sdkmetric.MeterProvider
+	// tracer is the OTLP-exporting provider this process owns (nil when tracing is off or the caller's).
+	tracer *sdktrace.TracerProvider
 }
 
 // LoadConfig reads the composition root's configuration from the environment.
@@ -67,8 +70,12 @@ func LoadConfig() (Config, error) {
 // Build connects to everything the configured targets need and constructs the services. It fails fast, with
 // a message that says what to fix, when a dependency is unreachable or misconfigured. On error it releases
 // whatever it had already acquired.
-func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
+func Build(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *App, err error) {
 	a := &App{cfg: cfg, log: log}
+	var o buildOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if cfg.DevMode {
 		log.Warn(devModeWarning)
 	}
@@ -84,6 +91,10 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error
 	}
 	a.meter = sdkmetric.NewMeterProvider(sdkmetric.WithReader(exporter))
 	otel.SetMeterProvider(a.meter)
+	tracing, err := a.startTracing(ctx, o)
+	if err != nil {
+		return nil, err
+	}
 
 	// Cheap checks first: a missing model or a bad database URL should fail before anything starts.
 	var emb embedding.Embedder
@@ -93,7 +104,11 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error
 		}
 	}
 	if cfg.needsDB() {
-		if a.db, err = store.Connect(ctx, cfg.DatabaseURL, cfg.ConnectTimeout); err != nil {
+		var dbOpts []store.Option
+		if tracing {
+			dbOpts = append(dbOpts, store.WithQueryTracer(queryTracer()))
+		}
+		if a.db, err = store.Connect(ctx, cfg.DatabaseURL, cfg.ConnectTimeout, dbOpts...); err != nil {
 			return nil, err
 		}
 		if cfg.MigrateOnStart {
@@ -137,6 +152,8 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error
 		return nil, fmt.Errorf("MNEME_HTTP_ADDR=%s: %w (is another Mneme running? `make down` stops the local one)", cfg.HTTPAddr, err)
 	}
 	a.server = newHTTPServer(cfg.HTTPConfig, a.routes(), log)
+	// Outermost, so requests refused by the body bound are measured too.
+	a.server.Handler = instrumentHTTP(a.server.Handler)
 	return a, nil
 }
 
@@ -322,6 +339,14 @@ func (a *App) close() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		_ = a.meter.Shutdown(ctx)
+	}
+	if a.tracer != nil {
+		// Flushes the spans still buffered (the last batches before shutdown) to the collector.
+		ctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+		defer cancel()
+		if err := a.tracer.Shutdown(ctx); err != nil {
+			a.log.Warn("traces not flushed at shutdown", "err", err)
+		}
 	}
 	if a.listener != nil && a.server == nil {
 		_ = a.listener.Close()

@@ -58,6 +58,7 @@ type Config struct {
 	// loopback. Development mode checks no credential: anyone who reaches it can act as any agent and erase
 	// workspaces, so it refuses to start on 0.0.0.0 or a LAN address unless this is true.
 	DevModeAllowNonLoopback bool `env:"MNEME_DEV_MODE_ALLOW_NON_LOOPBACK" envDefault:"false"`
+	TelemetryConfig
 }
 
 // embeddedNATS reports whether this process starts the embedded NATS server.
@@ -111,6 +112,7 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("MNEME_STREAM_REPLICAS=%d: use 1 (one server), 3 or 5 (a JetStream cluster)", c.StreamReplicas))
 	}
 	errs = append(errs, c.HTTPConfig.validate()...)
+	errs = append(errs, c.TelemetryConfig.validate()...)
 	if (c.NATSServerTLSCert == "") != (c.NATSServerTLSKey == "") {
 		errs = append(errs, errors.New("MNEME_NATS_SERVER_TLS_CERT and MNEME_NATS_SERVER_TLS_KEY go together: set both (PEM certificate and key files) or neither"))
 	}

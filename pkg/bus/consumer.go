@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // ConsumerOptions configure a Consumer.
@@ -59,6 +62,8 @@ type Consumer struct {
 	js   jetstream.JetStream
 	opts ConsumerOptions
 	log  *slog.Logger
+	// stage records the stage's latencies and dead letters (mneme.stage.duration, mneme.dead_letters).
+	stage *StageRecorder
 
 	running atomic.Bool
 
@@ -80,7 +85,7 @@ func NewConsumer(js jetstream.JetStream, opts ConsumerOptions) *Consumer {
 		log = slog.Default()
 	}
 	opts.Retry = opts.Retry.withDefaults()
-	return &Consumer{js: js, opts: opts, log: log.With("stage", opts.Stage), outstanding: map[*Delivery]struct{}{}}
+	return &Consumer{js: js, opts: opts, log: log.With("stage", opts.Stage), stage: NewStageRecorder(opts.Stage), outstanding: map[*Delivery]struct{}{}}
 }
 
 // Running reports whether the consumer exists and is fetching (for readiness checks).
@@ -110,6 +115,7 @@ func (c *Consumer) Run(ctx context.Context, dispatch Dispatch) error {
 		return fmt.Errorf("bus: consume %s: %w", c.opts.Stream, err)
 	}
 	defer it.Stop()
+	defer ObserveLag(cons, c.opts.Stream, c.opts.Config.Durable, -1)()
 	c.running.Store(true)
 	defer c.running.Store(false)
 
@@ -210,13 +216,15 @@ func (c *Consumer) Run(ctx context.Context, dispatch Dispatch) error {
 	return nil
 }
 
-// track registers a fetched message as outstanding until it is settled.
+// track registers a fetched message as outstanding until it is settled, and starts the span of its handling
+// (ended when it is settled or left for redelivery).
 func (c *Consumer) track(m jetstream.Msg) (*Delivery, error) {
 	md, err := m.Metadata()
 	if err != nil {
 		return nil, err
 	}
 	d := &Delivery{Msg: m, Metadata: md, c: c}
+	_, d.span = StartConsumerSpan(context.Background(), c.opts.Stage+" process", m)
 	c.mu.Lock()
 	c.outstanding[d] = struct{}{}
 	c.mu.Unlock()
@@ -224,6 +232,9 @@ func (c *Consumer) track(m jetstream.Msg) (*Delivery, error) {
 }
 
 func (c *Consumer) untrack(d *Delivery) {
+	if d.span != nil {
+		d.span.End() // a no-op once Settle has ended it
+	}
 	c.mu.Lock()
 	delete(c.outstanding, d)
 	if len(c.outstanding) == 0 && c.idle != nil {
@@ -327,6 +338,30 @@ type Delivery struct {
 
 	c       *Consumer
 	settled atomic.Bool
+	// span is the span of the message's handling, a child of the publisher's trace context.
+	span trace.Span
+}
+
+// Context returns ctx carrying the span of this delivery's handling: work done and messages published under
+// it continue the trace of the message (its publisher's trace context travels in the headers).
+func (d *Delivery) Context(ctx context.Context) context.Context {
+	if d == nil || d.span == nil {
+		return ctx
+	}
+	return trace.ContextWithSpan(ctx, d.span)
+}
+
+// endSpan records the delivery's outcome on its span and ends it.
+func (d *Delivery) endSpan(o Outcome, err error) {
+	if d.span == nil {
+		return
+	}
+	d.span.SetAttributes(attribute.String("mneme.outcome", o.String()))
+	if err != nil && o != Acked {
+		d.span.RecordError(err)
+		d.span.SetStatus(codes.Error, err.Error())
+	}
+	d.span.End()
 }
 
 // Attempt is the delivery count of the message (1 on its first delivery).
@@ -343,11 +378,13 @@ func (d *Delivery) LastAttempt() bool {
 // dead-letters it at once; another error hands it back with the policy's delay, or dead-letters it on its last
 // allowed attempt. A dead letter that cannot be stored hands the message back instead. Only the first Settle
 // of a delivery counts.
-func (d *Delivery) Settle(ctx context.Context, err error) Outcome {
+func (d *Delivery) Settle(ctx context.Context, err error) (o Outcome) {
 	if !d.settled.CompareAndSwap(false, true) {
 		return AlreadySettled
 	}
 	defer d.c.untrack(d)
+	defer func() { d.endSpan(o, err) }()
+	ctx = d.Context(ctx)
 	c, log := d.c, d.c.log.With("subject", d.Msg.Subject(), "stream_seq", d.Metadata.Sequence.Stream, "delivery", d.Attempt())
 	p := c.opts.Retry
 	switch {
@@ -372,7 +409,7 @@ func (d *Delivery) Settle(ctx context.Context, err error) Outcome {
 
 func (d *Delivery) retry(ctx context.Context, log *slog.Logger, err error) Outcome {
 	delay := d.c.opts.Retry.Delay(d.Attempt())
-	log.Warn("bus: handling failed; the message will be redelivered", "delay", delay, "err", err)
+	log.WarnContext(ctx, "bus: handling failed; the message will be redelivered", "delay", delay, "err", err)
 	if nerr := d.Msg.NakWithDelay(delay); nerr != nil {
 		log.Warn("bus: nak", "err", nerr)
 	}
@@ -387,10 +424,11 @@ func (d *Delivery) deadLetter(ctx context.Context, log *slog.Logger, cause, reas
 	dctx, cancel := context.WithTimeout(ctx, c.opts.DeadLetterTimeout)
 	defer cancel()
 	if err := DeadLetter(dctx, c.js, c.opts.Stage, d.Msg, reason); err != nil {
-		log.Error("bus: dead letter not stored; the message will be redelivered", "reason", reason, "err", err)
+		log.ErrorContext(ctx, "bus: dead letter not stored; the message will be redelivered", "reason", reason, "err", err)
 		return d.retry(ctx, log, err)
 	}
-	log.Warn("bus: message dead-lettered", "cause", cause, "reason", reason)
+	log.WarnContext(ctx, "bus: message dead-lettered", "cause", cause, "reason", reason)
+	c.stage.DeadLettered(ctx, cause)
 	if err := d.Msg.Term(); err != nil {
 		log.Warn("bus: term", "err", err)
 	}
@@ -411,7 +449,10 @@ func Concurrent(workers int, h Handler) Dispatch {
 		for range max(workers, 1) {
 			wg.Go(func() {
 				for d := range deliveries {
-					d.Settle(ctx, recovered(func() error { return h(ctx, d) }))
+					start := time.Now()
+					err := recovered(func() error { return h(d.Context(ctx), d) })
+					d.c.stage.Observe(ctx, start, err)
+					d.Settle(ctx, err)
 				}
 			})
 		}
@@ -437,7 +478,17 @@ func Batches(workers, size int, wait time.Duration, h BatchHandler) Dispatch {
 						return
 					}
 					var errs []error
-					if perr := recovered(func() error { errs = h(ctx, batch); return nil }); perr != nil {
+					start := time.Now()
+					// The batch's span links every message's span; each message keeps its own trace
+					// (Delivery.Context), which is what the handler publishes under.
+					links := make([]trace.Link, len(batch))
+					for i, d := range batch {
+						links[i] = LinkTo(d.Context(ctx))
+					}
+					bctx, span := Tracer().Start(ctx, batch[0].c.opts.Stage+" batch", trace.WithLinks(links...),
+						trace.WithAttributes(attribute.Int("messaging.batch.message_count", len(batch))))
+					perr := recovered(func() error { errs = h(bctx, batch); return nil })
+					if perr != nil {
 						errs = nil
 						for range batch {
 							errs = append(errs, perr)
@@ -452,6 +503,8 @@ func Batches(workers, size int, wait time.Duration, h BatchHandler) Dispatch {
 						}
 						d.Settle(ctx, err)
 					}
+					batch[0].c.stage.Observe(ctx, start, errors.Join(errs...))
+					EndSpan(span, perr)
 				}
 			})
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/mneme-ai/mneme/pkg/event"
@@ -37,9 +36,6 @@ func InjectTrace(ctx context.Context, h nats.Header) {
 func ExtractTrace(ctx context.Context, h nats.Header) context.Context {
 	return propagator.Extract(ctx, headerCarrier(h))
 }
-
-// Tracer is the tracer of the bus package.
-var Tracer = otel.Tracer("github.com/mneme-ai/mneme/pkg/bus")
 
 // EventMsg builds a message carrying env, with Nats-Msg-Id = the event id and the trace context of ctx.
 func EventMsg(ctx context.Context, subject string, env event.Envelope) (*nats.Msg, error) {

@@ -37,9 +37,17 @@ const DefaultMaxConns = 32
 // ErrDimensionMismatch is returned when a vector's model or dimension differs from the store's pinned one.
 var ErrDimensionMismatch = errors.New("store: embedding dimension does not match the store")
 
+// Option adjusts the pool configuration Connect builds.
+type Option func(*pgxpool.Config)
+
+// WithQueryTracer traces every statement of the pool's connections with t (an OpenTelemetry pgx tracer, say).
+func WithQueryTracer(t pgx.QueryTracer) Option {
+	return func(c *pgxpool.Config) { c.ConnConfig.Tracer = t }
+}
+
 // Connect opens a pool to url, registers pgvector types on every connection and checks the server answers
 // within timeout, so a wrong URL fails fast with a clear message instead of hanging.
-func Connect(ctx context.Context, url string, timeout time.Duration) (*pgxpool.Pool, error) {
+func Connect(ctx context.Context, url string, timeout time.Duration, opts ...Option) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("store: MNEME_DATABASE_URL is not a valid Postgres URL: %w", err)
@@ -58,6 +66,9 @@ func Connect(ctx context.Context, url string, timeout time.Duration) (*pgxpool.P
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 || cfg.ConnConfig.ConnectTimeout > timeout {
 		cfg.ConnConfig.ConnectTimeout = timeout
+	}
+	for _, o := range opts {
+		o(cfg)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

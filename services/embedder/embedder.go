@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/config"
@@ -152,7 +154,7 @@ func (s *Service) Run(ctx context.Context) error {
 
 type item struct {
 	i     int // index in the batch
-	msg   jetstream.Msg
+	d     *bus.Delivery
 	claim event.ClaimProposedV1
 }
 
@@ -168,7 +170,7 @@ func (s *Service) handle(ctx context.Context, batch []*bus.Delivery) []error {
 			errs[i] = bus.Permanent(err)
 			continue
 		}
-		items = append(items, item{i: i, msg: d.Msg, claim: c})
+		items = append(items, item{i: i, d: d, claim: c})
 	}
 	if len(items) == 0 {
 		return errs
@@ -177,14 +179,16 @@ func (s *Service) handle(ctx context.Context, batch []*bus.Delivery) []error {
 	for i, it := range items {
 		texts[i] = it.claim.Text
 	}
-	vecs, err := s.deps.Embedder.Embed(ctx, texts)
+	ectx, span := bus.Tracer().Start(ctx, "embedder embed", trace.WithAttributes(attribute.Int("mneme.embed.texts", len(texts))))
+	vecs, err := s.deps.Embedder.Embed(ectx, texts)
 	if err == nil && len(vecs) != len(texts) {
 		err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
 	}
 	var predVecs [][]float32
 	if err == nil {
-		predVecs, err = s.predicateVectors(ctx, items)
+		predVecs, err = s.predicateVectors(ectx, items)
 	}
+	bus.EndSpan(span, err)
 	if err != nil {
 		for _, it := range items {
 			errs[it.i] = fmt.Errorf("embedding: %w", err)
@@ -210,7 +214,8 @@ func (s *Service) handle(ctx context.Context, batch []*bus.Delivery) []error {
 			errs[it.i] = bus.Permanent(err)
 			continue
 		}
-		msg, err := bus.EventMsg(bus.ExtractTrace(ctx, it.msg.Headers()), bus.ClaimsSubject(out.Partition), env)
+		// Each embedded claim continues its own proposed claim's trace (the delivery's span), not the batch's.
+		msg, err := bus.EventMsg(it.d.Context(ctx), bus.ClaimsSubject(out.Partition), env)
 		if err != nil {
 			errs[it.i] = bus.Permanent(err)
 			continue

@@ -21,6 +21,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
@@ -51,6 +53,8 @@ type Service struct {
 	fallback extract.Extractor // rules when the primary is the LLM and fallback is enabled; else nil
 	acct     *llm.Accountant
 	metrics  *metrics
+	// stage records the latency of extraction windows (mneme.stage.duration).
+	stage *bus.StageRecorder
 	// turns is the consumer of the turns stream (the shared runtime, pkg/bus).
 	turns *bus.Consumer
 }
@@ -90,7 +94,7 @@ func New(deps Deps, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("extractor: metrics: %w", err)
 	}
-	s := &Service{cfg: cfg, log: log, js: deps.JS, counter: counter, metrics: m}
+	s := &Service{cfg: cfg, log: log, js: deps.JS, counter: counter, metrics: m, stage: bus.NewStageRecorder(dlqStage)}
 	ruleEx := rules.New(rules.WithPolicy(policy))
 	s.primary = ruleEx
 	if cfg.LLMEnabled() {
@@ -239,16 +243,32 @@ func (s *Service) accept(ctx context.Context, win *windower, d *bus.Delivery, la
 // is stored; on failure each turn is retried (or dead-lettered after MaxDeliver) by the consumer runtime.
 func (s *Service) processBatch(ctx context.Context, b batch) {
 	s.metrics.window(ctx)
+	// The window's span continues the trace of its first turn and links the others; each claim is published
+	// under the span of the turn it came from, so every turn's trace reaches its claims.
+	links := make([]trace.Link, 0, len(b.items))
+	for _, h := range b.items[1:] {
+		links = append(links, bus.LinkTo(h.d.Context(ctx)))
+	}
+	ctx, span := bus.Tracer().Start(b.items[0].d.Context(ctx), "extractor window", trace.WithLinks(links...),
+		trace.WithAttributes(attribute.Int("mneme.window.turns", len(b.items))))
+	start := time.Now()
+	var outcome error
+	defer func() {
+		s.stage.Observe(ctx, start, outcome)
+		bus.EndSpan(span, outcome)
+	}()
 	res, name, version, err := s.extract(ctx, b)
 	if err != nil {
 		var perr *panicError
 		if errors.As(err, &perr) && len(b.items) > 1 {
 			// Find the turn that breaks the extractor: retry each turn on its own.
+			outcome = err
 			for _, h := range b.items {
 				s.processBatch(ctx, batch{window: extract.Window{Workspace: b.window.Workspace, SessionID: b.window.SessionID, Turns: []event.TurnAcceptedV1{h.turn}}, items: []held{h}})
 			}
 			return
 		}
+		outcome = err
 		if errors.As(err, &perr) {
 			settle(ctx, b.items, bus.Reject(causeExtractionPanic, err))
 			return
@@ -256,16 +276,28 @@ func (s *Service) processBatch(ctx context.Context, b batch) {
 		settle(ctx, b.items, bus.Step("extraction", err))
 		return
 	}
-	envs, err := s.events(b, res.Claims, name, version)
+	envs, sources, err := s.events(b, res.Claims, name, version)
 	if err != nil {
+		outcome = err
 		settle(ctx, b.items, bus.Step("build", err))
 		return
 	}
-	for _, e := range envs {
-		pctx, cancel := context.WithTimeout(ctx, s.cfg.PublishTimeout)
+	turnSpan := make(map[string]*bus.Delivery, len(b.items))
+	for _, h := range b.items {
+		if _, ok := turnSpan[h.turn.TurnID]; !ok {
+			turnSpan[h.turn.TurnID] = h.d
+		}
+	}
+	for i, e := range envs {
+		pctx := ctx
+		if d := turnSpan[sources[i]]; d != nil && d != b.items[0].d {
+			pctx = d.Context(ctx)
+		}
+		pctx, cancel := context.WithTimeout(pctx, s.cfg.PublishTimeout)
 		ack, err := bus.PublishEvent(pctx, s.js, bus.ProposedSubject(e.Workspace), e)
 		cancel()
 		if err != nil {
+			outcome = err
 			settle(ctx, b.items, bus.Step("publish", err))
 			return
 		}
@@ -324,14 +356,14 @@ func (s *Service) lastDelivery(items []held) bool {
 
 // events turns a window's claims into ClaimProposedV1 envelopes. A claim's id derives from the workspace,
 // its first source turn, the extractor and its index among that turn's claims, so re-extracting the same
-// turn yields the same ids.
-func (s *Service) events(b batch, claims []extract.Claim, name, version string) ([]event.Envelope, error) {
+// turn yields the same ids. sources[i] is the id of envelope i's first source turn.
+func (s *Service) events(b batch, claims []extract.Claim, name, version string) (out []event.Envelope, sources []string, err error) {
 	turns := make(map[string]event.TurnAcceptedV1, len(b.window.Turns))
 	for _, t := range b.window.Turns {
 		turns[t.TurnID] = t
 	}
 	index := map[string]int{}
-	out := make([]event.Envelope, 0, len(claims))
+	out = make([]event.Envelope, 0, len(claims))
 	for _, c := range claims {
 		if len(c.TurnIDs) == 0 {
 			continue
@@ -349,12 +381,13 @@ func (s *Service) events(b batch, claims []extract.Claim, name, version string) 
 		}
 		env, err := event.New(event.TypeClaimProposed, id, eventSource, t.Workspace, p.ProposedAt, p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		env.Subject = p.SubjectKey
 		out = append(out, env)
+		sources = append(sources, t.TurnID)
 	}
-	return out, nil
+	return out, sources, nil
 }
 
 // proposed builds the event payload of one claim. ProposedAt is the source turn's received time rather than

@@ -25,6 +25,7 @@ func (s *Service) handleClaims(w http.ResponseWriter, r *http.Request) {
 // make sure the workspace exists (a development-mode write creates it, but only once the batch is valid),
 // publish every event and answer 202 once all are acknowledged.
 func (s *Service) handleWrite(w http.ResponseWriter, r *http.Request, kind string) {
+	start := time.Now() // the stage latency of an accepted write: authentication, decoding and publishing
 	ws := r.PathValue("ws")
 	id, err := s.auth.Authenticate(r, ws)
 	if err != nil {
@@ -56,7 +57,10 @@ func (s *Service) handleWrite(w http.ResponseWriter, r *http.Request, kind strin
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PublishTimeout)
 	defer cancel()
+	// The request's span (from the caller's traceparent, if any) is the parent of every event's trace: the
+	// publish carries it in the message headers.
 	dups, err := s.publishAll(ctx, events)
+	s.stage.Observe(r.Context(), start, err)
 	if err != nil {
 		s.log.WarnContext(ctx, "publish failed", "workspace", ws, "agent", id.Agent, "events", len(events), "err", err)
 		api.WriteJSON(w, http.StatusServiceUnavailable, api.Error{Error: api.ErrorBody{Code: api.CodeUnavailable,

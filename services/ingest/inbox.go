@@ -78,7 +78,7 @@ func (s *Service) Run(ctx context.Context) error {
 // handleInbox processes one inbox message: nil once every event is acknowledged by JetStream; bad input is
 // rejected (dead-lettered with the reason); any other failure is transient (retried).
 func (s *Service) handleInbox(ctx context.Context, d *bus.Delivery) error {
-	ctx = bus.ExtractTrace(ctx, d.Msg.Headers())
+	// ctx carries the delivery's span (the consumer runtime continues the publisher's trace from the headers).
 	// Everything for one message must end before NATS would redeliver it to another worker.
 	pctx, cancel := context.WithTimeout(ctx, s.cfg.InboxAckWait)
 	defer cancel()

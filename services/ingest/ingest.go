@@ -59,6 +59,8 @@ type Service struct {
 	// inbox is the NATS inbox consumer (nil in a core built without connections).
 	inbox   *bus.Consumer
 	metrics *metrics
+	// stage records the latency of HTTP writes (the inbox's are recorded by the consumer runtime).
+	stage *bus.StageRecorder
 }
 
 // acquireDecode waits for a decode slot; release it with releaseDecode.
@@ -150,6 +152,7 @@ func newCore(cfg Config) (*Service, error) {
 		claimsSchema: claims,
 		decodeSlots:  make(chan struct{}, cfg.MaxConcurrentDecodes),
 		metrics:      m,
+		stage:        bus.NewStageRecorder(dlqStage),
 	}, nil
 }
 

@@ -86,6 +86,9 @@ type engine struct {
 	// live is false in replays: no dead letters or decisions are published and no stream messages deleted.
 	live bool
 
+	// tel reports batch latency, dead letters and decisions (nil-safe).
+	tel *telemetry
+
 	// faultHook, set only by tests, fails applying chosen items (to exercise bounded retries).
 	faultHook func(*item) error
 

@@ -75,7 +75,7 @@ func newEngine(deps service.Deps, cfg Config, live bool) (*engine, error) {
 		return nil, err
 	}
 	e := &engine{cfg: cfg, policy: pol, js: deps.JS, pool: deps.DB, log: deps.Logger, partitions: deps.Partitions,
-		instance: deps.Instance, live: live, pinned: map[string]error{}}
+		instance: deps.Instance, live: live, pinned: map[string]error{}, tel: newTelemetry()}
 	e.judge = &judge{model: judgeModelLabel(cfg), timeout: cfg.JudgeTimeout, log: deps.Logger}
 	if live && cfg.judgeEnabled() {
 		c, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, Model: cfg.JudgeModel, APIKey: cfg.JudgeAPIKey,

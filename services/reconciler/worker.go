@@ -93,6 +93,9 @@ func (w *partitionWorker) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reconciler: consumer of partition %d: %w", w.partition, err)
 	}
+	if w.e.live {
+		defer bus.ObserveLag(cons, bus.StreamClaims, "reconciler", w.partition)()
+	}
 	iter, err := cons.Messages(jetstream.PullMaxMessages(2 * w.e.cfg.BatchSize))
 	if err != nil {
 		return fmt.Errorf("reconciler: consume partition %d: %w", w.partition, err)
@@ -153,11 +156,17 @@ func toLogMsgs(batch []jetstream.Msg, after uint64) []logMsg {
 
 // process applies one batch: decode, dead-letter what cannot be applied (before the commit that moves past it),
 // apply the rest in one transaction with bounded retries, then publish the decisions.
-func (w *partitionWorker) process(ctx context.Context, batch []jetstream.Msg) error {
+func (w *partitionWorker) process(ctx context.Context, batch []jetstream.Msg) (err error) {
 	msgs := toLogMsgs(batch, w.offset)
 	if len(msgs) == 0 {
 		return nil
 	}
+	start := time.Now()
+	ctx, endSpans := batchSpans(ctx, w.partition, msgs)
+	defer func() {
+		w.e.tel.observe(ctx, start, err)
+		endSpans(err)
+	}()
 	var items []item
 	if err := w.retryTransient(ctx, func() (err error) {
 		items, err = w.e.prepare(ctx, w.partition, msgs)
@@ -238,6 +247,7 @@ func (w *partitionWorker) commit(ctx context.Context, items []item) (res *batchR
 		return nil, err
 	}
 	w.offset = items[len(items)-1].msg.Seq
+	w.e.tel.decided(ctx, res.decisions)
 	return res, nil
 }
 
@@ -255,9 +265,13 @@ func (w *partitionWorker) deadLetter(ctx context.Context, it *item) error {
 	if !w.e.live || it.msg.JS == nil {
 		return nil
 	}
-	return w.retryTransient(ctx, func() error {
+	err := w.retryTransient(ctx, func() error {
 		return bus.DeadLetter(ctx, w.e.js, DLQStage, it.msg.JS, it.dead)
 	})
+	if err == nil {
+		w.e.tel.deadLettered(ctx, it.dead)
+	}
+	return err
 }
 
 // publish sends the batch's decisions to the workspace ledgers, best effort: the decisions rows are the record;

@@ -33,7 +33,8 @@ func (s *System) Logged(substr string) bool { return s.logs.contains(substr) }
 
 // Start builds and runs the system with the given extra environment (MNEME_* variables) and stops it when
 // the test ends. It skips the test when the local embedding model is missing, unless MNEME_REQUIRE_MODEL=1.
-func Start(t testing.TB, env map[string]string) *System {
+// opts are passed to app.Build (app.WithTracerProvider, say).
+func Start(t testing.TB, env map[string]string, opts ...app.Option) *System {
 	t.Helper()
 	if _, err := os.Stat(embedding.DefaultModelDir()); err != nil && env["MNEME_EMBEDDING_PROVIDER"] == "" {
 		if os.Getenv("MNEME_REQUIRE_MODEL") == "1" {
@@ -72,7 +73,7 @@ func Start(t testing.TB, env map[string]string) *System {
 	logs := &logRecord{}
 	log := slog.New(slog.NewTextHandler(testWriter{t, logs}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.Build(ctx, cfg, log)
+	a, err := app.Build(ctx, cfg, log, opts...)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
