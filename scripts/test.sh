@@ -12,9 +12,10 @@ modules=(./schemas ./pkg ./services/ingest ./services/extractor ./services/embed
 flags=("$@")
 [ ${#flags[@]} -gt 0 ] || flags=(-race -count=1)
 # Tests write what a person should look at afterwards (the timeline page's screenshots) to t.ArtifactDir(),
-# which go test deletes unless -artifacts is given. Keep them under .local/test-artifacts (git-ignored), as
-# _artifacts/<package>/<test>/<random>/; each suite starts from an empty directory, so what is there is the
-# last run's. A caller's own -outputdir wins (and then -artifacts is theirs to give).
+# which go test deletes unless -artifacts is given. Keep them under .local/test-artifacts (git-ignored), in
+# go test's _artifacts/ tree (go1.26 names each test's directory by a number only; the tests log the paths
+# they write); each suite starts from an empty directory, so what is there is the last run's. A caller's
+# own -outputdir wins (and then -artifacts is theirs to give).
 artifacts="$MNEME_ROOT/.local/test-artifacts"
 if [[ " ${flags[*]} " != *" -outputdir"* && " ${flags[*]} " != *" --outputdir"* ]]; then
   rm -rf "$artifacts"
