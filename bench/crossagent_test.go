@@ -136,7 +136,8 @@ func TestCrossAgentRecall(t *testing.T) {
 }
 
 // locomoSlice is the first sessions of the first LoCoMo conversation (../shared/data, or $MNEME_SHARED_DATA)
-// and its questions whose evidence lies wholly in them; the test is skipped when the data is absent.
+// and its questions whose evidence lies wholly in them; the test is skipped when the data is absent (fails
+// under MNEME_REQUIRE_DATA=1).
 func locomoSlice(t *testing.T, sessions int) *bench.Dataset {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
@@ -145,8 +146,8 @@ func locomoSlice(t *testing.T, sessions int) *bench.Dataset {
 		dir = d
 	}
 	path := bench.DefaultData(bench.LoCoMo, dir)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("LoCoMo data not available (%v); it lives in ../shared/data next to the repository", err)
+	if bench.DataMissing(t, path) {
+		t.Skip("skipped: the LoCoMo data is not here")
 	}
 	d, err := bench.Load(bench.LoCoMo, path)
 	if err != nil {

@@ -152,7 +152,7 @@ func TestDevDataEndToEnd(t *testing.T) {
 		t.Errorf("report lacks the per-attribute table (%v):\n%s", err, report)
 	}
 
-	if _, err := os.Stat(filepath.Join(root, "..", "shared", "data", "memoryagentbench", "factconsolidation_6k.json")); err != nil && os.Getenv("MNEME_SHARED_DATA") == "" {
+	if dataMissing(t, DefaultData(FactConsolidation, sharedDataDirFor(root))) {
 		return
 	}
 	fc := filepath.Join(out, "fc")

@@ -131,7 +131,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	env = nil
 
-	if _, err := os.Stat(filepath.Join(root, "..", "shared", "data", "memoryagentbench", "factconsolidation_6k.json")); err == nil {
+	if !dataMissing(t, DefaultData(FactConsolidation, sharedDataDirFor(root))) {
 		fc := filepath.Join(out, "fc")
 		s = run("-bench", FactConsolidation, "-limit", "3", "-out", fc, "-budgets", "200", "-systems", "mneme,chunk-rag")
 		if s.Questions != 3 || s.Rows != 6 || s.Errors != 0 {

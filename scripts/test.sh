@@ -11,6 +11,17 @@ export MNEME_TEST_DATABASE_URL="${MNEME_TEST_DATABASE_URL:-$(bash scripts/pg.sh 
 modules=(./schemas ./pkg ./services/ingest ./services/extractor ./services/embedder ./services/reconciler ./services/query . ./bench ./deploy)
 flags=("$@")
 [ ${#flags[@]} -gt 0 ] || flags=(-race -count=1)
+# Tests write what a person should look at afterwards (the timeline page's screenshots) to t.ArtifactDir(),
+# which go test deletes unless -artifacts is given. Keep them under .local/test-artifacts (git-ignored), in
+# go test's _artifacts/ tree (go1.26 names each test's directory by a number only; the tests log the paths
+# they write); each suite starts from an empty directory, so what is there is the last run's. A caller's
+# own -outputdir wins (and then -artifacts is theirs to give).
+artifacts="$MNEME_ROOT/.local/test-artifacts"
+if [[ " ${flags[*]} " != *" -outputdir"* && " ${flags[*]} " != *" --outputdir"* ]]; then
+  rm -rf "$artifacts"
+  mkdir -p "$artifacts"
+  flags+=(-artifacts -outputdir "$artifacts")
+fi
 
 # Build first so a compile error is reported once, clearly, before any test runs.
 for m in "${modules[@]}"; do
@@ -79,6 +90,9 @@ else
 fi
 
 log "suite took $((SECONDS - start))s"
+if [ -d "$artifacts/_artifacts" ]; then
+  log "test artifacts (screenshots) kept under $artifacts/_artifacts"
+fi
 if [ ${#failed[@]} -gt 0 ]; then
   die "tests failed in: ${failed[*]}"
 fi

@@ -66,6 +66,8 @@ type pageRow struct {
 	Retired  bool   `json:"retired"`
 	Negated  bool   `json:"negated"`
 	Value    string `json:"value"` // the value cell's text as rendered
+	// Corroboration is the version's corroboration badge as rendered ("" without one).
+	Corroboration string `json:"corroboration"`
 }
 
 // pageStateJS reads pageState from the DOM: text as the person sees it, nothing from the page's variables.
@@ -84,7 +86,8 @@ const pageStateJS = `(() => {
     for (const tr of card.querySelectorAll('table.versions tbody tr')) {
       out.rows.push({slot, object: tr.dataset.object, version: tr.dataset.version, status: txt(tr.querySelector('.c-status')),
         valid: txt(tr.querySelector('.c-valid')), believed: txt(tr.querySelector('.c-believed')), change: txt(tr.querySelector('.c-change')),
-        retired: tr.classList.contains('retired'), negated: tr.classList.contains('negated'), value: txt(tr.querySelector('.c-value .value'))});
+        retired: tr.classList.contains('retired'), negated: tr.classList.contains('negated'), value: txt(tr.querySelector('.c-value .value')),
+        corroboration: txt(tr.querySelector('.c-value .badge.corroborated'))});
     }
   }
   return out;
@@ -100,11 +103,12 @@ func (p pageState) row(slot, object string) (pageRow, bool) {
 }
 
 // TestTimelinePage loads the demo scenario (examples/demo) into the real stack, adds what the demo lacks — a
-// change held pending, a negation that contradicts a current value, and a value that looks like markup — and
-// drives the timeline page in headless Chromium as a person would: connect, search, open the subject, read
-// every slot on both time axes with its decisions, move the valid-time and transaction-time "as of" controls,
-// open a disputed subject. It checks what the page shows against what the scenario wrote and writes
-// screenshots to the test's artifact directory (go test -artifacts -outputdir DIR keeps them).
+// change held pending, a negation that contradicts a current value, a value that looks like markup, and a
+// second agent corroborating a demo fact — and drives the timeline page in headless Chromium as a person
+// would: connect, search, open the subject, read every slot on both time axes with its decisions, move the
+// valid-time and transaction-time "as of" controls, open a disputed subject and a corroborated one. It checks
+// what the page shows against what the scenario wrote and writes screenshots to the test's artifact directory
+// (go test -artifacts -outputdir DIR keeps them; scripts/test.sh keeps them under .local/test-artifacts).
 func TestTimelinePage(t *testing.T) {
 	browser := chromium(t)
 	policy := filepath.Join(t.TempDir(), "policy.json")
@@ -151,6 +155,38 @@ func TestTimelinePage(t *testing.T) {
 		}
 		return api.TimelineEntry{}, false
 	}
+	// Corroboration: in the demo, scheduler told Bob's move to Lisbon in conversation (an extracted claim).
+	// planner asserts the same fact independently — and then again under another source reference, which is
+	// the same agent repeating itself — so the page must say two agents, never three. A last claim about Bob
+	// from planner marks the end: one subject's writes are reconciled in order, so once it shows, the repeat
+	// has been reconciled too.
+	var lisbon api.TimelineEntry
+	var lisbonSlot api.Slot
+	eventually(t, 60*time.Second, "the demo's Bob lives in Lisbon", func() bool {
+		s, err := planner.Subject(ctx, ws, "bob", client.ReadOptions{})
+		if err != nil {
+			return false
+		}
+		for _, sl := range s.Slots {
+			for _, e := range sl.Timeline {
+				if e.Object == "Lisbon" && e.RetiredAt == nil && e.Owner == "scheduler" {
+					lisbon, lisbonSlot = e, sl
+					return true
+				}
+			}
+		}
+		return false
+	})
+	lisbonFrom, functional := lisbon.ValidFrom, lisbonSlot.Functional
+	for _, source := range []string{"", "planner-notes"} {
+		write(api.ClaimInput{Subject: "Bob", Predicate: lisbonSlot.Predicate, Object: "Lisbon", ValidFrom: &lisbonFrom, Functional: &functional, Source: source})
+	}
+	write(api.ClaimInput{Subject: "Bob", Predicate: "favourite drink", Object: "tea", ValidFrom: day("2024-01-01")})
+	eventually(t, 60*time.Second, "planner's claims about Bob are reconciled", func() bool {
+		_, ok := find(subject("bob", client.ReadOptions{}), "favourite_drink", "tea")
+		return ok
+	})
+
 	eventually(t, 60*time.Second, "the first role is reconciled", func() bool {
 		_, ok := find(subject("alice", client.ReadOptions{}), "role", "engineer")
 		return ok
@@ -306,6 +342,12 @@ func TestTimelinePage(t *testing.T) {
 				want.Slot, want.Object, got.Status, got.Valid, got.Change, got.Negated, want.Status, want.Valid, want.Change, want.Negated)
 		}
 	}
+	// One agent each asserted these: no corroboration badge.
+	for _, one := range [][2]string{{"lives_in", "Paris"}, {"lives_in", "Berlin"}, {"role", "engineer"}} {
+		if r, ok := st.row(one[0], one[1]); ok && r.Corroboration != "" {
+			t.Errorf("%s = %s, asserted by one agent, shows %q", one[0], one[1], r.Corroboration)
+		}
+	}
 	if got := st.Current["role"]; !strings.Contains(got, "engineer") || strings.Contains(got, "manager") || !strings.Contains(got, "1 pending") {
 		t.Errorf("current role %q: want engineer, with one change pending", got)
 	}
@@ -388,6 +430,31 @@ func TestTimelinePage(t *testing.T) {
 		t.Errorf("launch date card says %q", st.SlotCurrent["launch_date"])
 	}
 	screenshot("timeline-apollo.png")
+
+	// Bob's move to Lisbon, said by scheduler and asserted by planner (twice): every belief version of the
+	// fact says two agents.
+	run("open Bob", chromedp.SetValue(chromedp.ID("open-subject"), "Bob"), chromedp.Click(chromedp.ID("open-button")))
+	st = waitView("bob", "now|now")
+	if got := st.Current[lisbonSlot.SlotKey]; !strings.Contains(got, "Lisbon") {
+		t.Errorf("Bob's current %s is %q, want Lisbon", lisbonSlot.SlotKey, got)
+	}
+	lisbonRows := 0
+	for _, r := range st.Rows {
+		if r.Slot != lisbonSlot.SlotKey || r.Object != "Lisbon" {
+			continue
+		}
+		lisbonRows++
+		if r.Corroboration != "corroborated by 2 agents" {
+			t.Errorf("Bob lives in Lisbon, v%s (%s): corroboration badge %q, want \"corroborated by 2 agents\"", r.Version, r.Status, r.Corroboration)
+		}
+	}
+	if lisbonRows < 2 {
+		t.Errorf("Bob's %s shows %d Lisbon rows; want scheduler's claim and planner's", lisbonSlot.SlotKey, lisbonRows)
+	}
+	if r, ok := st.row("favourite_drink", "tea"); !ok || r.Corroboration != "" {
+		t.Errorf("Bob's favourite drink (planner alone): %+v", r)
+	}
+	screenshot("timeline-bob.png")
 
 	// The page adds no authority: read as scheduler, Alice has no door code (planner's private claim).
 	run("act as scheduler", chromedp.SetValue(chromedp.ID("agent"), "scheduler"), chromedp.Click(chromedp.ID("connect-button")),

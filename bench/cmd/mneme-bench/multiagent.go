@@ -36,7 +36,7 @@ var startFleet func(ctx context.Context, name string, keep bool, log *slog.Logge
 
 type multiAgentOptions struct {
 	agents, queriers, maxBatch, subjects, predicates, values int
-	duration                                                 time.Duration
+	duration, drainTimeout                                   time.Duration
 	rate                                                     float64
 }
 
@@ -51,6 +51,7 @@ func registerMultiAgentFlags() {
 	flag.IntVar(&mao.subjects, "subjects", 8, "writers: subjects the agents share")
 	flag.IntVar(&mao.predicates, "predicates", 3, "writers: single-valued attributes per subject")
 	flag.IntVar(&mao.values, "values", 4, "writers: common values per attribute")
+	flag.DurationVar(&mao.drainTimeout, "drain-timeout", 0, "writers: bound on the wait for the pipeline to drain after publishing stops (0: 5m); a loaded machine needs more")
 }
 
 func isMultiAgentBench(b string) bool {
@@ -154,7 +155,7 @@ func runMultiAgent(ctx context.Context, o options, stdout, stderr io.Writer) err
 	case benchWriters:
 		run, err := bench.RunWriters(ctx, f, bench.WritersOptions{Agents: mao.agents, Duration: mao.duration, Rate: mao.rate,
 			MaxBatch: mao.maxBatch, Subjects: mao.subjects, Predicates: mao.predicates, Values: mao.values,
-			Queriers: mao.queriers, Seed: 1, Logger: log})
+			Queriers: mao.queriers, DrainTimeout: mao.drainTimeout, Seed: 1, Logger: log})
 		if err != nil {
 			return err
 		}

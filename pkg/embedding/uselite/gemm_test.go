@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,30 @@ const unitRoundoff = 1.0 / (1 << 24)
 // Accuracy and Stability of Numerical Algorithms, §3.1). The factor 1.01 covers the second order.
 func sumBound(terms int, abs float64) float64 {
 	return 1.01 * float64(terms+1) * unitRoundoff * abs
+}
+
+// kernelNeeds says what each kernel needs, for the log of the kernels a run could not check.
+var kernelNeeds = map[string]string{
+	KernelAVX512:  "needs amd64 with AVX-512F",
+	KernelAVX2:    "needs amd64 with AVX2 and FMA",
+	KernelNEON:    "needs arm64; scripts/test.sh runs it under qemu-aarch64-static",
+	KernelGeneric: "always available",
+}
+
+// logUnchecked logs the kernels this CPU and build cannot run, so a passing run says which kernels it did not
+// check (a run on an AVX2-only CPU says nothing about the AVX-512 kernel, and the reverse).
+func logUnchecked(t *testing.T) {
+	t.Helper()
+	var skipped []string
+	for _, name := range knownKernels {
+		if !slices.Contains(Kernels(), name) {
+			skipped = append(skipped, name+" ("+kernelNeeds[name]+")")
+		}
+	}
+	if len(skipped) > 0 {
+		t.Logf("checked kernels %s; not checked on this CPU and build (%s/%s): %s",
+			strings.Join(Kernels(), ", "), runtime.GOOS, runtime.GOARCH, strings.Join(skipped, "; "))
+	}
 }
 
 // TestKernelsMatchCPU checks that Kernels offers exactly the kernels the CPU's features allow, read
@@ -107,6 +132,7 @@ var gemmShapes = [][3]int{
 // bound of its sum) and with the portable kernel's result (within twice that). A and C carry NaN in
 // the padding between rows: a kernel that reads past its k range or writes past its columns shows.
 func TestGemmKernelsAgree(t *testing.T) {
+	logUnchecked(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	nan := float32(math.NaN())
 	for _, shape := range gemmShapes {
@@ -178,6 +204,7 @@ func TestGemmKernelsAgree(t *testing.T) {
 // TestKernelHelpers checks every kernel's attention and FFN helpers against plain float64 arithmetic
 // on lengths around the vector width.
 func TestKernelHelpers(t *testing.T) {
+	logUnchecked(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, kern := range availableKernels() {
 		for _, n := range []int{0, 1, 7, 15, 16, 17, 31, 64, 100, 128} {

@@ -96,6 +96,7 @@ func cosine(a []float32, b []float64) float64 {
 // the portable kernel batched (only short texts under the race detector or -short, which slow
 // scalar Go about tenfold); the naive baseline (seconds per long text) on the shorter texts.
 func TestParityWithReference(t *testing.T) {
+	logUnchecked(t)
 	f := readFixture(t)
 	genericMax, naiveMax := MaxTokens+1000, 12
 	if raceEnabled || testing.Short() {

@@ -11,15 +11,27 @@ import (
 	"github.com/mneme-ai/mneme/pkg/event"
 )
 
-// factConsolidationPath is MemoryAgentBench's FactConsolidation data, read in place (never copied).
-var factConsolidationPath = filepath.Join("..", "..", "..", "..", "shared", "data", "memoryagentbench", "factconsolidation_6k.json")
+// factConsolidationData is MemoryAgentBench's FactConsolidation data, read in place (never copied): under
+// ../shared/data beside the repository, or $MNEME_SHARED_DATA.
+func factConsolidationData() string {
+	dir := filepath.Join("..", "..", "..", "..", "shared", "data")
+	if d := os.Getenv("MNEME_SHARED_DATA"); d != "" {
+		dir = d
+	}
+	return filepath.Join(dir, "memoryagentbench", "factconsolidation_6k.json")
+}
 
 // TestFactConsolidationLines checks that every numbered fact of the benchmark's context becomes a structured
-// claim carrying the line number as sequence. It skips when the data is not present.
+// claim carrying the line number as sequence. It skips when the data is not present, unless
+// MNEME_REQUIRE_DATA=1 (make test sets it when the data is there), when it fails.
 func TestFactConsolidationLines(t *testing.T) {
+	factConsolidationPath := factConsolidationData()
 	b, err := os.ReadFile(factConsolidationPath)
 	if err != nil {
-		t.Skipf("FactConsolidation data not available: %v", err)
+		if os.Getenv("MNEME_REQUIRE_DATA") == "1" {
+			t.Fatalf("FactConsolidation data missing with MNEME_REQUIRE_DATA=1: %v", err)
+		}
+		t.Skipf("FactConsolidation data not available (MNEME_REQUIRE_DATA=1 makes this a failure): %v", err)
 	}
 	var rows []struct {
 		Context string `json:"context"`

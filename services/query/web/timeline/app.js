@@ -255,6 +255,14 @@ function relations(e, entries) {
   return out;
 }
 
+// corroboration marks a belief version whose content two or more agents asserted independently in its tier
+// (the API's count, cut at known_at); one agent alone, however often it repeated itself, gets no mark.
+function corroboration(v) {
+  if (!v.corroborated) return null;
+  return el('span', { class: 'badge corroborated', title: 'asserted independently by ' + v.corroborations + ' agents (the owner included)' },
+    'corroborated by ' + v.corroborations + ' agents');
+}
+
 function versionsTable(claims, entries, decisions) {
   const table = el('table', { class: 'versions' },
     el('thead', null, el('tr', null, el('th', null, 'Value'), el('th', null, 'v'), el('th', null, 'Status'),
@@ -270,6 +278,7 @@ function versionsTable(claims, entries, decisions) {
       },
       el('td', { class: 'c-value' }, el('span', { class: 'value' }, v.object), v.negated ? el('span', { class: 'badge negated' }, 'negated') : null,
         v.scope === 'private' ? el('span', { class: 'badge private' }, 'private') : null,
+        corroboration(v),
         el('span', { class: 'owner' }, v.owner)),
       el('td', { class: 'c-version' }, String(v.version)),
       el('td', { class: 'c-status' }, badge(v.status)),
