@@ -96,6 +96,7 @@ type config struct {
 	compareSingle bool
 	tenants       []tenantClass
 	indexMin      int
+	layouts       map[string]bool
 }
 
 func run() error {
@@ -120,11 +121,22 @@ func run() error {
 	var tenants string
 	flag.StringVar(&tenants, "tenants", "", "many workspaces in one database instead of -sizes: size classes <workspaces>x<claims>, e.g. 1x50000,3x10000,10x2000,300x200 (-queries per class)")
 	flag.IntVar(&c.indexMin, "index-min", store.DefaultWorkspaceIndexMin, "with -tenants: vectors at which a workspace gets its own HNSW index")
+	var layouts string
+	flag.StringVar(&layouts, "layouts", "before,custom,per-workspace", "with -tenants: layouts measured — before (store-wide index, cached plans), custom (store-wide index, custom plans), per-workspace")
 	flag.Parse()
 	var err error
 	if tenants != "" {
 		if c.tenants, err = parseTenants(tenants); err != nil {
 			return fmt.Errorf("-tenants: %w", err)
+		}
+		c.layouts = map[string]bool{}
+		for _, l := range strings.Split(layouts, ",") {
+			switch l = strings.TrimSpace(l); l {
+			case "before", "custom", "per-workspace":
+				c.layouts[l] = true
+			default:
+				return fmt.Errorf("-layouts: unknown layout %q (before, custom, per-workspace)", l)
+			}
 		}
 	}
 	if c.sizes, err = ints(sizes); err != nil {

@@ -229,11 +229,14 @@ func benchTenants(ctx context.Context, c config, classes []tenantClass, log *slo
 		return err
 	}
 
-	for _, l := range []struct{ layout, name, settings string }{
-		{"store-wide", "store-wide HNSW index, plans cached as before", storeWideSettings},
-		{"store-wide", "store-wide HNSW index, custom plans", searchSettings},
-		{"per-workspace", fmt.Sprintf("per workspace: exact below %s vectors, own HNSW index above, custom plans", human(c.indexMin)), searchSettings},
+	for _, l := range []struct{ key, layout, name, settings string }{
+		{"before", "store-wide", "store-wide HNSW index, plans cached as before", storeWideSettings},
+		{"custom", "store-wide", "store-wide HNSW index, custom plans", searchSettings},
+		{"per-workspace", "per-workspace", fmt.Sprintf("per workspace: exact below %s vectors, own HNSW index above, custom plans", human(c.indexMin)), searchSettings},
 	} {
+		if !c.layouts[l.key] {
+			continue
+		}
 		log.Info("layout", "name", l.name)
 		lr := layoutResult{Layout: l.name}
 		t0 := time.Now()
