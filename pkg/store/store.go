@@ -177,45 +177,9 @@ const (
 	SettingEmbeddingDim   = "embedding_dim"
 )
 
-// Dense index. The HNSW index of claim_vectors is an expression index: pgvector indexes need a typed column,
-// and a cast to a fixed dimension pins it. It stores half-precision vectors (halfvec), so the index is about
-// half the size of a single-precision one and a large store's index stays in Postgres's buffers; searchbench
-// measures its recall against exact full-precision search (docs/benchmarks.md). The table keeps full precision.
-// Half precision also raises pgvector's HNSW dimension limit from 2,000 to 4,000; embeddings are unit-scale, far
-// inside its range (±65,504).
-const (
-	// DenseIndexName is the name of the HNSW index over DenseIndexExpr.
-	DenseIndexName = "claim_vectors_halfvec_hnsw_idx"
-	// legacyDenseIndexName is the single-precision index (embedding::vector(dim)) of earlier versions, which
-	// PinEmbedding replaces.
-	legacyDenseIndexName = "claim_vectors_hnsw_idx"
-)
-
-// DenseIndexExpr returns the SQL expression the dense (HNSW, cosine) index is built over, for a query that
-// names claim_vectors by alias ("" for the bare column) in a store of dimension dim. A query uses the index
-// only when it orders by exactly this expression: ORDER BY DenseIndexExpr("cv", dim) <=> $1::vector (the query
-// vector is cast to halfvec implicitly).
-func DenseIndexExpr(alias string, dim int) string {
-	col := "embedding"
-	if alias != "" {
-		col = alias + ".embedding"
-	}
-	return fmt.Sprintf("(%s::halfvec(%d))", col, dim)
-}
-
-// denseIndexDDL creates the dense index of a store of dimension dim.
-func denseIndexDDL(dim int) string {
-	return fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON claim_vectors
-		USING hnsw (%s halfvec_cosine_ops) WITH (m = 16, ef_construction = 64)`, DenseIndexName, DenseIndexExpr("", dim))
-}
-
-// PinEmbedding records the store's embedding model and dimension on first use and creates the HNSW index
-// for that dimension; later calls succeed only for the same model and dimension. Safe to call concurrently.
-//
-// A store pinned by an earlier version has a single-precision index (claim_vectors_hnsw_idx); the first call
-// builds the current index and drops that one, in one transaction. The build blocks writers of claim_vectors
-// and takes minutes for a million vectors; until it commits, dense search of this version falls back to an
-// exact scan, correct but slow.
+// PinEmbedding records the store's embedding model and dimension on first use; later calls succeed only for the
+// same model and dimension. Safe to call concurrently. It creates no index: dense search is exact within a
+// workspace until IndexWorkspaces gives the workspace an HNSW index of its own (dense.go).
 func PinEmbedding(ctx context.Context, pool *pgxpool.Pool, model string, dim int) error {
 	if dim <= 0 || dim > 16000 {
 		return fmt.Errorf("store: embedding dimension %d out of range (1..16000)", dim)
@@ -225,12 +189,10 @@ func PinEmbedding(ctx context.Context, pool *pgxpool.Pool, model string, dim int
 			return err
 		}
 		var gotModel, gotDim *string
-		var haveIndex, haveLegacy bool
 		if err := tx.QueryRow(ctx, `SELECT
 			(SELECT value FROM store_settings WHERE key = $1),
-			(SELECT value FROM store_settings WHERE key = $2),
-			to_regclass($3) IS NOT NULL, to_regclass($4) IS NOT NULL`,
-			SettingEmbeddingModel, SettingEmbeddingDim, DenseIndexName, legacyDenseIndexName).Scan(&gotModel, &gotDim, &haveIndex, &haveLegacy); err != nil {
+			(SELECT value FROM store_settings WHERE key = $2)`,
+			SettingEmbeddingModel, SettingEmbeddingDim).Scan(&gotModel, &gotDim); err != nil {
 			return fmt.Errorf("store: read settings: %w", err)
 		}
 		if gotDim != nil {
@@ -238,21 +200,11 @@ func PinEmbedding(ctx context.Context, pool *pgxpool.Pool, model string, dim int
 				return fmt.Errorf("%w: store holds %s vectors of dimension %s, got %s of dimension %d (use the same embedding model, or a fresh database)",
 					ErrDimensionMismatch, deref(gotModel), *gotDim, model, dim)
 			}
-			// The common case takes no lock on claim_vectors: a writer may hold one while it pins.
-			if haveIndex && !haveLegacy {
-				return nil
-			}
-		} else if _, err := tx.Exec(ctx, `INSERT INTO store_settings (key, value) VALUES ($1, $2), ($3, $4)`,
-			SettingEmbeddingModel, model, SettingEmbeddingDim, strconv.Itoa(dim)); err != nil {
-			return err
+			return nil
 		}
-		if _, err := tx.Exec(ctx, denseIndexDDL(dim)); err != nil {
-			return fmt.Errorf("store: create the dense index: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `DROP INDEX IF EXISTS `+legacyDenseIndexName); err != nil {
-			return fmt.Errorf("store: drop the single-precision dense index: %w", err)
-		}
-		return nil
+		_, err := tx.Exec(ctx, `INSERT INTO store_settings (key, value) VALUES ($1, $2), ($3, $4)`,
+			SettingEmbeddingModel, model, SettingEmbeddingDim, strconv.Itoa(dim))
+		return err
 	})
 }
 

@@ -64,35 +64,37 @@ func vec(i int) string {
 }
 
 // insertVectors adds n claims with vectors to workspace ws.
-func insertVectors(t *testing.T, pool *pgxpool.Pool, n int) {
+func insertVectors(t *testing.T, pool *pgxpool.Pool, ws string, n int) {
 	t.Helper()
 	ctx := context.Background()
 	for i := range n {
 		_, err := pool.Exec(ctx, `WITH c AS (
 			INSERT INTO claims (id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key, text,
 				functional, scope, owner_agent, confidence, valid_from, provenance, partition, stream_seq, recorded_at)
-			VALUES (gen_random_uuid(), 'ws', 's', 's', 'p', 'p', 'p', 'o', 'o', 's p o', true, 'shared', 'a', 1, now(), '{}', 0, $1, now())
+			VALUES (gen_random_uuid(), $4, 's', 's', 'p', 'p', 'p', 'o', 'o', 's p o', true, 'shared', 'a', 1, now(), '{}', 0, $1, now())
 			RETURNING id)
 			INSERT INTO claim_vectors (claim_id, workspace_id, model, dim, embedding)
-			SELECT id, 'ws', 'm', $2, $3::vector FROM c`, i, dim, vec(i))
+			SELECT id, $4, 'm', $2, $3::vector FROM c`, i, dim, vec(i), ws)
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-// usesIndex reports whether a nearest-neighbour query ordered by DenseIndexExpr scans the dense index.
-func usesIndex(t *testing.T, pool *pgxpool.Pool) bool {
+// denseIndexOf returns the HNSW index a nearest-neighbour query of workspace ws ordered by DenseIndexExpr scans,
+// planned for that workspace, or "" when it scans none. Sequential and bitmap scans are off: at a test's few
+// rows they would win on cost, and the question is which index can serve the workspace at all.
+func denseIndexOf(t *testing.T, pool *pgxpool.Pool, ws string) string {
 	t.Helper()
 	ctx := context.Background()
 	var plan []string
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
+		if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off`); err != nil {
 			return err
 		}
 		expr := store.DenseIndexExpr("cv", dim)
 		rows, err := tx.Query(ctx, `EXPLAIN SELECT cv.claim_id, `+expr+` <=> $1::vector FROM claim_vectors cv
-			ORDER BY `+expr+` <=> $1::vector LIMIT 5`, vec(3))
+			WHERE cv.workspace_id = $2 ORDER BY `+expr+` <=> $1::vector LIMIT 5`, pgx.QueryExecModeSimpleProtocol, vec(3), ws)
 		if err != nil {
 			return err
 		}
@@ -102,13 +104,21 @@ func usesIndex(t *testing.T, pool *pgxpool.Pool) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.Contains(strings.Join(plan, "\n"), store.DenseIndexName)
+	for _, l := range plan {
+		if _, rest, ok := strings.Cut(l, "Index Scan using "); ok {
+			name, _, _ := strings.Cut(rest, " ")
+			if strings.Contains(name, "hnsw") {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
-func TestPinEmbeddingCreatesHalfPrecisionIndex(t *testing.T) {
+func TestPinEmbedding(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
-	// Concurrent first pins: one creates the settings and the index, the others see them.
+	// Concurrent first pins: one records the settings, the others see them.
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
@@ -120,14 +130,9 @@ func TestPinEmbeddingCreatesHalfPrecisionIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	defs := indexDefs(t, pool)
-	if len(defs) != 1 || !strings.Contains(defs[store.DenseIndexName], fmt.Sprintf("halfvec(%d)", dim)) ||
-		!strings.Contains(defs[store.DenseIndexName], "halfvec_cosine_ops") {
-		t.Fatalf("HNSW indexes = %v, want only %s over halfvec(%d) with cosine ops", defs, store.DenseIndexName, dim)
-	}
-	insertVectors(t, pool, 50)
-	if !usesIndex(t, pool) {
-		t.Fatal("a query ordered by DenseIndexExpr does not use the dense index")
+	// Dense search starts exact in every workspace: no HNSW index until a workspace is large.
+	if defs := indexDefs(t, pool); len(defs) != 0 {
+		t.Fatalf("HNSW indexes after the pin = %v, want none", defs)
 	}
 	model, d, err := store.EmbeddingDim(ctx, pool)
 	if err != nil || model != "m" || d != dim {
@@ -141,45 +146,69 @@ func TestPinEmbeddingCreatesHalfPrecisionIndex(t *testing.T) {
 	}
 }
 
-// A store pinned by an earlier version (single-precision index) gets the current index on the next pin, with
-// its vectors, and loses the old one.
-func TestPinEmbeddingReplacesSinglePrecisionIndex(t *testing.T) {
+// A workspace with at least the threshold's vectors gets a half-precision HNSW index of its own, holding the
+// vectors written before it, which its searches use and no other workspace's can; smaller workspaces get none;
+// the store-wide index of an earlier version goes once the large workspaces have theirs.
+func TestIndexWorkspaces(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
-	_, err := pool.Exec(ctx, fmt.Sprintf(`INSERT INTO store_settings (key, value) VALUES ('%s', 'm'), ('%s', '%d');
-		CREATE INDEX claim_vectors_hnsw_idx ON claim_vectors
-		USING hnsw ((embedding::vector(%d)) vector_cosine_ops) WITH (m = 16, ef_construction = 64)`,
-		store.SettingEmbeddingModel, store.SettingEmbeddingDim, dim, dim))
+	if rep, err := store.IndexWorkspaces(ctx, pool, 20); err != nil || len(rep.Indexed) != 0 {
+		t.Fatalf("before any pin: %+v, %v; want nothing indexed", rep, err)
+	}
+	if err := store.PinEmbedding(ctx, pool, "m", dim); err != nil {
+		t.Fatal(err)
+	}
+	// The store-wide index an earlier version created at its pin.
+	if _, err := pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX claim_vectors_halfvec_hnsw_idx ON claim_vectors
+		USING hnsw ((embedding::halfvec(%d)) halfvec_cosine_ops)`, dim)); err != nil {
+		t.Fatal(err)
+	}
+	// An id that must be quoted to appear in the index predicate.
+	const big, quoted, small = "big", "o'brien; drop", "small"
+	insertVectors(t, pool, big, 30)
+	insertVectors(t, pool, quoted, 25)
+	insertVectors(t, pool, small, 19)
+	rep, err := store.IndexWorkspaces(ctx, pool, 20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	insertVectors(t, pool, 50)
-	if err := store.PinEmbedding(ctx, pool, "m", dim); err != nil {
-		t.Fatal(err)
+	if strings.Join(rep.Indexed, "|") != big+"|"+quoted || !rep.DroppedStoreWide {
+		t.Fatalf("IndexWorkspaces = %+v, want %q and %q indexed (largest first) and the store-wide index dropped", rep, big, quoted)
 	}
 	defs := indexDefs(t, pool)
-	if _, ok := defs[store.DenseIndexName]; !ok || len(defs) != 1 {
-		t.Fatalf("HNSW indexes after the pin = %v, want only %s", defs, store.DenseIndexName)
+	if len(defs) != 2 {
+		t.Fatalf("HNSW indexes = %v, want one per large workspace", defs)
 	}
-	if !usesIndex(t, pool) {
-		t.Fatal("a query ordered by DenseIndexExpr does not use the rebuilt index")
+	for _, ws := range []string{big, quoted} {
+		def := defs[store.WorkspaceIndexName(ws)]
+		if !strings.Contains(def, fmt.Sprintf("halfvec(%d)", dim)) || !strings.Contains(def, "halfvec_cosine_ops") {
+			t.Errorf("index of %q = %q, want one over halfvec(%d) with cosine ops", ws, def, dim)
+		}
+		if got := denseIndexOf(t, pool, ws); got != store.WorkspaceIndexName(ws) {
+			t.Errorf("a search of %q scans %q, want its own index %s", ws, got, store.WorkspaceIndexName(ws))
+		}
 	}
-	// The rebuilt index holds the vectors inserted before it.
+	if got := denseIndexOf(t, pool, small); got != "" {
+		t.Errorf("a search of the small workspace scans %s, want an exact scan", got)
+	}
+	// The index holds the vectors written before it: all 30 of the workspace, none of another.
 	var n int
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
+		if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off`); err != nil {
 			return err
 		}
 		expr := store.DenseIndexExpr("", dim)
-		return tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT claim_id FROM claim_vectors ORDER BY `+expr+` <=> $1::vector LIMIT 20) x`,
-			vec(1)).Scan(&n)
+		return tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT claim_id FROM claim_vectors WHERE workspace_id = 'big'
+			ORDER BY `+expr+` <=> $1::vector LIMIT 100) x`, vec(1)).Scan(&n)
 	})
-	if err != nil || n != 20 {
-		t.Fatalf("index scan returned %d rows (%v), want 20", n, err)
+	if err != nil || n != 30 {
+		t.Fatalf("index scan of %q returned %d rows (%v), want its 30", big, n, err)
 	}
-	// Idempotent.
-	if err := store.PinEmbedding(ctx, pool, "m", dim); err != nil {
-		t.Fatal(err)
+	// Idempotent; a workspace that grows past the threshold gets its index on the next run.
+	insertVectors(t, pool, small, 1)
+	rep, err = store.IndexWorkspaces(ctx, pool, 20)
+	if err != nil || strings.Join(rep.Indexed, "|") != small || rep.DroppedStoreWide {
+		t.Fatalf("second IndexWorkspaces = %+v, %v; want only %q indexed", rep, err, small)
 	}
 }
 

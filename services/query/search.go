@@ -183,9 +183,8 @@ func (s *Service) search(ctx context.Context, v store.View, p searchParams) (*se
 // retrieve returns fused candidates (best first) from the three modes, in two round trips to Postgres inside
 // one read-only transaction. The first batch runs the dense query, the precise lexical query (every term) and
 // the entity lookup; the second fetches the mentioned subjects' claims and, only when the precise lexical
-// query found too little, a bounded any-term lexical query. The transaction's settings tune the HNSW scan:
-// iterative scanning (relaxed order) keeps the scan going until the visibility and time filters have passed
-// enough rows, so filters never starve the result.
+// query found too little, a bounded any-term lexical query. The transaction's settings (searchSettingsSQL)
+// plan every statement for its workspace and tune the HNSW scan.
 func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec []float32, dim int) ([]candidate, *timing, error) {
 	tm := &timing{}
 	n := s.cfg.Candidates
@@ -202,20 +201,12 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 	var denseIDs, lexicalIDs []string
 	var known map[string][]string
 	b1 := &pgx.Batch{}
+	b1.Queue(searchSettingsSQL, fmt.Sprint(s.cfg.EfSearch)).Exec(func(pgconn.CommandTag) error { return nil })
 	if qvec != nil {
-		b1.Queue(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`,
-			fmt.Sprint(s.cfg.EfSearch)).Exec(func(pgconn.CommandTag) error { return nil })
 		a := v.Args()
 		a["qvec"] = vectorLiteral(qvec)
 		a["n"] = n
-		expr := store.DenseIndexExpr("cv", dim)
-		b1.Queue(`SELECT c.id::text, `+expr+` <=> @qvec::vector AS dist
-			FROM claim_vectors cv
-			JOIN claims c ON c.id = cv.claim_id
-			JOIN claim_versions v ON v.claim_id = cv.claim_id AND `+v.Belief()+`
-			WHERE cv.workspace_id = @ws AND `+v.Where()+`
-			ORDER BY `+expr+` <=> @qvec::vector
-			LIMIT @n`, a).Query(func(rows pgx.Rows) error {
+		b1.Queue(denseSQL(v, dim), a).Query(func(rows pgx.Rows) error {
 			ids, err := scanIDs(rows)
 			denseIDs = ids
 			return err
@@ -300,6 +291,34 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 	}
 	subjectIDs := rankSubjectClaims(query, ms, subjRows, n)
 	return fuse(s.cfg.RRFK, denseIDs, lexicalIDs, subjectIDs), tm, nil
+}
+
+// searchSettingsSQL sets, for the search's read-only transaction ($1: hnsw.ef_search):
+//
+//   - plan_cache_mode = force_custom_plan: every statement is planned for its workspace. pgx prepares each
+//     statement once per connection, and after five executions Postgres may switch a prepared statement to a
+//     generic plan, made without the workspace value. For the dense query that plan cannot use a workspace's
+//     own HNSW index (a partial index serves only a plan that knows the workspace: pkg/store/dense.go) and
+//     sorts the whole workspace exactly, seconds in a large one (issue 15). The cost is planning each search's
+//     few statements again, well under a millisecond. It is set here, per transaction, rather than on every
+//     connection: the reconciler's writes have one best plan whatever the workspace and keep their cached ones.
+//   - hnsw.iterative_scan = relaxed_order: the index scan goes on until the visibility and time filters have
+//     passed enough rows, so filters never starve the result.
+const searchSettingsSQL = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
+	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+
+// denseSQL is the dense query: the @n claims nearest @qvec among those the view selects, by the workspace's own
+// HNSW index when it has one, else exactly (pkg/store/dense.go). It restricts claim_vectors itself to the
+// workspace, which is what proves a workspace index's predicate.
+func denseSQL(v store.View, dim int) string {
+	expr := store.DenseIndexExpr("cv", dim)
+	return `SELECT c.id::text, ` + expr + ` <=> @qvec::vector AS dist
+		FROM claim_vectors cv
+		JOIN claims c ON c.id = cv.claim_id
+		JOIN claim_versions v ON v.claim_id = cv.claim_id AND ` + v.Belief() + `
+		WHERE cv.workspace_id = @ws AND ` + v.Where() + `
+		ORDER BY ` + expr + ` <=> @qvec::vector
+		LIMIT @n`
 }
 
 // lexicalScanCap bounds the rows an any-term full-text query ranks: common words match a large share of a big

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/config"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Config is the reconciler's configuration, read from MNEME_RECONCILER_* (plus the shared MNEME_* settings) by
@@ -54,6 +55,12 @@ type Config struct {
 	// AuditRelayInterval is how often the reconciler publishes audit-log entries not yet on the ledger stream
 	// (io.mneme.audit.v1.recorded on mneme.ledger.<ws>). Default 1s.
 	AuditRelayInterval time.Duration `env:"MNEME_RECONCILER_AUDIT_RELAY_INTERVAL" envDefault:"1s"`
+	// WorkspaceIndexMin is the number of vectors at which a workspace gets an HNSW index of its own; smaller
+	// workspaces are searched exactly (pkg/store/dense.go). Default 2000.
+	WorkspaceIndexMin int `env:"MNEME_RECONCILER_WORKSPACE_INDEX_MIN" envDefault:"2000"`
+	// WorkspaceIndexInterval is how often the reconciler looks for workspaces that crossed WorkspaceIndexMin and
+	// builds their indexes (one replica at a time, CONCURRENTLY). Default 1m.
+	WorkspaceIndexInterval time.Duration `env:"MNEME_RECONCILER_WORKSPACE_INDEX_INTERVAL" envDefault:"1m"`
 
 	// JudgeBaseURL enables the LLM judge (an OpenAI-compatible API root such as http://localhost:11434/v1) for
 	// the policy rules that ask for it; empty means rules only.
@@ -100,6 +107,12 @@ func (c Config) Defaults() Config {
 	}
 	if c.AuditRelayInterval == 0 {
 		c.AuditRelayInterval = time.Second
+	}
+	if c.WorkspaceIndexMin == 0 {
+		c.WorkspaceIndexMin = store.DefaultWorkspaceIndexMin
+	}
+	if c.WorkspaceIndexInterval == 0 {
+		c.WorkspaceIndexInterval = time.Minute
 	}
 	if c.JudgeTimeout == 0 {
 		c.JudgeTimeout = 30 * time.Second
@@ -156,6 +169,12 @@ func (c Config) validateOwn() error {
 	}
 	if c.AuditRelayInterval < 10*time.Millisecond || c.AuditRelayInterval > time.Hour {
 		bad("MNEME_RECONCILER_AUDIT_RELAY_INTERVAL=%s is out of range: use 10ms..1h (default 1s)", c.AuditRelayInterval)
+	}
+	if c.WorkspaceIndexMin < 100 {
+		bad("MNEME_RECONCILER_WORKSPACE_INDEX_MIN=%d is out of range: use at least 100 (default 2000)", c.WorkspaceIndexMin)
+	}
+	if c.WorkspaceIndexInterval < 10*time.Millisecond || c.WorkspaceIndexInterval > 24*time.Hour {
+		bad("MNEME_RECONCILER_WORKSPACE_INDEX_INTERVAL=%s is out of range: use 10ms..24h (default 1m)", c.WorkspaceIndexInterval)
 	}
 	if c.JudgeBaseURL != "" {
 		u, err := url.Parse(c.JudgeBaseURL)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/nats-io/nats.go/jetstream"
@@ -19,6 +20,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/llm"
 	"github.com/mneme-ai/mneme/pkg/service"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Service is the reconciler: it owns a share of the claims partitions and applies them to the projection.
@@ -123,6 +125,12 @@ func (s *Service) Run(ctx context.Context) error {
 		audit.Relay(ctx, s.deps.DB, s.deps.JS, s.cfg.AuditRelayInterval, s.log)
 	}()
 	defer func() { <-relayDone }()
+	indexDone := make(chan struct{})
+	go func() {
+		defer close(indexDone)
+		s.indexWorkspaces(ctx)
+	}()
+	defer func() { <-indexDone }()
 	o := newOwner(s.engine)
 	err := o.run(ctx, func(ok bool) {
 		s.ready.Store(ok)
@@ -132,6 +140,32 @@ func (s *Service) Run(ctx context.Context) error {
 	})
 	s.ready.Store(false)
 	return err
+}
+
+// indexWorkspaces gives workspaces that crossed WorkspaceIndexMin vectors their own HNSW index, at start and
+// every WorkspaceIndexInterval, until ctx is done (store.IndexWorkspaces; one replica builds at a time). The
+// reconciler runs it because it writes the vectors: it is the one service every deployment runs beside the
+// store. A build cancelled by shutdown leaves an invalid index that the next run rebuilds.
+func (s *Service) indexWorkspaces(ctx context.Context) {
+	t := time.NewTicker(s.cfg.WorkspaceIndexInterval)
+	defer t.Stop()
+	for {
+		rep, err := store.IndexWorkspaces(ctx, s.deps.DB, s.cfg.WorkspaceIndexMin)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			s.log.WarnContext(ctx, "reconciler: indexing large workspaces failed; their dense search stays exact until the next run", "err", err)
+		case len(rep.Indexed) > 0 || rep.DroppedStoreWide:
+			s.log.InfoContext(ctx, "reconciler: workspaces got their own dense index", "workspaces", rep.Indexed,
+				"min_vectors", s.cfg.WorkspaceIndexMin, "dropped_store_wide_index", rep.DroppedStoreWide)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // settingPolicyVersion is the store setting holding the version of the resolution policy last in force.

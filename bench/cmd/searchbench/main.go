@@ -22,6 +22,9 @@
 // unit vectors (embedding 1M texts with the local model would take hours on 2 cores; the index does not care
 // where vectors come from). Queries are questions about random subjects whose vectors lie near their claims.
 //
+// -tenants loads many workspaces of mixed sizes into one database instead and compares dense-index layouts
+// per size class (tenants.go).
+//
 // It prints Markdown tables and writes JSON (-out).
 package main
 
@@ -91,6 +94,9 @@ type config struct {
 	searchEf  int
 
 	compareSingle bool
+	tenants       []tenantClass
+	indexMin      int
+	layouts       map[string]bool
 }
 
 func run() error {
@@ -112,8 +118,27 @@ func run() error {
 	flag.DurationVar(&c.timeout, "timeout", 2*time.Hour, "overall time limit")
 	flag.IntVar(&c.maxWorkMB, "maintenance-work-mem-mb", 0, "maintenance_work_mem for the index builds (0: the server's)")
 	flag.IntVar(&c.workers, "build-workers", -1, "max_parallel_maintenance_workers for the index builds (-1: the server's)")
+	var tenants string
+	flag.StringVar(&tenants, "tenants", "", "many workspaces in one database instead of -sizes: size classes <workspaces>x<claims>, e.g. 1x50000,3x10000,10x2000,300x200 (-queries per class)")
+	flag.IntVar(&c.indexMin, "index-min", store.DefaultWorkspaceIndexMin, "with -tenants: vectors at which a workspace gets its own HNSW index")
+	var layouts string
+	flag.StringVar(&layouts, "layouts", "before,custom,per-workspace", "with -tenants: layouts measured — before (store-wide index, cached plans), custom (store-wide index, custom plans), per-workspace")
 	flag.Parse()
 	var err error
+	if tenants != "" {
+		if c.tenants, err = parseTenants(tenants); err != nil {
+			return fmt.Errorf("-tenants: %w", err)
+		}
+		c.layouts = map[string]bool{}
+		for _, l := range strings.Split(layouts, ",") {
+			switch l = strings.TrimSpace(l); l {
+			case "before", "custom", "per-workspace":
+				c.layouts[l] = true
+			default:
+				return fmt.Errorf("-layouts: unknown layout %q (before, custom, per-workspace)", l)
+			}
+		}
+	}
 	if c.sizes, err = ints(sizes); err != nil {
 		return fmt.Errorf("-sizes: %w", err)
 	}
@@ -125,6 +150,9 @@ func run() error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(log)
 
+	if c.tenants != nil {
+		return benchTenants(ctx, c, c.tenants, log)
+	}
 	embedStats, err := measureEmbedding(ctx, c, log)
 	if err != nil {
 		return err
@@ -249,6 +277,8 @@ type gen struct {
 	seed   uint64
 	topics int
 	rng    *rand.Rand
+	// ns tells apart the claim ids of workspaces loaded into one database (-tenants); 0 in one workspace.
+	ns uint32
 }
 
 // Noise norms: cos(subject, topic) ≈ 0.8, cos(claim, subject) ≈ 0.85, cos(question, claim) ≈ 0.85; claims of
@@ -336,7 +366,7 @@ func (g *gen) rows(n int, emit func(r *row) error) (subjects int, err error) {
 			p := predicates[(s+j*3)%len(predicates)]
 			sv := g.subjectVec(s)
 			mk := func(obj string, vf time.Time, seq int64, ver int) *row {
-				r := &row{id: uuidFor(s, j, seq), subject: name, subjectKey: key, predicate: p, predKey: canon.PredicateKey(p),
+				r := &row{id: g.uuidFor(s, j, seq), subject: name, subjectKey: key, predicate: p, predKey: canon.PredicateKey(p),
 					object: obj, objectKey: canon.ObjectKey(obj), scope: "shared", owner: agent, validFrom: vf, seq: seq,
 					status: "active", versions: 1, recordedAt: vf.Add(time.Hour)}
 				r.text = canon.ClaimText(name, p, obj)
@@ -351,7 +381,7 @@ func (g *gen) rows(n int, emit func(r *row) error) (subjects int, err error) {
 			if g.rng.IntN(10) == 0 && count+1 < n {
 				old := mk(objects[g.rng.IntN(len(objects))], vf.Add(-time.Duration(1+g.rng.IntN(700))*24*time.Hour), int64(count)+1, 1)
 				old.scope, old.owner = cur.scope, cur.owner
-				old.id = uuidFor(s, j, -1)
+				old.id = g.uuidFor(s, j, -1)
 				old.status, old.versions, old.supersededBy = "superseded", 2, cur.id
 				vt := cur.validFrom
 				old.validTo = &vt
@@ -370,7 +400,15 @@ func (g *gen) rows(n int, emit func(r *row) error) (subjects int, err error) {
 	return subjects, nil
 }
 
-func uuidFor(s, j int, seq int64) string {
+func (g *gen) uuidFor(s, j int, seq int64) string {
+	if g.ns != 0 {
+		// Unique per (subject, attribute, current or older value) within the workspace.
+		old := 0
+		if seq < 0 {
+			old = 1
+		}
+		return fmt.Sprintf("%08x-%04x-4000-8%03x-%012x", g.ns, uint16(j), old, uint64(s))
+	}
 	x := uint64(s)*1_000_003 + uint64(j)*7 + uint64(seq+2)*0x9e3779b9
 	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", uint32(s), uint16(j), uint16(seq+2)&0xfff, uint16(x>>20)&0xfff, x&0xffffffffffff)
 }
@@ -428,6 +466,13 @@ func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResu
 		if res.DenseSecs, err = createIndexes(ctx, dbURL, defs, c.maxWorkMB, c.workers); err != nil {
 			return res, err
 		}
+		// The workspace's own HNSW index (the layout of pkg/store/dense.go); a corpus below the threshold is
+		// searched exactly, as the service would.
+		t2 := time.Now()
+		if _, err := store.IndexWorkspaces(ctx, pool, store.DefaultWorkspaceIndexMin); err != nil {
+			return res, err
+		}
+		res.DenseSecs = time.Since(t2).Seconds()
 		res.IndexSecs = time.Since(t1).Seconds()
 		if _, err := pool.Exec(ctx, `ANALYZE`); err != nil {
 			return res, err
@@ -438,8 +483,7 @@ func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResu
 		res.Subjects = subjects
 	}
 
-	if err := pool.QueryRow(ctx, `SELECT pg_relation_size(to_regclass($1)) / 1048576.0, pg_database_size(current_database()) / 1048576.0`,
-		store.DenseIndexName).Scan(&res.DenseMB, &res.DatabaseMB); err != nil {
+	if err := pool.QueryRow(ctx, `SELECT `+denseIndexMBSQL+`, pg_database_size(current_database()) / 1048576.0`).Scan(&res.DenseMB, &res.DatabaseMB); err != nil {
 		return res, err
 	}
 	res.LoadBefore = loadavg()
@@ -547,81 +591,101 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// denseIndexMBSQL is the size of claim_vectors' HNSW indexes in MB.
+const denseIndexMBSQL = `(SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0) / 1048576.0 FROM pg_index i
+	JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+	WHERE i.indrelid = 'claim_vectors'::regclass AND a.amname = 'hnsw')`
+
 func load(ctx context.Context, pool *pgxpool.Pool, g *gen, n int) (int, error) {
-	if _, err := pool.Exec(ctx, `INSERT INTO workspaces (id, created_by) VALUES ($1, 'searchbench') ON CONFLICT DO NOTHING`, workspace); err != nil {
-		return 0, err
-	}
-	const batch = 20000
-	var claims, versions, vectors, corr [][]any
-	aliases := map[string]string{}
-	flush := func() error {
-		for _, t := range []struct {
-			table string
-			cols  []string
-			rows  [][]any
-		}{
-			{"claims", []string{"id", "workspace_id", "subject_key", "subject", "predicate_key", "predicate", "slot_key", "object", "object_key",
-				"text", "functional", "scope", "owner_agent", "confidence", "valid_from", "sequence", "provenance", "partition", "stream_seq", "recorded_at"}, claims},
-			{"claim_versions", []string{"claim_id", "version", "workspace_id", "status", "valid_from", "valid_to", "recorded_at", "retired_at"}, versions},
-			{"claim_vectors", []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, vectors},
-			{"corroborations", []string{"claim_id", "source", "via_claim_id", "recorded_at"}, corr},
-		} {
-			if len(t.rows) == 0 {
-				continue
-			}
-			if _, err := pool.CopyFrom(ctx, pgx.Identifier{t.table}, t.cols, pgx.CopyFromRows(t.rows)); err != nil {
-				return fmt.Errorf("copy %s: %w", t.table, err)
-			}
-		}
-		claims, versions, vectors, corr = claims[:0], versions[:0], vectors[:0], corr[:0]
-		return nil
-	}
-	prov := `{"agent_id":"agent-0","extractor":"structured","extractor_version":"searchbench"}`
-	var edges [][]any
-	subjects, err := g.rows(n, func(r *row) error {
-		claims = append(claims, []any{r.id, workspace, r.subjectKey, r.subject, r.predKey, r.predicate, r.predKey, r.object, r.objectKey,
-			r.text, true, r.scope, r.owner, float32(1), r.validFrom, r.seq, prov, 0, r.seq, r.recordedAt})
-		if r.versions == 2 {
-			versions = append(versions, []any{r.id, 1, workspace, "active", r.validFrom, nil, r.recordedAt, r.retiredAt},
-				[]any{r.id, 2, workspace, r.status, r.validFrom, r.validTo, r.secondRecordedAt, nil})
-			edges = append(edges, []any{r.supersededBy, r.id})
-		} else {
-			versions = append(versions, []any{r.id, 1, workspace, r.status, r.validFrom, r.validTo, r.recordedAt, nil})
-		}
-		vectors = append(vectors, []any{r.id, workspace, model, dim, pgvector.NewVector(r.vector)})
-		corr = append(corr, []any{r.id, "agent:" + r.owner, r.id, r.recordedAt})
-		aliases[strings.ToLower(r.subject)] = r.subjectKey
-		if len(claims) >= batch {
-			return flush()
-		}
-		return nil
-	})
+	l := &loader{pool: pool, aliases: map[[2]string]string{}}
+	subjects, err := l.workspace(ctx, workspace, g, n)
 	if err != nil {
 		return 0, err
 	}
-	if err := flush(); err != nil {
+	return subjects, l.finish(ctx)
+}
+
+// loader bulk-loads generated workspaces with COPY, in batches across workspaces.
+type loader struct {
+	pool                            *pgxpool.Pool
+	claims, versions, vectors, corr [][]any
+	edges                           [][]any
+	aliases                         map[[2]string]string
+}
+
+const loadBatch = 20000
+
+func (l *loader) flush(ctx context.Context) error {
+	for _, t := range []struct {
+		table string
+		cols  []string
+		rows  [][]any
+	}{
+		{"claims", []string{"id", "workspace_id", "subject_key", "subject", "predicate_key", "predicate", "slot_key", "object", "object_key",
+			"text", "functional", "scope", "owner_agent", "confidence", "valid_from", "sequence", "provenance", "partition", "stream_seq", "recorded_at"}, l.claims},
+		{"claim_versions", []string{"claim_id", "version", "workspace_id", "status", "valid_from", "valid_to", "recorded_at", "retired_at"}, l.versions},
+		{"claim_vectors", []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, l.vectors},
+		{"corroborations", []string{"claim_id", "source", "via_claim_id", "recorded_at"}, l.corr},
+	} {
+		if len(t.rows) == 0 {
+			continue
+		}
+		if _, err := l.pool.CopyFrom(ctx, pgx.Identifier{t.table}, t.cols, pgx.CopyFromRows(t.rows)); err != nil {
+			return fmt.Errorf("copy %s: %w", t.table, err)
+		}
+	}
+	l.claims, l.versions, l.vectors, l.corr = l.claims[:0], l.versions[:0], l.vectors[:0], l.corr[:0]
+	return nil
+}
+
+// workspace generates n claims of g into workspace ws; it returns the number of subjects.
+func (l *loader) workspace(ctx context.Context, ws string, g *gen, n int) (int, error) {
+	if _, err := l.pool.Exec(ctx, `INSERT INTO workspaces (id, created_by) VALUES ($1, 'searchbench') ON CONFLICT DO NOTHING`, ws); err != nil {
 		return 0, err
 	}
-	// Edges reference claims, which now all exist.
-	var dec string
-	if err := pool.QueryRow(ctx, `SELECT '00000000-0000-4000-8000-000000000001'`).Scan(&dec); err != nil {
-		return 0, err
+	prov := `{"agent_id":"agent-0","extractor":"structured","extractor_version":"searchbench"}`
+	return g.rows(n, func(r *row) error {
+		l.claims = append(l.claims, []any{r.id, ws, r.subjectKey, r.subject, r.predKey, r.predicate, r.predKey, r.object, r.objectKey,
+			r.text, true, r.scope, r.owner, float32(1), r.validFrom, r.seq, prov, 0, r.seq, r.recordedAt})
+		if r.versions == 2 {
+			l.versions = append(l.versions, []any{r.id, 1, ws, "active", r.validFrom, nil, r.recordedAt, r.retiredAt},
+				[]any{r.id, 2, ws, r.status, r.validFrom, r.validTo, r.secondRecordedAt, nil})
+			l.edges = append(l.edges, []any{r.supersededBy, r.id})
+		} else {
+			l.versions = append(l.versions, []any{r.id, 1, ws, r.status, r.validFrom, r.validTo, r.recordedAt, nil})
+		}
+		l.vectors = append(l.vectors, []any{r.id, ws, model, dim, pgvector.NewVector(r.vector)})
+		l.corr = append(l.corr, []any{r.id, "agent:" + r.owner, r.id, r.recordedAt})
+		l.aliases[[2]string{ws, strings.ToLower(r.subject)}] = r.subjectKey
+		if len(l.claims) >= loadBatch {
+			return l.flush(ctx)
+		}
+		return nil
+	})
+}
+
+// finish writes what is left, then the supersedes edges and aliases (edges reference claims, which now all
+// exist).
+func (l *loader) finish(ctx context.Context) error {
+	if err := l.flush(ctx); err != nil {
+		return err
 	}
+	const dec = "00000000-0000-4000-8000-000000000001"
 	var erows [][]any
-	for _, e := range edges {
+	for _, e := range l.edges {
 		erows = append(erows, []any{e[0], e[1], dec})
 	}
-	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"supersedes"}, []string{"claim_id", "superseded_id", "decision_id"}, pgx.CopyFromRows(erows)); err != nil {
-		return 0, fmt.Errorf("copy supersedes: %w", err)
+	if _, err := l.pool.CopyFrom(ctx, pgx.Identifier{"supersedes"}, []string{"claim_id", "superseded_id", "decision_id"}, pgx.CopyFromRows(erows)); err != nil {
+		return fmt.Errorf("copy supersedes: %w", err)
 	}
 	var arows [][]any
-	for a, k := range aliases {
-		arows = append(arows, []any{workspace, a, k})
+	for k, subj := range l.aliases {
+		arows = append(arows, []any{k[0], k[1], subj})
 	}
-	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"subject_aliases"}, []string{"workspace_id", "alias", "subject_key"}, pgx.CopyFromRows(arows)); err != nil {
-		return 0, fmt.Errorf("copy subject_aliases: %w", err)
+	if _, err := l.pool.CopyFrom(ctx, pgx.Identifier{"subject_aliases"}, []string{"workspace_id", "alias", "subject_key"}, pgx.CopyFromRows(arows)); err != nil {
+		return fmt.Errorf("copy subject_aliases: %w", err)
 	}
-	return subjects, nil
+	return nil
 }
 
 // queries ---------------------------------------------------------------------------------------------------

@@ -1,0 +1,165 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Dense index layout. Many workspaces share claim_vectors, and a search must not pay for the others: one
+// store-wide HNSW graph makes a search in a 10k-claim workspace walk the graph of every workspace, discarding
+// their rows until it has enough of its own (tens of milliseconds beside a 200k-claim workspace, issue 15).
+// So the layout is per workspace, chosen by size:
+//
+//   - below a threshold (DefaultWorkspaceIndexMin vectors), a workspace is searched exactly: its rows through
+//     the B-tree claim_vectors_workspace_idx, sorted by distance — exact recall, and a few milliseconds because
+//     the workspace is small;
+//   - above it, the workspace has an HNSW index of its own, partial on workspace_id = <it>
+//     (WorkspaceIndexName), which IndexWorkspaces builds. Postgres uses a partial index only when the query's
+//     predicate proves the index's, that is, when the plan is made for the workspace value: the search
+//     statements run with plan_cache_mode = force_custom_plan (services/query/search.go), which a cached
+//     generic plan would defeat anyway.
+//
+// The indexes are expression indexes over DenseIndexExpr: pgvector indexes need a typed column, and a cast to a
+// fixed dimension pins it. They store half-precision vectors (halfvec), half the size of single precision, so
+// the indexes stay in Postgres's buffers; searchbench measures their recall against exact full-precision
+// search (docs/benchmarks.md). The table keeps full precision and stays append-only (no UPDATEs of vector rows,
+// RUNTIME.md): an index is built beside the rows, never by rewriting them. Half precision also raises pgvector's
+// HNSW dimension limit from 2,000 to 4,000; embeddings are unit-scale, far inside its range (±65,504).
+
+// DefaultWorkspaceIndexMin is the number of vectors at which a workspace gets its own HNSW index. Below it an
+// exact scan costs about as much as the rest of a search (a few µs per row: the 2 KB vectors are TOASTed); above
+// it the scan would dominate. A higher threshold means fewer indexes for the planner to consider on every
+// statement over claim_vectors, a lower one faster medium workspaces.
+const DefaultWorkspaceIndexMin = 2000
+
+const (
+	// storeWideIndexName is the one HNSW index over every workspace's vectors of earlier versions, and
+	// legacyDenseIndexName its single-precision predecessor; IndexWorkspaces drops both once every large
+	// workspace has its own.
+	storeWideIndexName   = "claim_vectors_halfvec_hnsw_idx"
+	legacyDenseIndexName = "claim_vectors_hnsw_idx"
+	// indexLockID serializes IndexWorkspaces across processes (every reconciler replica may run it).
+	indexLockID = migrateLockID + 2
+)
+
+// DenseIndexExpr returns the SQL expression the dense (HNSW, cosine) indexes are built over, for a query that
+// names claim_vectors by alias ("" for the bare column) in a store of dimension dim. A query uses a workspace's
+// index only when it orders by exactly this expression and restricts claim_vectors to that workspace:
+// WHERE cv.workspace_id = $ws ... ORDER BY DenseIndexExpr("cv", dim) <=> $1::vector (the query vector is cast to
+// halfvec implicitly), planned for the workspace value (a custom plan).
+func DenseIndexExpr(alias string, dim int) string {
+	col := "embedding"
+	if alias != "" {
+		col = alias + ".embedding"
+	}
+	return fmt.Sprintf("(%s::halfvec(%d))", col, dim)
+}
+
+// WorkspaceIndexName returns the name of workspace ws's own HNSW index: a hash of the id, since ids may hold
+// any characters and be longer than an identifier.
+func WorkspaceIndexName(ws string) string {
+	sum := sha256.Sum256([]byte(ws))
+	return "claim_vectors_ws_" + hex.EncodeToString(sum[:8]) + "_hnsw"
+}
+
+// IndexReport says what IndexWorkspaces did.
+type IndexReport struct {
+	// Indexed lists the workspaces that got an index of their own, largest first.
+	Indexed []string
+	// DroppedStoreWide is set when the store-wide index of earlier versions was dropped.
+	DroppedStoreWide bool
+	// Busy is set when another process was indexing, so this call did nothing.
+	Busy bool
+}
+
+// IndexWorkspaces gives every workspace holding at least minVectors vectors an HNSW index of its own (and
+// rebuilds one that an interrupted build left invalid), then drops the store-wide index of earlier versions,
+// which no large workspace needs any more. Builds run CONCURRENTLY: writers are not blocked, and searches of a
+// workspace being indexed stay exact until its index is valid. Only one process indexes at a time; the others
+// return with Busy set. A store with no pinned dimension has nothing to index.
+func IndexWorkspaces(ctx context.Context, pool *pgxpool.Pool, minVectors int) (IndexReport, error) {
+	var rep IndexReport
+	if minVectors <= 0 {
+		return rep, fmt.Errorf("store: workspace index threshold %d must be positive", minVectors)
+	}
+	_, dim, err := EmbeddingDim(ctx, pool)
+	if err != nil || dim == 0 {
+		return rep, err
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("store: index workspaces: %w", err)
+	}
+	defer conn.Release()
+	var locked bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, indexLockID).Scan(&locked); err != nil {
+		return rep, fmt.Errorf("store: index workspaces lock: %w", err)
+	}
+	if !locked {
+		rep.Busy = true
+		return rep, nil
+	}
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, indexLockID) }()
+
+	rows, err := conn.Query(ctx, `SELECT workspace_id FROM claim_vectors GROUP BY workspace_id
+		HAVING count(*) >= $1 ORDER BY count(*) DESC, workspace_id`, minVectors)
+	if err != nil {
+		return rep, fmt.Errorf("store: count workspace vectors: %w", err)
+	}
+	large, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return rep, fmt.Errorf("store: count workspace vectors: %w", err)
+	}
+	for _, ws := range large {
+		name := WorkspaceIndexName(ws)
+		var valid *bool
+		if err := conn.QueryRow(ctx, `SELECT (SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1))`, name).Scan(&valid); err != nil {
+			return rep, fmt.Errorf("store: index of workspace %q: %w", ws, err)
+		}
+		if valid != nil && *valid {
+			continue
+		}
+		if valid != nil {
+			// A concurrent build that failed leaves an invalid index that writers still maintain; rebuild it.
+			if _, err := conn.Exec(ctx, `DROP INDEX CONCURRENTLY IF EXISTS `+pgx.Identifier{name}.Sanitize()); err != nil {
+				return rep, fmt.Errorf("store: drop the invalid index of workspace %q: %w", ws, err)
+			}
+		}
+		// The workspace id becomes a string literal in the index predicate, quoted by the server.
+		var lit string
+		if err := conn.QueryRow(ctx, `SELECT quote_literal($1::text)`, ws).Scan(&lit); err != nil {
+			return rep, err
+		}
+		if _, err := conn.Exec(ctx, workspaceIndexDDL(name, lit, dim)); err != nil {
+			return rep, fmt.Errorf("store: index workspace %q: %w", ws, err)
+		}
+		rep.Indexed = append(rep.Indexed, ws)
+	}
+	for _, name := range []string{storeWideIndexName, legacyDenseIndexName} {
+		var exists bool
+		if err := conn.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&exists); err != nil {
+			return rep, err
+		}
+		if !exists {
+			continue
+		}
+		if _, err := conn.Exec(ctx, `DROP INDEX CONCURRENTLY IF EXISTS `+pgx.Identifier{name}.Sanitize()); err != nil {
+			return rep, fmt.Errorf("store: drop the store-wide dense index: %w", err)
+		}
+		rep.DroppedStoreWide = true
+	}
+	return rep, nil
+}
+
+// workspaceIndexDDL is the statement building the index name of the workspace whose id is the quoted literal
+// wsLiteral.
+func workspaceIndexDDL(name, wsLiteral string, dim int) string {
+	return fmt.Sprintf(`CREATE INDEX CONCURRENTLY IF NOT EXISTS %s ON claim_vectors
+		USING hnsw (%s halfvec_cosine_ops) WITH (m = 16, ef_construction = 64) WHERE workspace_id = %s`,
+		pgx.Identifier{name}.Sanitize(), DenseIndexExpr("", dim), wsLiteral)
+}
