@@ -198,11 +198,11 @@ func TestEraseSubjectLeavesNoTrace(t *testing.T) {
 		t.Fatal("the workload did not store the secret where expected")
 	}
 
-	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", ErasureRequest{Kind: EraseSubject, Target: subject})
+	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", api.ErasureRequest{Kind: api.EraseSubject, Target: subject})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("erasure: %d %s", resp.StatusCode, body)
 	}
-	var st ErasureStatus
+	var st api.Erasure
 	if err := json.Unmarshal(body, &st); err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestEraseAgentRebuildsLikeReplay(t *testing.T) {
 	waitApplied(t, pool, b.js, cfg.Partitions, 30*time.Second)
 	before := currentStatus(t, pool, ws)
 
-	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", ErasureRequest{Kind: EraseAgent, Target: "agent-z"})
+	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", api.ErasureRequest{Kind: api.EraseAgent, Target: "agent-z"})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("erasure: %d %s", resp.StatusCode, body)
 	}
@@ -299,7 +299,7 @@ func TestEraseWorkspace(t *testing.T) {
 	mixedWorkload(t, b, cfg.Partitions, "wsy")
 	waitApplied(t, pool, b.js, cfg.Partitions, 30*time.Second)
 	y := currentStatus(t, pool, "wsy")
-	resp, body := postJSON(t, srv.URL+"/v1/workspaces/wsx/erasures", "agent-admin", ErasureRequest{Kind: EraseWorkspace})
+	resp, body := postJSON(t, srv.URL+"/v1/workspaces/wsx/erasures", "agent-admin", api.ErasureRequest{Kind: api.EraseWorkspace})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("erasure: %d %s", resp.StatusCode, body)
 	}
