@@ -316,3 +316,44 @@ func TestEraseWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// TestErasureBodyIsStrict: the erasure endpoint reads its body with the API's strict decoder — a body over its
+// 4,096 bytes is a 413 naming the limit (it used to be cut there and reported as malformed JSON), and unknown
+// fields and trailing data are 400s; nothing is erased.
+func TestErasureBodyIsStrict(t *testing.T) {
+	t.Parallel()
+	pool, _ := newStore(t)
+	b := startBus(t)
+	svc, _ := runService(t, pool, b, testConfig(), "r1")
+	srv := serveHTTP(t, svc)
+	createWorkspace(t, pool, "wss")
+	for _, c := range []struct {
+		name, body   string
+		status       int
+		field, limit string
+	}{
+		{"over the limit", `{"kind":"subject","target":"` + strings.Repeat("a", 5000) + `"}`, http.StatusRequestEntityTooLarge, "", "4096 bytes"},
+		{"unknown field", `{"kind":"subject","target":"alice","force":true}`, http.StatusBadRequest, "force", ""},
+		{"trailing data", `{"kind":"subject","target":"alice"} {"kind":"workspace"}`, http.StatusBadRequest, "", ""},
+	} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/v1/workspaces/wss/erasures", strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set(api.HeaderAgent, "agent-admin")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e api.Error
+		err = json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != c.status || e.Error.Field != c.field || e.Error.Limit != c.limit {
+			t.Errorf("%s: %d %+v (%v); want %d field %q limit %q", c.name, resp.StatusCode, e.Error, err, c.status, c.field, c.limit)
+		}
+	}
+	var n int
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM erasures`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d erasures recorded (%v)", n, err)
+	}
+}

@@ -2,10 +2,8 @@ package reconciler
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 
@@ -131,10 +129,11 @@ func (s *Service) handleErasure(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req api.ErasureRequest
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxErasureBody+1))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		api.WriteError(w, http.StatusBadRequest, api.CodeInvalid, "", "body must be JSON {\"kind\": \"subject|agent|workspace\", \"target\": \"...\"}: "+err.Error())
+	if err := api.DecodeBody(w, r, maxErasureBody, &req); err != nil {
+		var he *api.HTTPError
+		if errors.As(err, &he) {
+			he.Write(w)
+		}
 		return
 	}
 	switch req.Kind {
