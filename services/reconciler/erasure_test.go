@@ -244,7 +244,7 @@ func TestEraseAgentRebuildsLikeReplay(t *testing.T) {
 	srvJudge := openaitestRandomJudge(t)
 	cfg := testConfig()
 	cfg.PolicyFile = writePolicy(t, judgePolicy)
-	cfg.JudgeBaseURL, cfg.JudgeModel = srvJudge, "random-judge"
+	cfg.Judge.BaseURL, cfg.Judge.Model = srvJudge, "random-judge"
 	svc, _ := runService(t, pool, b, cfg, "r1")
 	srv := serveHTTP(t, svc)
 	const ws = "wsa"
