@@ -9,7 +9,6 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/kljensen/snowball v0.10.0
 	github.com/mneme-ai/mneme/pkg v0.0.0-00010101000000-000000000000
-	github.com/mneme-ai/mneme/schemas v0.0.0-00010101000000-000000000000
 	github.com/mneme-ai/mneme/services/embedder v0.0.0-00010101000000-000000000000
 	github.com/mneme-ai/mneme/services/extractor v0.0.0-00010101000000-000000000000
 	github.com/mneme-ai/mneme/services/ingest v0.0.0-00010101000000-000000000000
@@ -24,7 +23,6 @@ require (
 	go.opentelemetry.io/otel/exporters/prometheus v0.69.0
 	go.opentelemetry.io/otel/sdk/metric v1.47.0
 	golang.org/x/sync v0.24.0
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -49,6 +47,7 @@ require (
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/mingrammer/commonregex v1.0.1 // indirect
 	github.com/minio/highwayhash v1.0.4 // indirect
+	github.com/mneme-ai/mneme/schemas v0.0.0-00010101000000-000000000000 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nats-io/nats-server/v2 v2.15.2 // indirect
 	github.com/nats-io/nkeys v0.4.16 // indirect
@@ -76,6 +75,7 @@ require (
 	gonum.org/v1/gonum v0.16.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/neurosnap/sentences.v1 v1.0.6 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 replace (

@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/api/openapitest"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
@@ -195,7 +196,7 @@ func TestNegationThroughReconciler(t *testing.T) {
 		t.Errorf("known_at %s, before the link: contradicts %v", before.Format(time.RFC3339Nano), partners(e.Contradicts))
 	}
 	// The documented response shapes hold the new fields.
-	sch := componentSchemas(t, "SubjectResponse", "ClaimResponse")
+	sch := openapitest.Components(t, "SubjectResponse", "ClaimResponse")
 	for path, schema := range map[string]string{"/v1/workspaces/team/subjects/maya": "SubjectResponse", "/v1/workspaces/team/claims/" + never: "ClaimResponse"} {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url+path, nil)
 		req.Header.Set(api.HeaderAgent, "agent-a")

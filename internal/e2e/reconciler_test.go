@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/kljensen/snowball/english"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/api"
@@ -20,6 +21,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus/bustest"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
+	"github.com/mneme-ai/mneme/pkg/embedding/embeddingtest"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/pgtest"
 	"github.com/mneme-ai/mneme/pkg/service"
@@ -220,7 +222,7 @@ func poll(limit time.Duration, cond func() bool) bool {
 type pipeline struct {
 	js   jetstream.JetStream
 	pool *pgxpool.Pool
-	emb  hashEmbedder
+	emb  *embeddingtest.Words
 	a    *client.Client // agent-a
 	url  string         // the query service's base URL
 }
@@ -261,7 +263,8 @@ func startPipeline(t *testing.T, partitions int, mod func(*reconciler.Config)) *
 			t.Errorf("reconciler: %v", err)
 		}
 	})
-	emb := hashEmbedder{dim: 64}
+	// The query service tests' embedder: hashed words, stemmed as the service stems them.
+	emb := embeddingtest.NewWords(64, func(w string) string { return english.Stem(w, false) })
 	qcfg := query.DefaultConfig()
 	qcfg.DevMode = true
 	q, err := query.New(service.Deps{DB: pool, Embedder: emb, Logger: quiet}, qcfg)

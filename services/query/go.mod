@@ -7,9 +7,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/kljensen/snowball v0.10.0
 	github.com/mneme-ai/mneme/pkg v0.0.0-00010101000000-000000000000
-	github.com/mneme-ai/mneme/schemas v0.0.0-00010101000000-000000000000
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -21,6 +19,7 @@ require (
 	github.com/jdkato/prose/v2 v2.0.0 // indirect
 	github.com/kr/text v0.2.0 // indirect
 	github.com/mingrammer/commonregex v1.0.1 // indirect
+	github.com/mneme-ai/mneme/schemas v0.0.0-00010101000000-000000000000 // indirect
 	github.com/nats-io/jwt/v2 v2.8.2 // indirect
 	github.com/pgvector/pgvector-go v0.3.0 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
@@ -29,6 +28,7 @@ require (
 	golang.org/x/time v0.16.0 // indirect
 	gonum.org/v1/gonum v0.7.0 // indirect
 	gopkg.in/neurosnap/sentences.v1 v1.0.6 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 require (
