@@ -3,10 +3,12 @@ module github.com/mneme-ai/mneme
 go 1.26.0
 
 require (
+	github.com/caarlos0/env/v11 v11.4.2
 	github.com/chromedp/chromedp v0.23.0
 	github.com/exaring/otelpgx v0.13.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/kljensen/snowball v0.10.0
 	github.com/mneme-ai/mneme/pkg v0.0.0-00010101000000-000000000000
 	github.com/mneme-ai/mneme/services/embedder v0.0.0-00010101000000-000000000000
 	github.com/mneme-ai/mneme/services/extractor v0.0.0-00010101000000-000000000000
@@ -17,6 +19,7 @@ require (
 	github.com/nats-io/jwt/v2 v2.8.2
 	github.com/nats-io/nats.go v1.55.0
 	github.com/prometheus/client_golang v1.25.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.71.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp v1.47.0
@@ -34,7 +37,6 @@ require (
 	github.com/aaaton/golem/v4/dicts/en v1.0.1 // indirect
 	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
-	github.com/caarlos0/env/v11 v11.4.2 // indirect
 	github.com/cenkalti/backoff/v4 v4.3.0 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
@@ -53,7 +55,6 @@ require (
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/jdkato/prose/v2 v2.0.0 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
-	github.com/kljensen/snowball v0.10.0 // indirect
 	github.com/mingrammer/commonregex v1.0.1 // indirect
 	github.com/minio/highwayhash v1.0.4 // indirect
 	github.com/mneme-ai/mneme/schemas v0.0.0-00010101000000-000000000000 // indirect
@@ -66,7 +67,6 @@ require (
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/otlptranslator v1.0.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
@@ -87,6 +87,7 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260928230214-8a89bd6388cc // indirect
 	google.golang.org/grpc v1.83.2 // indirect
 	gopkg.in/neurosnap/sentences.v1 v1.0.6 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 replace (

@@ -5,25 +5,20 @@ package inproc
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/bench"
 	"github.com/mneme-ai/mneme/internal/app"
 	"github.com/mneme-ai/mneme/pkg/natsauth"
+	"github.com/mneme-ai/mneme/pkg/pgtest"
 )
 
 // DatabasePrefix starts the name of every database the benchmark creates; the creation time follows it.
@@ -34,7 +29,7 @@ const staleAfter = 24 * time.Hour
 
 // Options configures Start.
 type Options struct {
-	// Name goes into the database name (mneme_bench_<name>_<time>_<random>), e.g. the benchmark.
+	// Name goes into the database name (mneme_bench_<time>_<random>_<name>), e.g. the benchmark.
 	Name string
 	// AdminURL is a database URL on the server whose role may CREATE DATABASE. Default AdminURL().
 	AdminURL string
@@ -113,7 +108,7 @@ func Start(ctx context.Context, o Options) (s *System, err error) {
 	var dbURL string
 	if o.Reuse != "" {
 		s.Database = o.Reuse
-		dbURL, err = withDatabase(s.admin, o.Reuse)
+		dbURL, err = pgtest.WithDatabase(s.admin, o.Reuse)
 	} else {
 		dbURL, err = s.createDatabase(ctx, o.Name)
 	}
@@ -203,122 +198,25 @@ func (s *System) Close() error {
 	return errors.Join(errs...)
 }
 
-func connect(ctx context.Context, u string) (*pgx.Conn, error) {
-	cfg, err := pgx.ParseConfig(u)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > 5*time.Second {
-		cfg.ConnectTimeout = 5 * time.Second
-	}
-	return pgx.ConnectConfig(ctx, cfg)
-}
-
 func (s *System) createDatabase(ctx context.Context, name string) (string, error) {
-	conn, err := connect(ctx, s.admin)
-	if err != nil {
-		return "", fmt.Errorf("no PostgreSQL at %s: %w (start the local cluster with `scripts/pg.sh start`, or set MNEME_BENCH_ADMIN_URL, or point -url at a running Mneme)", redact(s.admin), err)
-	}
-	defer conn.Close(context.Background())
-	if dropped := dropStale(ctx, conn); len(dropped) > 0 {
+	if dropped, err := pgtest.DropStale(ctx, s.admin, DatabasePrefix, staleAfter); err != nil {
+		return "", fmt.Errorf("no usable PostgreSQL at %s: %w (start the local cluster with `scripts/pg.sh start`, or set MNEME_BENCH_ADMIN_URL, or point -url at a running Mneme)", pgtest.Redact(s.admin), err)
+	} else if len(dropped) > 0 {
 		s.log.Info("dropped stale benchmark databases", "databases", dropped)
 	}
-	var rnd [3]byte
-	_, _ = rand.Read(rnd[:])
-	db := DatabasePrefix + sanitize(name) + "_" + strconv.FormatInt(time.Now().Unix(), 10) + "_" + hex.EncodeToString(rnd[:])
-	if len(db) > 63 {
-		db = db[:63]
-	}
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{db}.Sanitize()+" TEMPLATE template0"); err != nil {
-		return "", fmt.Errorf("create database %s: %w (the role needs CREATEDB)", db, err)
+	db := pgtest.ScratchName(DatabasePrefix, name, time.Now())
+	dbURL, err := pgtest.CreateDatabase(ctx, s.admin, db)
+	if err != nil {
+		return "", err
 	}
 	s.Database = db
-	dbURL, err := withDatabase(s.admin, db)
-	if err != nil {
-		return "", err
-	}
-	c2, err := connect(ctx, dbURL)
-	if err != nil {
-		return "", err
-	}
-	defer c2.Close(context.Background())
-	if _, err := c2.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector"); err != nil {
-		return "", fmt.Errorf("pgvector is not installed on this server (run scripts/deps.sh): %w", err)
-	}
 	return dbURL, nil
 }
 
 func (s *System) dropDatabase(db string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := connect(ctx, s.admin)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	_, err = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{db}.Sanitize()+" WITH (FORCE)")
-	return err
-}
-
-// dropStale drops benchmark databases older than staleAfter (left by killed runs) and returns their names.
-func dropStale(ctx context.Context, conn *pgx.Conn) []string {
-	rows, err := conn.Query(ctx, "SELECT datname FROM pg_database WHERE starts_with(datname, $1)", DatabasePrefix)
-	if err != nil {
-		return nil
-	}
-	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil
-	}
-	var dropped []string
-	for _, n := range names {
-		parts := strings.Split(strings.TrimPrefix(n, DatabasePrefix), "_")
-		if len(parts) < 2 {
-			continue
-		}
-		sec, err := strconv.ParseInt(parts[len(parts)-2], 10, 64)
-		if err != nil || time.Since(time.Unix(sec, 0)) < staleAfter {
-			continue
-		}
-		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{n}.Sanitize()+" WITH (FORCE)"); err == nil {
-			dropped = append(dropped, n)
-		}
-	}
-	return dropped
-}
-
-func sanitize(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	if b.Len() == 0 {
-		return "run"
-	}
-	return b.String()
-}
-
-func withDatabase(connURL, name string) (string, error) {
-	if strings.HasPrefix(connURL, "postgres://") || strings.HasPrefix(connURL, "postgresql://") {
-		u, err := url.Parse(connURL)
-		if err != nil {
-			return "", err
-		}
-		u.Path = "/" + name
-		u.RawPath = ""
-		return u.String(), nil
-	}
-	return connURL + " dbname=" + name, nil
-}
-
-func redact(connURL string) string {
-	u, err := url.Parse(connURL)
-	if err != nil || u.Scheme == "" {
-		return "(connection string)"
-	}
-	return u.Redacted()
+	return pgtest.DropDatabase(ctx, s.admin, db)
 }
 
 // Fleet returns the production-mode system as its agents meet it (Options.Production): agents get their own

@@ -32,7 +32,6 @@ import (
 	"github.com/mneme-ai/mneme/pkg/config"
 	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
-	"github.com/mneme-ai/mneme/pkg/llm"
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/embedder"
@@ -201,7 +200,7 @@ func buildEmbedder(ctx context.Context, cfg Config) (embedding.Embedder, error) 
 		if cfg.EmbeddingDim > 0 {
 			opts = append(opts, embedding.WithDim(cfg.EmbeddingDim))
 		}
-		e, err := embedding.NewOpenAI(llm.Config{BaseURL: cfg.EmbeddingBaseURL, Model: cfg.EmbeddingModel, APIKey: cfg.EmbeddingAPIKey}, opts...)
+		e, err := embedding.NewOpenAI(cfg.Embedding.Config(), opts...)
 		if err != nil {
 			return nil, fmt.Errorf("embedding provider openai: %w", err)
 		}
@@ -209,7 +208,7 @@ func buildEmbedder(ctx context.Context, cfg Config) (embedding.Embedder, error) 
 			pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
 			defer cancel()
 			if _, err := e.Probe(pctx); err != nil {
-				return nil, fmt.Errorf("embedding provider openai at %s: %w", cfg.EmbeddingBaseURL, err)
+				return nil, fmt.Errorf("embedding provider openai at %s: %w", cfg.Embedding.BaseURL, err)
 			}
 		}
 		return e, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/config"
+	"github.com/mneme-ai/mneme/pkg/llm"
 )
 
 // Targets are the services one process can run; "all" runs every one of them.
@@ -28,12 +29,8 @@ type Config struct {
 	EmbeddingProvider string `env:"MNEME_EMBEDDING_PROVIDER" envDefault:"local"`
 	// ModelDir overrides where the local model's weights are read (default .cache/models/use-lite).
 	ModelDir string `env:"MNEME_MODEL_DIR"`
-	// EmbeddingBaseURL is the API root of the openai provider, e.g. http://localhost:11434/v1 (Ollama).
-	EmbeddingBaseURL string `env:"MNEME_EMBEDDING_BASE_URL"`
-	// EmbeddingModel is the embedding model name of the openai provider.
-	EmbeddingModel string `env:"MNEME_EMBEDDING_MODEL"`
-	// EmbeddingAPIKey is the bearer key of the openai provider (empty for local servers).
-	EmbeddingAPIKey string `env:"MNEME_EMBEDDING_API_KEY"`
+	// Embedding is the embeddings endpoint of the openai provider (e.g. Ollama's http://localhost:11434/v1).
+	Embedding llm.Endpoint `envPrefix:"MNEME_EMBEDDING_"`
 	// EmbeddingDim requests vectors of this dimension from the openai provider (0: the model's own).
 	EmbeddingDim int `env:"MNEME_EMBEDDING_DIM"`
 	// StreamReplicas is the JetStream replica count of Mneme's streams: 1 on one machine, 3 on a cluster.
@@ -99,7 +96,7 @@ func (c Config) Validate() error {
 	switch c.EmbeddingProvider {
 	case "local":
 	case "openai":
-		if c.EmbeddingBaseURL == "" || c.EmbeddingModel == "" {
+		if !c.Embedding.Set() || c.Embedding.Model == "" {
 			errs = append(errs, errors.New("MNEME_EMBEDDING_PROVIDER=openai needs MNEME_EMBEDDING_BASE_URL (e.g. http://localhost:11434/v1) and MNEME_EMBEDDING_MODEL"))
 		}
 	default:

@@ -38,21 +38,33 @@ func Render(root string, sections []Section) ([]byte, error) {
 	seen := map[string]bool{}
 	for _, s := range sections {
 		var rows []string
-		var walk func(t reflect.Type) error
-		walk = func(t reflect.Type) error {
+		// walk lists t's variables; a struct field with an envPrefix (a shared type such as llm.Endpoint) lists
+		// its fields under that prefix, each followed by the doc of the field that holds it (what it is for).
+		var walk func(t reflect.Type, prefix, use string) error
+		walk = func(t reflect.Type, prefix, use string) error {
 			if err := parseDocs(root, t.PkgPath(), docs, parsed); err != nil {
 				return err
 			}
 			for i := 0; i < t.NumField(); i++ {
 				f := t.Field(i)
 				tag, _, _ := strings.Cut(f.Tag.Get("env"), ",")
-				if f.Anonymous && f.Type.Kind() == reflect.Struct && tag == "" {
-					if err := walk(f.Type); err != nil {
+				if p := f.Tag.Get("envPrefix"); p != "" && f.Type.Kind() == reflect.Struct && tag == "" {
+					if err := walk(f.Type, prefix+p, readable(f.Name, docs[t.PkgPath()+"."+t.Name()+"."+f.Name])); err != nil {
 						return err
 					}
 					continue
 				}
-				if tag == "" || seen[tag] {
+				if f.Anonymous && f.Type.Kind() == reflect.Struct && tag == "" {
+					if err := walk(f.Type, prefix, use); err != nil {
+						return err
+					}
+					continue
+				}
+				if tag == "" {
+					continue
+				}
+				tag = prefix + tag
+				if seen[tag] {
 					continue
 				}
 				seen[tag] = true
@@ -63,11 +75,14 @@ func Render(root string, sections []Section) ([]byte, error) {
 					def = "`" + def + "`"
 				}
 				doc := readable(f.Name, docs[t.PkgPath()+"."+t.Name()+"."+f.Name])
+				if use != "" {
+					doc += " " + use
+				}
 				rows = append(rows, fmt.Sprintf("| `%s` | %s | %s |", tag, def, doc))
 			}
 			return nil
 		}
-		if err := walk(reflect.TypeOf(s.Config)); err != nil {
+		if err := walk(reflect.TypeOf(s.Config), "", ""); err != nil {
 			return nil, err
 		}
 		if len(rows) == 0 {

@@ -236,7 +236,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, ws string) {
 	if txt := ok("subject_timeline", map[string]any{"subject": "alice", "slot": "role"}, nil); !strings.Contains(txt, "manager: pending") || !strings.Contains(txt, "current: engineer") {
 		t.Errorf("timeline text before confirmation:\n%s", txt)
 	}
-	var conf client.ConfirmResponse
+	var conf api.ConfirmResponse
 	ok("confirm_claim", map[string]any{"claim_id": manager}, &conf)
 	if conf.ClaimID != manager {
 		t.Errorf("confirmed %q, want %q", conf.ClaimID, manager)
@@ -286,11 +286,11 @@ func exercise(t *testing.T, cs *mcp.ClientSession, ws string) {
 	refused("answer", map[string]any{"question": "Where?", "size": 3}, `unknown argument "size"`)
 
 	// Erasure: forget Bob, then the erasure's record.
-	var er client.Erasure
+	var er api.Erasure
 	if txt := ok("erase", map[string]any{"kind": "subject", "target": "Bob"}, &er); er.Status != "completed" || er.ClaimsErased < 1 || !strings.Contains(txt, "completed") {
 		t.Fatalf("erase: %q %+v", txt, er)
 	}
-	var st client.Erasure
+	var st api.Erasure
 	ok("erasure_status", map[string]any{"erasure_id": er.ErasureID}, &st)
 	if st.ErasureID != er.ErasureID || st.Status != "completed" || st.RequestedBy != "planner" {
 		t.Errorf("erasure_status: %+v", st)

@@ -232,7 +232,7 @@ func (s *server) timeline(ctx context.Context, in *timelineIn) (string, *api.Sub
 	return renderTimeline(res), res, nil
 }
 
-func (s *server) confirm(ctx context.Context, in *confirmIn) (string, *client.ConfirmResponse, error) {
+func (s *server) confirm(ctx context.Context, in *confirmIn) (string, *api.ConfirmResponse, error) {
 	res, err := s.c.Confirm(ctx, s.ws, strings.ToLower(in.ClaimID))
 	if err != nil {
 		return "", nil, err
@@ -241,21 +241,21 @@ func (s *server) confirm(ctx context.Context, in *confirmIn) (string, *client.Co
 		res.ClaimID, res.ConfirmationID), res, nil
 }
 
-func (s *server) erase(ctx context.Context, in *eraseIn) (string, *client.Erasure, error) {
+func (s *server) erase(ctx context.Context, in *eraseIn) (string, *api.Erasure, error) {
 	switch {
-	case in.Kind == client.EraseWorkspace && in.Target != "" && in.Target != s.ws:
+	case in.Kind == api.EraseWorkspace && in.Target != "" && in.Target != s.ws:
 		return "", nil, argErrorf("target", "a workspace erasure takes no target (this server acts on workspace %s only)", s.ws)
-	case in.Kind != client.EraseWorkspace && strings.TrimSpace(in.Target) == "":
+	case in.Kind != api.EraseWorkspace && strings.TrimSpace(in.Target) == "":
 		return "", nil, argErrorf("target", "target is required for kind %s: the %s to forget", in.Kind, in.Kind)
 	}
-	res, err := s.c.RequestErasure(ctx, s.ws, client.ErasureRequest{Kind: in.Kind, Target: in.Target})
+	res, err := s.c.RequestErasure(ctx, s.ws, api.ErasureRequest{Kind: in.Kind, Target: in.Target})
 	if err != nil {
 		return "", nil, err
 	}
 	return erasureText(res), res, nil
 }
 
-func (s *server) erasureStatus(ctx context.Context, in *erasureStatusIn) (string, *client.Erasure, error) {
+func (s *server) erasureStatus(ctx context.Context, in *erasureStatusIn) (string, *api.Erasure, error) {
 	res, err := s.c.Erasure(ctx, s.ws, strings.ToLower(in.ErasureID))
 	if err != nil {
 		return "", nil, err
@@ -263,7 +263,7 @@ func (s *server) erasureStatus(ctx context.Context, in *erasureStatusIn) (string
 	return erasureText(res), res, nil
 }
 
-func erasureText(e *client.Erasure) string {
+func erasureText(e *api.Erasure) string {
 	if e.Status == "completed" {
 		return fmt.Sprintf("Erasure %s (%s) completed: %d claim(s) erased, %d source message(s) purged. Mneme keeps a record of "+
 			"the erasure (who asked and when), never the erased content.", e.ErasureID, e.Kind, e.ClaimsErased, e.MessagesPurged)

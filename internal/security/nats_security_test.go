@@ -424,7 +424,7 @@ func TestNATSPipelineWithLeastPrivilegeUsers(t *testing.T) {
 	eventually(t, 30*time.Second, "the bad message dead-lettered", func() bool { return len(streamMsgs(t, js, bus.StreamDLQ)) == 1 })
 
 	// Erasure: the reconciler deletes the agent's messages from every stream (and the dead letter).
-	e, err := c.RequestErasure(ctx, "acme", client.ErasureRequest{Kind: "agent", Target: "planner.eu"})
+	e, err := c.RequestErasure(ctx, "acme", api.ErasureRequest{Kind: "agent", Target: "planner.eu"})
 	if err != nil {
 		t.Fatalf("erasure: %v", err)
 	}

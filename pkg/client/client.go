@@ -218,29 +218,29 @@ func (c *Client) Claim(ctx context.Context, ws, id string, o ReadOptions) (*api.
 }
 
 // Confirm explicitly confirms a pending claim (POST /v1/workspaces/{ws}/claims/{id}/confirm).
-func (c *Client) Confirm(ctx context.Context, ws, claimID string) (*ConfirmResponse, error) {
-	var out ConfirmResponse
+func (c *Client) Confirm(ctx context.Context, ws, claimID string) (*api.ConfirmResponse, error) {
+	var out api.ConfirmResponse
 	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "claims", claimID, "confirm"), nil, nil, &out)
 }
 
 // Release releases a quarantined claim after review (POST /v1/workspaces/{ws}/claims/{id}/release); it needs
 // an admin key.
-func (c *Client) Release(ctx context.Context, ws, claimID string) (*ConfirmResponse, error) {
-	var out ConfirmResponse
+func (c *Client) Release(ctx context.Context, ws, claimID string) (*api.ConfirmResponse, error) {
+	var out api.ConfirmResponse
 	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "claims", claimID, "release"), nil, nil, &out)
 }
 
 // RequestErasure asks to forget a subject, an agent's claims or the workspace (POST /v1/workspaces/{ws}/erasures).
 // The server waits a while for completion: the returned Erasure has Status "completed", or "requested" when it
 // is still running (poll with Erasure).
-func (c *Client) RequestErasure(ctx context.Context, ws string, req ErasureRequest) (*Erasure, error) {
-	var out Erasure
+func (c *Client) RequestErasure(ctx context.Context, ws string, req api.ErasureRequest) (*api.Erasure, error) {
+	var out api.Erasure
 	return &out, c.do(ctx, http.MethodPost, wsPath(ws, "erasures"), nil, req, &out)
 }
 
 // Erasure returns the record of an erasure (GET /v1/workspaces/{ws}/erasures/{id}).
-func (c *Client) Erasure(ctx context.Context, ws, id string) (*Erasure, error) {
-	var out Erasure
+func (c *Client) Erasure(ctx context.Context, ws, id string) (*api.Erasure, error) {
+	var out api.Erasure
 	return &out, c.do(ctx, http.MethodGet, wsPath(ws, "erasures", id), nil, nil, &out)
 }
 

@@ -139,12 +139,12 @@ func create(tb testing.TB, withPool bool) *DB {
 
 	name := databaseName(tb.Name(), time.Now())
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE template0"); err != nil {
-		fail(tb, "pgtest: create database %s on %s: %v (the role needs CREATEDB)", name, redact(admin), err)
+		fail(tb, "pgtest: create database %s on %s: %v (the role needs CREATEDB)", name, Redact(admin), err)
 		return nil
 	}
 	tb.Cleanup(func() { drop(tb, admin, name) })
 
-	dbURL, err := withDatabase(admin, name)
+	dbURL, err := WithDatabase(admin, name)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
 		return nil
@@ -210,13 +210,7 @@ func drop(tb testing.TB, admin, name string) {
 	// The test's own context is already cancelled when cleanups run.
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
-	conn, err := connect(ctx, admin)
-	if err != nil {
-		tb.Errorf("pgtest: drop database %s: %v", name, err)
-		return
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)"); err != nil {
+	if err := DropDatabase(ctx, admin, name); err != nil {
 		tb.Errorf("pgtest: drop database %s: %v", name, err)
 	}
 }
@@ -224,7 +218,11 @@ func drop(tb testing.TB, admin, name string) {
 // dropStale drops databases this package created more than staleAfter before now, left behind by test
 // processes that were killed before their cleanups ran. It returns the names it dropped.
 func dropStale(ctx context.Context, conn *pgx.Conn, now time.Time) ([]string, error) {
-	rows, err := conn.Query(ctx, "SELECT datname FROM pg_database WHERE starts_with(datname, $1)", namePrefix)
+	return dropStaleWith(ctx, conn, namePrefix, staleAfter, now)
+}
+
+func dropStaleWith(ctx context.Context, conn *pgx.Conn, prefix string, maxAge time.Duration, now time.Time) ([]string, error) {
+	rows, err := conn.Query(ctx, "SELECT datname FROM pg_database WHERE starts_with(datname, $1)", prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -234,8 +232,8 @@ func dropStale(ctx context.Context, conn *pgx.Conn, now time.Time) ([]string, er
 	}
 	var dropped []string
 	for _, n := range names {
-		created, ok := createdAt(n)
-		if !ok || now.Sub(created) < staleAfter {
+		created, ok := createdAtWith(prefix, n)
+		if !ok || now.Sub(created) < maxAge {
 			continue
 		}
 		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{n}.Sanitize()+" WITH (FORCE)"); err != nil {
@@ -249,13 +247,20 @@ func dropStale(ctx context.Context, conn *pgx.Conn, now time.Time) ([]string, er
 // databaseName builds a unique, valid database name: prefix, creation time, random part, then as much of the
 // test's name as fits in Postgres's 63-byte identifier limit (so a leftover database says which test made it).
 func databaseName(testName string, now time.Time) string {
+	return ScratchName(namePrefix, testName, now)
+}
+
+// ScratchName builds a unique, valid database name: prefix, creation time (so DropStale can tell its age), a
+// random part, then as much of label (lower-cased, runs of other characters as one "_") as fits in Postgres's
+// 63-byte identifier limit.
+func ScratchName(prefix, label string, now time.Time) string {
 	var rnd [4]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
 		panic(err) // crypto/rand does not fail on supported platforms
 	}
-	name := namePrefix + strconv.FormatInt(now.Unix(), 10) + "_" + hex.EncodeToString(rnd[:])
+	name := prefix + strconv.FormatInt(now.Unix(), 10) + "_" + hex.EncodeToString(rnd[:])
 	var b strings.Builder
-	for _, r := range strings.ToLower(testName) {
+	for _, r := range strings.ToLower(label) {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
 			b.WriteRune(r)
 		} else if s := b.String(); s != "" && !strings.HasSuffix(s, "_") {
@@ -272,8 +277,10 @@ func databaseName(testName string, now time.Time) string {
 }
 
 // createdAt reads the creation time databaseName put into a name.
-func createdAt(name string) (time.Time, bool) {
-	rest, ok := strings.CutPrefix(name, namePrefix)
+func createdAt(name string) (time.Time, bool) { return createdAtWith(namePrefix, name) }
+
+func createdAtWith(prefix, name string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(name, prefix)
 	if !ok {
 		return time.Time{}, false
 	}
@@ -285,12 +292,12 @@ func createdAt(name string) (time.Time, bool) {
 	return time.Unix(sec, 0), true
 }
 
-// withDatabase returns connURL pointed at database name. It accepts both URL and keyword/value connection strings.
-func withDatabase(connURL, name string) (string, error) {
+// WithDatabase returns connURL pointed at database name. It accepts both URL and keyword/value connection strings.
+func WithDatabase(connURL, name string) (string, error) {
 	if strings.HasPrefix(connURL, "postgres://") || strings.HasPrefix(connURL, "postgresql://") {
 		u, err := url.Parse(connURL)
 		if err != nil {
-			return "", fmt.Errorf("%s is not a valid URL: %w", EnvURL, err)
+			return "", fmt.Errorf("%s is not a valid URL: %w", Redact(connURL), err)
 		}
 		u.Path = "/" + name
 		u.RawPath = ""
@@ -300,8 +307,8 @@ func withDatabase(connURL, name string) (string, error) {
 	return connURL + " dbname=" + name, nil
 }
 
-// redact returns a connection string without its password, for messages.
-func redact(connURL string) string {
+// Redact returns a connection string without its password, for messages.
+func Redact(connURL string) string {
 	u, err := url.Parse(connURL)
 	if err != nil || u.Scheme == "" {
 		return "(keyword/value connection string)"
@@ -315,7 +322,7 @@ func required() bool { return os.Getenv(EnvRequire) == "1" }
 func unavailable(tb testing.TB, admin string, err error) {
 	tb.Helper()
 	how := "start the local cluster with `scripts/pg.sh start` (after `scripts/deps.sh`), or set " + EnvURL
-	fail(tb, "pgtest: no usable PostgreSQL at %s: %v; %s", redact(admin), err, how)
+	fail(tb, "pgtest: no usable PostgreSQL at %s: %v; %s", Redact(admin), err, how)
 }
 
 func fail(tb testing.TB, format string, args ...any) {

@@ -199,12 +199,12 @@ func TestWithDatabase(t *testing.T) {
 		{"host=h user=u dbname=x", "host=h user=u dbname=x dbname=db1"},
 	}
 	for _, tt := range tests {
-		got, err := withDatabase(tt.in, "db1")
+		got, err := WithDatabase(tt.in, "db1")
 		if err != nil || got != tt.want {
-			t.Errorf("withDatabase(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			t.Errorf("WithDatabase(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
 	}
-	if got := redact("postgres://u:secret@h/x"); strings.Contains(got, "secret") {
+	if got := Redact("postgres://u:secret@h/x"); strings.Contains(got, "secret") {
 		t.Errorf("redact leaked the password: %s", got)
 	}
 }

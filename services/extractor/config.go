@@ -3,8 +3,6 @@ package extractor
 import (
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -12,6 +10,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/config"
+	"github.com/mneme-ai/mneme/pkg/llm"
 	"github.com/mneme-ai/mneme/pkg/tokens"
 )
 
@@ -45,12 +44,8 @@ type Config struct {
 	// PublishTimeout bounds publishing one claim and waiting for JetStream's acknowledgement. Default 10s.
 	PublishTimeout time.Duration `env:"MNEME_EXTRACTOR_PUBLISH_TIMEOUT" envDefault:"10s"`
 
-	// LLMBaseURL is the OpenAI-compatible API root (e.g. http://localhost:11434/v1); empty disables the LLM.
-	LLMBaseURL string `env:"MNEME_EXTRACTOR_LLM_BASE_URL"`
-	// LLMModel is the chat model; required with LLMBaseURL.
-	LLMModel string `env:"MNEME_EXTRACTOR_LLM_MODEL"`
-	// LLMAPIKey is sent as a bearer token; empty for local servers.
-	LLMAPIKey string `env:"MNEME_EXTRACTOR_LLM_API_KEY"`
+	// LLM is the chat endpoint of LLM extraction; without it the rule-based extractor runs.
+	LLM llm.Endpoint `envPrefix:"MNEME_EXTRACTOR_LLM_"`
 	// LLMTimeout bounds one HTTP attempt. Default 60s.
 	LLMTimeout time.Duration `env:"MNEME_EXTRACTOR_LLM_TIMEOUT" envDefault:"60s"`
 	// LLMMaxRetries bounds retries of one call on 429, 5xx and timeouts. Default 4.
@@ -85,7 +80,7 @@ func DefaultConfig() Config {
 }
 
 // LLMEnabled reports whether an LLM is configured.
-func (c Config) LLMEnabled() bool { return strings.TrimSpace(c.LLMBaseURL) != "" }
+func (c Config) LLMEnabled() bool { return c.LLM.Set() }
 
 // Validate checks the shared settings and every extractor setting, naming the variable and the fix.
 func (c Config) Validate() error {
@@ -118,11 +113,8 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("MNEME_EXTRACTOR_RETRY_BACKOFF=%s must be positive (default 1s)", c.RetryBackoff))
 	}
 	if c.LLMEnabled() {
-		if u, err := url.Parse(c.LLMBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			errs = append(errs, fmt.Errorf("MNEME_EXTRACTOR_LLM_BASE_URL=%q is not an http(s) URL (example: http://localhost:11434/v1), or leave it empty for the rule-based extractor", c.LLMBaseURL))
-		}
-		if strings.TrimSpace(c.LLMModel) == "" {
-			errs = append(errs, errors.New("MNEME_EXTRACTOR_LLM_MODEL is required when MNEME_EXTRACTOR_LLM_BASE_URL is set (example: gpt-4o-mini, llama3.1)"))
+		for _, m := range c.LLM.Check("MNEME_EXTRACTOR_LLM_") {
+			errs = append(errs, errors.New(m+" (or leave MNEME_EXTRACTOR_LLM_BASE_URL empty for the rule-based extractor)"))
 		}
 		if c.LLMTimeout <= 0 {
 			errs = append(errs, fmt.Errorf("MNEME_EXTRACTOR_LLM_TIMEOUT=%s must be positive (default 60s)", c.LLMTimeout))

@@ -104,9 +104,9 @@ func New(deps Deps, cfg Config) (*Service, error) {
 		}
 		s.acct = llm.NewAccountant(llm.WithRecorder(rec))
 		client, err := llm.New(llm.Config{
-			BaseURL:    cfg.LLMBaseURL,
-			APIKey:     cfg.LLMAPIKey,
-			Model:      cfg.LLMModel,
+			BaseURL:    cfg.LLM.BaseURL,
+			APIKey:     cfg.LLM.APIKey,
+			Model:      cfg.LLM.Model,
 			Timeout:    cfg.LLMTimeout,
 			MaxRetries: retriesSetting(cfg.LLMMaxRetries),
 			Accountant: s.acct,

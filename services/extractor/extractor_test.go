@@ -367,7 +367,7 @@ func TestLLMExtractionThroughTheService(t *testing.T) {
 		}}})
 	}))
 	cfg := testConfig()
-	cfg.LLMBaseURL, cfg.LLMModel = srv.URL(), "test-model"
+	cfg.LLM.BaseURL, cfg.LLM.Model = srv.URL(), "test-model"
 	svc, stop := runService(t, env, cfg)
 	publishTurn(t, env.js, turn("t-1", "s9", "Alice", "I moved to Berlin last week.", 0), "")
 	waitFor(t, "turn acknowledged", func() bool { return settled(t, env.js) })
@@ -391,7 +391,7 @@ func TestLLMFailureFallsBackToRules(t *testing.T) {
 		return openaitest.BadRequest("model not found", "model")
 	}))
 	cfg := testConfig()
-	cfg.LLMBaseURL, cfg.LLMModel = srv.URL(), "missing-model"
+	cfg.LLM.BaseURL, cfg.LLM.Model = srv.URL(), "missing-model"
 	svc, stop := runService(t, env, cfg)
 	publishTurn(t, env.js, turn("t-1", "s9", "Alice", "I moved to Berlin last week.", 0), "")
 	waitFor(t, "turn acknowledged", func() bool { return settled(t, env.js) })
@@ -411,7 +411,7 @@ func TestLLMOutageRetriesThenDeadLettersWithoutFallback(t *testing.T) {
 		return openaitest.ServerError(503)
 	}))
 	cfg := testConfig()
-	cfg.LLMBaseURL, cfg.LLMModel = srv.URL(), "m"
+	cfg.LLM.BaseURL, cfg.LLM.Model = srv.URL(), "m"
 	cfg.LLMMaxRetries = 0
 	cfg.LLMFallbackRules = false
 	cfg.MaxDeliver = 3
@@ -436,7 +436,7 @@ func TestConfigValidation(t *testing.T) {
 	}
 	bad := DefaultConfig()
 	bad.WindowTokens = 1
-	bad.LLMBaseURL = "localhost:11434"
+	bad.LLM.BaseURL = "localhost:11434"
 	bad.Tokenizer = "nope"
 	err := bad.Validate()
 	for _, want := range []string{"MNEME_EXTRACTOR_WINDOW_TOKENS", "MNEME_EXTRACTOR_LLM_BASE_URL", "MNEME_EXTRACTOR_LLM_MODEL", "MNEME_EXTRACTOR_TOKENIZER"} {

@@ -3,8 +3,6 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +36,7 @@ const (
 )
 
 // decodeBatch validates a whole body of the given kind and builds its events; any bad item rejects the batch.
-func (s *Service) decodeBatch(kind string, o batchOrigin, body []byte) ([]outEvent, *inputError) {
+func (s *Service) decodeBatch(kind string, o batchOrigin, body []byte) ([]outEvent, *api.HTTPError) {
 	defer s.enterDecode()()
 	switch kind {
 	case kindTurns:
@@ -54,7 +52,7 @@ func (s *Service) decodeBatch(kind string, o batchOrigin, body []byte) ([]outEve
 		}
 		return s.buildClaims(o, &req)
 	}
-	return nil, invalid("", "unknown batch kind %q", kind)
+	return nil, api.BadRequest("", "unknown batch kind %q", kind)
 }
 
 // batchOrigin says where a batch came from; it decides how the agent is found and how missing ids are made.
@@ -85,30 +83,29 @@ type outEvent struct {
 }
 
 // itemAgent decides the agent of one item.
-func (o batchOrigin) itemAgent(field, itemAgent string) (string, *inputError) {
+func (o batchOrigin) itemAgent(field, itemAgent string) (string, *api.HTTPError) {
 	switch {
 	case o.bound && itemAgent != "" && itemAgent != o.headerAgent:
-		return "", &inputError{Status: http.StatusForbidden, Code: api.CodeForbidden, Field: field,
-			Message: fmt.Sprintf("agent_id %q differs from the agent of %s, %q: an agent may only write as itself", itemAgent, o.boundBy, o.headerAgent)}
+		return "", api.Forbidden(field, "agent_id %q differs from the agent of %s, %q: an agent may only write as itself", itemAgent, o.boundBy, o.headerAgent)
 	case itemAgent != "":
 		return itemAgent, nil
 	case o.headerAgent == "":
-		return "", invalid(field, "is required: set agent_id on the item or the %s message header", api.HeaderAgent)
+		return "", api.BadRequest(field, "is required: set agent_id on the item or the %s message header", api.HeaderAgent)
 	}
 	if err := auth.ValidAgentID(o.headerAgent); err != nil {
-		return "", invalid(api.HeaderAgent, "%v", err)
+		return "", api.BadRequest(api.HeaderAgent, "%v", err)
 	}
 	return o.headerAgent, nil
 }
 
 // checkText enforces what every stored string needs beyond the schema: a byte limit and no NUL characters
 // (Postgres text and jsonb cannot hold them).
-func checkText(field, s string, limit int) *inputError {
+func checkText(field, s string, limit int) *api.HTTPError {
 	if len(s) > limit {
-		return tooLarge(field, int64(limit), "bytes", "is %d bytes", len(s))
+		return api.TooLarge(field, int64(limit), "bytes", "is %d bytes", len(s))
 	}
 	if strings.IndexByte(s, 0) >= 0 {
-		return invalid(field, "contains a NUL character")
+		return api.BadRequest(field, "contains a NUL character")
 	}
 	return nil
 }
@@ -117,12 +114,12 @@ func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // buildTurns validates a decoded turns batch and turns it into TurnAcceptedV1 events. One bad turn rejects
 // the batch.
-func (s *Service) buildTurns(o batchOrigin, req *api.TurnsRequest) ([]outEvent, *inputError) {
+func (s *Service) buildTurns(o batchOrigin, req *api.TurnsRequest) ([]outEvent, *api.HTTPError) {
 	if len(req.Turns) == 0 {
-		return nil, invalid("turns", "must have at least 1 item")
+		return nil, api.BadRequest("turns", "must have at least 1 item")
 	}
 	if len(req.Turns) > s.cfg.MaxTurnsPerBatch {
-		return nil, tooLarge("turns", int64(s.cfg.MaxTurnsPerBatch), "items", "has %d turns", len(req.Turns))
+		return nil, api.TooLarge("turns", int64(s.cfg.MaxTurnsPerBatch), "items", "has %d turns", len(req.Turns))
 	}
 	out := make([]outEvent, 0, len(req.Turns))
 	for i, t := range req.Turns {
@@ -145,16 +142,16 @@ func (s *Service) buildTurns(o batchOrigin, req *api.TurnsRequest) ([]outEvent, 
 			}
 		}
 		if blank(t.SessionID) {
-			return nil, invalid(at("session_id"), "must not be blank")
+			return nil, api.BadRequest(at("session_id"), "must not be blank")
 		}
 		if blank(t.Content) {
-			return nil, invalid(at("content"), "must not be blank")
+			return nil, api.BadRequest(at("content"), "must not be blank")
 		}
 		if t.TurnID != "" && blank(t.TurnID) {
-			return nil, invalid(at("turn_id"), "must not be blank")
+			return nil, api.BadRequest(at("turn_id"), "must not be blank")
 		}
 		if !slices.Contains(s.cfg.AllowedRoles, t.Role) {
-			return nil, invalid(at("role"), "must be one of %s, got %q", strings.Join(s.cfg.AllowedRoles, ", "), t.Role)
+			return nil, api.BadRequest(at("role"), "must be one of %s, got %q", strings.Join(s.cfg.AllowedRoles, ", "), t.Role)
 		}
 		scope, ierr := parseScope(at("scope"), t.Scope)
 		if ierr != nil {
@@ -163,13 +160,13 @@ func (s *Service) buildTurns(o batchOrigin, req *api.TurnsRequest) ([]outEvent, 
 		if t.Metadata != nil {
 			mb, err := json.Marshal(t.Metadata)
 			if err != nil {
-				return nil, invalid(at("metadata"), "cannot be encoded as JSON: %v", err)
+				return nil, api.BadRequest(at("metadata"), "cannot be encoded as JSON: %v", err)
 			}
 			if len(mb) > s.cfg.MaxMetadataBytes {
-				return nil, tooLarge(at("metadata"), int64(s.cfg.MaxMetadataBytes), "bytes", "is %d bytes as JSON", len(mb))
+				return nil, api.TooLarge(at("metadata"), int64(s.cfg.MaxMetadataBytes), "bytes", "is %d bytes as JSON", len(mb))
 			}
 			if bytes.Contains(mb, []byte(`\u0000`)) {
-				return nil, invalid(at("metadata"), "contains a NUL character")
+				return nil, api.BadRequest(at("metadata"), "contains a NUL character")
 			}
 		}
 		occurred := o.receivedAt
@@ -197,7 +194,7 @@ func (s *Service) buildTurns(o batchOrigin, req *api.TurnsRequest) ([]outEvent, 
 		id := event.DeterministicID(o.workspace, agent, turnID)
 		env, err := event.New(event.TypeTurnAccepted, id, eventSource, o.workspace, o.receivedAt, payload)
 		if err != nil {
-			return nil, invalid(at("metadata"), "cannot be encoded as JSON: %v", err)
+			return nil, api.BadRequest(at("metadata"), "cannot be encoded as JSON: %v", err)
 		}
 		env.Subject = turnID
 		out = append(out, outEvent{reportID: turnID, agent: agent, subject: bus.TurnsSubject(o.workspace), env: env})
@@ -205,25 +202,25 @@ func (s *Service) buildTurns(o batchOrigin, req *api.TurnsRequest) ([]outEvent, 
 	return out, nil
 }
 
-func parseScope(field, s string) (event.Scope, *inputError) {
+func parseScope(field, s string) (event.Scope, *api.HTTPError) {
 	if s == "" {
 		return event.ScopeShared, nil
 	}
 	sc := event.Scope(s)
 	if !sc.Valid() {
-		return "", invalid(field, "must be private or shared, got %q", s)
+		return "", api.BadRequest(field, "must be private or shared, got %q", s)
 	}
 	return sc, nil
 }
 
 // buildClaims validates a decoded claims batch, canonicalizes each claim and turns it into a ClaimProposedV1
 // event. One bad claim rejects the batch.
-func (s *Service) buildClaims(o batchOrigin, req *api.ClaimsRequest) ([]outEvent, *inputError) {
+func (s *Service) buildClaims(o batchOrigin, req *api.ClaimsRequest) ([]outEvent, *api.HTTPError) {
 	if len(req.Claims) == 0 {
-		return nil, invalid("claims", "must have at least 1 item")
+		return nil, api.BadRequest("claims", "must have at least 1 item")
 	}
 	if len(req.Claims) > s.cfg.MaxClaimsPerBatch {
-		return nil, tooLarge("claims", int64(s.cfg.MaxClaimsPerBatch), "items", "has %d claims", len(req.Claims))
+		return nil, api.TooLarge("claims", int64(s.cfg.MaxClaimsPerBatch), "items", "has %d claims", len(req.Claims))
 	}
 	out := make([]outEvent, 0, len(req.Claims))
 	for i, c := range req.Claims {
@@ -248,27 +245,27 @@ func (s *Service) buildClaims(o batchOrigin, req *api.ClaimsRequest) ([]outEvent
 			}
 		}
 		if c.ClaimID != "" && blank(c.ClaimID) {
-			return nil, invalid(at("claim_id"), "must not be blank")
+			return nil, api.BadRequest(at("claim_id"), "must not be blank")
 		}
 		if c.Text != "" && blank(c.Text) {
-			return nil, invalid(at("text"), "must not be blank")
+			return nil, api.BadRequest(at("text"), "must not be blank")
 		}
 		if blank(c.Object) {
-			return nil, invalid(at("object"), "must not be blank")
+			return nil, api.BadRequest(at("object"), "must not be blank")
 		}
 		subjectKey := canon.SubjectKey(c.Subject)
 		if subjectKey == "" {
-			return nil, invalid(at("subject"), "has no letters or digits to key it by")
+			return nil, api.BadRequest(at("subject"), "has no letters or digits to key it by")
 		}
 		if len(subjectKey) > ceilingSubjectBytes {
-			return nil, tooLarge(at("subject"), ceilingSubjectBytes, "bytes", "canonical key is %d bytes", len(subjectKey))
+			return nil, api.TooLarge(at("subject"), ceilingSubjectBytes, "bytes", "canonical key is %d bytes", len(subjectKey))
 		}
 		predicateKey := canon.PredicateKey(c.Predicate)
 		if predicateKey == "" {
-			return nil, invalid(at("predicate"), "has no words to key it by")
+			return nil, api.BadRequest(at("predicate"), "has no words to key it by")
 		}
 		if len(predicateKey) > ceilingPredicateBytes {
-			return nil, tooLarge(at("predicate"), ceilingPredicateBytes, "bytes", "canonical key is %d bytes", len(predicateKey))
+			return nil, api.TooLarge(at("predicate"), ceilingPredicateBytes, "bytes", "canonical key is %d bytes", len(predicateKey))
 		}
 		scope, ierr := parseScope(at("scope"), c.Scope)
 		if ierr != nil {
@@ -278,7 +275,7 @@ func (s *Service) buildClaims(o batchOrigin, req *api.ClaimsRequest) ([]outEvent
 		if c.Confidence != nil {
 			confidence = *c.Confidence
 			if !(confidence >= 0 && confidence <= 1) {
-				return nil, invalid(at("confidence"), "must be between 0 and 1, got %v", confidence)
+				return nil, api.BadRequest(at("confidence"), "must be between 0 and 1, got %v", confidence)
 			}
 		}
 		functional := s.policy.Functional(predicateKey)
@@ -297,7 +294,7 @@ func (s *Service) buildClaims(o batchOrigin, req *api.ClaimsRequest) ([]outEvent
 				text = negatedText(text)
 			}
 			if len(text) > ceilingTextBytes {
-				return nil, tooLarge(at("text"), ceilingTextBytes, "bytes", "the text generated from subject, predicate and object is %d bytes: send a shorter text", len(text))
+				return nil, api.TooLarge(at("text"), ceilingTextBytes, "bytes", "the text generated from subject, predicate and object is %d bytes: send a shorter text", len(text))
 			}
 		}
 		claimID := claimIDFor(o.workspace, agent, c.ClaimID, subjectKey, predicateKey, c.Object, validFrom, c.Sequence, c.Negated)
@@ -326,7 +323,7 @@ func (s *Service) buildClaims(o batchOrigin, req *api.ClaimsRequest) ([]outEvent
 		}
 		env, err := event.New(event.TypeClaimProposed, claimID, eventSource, o.workspace, o.receivedAt, payload)
 		if err != nil {
-			return nil, invalid(at("subject"), "cannot be encoded as JSON: %v", err)
+			return nil, api.BadRequest(at("subject"), "cannot be encoded as JSON: %v", err)
 		}
 		env.Subject = subjectKey
 		out = append(out, outEvent{reportID: claimID, agent: agent, subject: bus.ProposedSubject(o.workspace), env: env})

@@ -25,49 +25,20 @@ const (
 	schemaClaimsRequest = "io.mneme.api.v1.claims_request"
 )
 
-// inputError is bad input: the caller must change the request. It becomes a 4xx response on HTTP and a dead
-// letter on the inbox; Field names the offending JSON path ("turns[3].content") and Limit the bound broken.
-type inputError struct {
-	Status  int
-	Code    string
-	Field   string
-	Limit   string
-	Message string
-}
+// Bad input is an *api.HTTPError: the caller must change the request. It becomes a 4xx response on HTTP and a
+// dead letter on the inbox; Field names the offending JSON path ("turns[3].content") and Limit the bound broken.
 
-func (e *inputError) Error() string {
-	var b strings.Builder
-	if e.Field != "" {
-		b.WriteString(e.Field)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Message)
-	if e.Limit != "" {
-		b.WriteString(" (limit ")
-		b.WriteString(e.Limit)
-		b.WriteString(")")
-	}
-	return b.String()
-}
-
-func (e *inputError) body() api.Error {
+// rejectBody is the HTTP body of bad input. Its message repeats the field and the limit (api.HTTPError.Error),
+// so it reads the same as the reason of the inbox's dead letter for the same input.
+func rejectBody(e *api.HTTPError) api.Error {
 	return api.Error{Error: api.ErrorBody{Code: e.Code, Message: e.Error(), Field: e.Field, Limit: e.Limit}}
-}
-
-func invalid(field, format string, args ...any) *inputError {
-	return &inputError{Status: http.StatusBadRequest, Code: api.CodeInvalid, Field: field, Message: fmt.Sprintf(format, args...)}
-}
-
-func tooLarge(field string, limit int64, unit, format string, args ...any) *inputError {
-	return &inputError{Status: http.StatusRequestEntityTooLarge, Code: api.CodeTooLarge, Field: field,
-		Limit: strconv.FormatInt(limit, 10) + " " + unit, Message: fmt.Sprintf(format, args...)}
 }
 
 // readBody reads an HTTP body of at most limit bytes. A declared Content-Length within the limit sizes the
 // buffer once (io.ReadAll's doubling would take up to twice the body); a larger one is refused before reading.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *inputError) {
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *api.HTTPError) {
 	if r.ContentLength > limit {
-		return nil, tooLarge("", limit, "bytes", "request body is %d bytes, larger than %d", r.ContentLength, limit)
+		return nil, api.TooLarge("", limit, "bytes", "request body is %d bytes, larger than %d", r.ContentLength, limit)
 	}
 	var buf bytes.Buffer
 	if r.ContentLength > 0 {
@@ -78,9 +49,9 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *inp
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, tooLarge("", limit, "bytes", "request body exceeds %d bytes", limit)
+			return nil, api.TooLarge("", limit, "bytes", "request body exceeds %d bytes", limit)
 		}
-		return nil, invalid("", "cannot read request body: %v", err)
+		return nil, api.BadRequest("", "cannot read request body: %v", err)
 	}
 	return body, nil
 }
@@ -90,30 +61,34 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *inp
 // the body), JSON syntax and the JSON Schema. Unknown fields are rejected by the schema
 // (additionalProperties: false), and the Go types declare exactly the schema's properties
 // (TestRequestTypesMatchSchemas), so the Go type never silently drops input.
-func decodeStrict(body []byte, limit int64, scan scanLimits, schema *jsonschema.Schema, v any) *inputError {
+//
+// It is not api.DecodeBody, the other services' decoder: the same bytes come from the NATS inbox as well as
+// HTTP, and a batch may be megabytes, so its bounds must be checked in place (prescan) before any tree or Go
+// value is built from it (see docs/architecture.md, ingest).
+func decodeStrict(body []byte, limit int64, scan scanLimits, schema *jsonschema.Schema, v any) *api.HTTPError {
 	if int64(len(body)) > limit {
-		return tooLarge("", limit, "bytes", "body is %d bytes, larger than %d", len(body), limit)
+		return api.TooLarge("", limit, "bytes", "body is %d bytes, larger than %d", len(body), limit)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return invalid("", "body is empty: send a JSON object")
+		return api.BadRequest("", "body is empty: send a JSON object")
 	}
 	if !utf8.Valid(body) {
 		off := invalidUTF8Offset(body)
-		return invalid(pathAtOffset(body, off), "not valid UTF-8 (byte offset %d)", off)
+		return api.BadRequest(pathAtOffset(body, off), "not valid UTF-8 (byte offset %d)", off)
 	}
 	if ierr := prescan(body, scan); ierr != nil {
 		return ierr
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
 	if err != nil {
-		return invalid("", "body is not valid JSON: %s", jsonErrorText(err))
+		return api.BadRequest("", "body is not valid JSON: %s", jsonErrorText(err))
 	}
 	if err := schema.Validate(doc); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
 			return schemaError(ve)
 		}
-		return invalid("", "%v", err)
+		return api.BadRequest("", "%v", err)
 	}
 	// The tree is not needed any more: dropping it before the Go values are built lets the collector take it
 	// meanwhile (for a large body it is several times the body's size). The rare error below rebuilds it.
@@ -124,7 +99,7 @@ func decodeStrict(body []byte, limit int64, scan scanLimits, schema *jsonschema.
 		if ierr.Field == "" {
 			if tree, err := jsonschema.UnmarshalJSON(bytes.NewReader(body)); err == nil {
 				if field, msg := badTime(tree); field != "" {
-					return invalid(field, "%s", msg)
+					return api.BadRequest(field, "%s", msg)
 				}
 			}
 		}
@@ -159,29 +134,29 @@ func jsonErrorText(err error) string {
 	return strings.TrimPrefix(msg, "jsonschema: ")
 }
 
-func decodeError(err error) *inputError {
+func decodeError(err error) *api.HTTPError {
 	var ute *json.UnmarshalTypeError
 	if errors.As(err, &ute) {
-		return invalid(ute.Field, "must be %s, got JSON %s", ute.Type, ute.Value)
+		return api.BadRequest(ute.Field, "must be %s, got JSON %s", ute.Type, ute.Value)
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return invalid("", "body is not valid JSON at byte %d: %v", se.Offset, err)
+		return api.BadRequest("", "body is not valid JSON at byte %d: %v", se.Offset, err)
 	}
 	msg := err.Error()
 	if f, ok := strings.CutPrefix(msg, `json: unknown field "`); ok {
-		return invalid(strings.TrimSuffix(f, `"`), "unknown field")
+		return api.BadRequest(strings.TrimSuffix(f, `"`), "unknown field")
 	}
 	// Time values reach here when their text is not RFC 3339 (the schema's date-time format should have said
 	// so first).
-	return invalid("", "%s", strings.TrimPrefix(msg, "json: "))
+	return api.BadRequest("", "%s", strings.TrimPrefix(msg, "json: "))
 }
 
 var printer = message.NewPrinter(language.English)
 
 // schemaError reports the first leaf of a schema validation failure, naming its field as a path such as
 // "turns[3].content".
-func schemaError(ve *jsonschema.ValidationError) *inputError {
+func schemaError(ve *jsonschema.ValidationError) *api.HTTPError {
 	leaf := firstLeaf(ve)
 	field := fieldPath(leaf.InstanceLocation)
 	join := func(name string) string {
@@ -192,41 +167,41 @@ func schemaError(ve *jsonschema.ValidationError) *inputError {
 	}
 	switch k := leaf.ErrorKind.(type) {
 	case *kind.Required:
-		return invalid(join(k.Missing[0]), "is required")
+		return api.BadRequest(join(k.Missing[0]), "is required")
 	case *kind.AdditionalProperties:
-		return invalid(join(k.Properties[0]), "unknown field")
+		return api.BadRequest(join(k.Properties[0]), "unknown field")
 	case *kind.MaxLength:
-		return tooLarge(field, int64(k.Want), "characters", "is %d characters long", k.Got)
+		return api.TooLarge(field, int64(k.Want), "characters", "is %d characters long", k.Got)
 	case *kind.MaxItems:
-		return tooLarge(field, int64(k.Want), "items", "has %d items", k.Got)
+		return api.TooLarge(field, int64(k.Want), "items", "has %d items", k.Got)
 	case *kind.MinItems:
-		return invalid(field, "must have at least %d item(s)", k.Want)
+		return api.BadRequest(field, "must have at least %d item(s)", k.Want)
 	case *kind.MinLength:
-		return invalid(field, "must not be empty")
+		return api.BadRequest(field, "must not be empty")
 	case *kind.Format:
 		if k.Want == "date-time" {
-			return invalid(field, "must be an RFC 3339 time such as 2026-03-01T10:00:00Z, got %s", truncatedJSON(k.Got))
+			return api.BadRequest(field, "must be an RFC 3339 time such as 2026-03-01T10:00:00Z, got %s", truncatedJSON(k.Got))
 		}
-		return invalid(field, "must be a valid %s", k.Want)
+		return api.BadRequest(field, "must be a valid %s", k.Want)
 	case *kind.Pattern:
-		return invalid(field, "has characters or a length outside what is allowed (pattern %s)", k.Want)
+		return api.BadRequest(field, "has characters or a length outside what is allowed (pattern %s)", k.Want)
 	case *kind.Type:
 		if field == "" {
-			return invalid(field, "the body must be a JSON %s, got %s", strings.Join(k.Want, " or "), k.Got)
+			return api.BadRequest(field, "the body must be a JSON %s, got %s", strings.Join(k.Want, " or "), k.Got)
 		}
-		return invalid(field, "must be %s, got %s", strings.Join(k.Want, " or "), k.Got)
+		return api.BadRequest(field, "must be %s, got %s", strings.Join(k.Want, " or "), k.Got)
 	case *kind.Enum:
 		want := make([]string, len(k.Want))
 		for i, w := range k.Want {
 			want[i] = fmt.Sprint(w)
 		}
-		return invalid(field, "must be one of %s, got %s", strings.Join(want, ", "), truncatedJSON(k.Got))
+		return api.BadRequest(field, "must be one of %s, got %s", strings.Join(want, ", "), truncatedJSON(k.Got))
 	case *kind.Minimum:
-		return invalid(field, "must be at least %s, got %s", k.Want.RatString(), k.Got.RatString())
+		return api.BadRequest(field, "must be at least %s, got %s", k.Want.RatString(), k.Got.RatString())
 	case *kind.Maximum:
-		return invalid(field, "must be at most %s, got %s", k.Want.RatString(), k.Got.RatString())
+		return api.BadRequest(field, "must be at most %s, got %s", k.Want.RatString(), k.Got.RatString())
 	}
-	return invalid(field, "%s", leaf.ErrorKind.LocalizedString(printer))
+	return api.BadRequest(field, "%s", leaf.ErrorKind.LocalizedString(printer))
 }
 
 // firstLeaf descends to the first cause without causes: the most specific failure.

@@ -44,7 +44,7 @@ func seedBodies(t testing.TB, kind string) [][]byte {
 
 // checkOutcome asserts the contract for outside input: a 4xx naming what is wrong, or events that satisfy
 // their schemas.
-func checkOutcome(t *testing.T, events []outEvent, ierr *inputError) {
+func checkOutcome(t *testing.T, events []outEvent, ierr *api.HTTPError) {
 	t.Helper()
 	if ierr != nil {
 		if ierr.Status < 400 || ierr.Status > 499 || ierr.Code == "" || ierr.Message == "" {

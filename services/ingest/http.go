@@ -75,9 +75,9 @@ func (s *Service) handleWrite(w http.ResponseWriter, r *http.Request, kind strin
 	api.WriteJSON(w, http.StatusAccepted, api.AcceptedResponse{Workspace: ws, IDs: ids, Duplicates: dups})
 }
 
-func (s *Service) rejectHTTP(w http.ResponseWriter, r *http.Request, ierr *inputError) {
+func (s *Service) rejectHTTP(w http.ResponseWriter, r *http.Request, ierr *api.HTTPError) {
 	s.metrics.reject(r.Context(), transportHTTP, ierr.Code)
-	api.WriteJSON(w, ierr.Status, ierr.body())
+	api.WriteJSON(w, ierr.Status, rejectBody(ierr))
 }
 
 func (s *Service) authFailed(w http.ResponseWriter, r *http.Request, err error) {

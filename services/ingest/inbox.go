@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -96,7 +95,7 @@ func (s *Service) handleInbox(ctx context.Context, d *bus.Delivery) error {
 		var ae *auth.Error
 		if errors.As(err, &ae) && ae.Status < 500 {
 			s.metrics.reject(ctx, transportNATS, ae.Body.Code)
-			return bus.Reject(bus.CauseInvalid, &inputError{Status: ae.Status, Code: ae.Body.Code, Field: ae.Body.Field, Message: ae.Body.Message})
+			return bus.Reject(bus.CauseInvalid, &api.HTTPError{Status: ae.Status, ErrorBody: ae.Body})
 		}
 		return err
 	}
@@ -112,17 +111,17 @@ func (s *Service) handleInbox(ctx context.Context, d *bus.Delivery) error {
 
 // parseInboxSubject parses mneme.inbox.<ws>.<agent>.<kind> (the agent's credential allows it this subject only)
 // or mneme.inbox.<ws>.<kind> (development mode only) and validates the workspace and agent ids.
-func parseInboxSubject(subject string) (bus.InboxSubject, *inputError) {
+func parseInboxSubject(subject string) (bus.InboxSubject, *api.HTTPError) {
 	in, err := bus.ParseInboxSubject(subject)
 	if err != nil {
-		return bus.InboxSubject{}, invalid("subject", "%v", err)
+		return bus.InboxSubject{}, api.BadRequest("subject", "%v", err)
 	}
 	if err := auth.ValidWorkspaceID(in.Workspace); err != nil {
-		return bus.InboxSubject{}, invalid("workspace", "%v", err)
+		return bus.InboxSubject{}, api.BadRequest("workspace", "%v", err)
 	}
 	if in.Bound() {
 		if err := auth.ValidAgentID(in.Agent); err != nil {
-			return bus.InboxSubject{}, invalid("subject", "%v", err)
+			return bus.InboxSubject{}, api.BadRequest("subject", "%v", err)
 		}
 	}
 	return in, nil
@@ -131,7 +130,7 @@ func parseInboxSubject(subject string) (bus.InboxSubject, *inputError) {
 // inboxBatch validates one inbox message (subject, X-Mneme-Agent header, body) and builds its events. In the
 // credential-bound subject form the subject names the agent: a header or an item naming another agent is
 // refused. The form without an agent is accepted in development mode only, where nothing is authenticated.
-func (s *Service) inboxBatch(subject, headerAgent string, md *jetstream.MsgMetadata, body []byte) ([]outEvent, *inputError) {
+func (s *Service) inboxBatch(subject, headerAgent string, md *jetstream.MsgMetadata, body []byte) ([]outEvent, *api.HTTPError) {
 	in, ierr := parseInboxSubject(subject)
 	if ierr != nil {
 		return nil, ierr
@@ -145,14 +144,12 @@ func (s *Service) inboxBatch(subject, headerAgent string, md *jetstream.MsgMetad
 	switch {
 	case in.Bound():
 		if headerAgent != "" && headerAgent != in.Agent {
-			return nil, &inputError{Status: http.StatusForbidden, Code: api.CodeForbidden, Field: api.HeaderAgent,
-				Message: fmt.Sprintf("names agent %q, but the message was published as agent %q (the inbox subject, which the publisher's credential allows): an agent may only write as itself", headerAgent, in.Agent)}
+			return nil, api.Forbidden(api.HeaderAgent, "names agent %q, but the message was published as agent %q (the inbox subject, which the publisher's credential allows): an agent may only write as itself", headerAgent, in.Agent)
 		}
 		o.headerAgent, o.bound, o.boundBy = in.Agent, true, "the inbox subject"
 	case !s.cfg.DevMode:
-		return nil, &inputError{Status: http.StatusForbidden, Code: api.CodeForbidden, Field: "subject",
-			Message: fmt.Sprintf("%q names no agent: outside development mode agents publish to %s with their own NATS credential", subject,
-				bus.InboxAgentSubject(in.Workspace, "<agent>", in.Kind))}
+		return nil, api.Forbidden("subject", "%q names no agent: outside development mode agents publish to %s with their own NATS credential", subject,
+			bus.InboxAgentSubject(in.Workspace, "<agent>", in.Kind))
 	}
 	return s.decodeBatch(in.Kind, o, body)
 }

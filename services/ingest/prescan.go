@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/auth"
 )
 
@@ -67,7 +68,7 @@ type scanFrame struct {
 // values, a string longer than its field allows — naming the field and the limit, before anything is
 // materialized. Syntax errors are left to the full decoder, which reports them as before: it stops at the
 // same point, having built no more than prescan allowed.
-func prescan(body []byte, l scanLimits) *inputError {
+func prescan(body []byte, l scanLimits) *api.HTTPError {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var stack []scanFrame
 	values := 0
@@ -120,11 +121,11 @@ func prescan(body []byte, l scanLimits) *inputError {
 		inKey := len(stack) > 0 && !stack[len(stack)-1].array && stack[len(stack)-1].wantKey
 		values++
 		if values > l.maxValues {
-			return tooLarge(path(!inKey), int64(l.maxValues), "values", "the body holds more than %d JSON keys and values", l.maxValues)
+			return api.TooLarge(path(!inKey), int64(l.maxValues), "values", "the body holds more than %d JSON keys and values", l.maxValues)
 		}
 		// An element of the list beyond its bound.
 		if len(stack) == 2 && stack[1].array && !stack[0].array && stack[0].key == l.list && stack[1].index >= l.maxItems {
-			return tooLarge(l.list, int64(l.maxItems), "items", "has more than %d %s", l.maxItems, l.list)
+			return api.TooLarge(l.list, int64(l.maxItems), "items", "has more than %d %s", l.maxItems, l.list)
 		}
 		if str, ok := tok.(string); ok {
 			if ierr := l.checkString(str, inKey, inItem(), path, fieldOf); ierr != nil {
@@ -140,7 +141,7 @@ func prescan(body []byte, l scanLimits) *inputError {
 		}
 		if d, ok := tok.(json.Delim); ok {
 			if len(stack)+1 > l.maxDepth {
-				return tooLarge(path(true), int64(l.maxDepth), "levels", "nests deeper than %d levels", l.maxDepth)
+				return api.TooLarge(path(true), int64(l.maxDepth), "levels", "nests deeper than %d levels", l.maxDepth)
 			}
 			stack = append(stack, scanFrame{array: d == '[', wantKey: d == '{'})
 			continue
@@ -152,25 +153,25 @@ func prescan(body []byte, l scanLimits) *inputError {
 // checkString bounds one string token: an item field's value by that field's limit, anything inside an
 // item's object-valued field by the nested bound (reported on that field, as the later size check is),
 // everything else by the largest field limit.
-func (l scanLimits) checkString(s string, isKey, inItem bool, path func(bool) string, fieldOf func() (string, bool)) *inputError {
+func (l scanLimits) checkString(s string, isKey, inItem bool, path func(bool) string, fieldOf func() (string, bool)) *api.HTTPError {
 	if inItem && !isKey {
 		field := path(true)
 		name := field[strings.LastIndexByte(field, '.')+1:]
 		if limit, ok := l.fields[name]; ok {
 			if len(s) > limit {
-				return tooLarge(field, int64(limit), "bytes", "is %d bytes", len(s))
+				return api.TooLarge(field, int64(limit), "bytes", "is %d bytes", len(s))
 			}
 			return nil
 		}
 	}
 	if field, ok := fieldOf(); ok {
 		if len(s) > l.nested {
-			return tooLarge(field, int64(l.nested), "bytes", "holds a string of %d bytes", len(s))
+			return api.TooLarge(field, int64(l.nested), "bytes", "holds a string of %d bytes", len(s))
 		}
 		return nil
 	}
 	if len(s) > l.other {
-		return tooLarge(path(!isKey), int64(l.other), "bytes", "is a string of %d bytes", len(s))
+		return api.TooLarge(path(!isKey), int64(l.other), "bytes", "is a string of %d bytes", len(s))
 	}
 	return nil
 }

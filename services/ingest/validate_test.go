@@ -351,7 +351,7 @@ func TestRetryDelay(t *testing.T) {
 func ExampleService_errorBody() {
 	s, _ := newCore(DefaultConfig())
 	_, ierr := s.decodeBatch(kindTurns, httpOrigin("alice"), []byte(turns(`{"session_id":"s","role":"user","content":"`+strings.Repeat("x", 70000)+`"}`)))
-	b, _ := json.Marshal(ierr.body())
+	b, _ := json.Marshal(rejectBody(ierr))
 	fmt.Println(ierr.Status, string(b))
 	// Output: 413 {"error":{"code":"too_large","message":"turns[0].content: is 70000 bytes (limit 65536 bytes)","field":"turns[0].content","limit":"65536 bytes"}}
 }

@@ -32,7 +32,7 @@ type answerBody struct {
 
 func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 	var b answerBody
-	if err := s.decodeBody(w, r, &b); err != nil {
+	if err := api.DecodeBody(w, r.Request, s.cfg.MaxBodyBytes, &b); err != nil {
 		return err
 	}
 	if err := s.checkText("question", b.Question); err != nil {

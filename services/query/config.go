@@ -3,11 +3,10 @@ package query
 import (
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/config"
+	"github.com/mneme-ai/mneme/pkg/llm"
 )
 
 // Config is the query service's configuration, read from MNEME_QUERY_* (plus the shared MNEME_* settings) by
@@ -48,13 +47,9 @@ type Config struct {
 	// MaxHops bounds chained (multi-hop) answers.
 	MaxHops int `env:"MNEME_QUERY_MAX_HOPS" envDefault:"4"`
 
-	// LLMBaseURL enables the LLM features (Self-Ask planning, reader mode) against an OpenAI-compatible API
-	// root such as http://localhost:11434/v1; empty means deterministic answers only.
-	LLMBaseURL string `env:"MNEME_QUERY_LLM_BASE_URL"`
-	// LLMModel is the chat model of the planner and reader.
-	LLMModel string `env:"MNEME_QUERY_LLM_MODEL"`
-	// LLMAPIKey is sent as a bearer credential; empty for local servers.
-	LLMAPIKey string `env:"MNEME_QUERY_LLM_API_KEY"`
+	// LLM is the chat endpoint of the LLM features (Self-Ask planning, reader mode); without it answers are
+	// deterministic only.
+	LLM llm.Endpoint `envPrefix:"MNEME_QUERY_LLM_"`
 	// LLMTimeout bounds one LLM call (within the request deadline).
 	LLMTimeout time.Duration `env:"MNEME_QUERY_LLM_TIMEOUT" envDefault:"30s"`
 	// Reader says when the LLM reader answers: "fallback" (only when the deterministic path has no answer),
@@ -175,13 +170,9 @@ func (c Config) validateOwn() error {
 	default:
 		bad("MNEME_QUERY_PLANNER=%q is unknown: use rules (default) or llm", c.Planner)
 	}
-	if c.LLMBaseURL != "" {
-		u, err := url.Parse(c.LLMBaseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("MNEME_QUERY_LLM_BASE_URL=%q is not an http(s) URL (example: http://localhost:11434/v1)", c.LLMBaseURL)
-		}
-		if strings.TrimSpace(c.LLMModel) == "" {
-			bad("MNEME_QUERY_LLM_MODEL is empty: name the chat model when MNEME_QUERY_LLM_BASE_URL is set")
+	if c.LLM.Set() {
+		for _, m := range c.LLM.Check("MNEME_QUERY_LLM_") {
+			bad("%s", m)
 		}
 		if c.LLMTimeout <= 0 {
 			bad("MNEME_QUERY_LLM_TIMEOUT=%s must be positive (default 30s)", c.LLMTimeout)
@@ -196,4 +187,4 @@ func (c Config) validateOwn() error {
 }
 
 // llmEnabled reports whether an LLM is configured.
-func (c Config) llmEnabled() bool { return c.LLMBaseURL != "" && c.LLMModel != "" }
+func (c Config) llmEnabled() bool { return c.LLM.Set() && c.LLM.Model != "" }

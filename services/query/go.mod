@@ -7,24 +7,20 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/kljensen/snowball v0.10.0
 	github.com/mneme-ai/mneme/pkg v0.0.0-00010101000000-000000000000
-	github.com/mneme-ai/mneme/schemas v0.0.0-00010101000000-000000000000
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
 	github.com/aaaton/golem/v4 v4.0.2 // indirect
 	github.com/aaaton/golem/v4/dicts/en v1.0.1 // indirect
-	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op // indirect
 	github.com/deckarep/golang-set v1.7.1 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
-	github.com/google/go-tpm v0.9.8 // indirect
 	github.com/jdkato/prose/v2 v2.0.0 // indirect
+	github.com/kr/text v0.2.0 // indirect
 	github.com/mingrammer/commonregex v1.0.1 // indirect
-	github.com/minio/highwayhash v1.0.4 // indirect
+	github.com/mneme-ai/mneme/schemas v0.0.0-00010101000000-000000000000 // indirect
 	github.com/nats-io/jwt/v2 v2.8.2 // indirect
-	github.com/nats-io/nats-server/v2 v2.15.2 // indirect
 	github.com/pgvector/pgvector-go v0.3.0 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel/log v1.47.0 // indirect
@@ -32,6 +28,7 @@ require (
 	golang.org/x/time v0.16.0 // indirect
 	gonum.org/v1/gonum v0.7.0 // indirect
 	gopkg.in/neurosnap/sentences.v1 v1.0.6 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 require (
@@ -43,8 +40,7 @@ require (
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
-	github.com/mneme-ai/mneme/services/reconciler v0.0.0-00010101000000-000000000000
-	github.com/nats-io/nats.go v1.55.0
+	github.com/nats-io/nats.go v1.55.0 // indirect
 	github.com/nats-io/nkeys v0.4.16 // indirect
 	github.com/nats-io/nuid v1.0.1 // indirect
 	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
@@ -61,5 +57,3 @@ replace (
 	github.com/mneme-ai/mneme/pkg => ../../pkg
 	github.com/mneme-ai/mneme/schemas => ../../schemas
 )
-
-replace github.com/mneme-ai/mneme/services/reconciler => ../reconciler

@@ -4,62 +4,25 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
+	"github.com/mneme-ai/mneme/pkg/embedding/embeddingtest"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/pgtest"
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
-
-// hashEmbedder is a deterministic test embedder: feature hashing of words, so texts sharing words are close.
-// Tests that use it check retrieval plumbing, not embedding quality.
-type hashEmbedder struct{ dim int }
-
-func (h hashEmbedder) Model() string { return "test-hash" }
-func (h hashEmbedder) Dim() int      { return h.dim }
-func (h hashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		v := make([]float32, h.dim)
-		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			f := fnv.New64a()
-			_, _ = f.Write([]byte(stem(w)))
-			x := f.Sum64()
-			sign := float32(1)
-			if x>>63 == 1 {
-				sign = -1
-			}
-			v[x%uint64(h.dim)] += sign
-		}
-		var n float64
-		for _, x := range v {
-			n += float64(x * x)
-		}
-		if n == 0 {
-			v[0], n = 1, 1
-		}
-		for j := range v {
-			v[j] /= float32(math.Sqrt(n))
-		}
-		out[i] = v
-	}
-	return out, nil
-}
 
 // harness is the query service on a real HTTP server over a fresh, migrated Postgres database.
 type harness struct {
@@ -67,7 +30,7 @@ type harness struct {
 	db  *pgxpool.Pool
 	svc *Service
 	srv *httptest.Server
-	emb hashEmbedder
+	emb *embeddingtest.Words
 }
 
 func newHarness(t testing.TB, mod ...func(*Config)) *harness {
@@ -77,7 +40,8 @@ func newHarness(t testing.TB, mod ...func(*Config)) *harness {
 	if _, err := store.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	emb := hashEmbedder{dim: 64}
+	// Words stemmed as the service stems them, so texts sharing words are close.
+	emb := embeddingtest.NewWords(64, stem)
 	if err := store.PinEmbedding(ctx, db, emb.Model(), emb.Dim()); err != nil {
 		t.Fatal(err)
 	}

@@ -55,10 +55,10 @@ func inspectQuery(r *request, known ...string) (inspectParams, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		if !slices.Contains(known, name) {
-			return inspectParams{}, badRequest(truncate(name, 64), "unknown query parameter %q (known: %s)", truncate(name, 64), strings.Join(known, ", "))
+			return inspectParams{}, api.BadRequest(truncate(name, 64), "unknown query parameter %q (known: %s)", truncate(name, 64), strings.Join(known, ", "))
 		}
 		if len(q[name]) != 1 {
-			return inspectParams{}, badRequest(name, "%s must be given once", name)
+			return inspectParams{}, api.BadRequest(name, "%s must be given once", name)
 		}
 	}
 	p := inspectParams{page: decisionPage{limit: api.DefaultDecisionsLimit, inputs: api.DefaultInputsLimit}}
@@ -93,9 +93,9 @@ func countParam(name, v string, limit int) (int, error) {
 	n, err := strconv.Atoi(v)
 	switch {
 	case err != nil || n < 0:
-		return 0, outOfRange(name, limit, "%s must be a whole number from 0 to %d, got %q", name, limit, truncate(v, 32))
+		return 0, api.OutOfRange(name, limit, "%s must be a whole number from 0 to %d, got %q", name, limit, truncate(v, 32))
 	case n > limit:
-		return 0, outOfRange(name, limit, "%s %d exceeds the limit %d", name, n, limit)
+		return 0, api.OutOfRange(name, limit, "%s %d exceeds the limit %d", name, n, limit)
 	}
 	return n, nil
 }
@@ -118,7 +118,7 @@ func (c decisionCursor) encode() string {
 }
 
 func decodeCursor(s string) (*decisionCursor, error) {
-	bad := badRequest(api.ParamDecisionsCursor, "decisions_cursor is not a cursor this server issued: pass decisions_next of the previous page unchanged")
+	bad := api.BadRequest(api.ParamDecisionsCursor, "decisions_cursor is not a cursor this server issued: pass decisions_next of the previous page unchanged")
 	if len(s) > maxCursorBytes {
 		return nil, bad
 	}
@@ -156,13 +156,13 @@ func (s *Service) handleSubject(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	if p.page.after != nil && p.slot == "" {
-		return badRequest(api.ParamSlot, "decisions_cursor continues the decisions of one slot: give slot=<slot_key> of the slot whose decisions_next it is")
+		return api.BadRequest(api.ParamSlot, "decisions_cursor continues the decisions of one slot: give slot=<slot_key> of the slot whose decisions_next it is")
 	}
 	p.page.overall = api.MaxSubjectDecisions
 	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: p.asOf, KnownAt: p.knownAt}
 	key := canon.SubjectKey(raw)
 	if key == "" {
-		return badRequest("subject_key", "subject_key %q has no letters or digits", truncate(raw, 64))
+		return api.BadRequest("subject_key", "subject_key %q has no letters or digits", truncate(raw, 64))
 	}
 	res, err := s.subject(r.ctx, v, key, p)
 	if err != nil {
@@ -182,10 +182,10 @@ func (s *Service) handleSubject(w http.ResponseWriter, r *request) error {
 		}
 	}
 	if res == nil && p.slot != "" {
-		return notFound(api.ParamSlot, "no claim about subject %q in slot %q is visible to agent %q in workspace %q", key, truncate(p.slot, 64), r.agent, r.ws)
+		return api.NotFound(api.ParamSlot, "no claim about subject %q in slot %q is visible to agent %q in workspace %q", key, truncate(p.slot, 64), r.agent, r.ws)
 	}
 	if res == nil {
-		return notFound("subject_key", "no claim about subject %q is visible to agent %q in workspace %q", key, r.agent, r.ws)
+		return api.NotFound("subject_key", "no claim about subject %q is visible to agent %q in workspace %q", key, r.agent, r.ws)
 	}
 	api.WriteJSON(w, http.StatusOK, res)
 	return nil
@@ -202,7 +202,7 @@ func (s *Service) subject(ctx context.Context, v store.View, key string, p inspe
 		return nil, nil
 	}
 	if c := p.page.after; c != nil && c.Key != slotChainKey(key, p.slot) {
-		return nil, badRequest(api.ParamDecisionsCursor, "decisions_cursor continues the decisions of another subject or slot than slot %q of %q", truncate(p.slot, 64), key)
+		return nil, api.BadRequest(api.ParamDecisionsCursor, "decisions_cursor continues the decisions of another subject or slot than slot %q of %q", truncate(p.slot, 64), key)
 	}
 	res := &api.SubjectResponse{Workspace: v.Workspace, SubjectKey: key, AsOf: v.AsOf, KnownAt: v.KnownAt, Current: []api.Claim{}, Slots: []api.Slot{}}
 	if len(versions) > timelineLimit {
@@ -365,17 +365,17 @@ func (s *Service) handleClaim(w http.ResponseWriter, r *request) error {
 	raw := r.PathValue("id")
 	id, err := uuid.Parse(raw)
 	if err != nil || len(raw) != 36 {
-		return badRequest("id", "id must be a claim id (a UUID such as 0b6d7a51-8a1c-5e0f-9b7e-3f1f0c6d2a11), got %q", truncate(raw, 64))
+		return api.BadRequest("id", "id must be a claim id (a UUID such as 0b6d7a51-8a1c-5e0f-9b7e-3f1f0c6d2a11), got %q", truncate(raw, 64))
 	}
 	if r.URL.Query().Has("as_of") {
-		return badRequest("as_of", "as_of does not apply to a single claim; use known_at for what memory believed at a time")
+		return api.BadRequest("as_of", "as_of does not apply to a single claim; use known_at for what memory believed at a time")
 	}
 	p, err := inspectQuery(r, "known_at", api.ParamDecisionsLimit, api.ParamDecisionsCursor, api.ParamInputsLimit)
 	if err != nil {
 		return err
 	}
 	if c := p.page.after; c != nil && c.Key != id.String() {
-		return badRequest(api.ParamDecisionsCursor, "decisions_cursor continues the decisions of another claim than %s", id)
+		return api.BadRequest(api.ParamDecisionsCursor, "decisions_cursor continues the decisions of another claim than %s", id)
 	}
 	v := store.View{Workspace: r.ws, Agent: r.agent, KnownAt: p.knownAt}
 	res, err := s.claimDetail(r.ctx, v, id.String(), p.page)
@@ -383,7 +383,7 @@ func (s *Service) handleClaim(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	if res == nil {
-		return notFound("id", "claim %s is not visible to agent %q in workspace %q", id, r.agent, r.ws)
+		return api.NotFound("id", "claim %s is not visible to agent %q in workspace %q", id, r.agent, r.ws)
 	}
 	api.WriteJSON(w, http.StatusOK, res)
 	return nil

@@ -417,8 +417,8 @@ func FuzzDecisionCursor(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := decodeCursor(s)
 		if err != nil {
-			var he *httpError
-			if !errors.As(err, &he) || he.status != http.StatusBadRequest || he.body.Field != api.ParamDecisionsCursor {
+			var he *api.HTTPError
+			if !errors.As(err, &he) || he.Status != http.StatusBadRequest || he.Field != api.ParamDecisionsCursor {
 				t.Fatalf("%q: %v", s, err)
 			}
 			return

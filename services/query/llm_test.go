@@ -14,8 +14,8 @@ import (
 func llmHarness(t *testing.T, srv *openaitest.Server, mod func(*Config)) *harness {
 	t.Helper()
 	return newHarness(t, func(c *Config) {
-		c.LLMBaseURL = srv.URL()
-		c.LLMModel = "test-model"
+		c.LLM.BaseURL = srv.URL()
+		c.LLM.Model = "test-model"
 		c.LLMTimeout = 5 * time.Second
 		mod(c)
 	})

@@ -3,69 +3,21 @@ package query
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"gopkg.in/yaml.v3"
 
 	"github.com/mneme-ai/mneme/pkg/api"
-	"github.com/mneme-ai/mneme/schemas"
+	"github.com/mneme-ai/mneme/pkg/api/openapitest"
 )
-
-const openapiURL = "https://schemas.mneme.io/openapi.json"
-
-// openapiDoc loads schemas/openapi.yaml as JSON.
-func openapiDoc(t *testing.T) map[string]any {
-	t.Helper()
-	b, err := schemas.FS.ReadFile("openapi.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		t.Fatalf("openapi.yaml: %v", err)
-	}
-	return doc
-}
-
-// componentSchemas compiles the named component schemas of the OpenAPI document (JSON Schema 2020-12).
-func componentSchemas(t *testing.T, names ...string) map[string]*jsonschema.Schema {
-	t.Helper()
-	doc := openapiDoc(t)
-	// Round-trip through JSON so the compiler sees JSON types (YAML decodes integers as int).
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	if err := c.AddResource(openapiURL, v); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]*jsonschema.Schema{}
-	for _, n := range names {
-		s, err := c.Compile(openapiURL + "#/components/schemas/" + n)
-		if err != nil {
-			t.Fatalf("compile %s: %v", n, err)
-		}
-		out[n] = s
-	}
-	return out
-}
 
 // TestOpenAPIRoutes checks that every route the query service serves is in the OpenAPI document, with the
 // same method.
 func TestOpenAPIRoutes(t *testing.T) {
-	doc := openapiDoc(t)
+	doc := openapitest.Doc(t)
 	paths, _ := doc["paths"].(map[string]any)
 	routes := (&Service{}).routes()
 	for _, r := range routes {
@@ -87,7 +39,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 // TestOpenAPIResponses validates real responses of the server, for every read endpoint and for errors,
 // against the OpenAPI component schemas: the document and the Go types cannot drift apart unnoticed.
 func TestOpenAPIResponses(t *testing.T) {
-	sch := componentSchemas(t, "SearchRequest", "SearchResponse", "AnswerRequest", "AnswerResponse", "SubjectResponse", "ClaimResponse", "Error")
+	sch := openapitest.Components(t, "SearchRequest", "SearchResponse", "AnswerRequest", "AnswerResponse", "SubjectResponse", "ClaimResponse", "Error")
 	h := newHarness(t)
 	l := buildLives(h)
 	x := l.f.add(fclaim{Subject: "Project Apollo", Predicate: "deadline", Object: "March 3", ValidFrom: day("2024-02-01")})

@@ -43,7 +43,7 @@ type searchParams struct {
 
 func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 	var b searchBody
-	if err := s.decodeBody(w, r, &b); err != nil {
+	if err := api.DecodeBody(w, r.Request, s.cfg.MaxBodyBytes, &b); err != nil {
 		return err
 	}
 	if err := s.checkText("query", b.Query); err != nil {
@@ -54,9 +54,9 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 	case k == 0:
 		k = s.cfg.DefaultK
 	case k < 0:
-		return outOfRange("k", s.cfg.MaxK, "k must be positive (or absent for the default %d)", s.cfg.DefaultK)
+		return api.OutOfRange("k", s.cfg.MaxK, "k must be positive (or absent for the default %d)", s.cfg.DefaultK)
 	case k > s.cfg.MaxK:
-		return outOfRange("k", s.cfg.MaxK, "k %d exceeds the limit %d (MNEME_QUERY_MAX_K)", k, s.cfg.MaxK)
+		return api.OutOfRange("k", s.cfg.MaxK, "k %d exceeds the limit %d (MNEME_QUERY_MAX_K)", k, s.cfg.MaxK)
 	}
 	budget, err := s.checkBudget(b.TokenBudget)
 	if err != nil {

@@ -109,7 +109,7 @@ func New(deps service.Deps, cfg Config, opts ...Option) (*Service, error) {
 		s.auth = auth.New(deps.DB, cfg.DevMode)
 	}
 	if s.llm == nil && cfg.llmEnabled() {
-		c, err := llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, Model: cfg.LLMModel, APIKey: cfg.LLMAPIKey,
+		c, err := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: cfg.LLM.APIKey,
 			Timeout: cfg.LLMTimeout, MaxElapsed: cfg.RequestTimeout, Logger: s.log})
 		if err != nil {
 			return nil, fmt.Errorf("query: MNEME_QUERY_LLM_*: %w", err)

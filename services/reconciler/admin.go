@@ -18,7 +18,7 @@ import (
 // ReplayOptions configure Replay.
 type ReplayOptions struct {
 	// Config must equal the live reconciler's configuration in what shapes the projection: Partitions,
-	// PolicyFile, PredicateMerge, PredicateSimilarity, JudgeModel, JudgeMaxPairs. Zero fields take defaults.
+	// PolicyFile, PredicateMerge, PredicateSimilarity, Judge.Model, JudgeMaxPairs. Zero fields take defaults.
 	Config Config
 	// Logger receives progress; default slog.Default().
 	Logger *slog.Logger
@@ -83,6 +83,9 @@ func Replay(ctx context.Context, js jetstream.JetStream, target *pgxpool.Pool, o
 }
 
 // replayPartition applies partition p's messages up to sequence last with the live worker's batch logic.
+// It cuts its own batches rather than use bus.NextBatch, the live worker's: a replay must stop at exactly the
+// sequence it was asked for, while NextBatch keeps gathering for its wait and would take in messages published
+// after last; and with the whole log already there, waiting buys nothing.
 func (e *engine) replayPartition(ctx context.Context, p int, last uint64) (int, error) {
 	cons, err := e.js.OrderedConsumer(ctx, bus.StreamClaims, jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{bus.ClaimsSubject(p)},

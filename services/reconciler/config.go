@@ -3,12 +3,11 @@ package reconciler
 import (
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/config"
 	"github.com/mneme-ai/mneme/pkg/store"
+	"github.com/mneme-ai/mneme/pkg/llm"
 )
 
 // Config is the reconciler's configuration, read from MNEME_RECONCILER_* (plus the shared MNEME_* settings) by
@@ -62,13 +61,9 @@ type Config struct {
 	// builds their indexes (one replica at a time, CONCURRENTLY). Default 1m.
 	WorkspaceIndexInterval time.Duration `env:"MNEME_RECONCILER_WORKSPACE_INDEX_INTERVAL" envDefault:"1m"`
 
-	// JudgeBaseURL enables the LLM judge (an OpenAI-compatible API root such as http://localhost:11434/v1) for
-	// the policy rules that ask for it; empty means rules only.
-	JudgeBaseURL string `env:"MNEME_RECONCILER_JUDGE_BASE_URL"`
-	// JudgeModel is the judge's chat model; part of every judge-log key.
-	JudgeModel string `env:"MNEME_RECONCILER_JUDGE_MODEL"`
-	// JudgeAPIKey is sent as a bearer credential; empty for local servers.
-	JudgeAPIKey string `env:"MNEME_RECONCILER_JUDGE_API_KEY"`
+	// Judge is the chat endpoint of the LLM judge, for the policy rules that ask for it (without it, rules
+	// only); its model is part of every judge-log key.
+	Judge llm.Endpoint `envPrefix:"MNEME_RECONCILER_JUDGE_"`
 	// JudgeTimeout bounds one judge call including retries. Default 30s.
 	JudgeTimeout time.Duration `env:"MNEME_RECONCILER_JUDGE_TIMEOUT" envDefault:"30s"`
 	// JudgeMaxPairs bounds the pairs judged for one incoming claim (the newest claims of the tier first).
@@ -176,14 +171,8 @@ func (c Config) validateOwn() error {
 	if c.WorkspaceIndexInterval < 10*time.Millisecond || c.WorkspaceIndexInterval > 24*time.Hour {
 		bad("MNEME_RECONCILER_WORKSPACE_INDEX_INTERVAL=%s is out of range: use 10ms..24h (default 1m)", c.WorkspaceIndexInterval)
 	}
-	if c.JudgeBaseURL != "" {
-		u, err := url.Parse(c.JudgeBaseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("MNEME_RECONCILER_JUDGE_BASE_URL=%q is not an http(s) URL (example: http://localhost:11434/v1)", c.JudgeBaseURL)
-		}
-		if strings.TrimSpace(c.JudgeModel) == "" {
-			bad("MNEME_RECONCILER_JUDGE_MODEL is empty: name the judge's chat model when MNEME_RECONCILER_JUDGE_BASE_URL is set")
-		}
+	for _, m := range c.Judge.Check("MNEME_RECONCILER_JUDGE_") {
+		bad("%s", m)
 	}
 	if c.JudgeTimeout <= 0 {
 		bad("MNEME_RECONCILER_JUDGE_TIMEOUT=%s must be positive (default 30s)", c.JudgeTimeout)
@@ -194,4 +183,4 @@ func (c Config) validateOwn() error {
 	return errors.Join(errs...)
 }
 
-func (c Config) judgeEnabled() bool { return c.JudgeBaseURL != "" && c.JudgeModel != "" }
+func (c Config) judgeEnabled() bool { return c.Judge.Set() && c.Judge.Model != "" }

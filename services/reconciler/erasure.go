@@ -15,18 +15,12 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/audit"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/store"
-)
-
-// Erasure kinds.
-const (
-	EraseSubject   = "subject"
-	EraseAgent     = "agent"
-	EraseWorkspace = "workspace"
 )
 
 // Erasure scopes: the tiers an erasure may touch, which are those its requester may write (see
@@ -130,9 +124,9 @@ func (t erasureTarget) claimCond() (string, []any) {
 	var cond string
 	var args []any
 	switch t.kind {
-	case EraseSubject:
+	case api.EraseSubject:
 		cond, args = "c.workspace_id = $2 AND c.subject_key = $3", []any{t.ws, t.target}
-	case EraseAgent:
+	case api.EraseAgent:
 		cond, args = "c.workspace_id = $2 AND c.owner_agent = $3", []any{t.ws, t.target}
 	default:
 		cond, args = "c.workspace_id = $2", []any{t.ws}
@@ -151,7 +145,7 @@ func (e *engine) applyErasure(ctx context.Context, tx pgx.Tx, partition int, it 
 	c := it.erasure
 	t := targetOf(c)
 	parts := 1
-	if t.kind != EraseSubject {
+	if t.kind != api.EraseSubject {
 		parts = e.partitions
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO erasures (id, workspace_id, kind, target_hash, requested_by, requested_at, partitions, scope, scope_agent)
@@ -295,7 +289,7 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 		subjectList = append(subjectList, s)
 	}
 	slices.Sort(subjectList)
-	if t.kind != EraseWorkspace && len(subjectList) > 0 {
+	if t.kind != api.EraseWorkspace && len(subjectList) > 0 {
 		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(s ORDER BY s), '{}') FROM (
 				SELECT c.stream_seq AS s FROM claims c WHERE c.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3)
 				  AND NOT (c.id = ANY($4::uuid[]))
@@ -318,7 +312,7 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 		e.purgeJudgeKeys(ctx, judgeKeys)
 	}
 	if err := store.Delete(ctx, tx, store.Deletion{Partition: partition, Workspace: t.ws, Subjects: subjectList, Claims: ids,
-		DeadLetters: more, WholeWorkspace: t.kind == EraseWorkspace}); err != nil {
+		DeadLetters: more, WholeWorkspace: t.kind == api.EraseWorkspace}); err != nil {
 		return out, nil, nil, err
 	}
 	if len(survivors) > 0 {
@@ -342,9 +336,9 @@ func (t erasureTarget) messageCond(partition int, ids []string) (string, []any) 
 	args := []any{partition, t.ws, ids}
 	var cond string
 	switch t.kind {
-	case EraseSubject:
+	case api.EraseSubject:
 		cond, args = "subject_key = $4", append(args, t.target)
-	case EraseAgent:
+	case api.EraseAgent:
 		cond, args = "agent_id = $4", append(args, t.target)
 	default:
 		cond, args = "$4 = ''", append(args, "")
@@ -508,7 +502,7 @@ func (t erasureTarget) matches(data []byte, hdr nats.Header, erased, turns map[s
 		}
 	}
 	undecodable := func() bool {
-		return hdrWS == t.ws && (t.kind == EraseWorkspace || t.kind == EraseAgent && hdrAgent == t.target)
+		return hdrWS == t.ws && (t.kind == api.EraseWorkspace || t.kind == api.EraseAgent && hdrAgent == t.target)
 	}
 	var env looseEvent
 	if err := json.Unmarshal(data, &env); err != nil {
@@ -536,7 +530,7 @@ func (t erasureTarget) matches(data []byte, hdr nats.Header, erased, turns map[s
 	if ws != t.ws {
 		return false
 	}
-	if t.kind == EraseWorkspace {
+	if t.kind == api.EraseWorkspace {
 		return true
 	}
 	agent := d.AgentID
@@ -573,20 +567,20 @@ func (t erasureTarget) matches(data []byte, hdr nats.Header, erased, turns map[s
 		}
 	}
 	switch t.kind {
-	case EraseSubject:
+	case api.EraseSubject:
 		if d.SubjectKey == t.target {
 			return true
 		}
-	case EraseAgent:
+	case api.EraseAgent:
 		if agent == t.target || hdrAgent == t.target {
 			return true
 		}
 	}
 	for _, sub := range append(append([]looseData(nil), d.Claims...), d.Turns...) {
-		if t.kind == EraseAgent && (sub.AgentID == t.target || hdrAgent == t.target && sub.AgentID == "") {
+		if t.kind == api.EraseAgent && (sub.AgentID == t.target || hdrAgent == t.target && sub.AgentID == "") {
 			return true
 		}
-		if t.kind == EraseSubject && sub.Subject != "" && canonSubject(sub.Subject) == t.target {
+		if t.kind == api.EraseSubject && sub.Subject != "" && canonSubject(sub.Subject) == t.target {
 			return true
 		}
 	}
@@ -613,7 +607,7 @@ func (e *engine) purgeStreams(ctx context.Context, t erasureTarget, erasedIDs, t
 		{bus.StreamInbox, "mneme.inbox." + t.ws + ".>"},
 	} {
 		f := match
-		if s.stream == bus.StreamInbox && t.kind != EraseWorkspace {
+		if s.stream == bus.StreamInbox && t.kind != api.EraseWorkspace {
 			continue // unprocessed inbox messages of one subject or agent are not looked into
 		}
 		if s.stream == bus.StreamInbox {
@@ -666,28 +660,4 @@ func (e *engine) deleteCommand(ctx context.Context, partition int, id string, se
 	}
 	_, err := e.pool.Exec(ctx, `UPDATE erasure_parts SET command_purged = true WHERE erasure_id = $1 AND partition = $2`, id, partition)
 	return err
-}
-
-// ErasureRequest is the body of POST /v1/workspaces/{ws}/erasures.
-type ErasureRequest struct {
-	// Kind is "subject" (target: a subject or its canonical key), "agent" (target: an agent id) or "workspace".
-	Kind   string `json:"kind"`
-	Target string `json:"target,omitempty"`
-}
-
-// ErasureStatus is the answer of the erasure endpoints: the record, never the erased content. Its counts cover
-// only the erasure's scope, which is what the requester may write (and so see).
-type ErasureStatus struct {
-	ErasureID      string     `json:"erasure_id"`
-	Workspace      string     `json:"workspace"`
-	Kind           string     `json:"kind"`
-	Scope          string     `json:"scope"`
-	ScopeAgent     string     `json:"scope_agent,omitempty"`
-	TargetHash     string     `json:"target_hash,omitempty"`
-	RequestedBy    string     `json:"requested_by"`
-	RequestedAt    time.Time  `json:"requested_at"`
-	Status         string     `json:"status"`
-	CompletedAt    *time.Time `json:"completed_at,omitempty"`
-	ClaimsErased   int        `json:"claims_erased"`
-	MessagesPurged int        `json:"messages_purged"`
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/bus"
 )
 
@@ -20,11 +21,11 @@ func TestErasureMatchesDeadLettersByTheirSubject(t *testing.T) {
 		target erasureTarget
 		want   map[string]bool // by dead letter
 	}{
-		{"workspace", erasureTarget{ws: "acme", kind: EraseWorkspace}, map[string]bool{"truncated": true, "garbage": true, "legacy": true}},
-		{"other workspace", erasureTarget{ws: "other", kind: EraseWorkspace}, map[string]bool{}},
-		{"agent of the subject", erasureTarget{ws: "acme", kind: EraseAgent, target: "planner.eu"}, map[string]bool{"truncated": true, "garbage": true}},
-		{"agent of the header (development form)", erasureTarget{ws: "acme", kind: EraseAgent, target: "scheduler"}, map[string]bool{"legacy": true}},
-		{"same agent, other workspace", erasureTarget{ws: "other", kind: EraseAgent, target: "planner.eu"}, map[string]bool{}},
+		{"workspace", erasureTarget{ws: "acme", kind: api.EraseWorkspace}, map[string]bool{"truncated": true, "garbage": true, "legacy": true}},
+		{"other workspace", erasureTarget{ws: "other", kind: api.EraseWorkspace}, map[string]bool{}},
+		{"agent of the subject", erasureTarget{ws: "acme", kind: api.EraseAgent, target: "planner.eu"}, map[string]bool{"truncated": true, "garbage": true}},
+		{"agent of the header (development form)", erasureTarget{ws: "acme", kind: api.EraseAgent, target: "scheduler"}, map[string]bool{"legacy": true}},
+		{"same agent, other workspace", erasureTarget{ws: "other", kind: api.EraseAgent, target: "planner.eu"}, map[string]bool{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for name, dl := range map[string]struct {

@@ -198,11 +198,11 @@ func TestEraseSubjectLeavesNoTrace(t *testing.T) {
 		t.Fatal("the workload did not store the secret where expected")
 	}
 
-	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", ErasureRequest{Kind: EraseSubject, Target: subject})
+	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", api.ErasureRequest{Kind: api.EraseSubject, Target: subject})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("erasure: %d %s", resp.StatusCode, body)
 	}
-	var st ErasureStatus
+	var st api.Erasure
 	if err := json.Unmarshal(body, &st); err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestEraseAgentRebuildsLikeReplay(t *testing.T) {
 	srvJudge := openaitestRandomJudge(t)
 	cfg := testConfig()
 	cfg.PolicyFile = writePolicy(t, judgePolicy)
-	cfg.JudgeBaseURL, cfg.JudgeModel = srvJudge, "random-judge"
+	cfg.Judge.BaseURL, cfg.Judge.Model = srvJudge, "random-judge"
 	svc, _ := runService(t, pool, b, cfg, "r1")
 	srv := serveHTTP(t, svc)
 	const ws = "wsa"
@@ -254,7 +254,7 @@ func TestEraseAgentRebuildsLikeReplay(t *testing.T) {
 	waitApplied(t, pool, b.js, cfg.Partitions, 30*time.Second)
 	before := currentStatus(t, pool, ws)
 
-	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", ErasureRequest{Kind: EraseAgent, Target: "agent-z"})
+	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", api.ErasureRequest{Kind: api.EraseAgent, Target: "agent-z"})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("erasure: %d %s", resp.StatusCode, body)
 	}
@@ -299,7 +299,7 @@ func TestEraseWorkspace(t *testing.T) {
 	mixedWorkload(t, b, cfg.Partitions, "wsy")
 	waitApplied(t, pool, b.js, cfg.Partitions, 30*time.Second)
 	y := currentStatus(t, pool, "wsy")
-	resp, body := postJSON(t, srv.URL+"/v1/workspaces/wsx/erasures", "agent-admin", ErasureRequest{Kind: EraseWorkspace})
+	resp, body := postJSON(t, srv.URL+"/v1/workspaces/wsx/erasures", "agent-admin", api.ErasureRequest{Kind: api.EraseWorkspace})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("erasure: %d %s", resp.StatusCode, body)
 	}
@@ -314,5 +314,46 @@ func TestEraseWorkspace(t *testing.T) {
 		if strings.Contains(s, `"workspace":"wsx"`) && !strings.Contains(s, event.TypeAuditRecorded) {
 			t.Fatalf("a message of the erased workspace remains: %.200s", s)
 		}
+	}
+}
+
+// TestErasureBodyIsStrict: the erasure endpoint reads its body with the API's strict decoder — a body over its
+// 4,096 bytes is a 413 naming the limit (it used to be cut there and reported as malformed JSON), and unknown
+// fields and trailing data are 400s; nothing is erased.
+func TestErasureBodyIsStrict(t *testing.T) {
+	t.Parallel()
+	pool, _ := newStore(t)
+	b := startBus(t)
+	svc, _ := runService(t, pool, b, testConfig(), "r1")
+	srv := serveHTTP(t, svc)
+	createWorkspace(t, pool, "wss")
+	for _, c := range []struct {
+		name, body   string
+		status       int
+		field, limit string
+	}{
+		{"over the limit", `{"kind":"subject","target":"` + strings.Repeat("a", 5000) + `"}`, http.StatusRequestEntityTooLarge, "", "4096 bytes"},
+		{"unknown field", `{"kind":"subject","target":"alice","force":true}`, http.StatusBadRequest, "force", ""},
+		{"trailing data", `{"kind":"subject","target":"alice"} {"kind":"workspace"}`, http.StatusBadRequest, "", ""},
+	} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/v1/workspaces/wss/erasures", strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set(api.HeaderAgent, "agent-admin")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e api.Error
+		err = json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != c.status || e.Error.Field != c.field || e.Error.Limit != c.limit {
+			t.Errorf("%s: %d %+v (%v); want %d field %q limit %q", c.name, resp.StatusCode, e.Error, err, c.status, c.field, c.limit)
+		}
+	}
+	var n int
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM erasures`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d erasures recorded (%v)", n, err)
 	}
 }

@@ -2,10 +2,8 @@ package reconciler
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 
@@ -22,14 +20,6 @@ import (
 
 // maxErasureBody bounds the erasure request body.
 const maxErasureBody = 4096
-
-// ConfirmResponse is the answer of POST /v1/workspaces/{ws}/claims/{id}/confirm: the confirmation was
-// published to the claim's partition and takes effect when the reconciler applies it.
-type ConfirmResponse struct {
-	Status         string `json:"status"`
-	ClaimID        string `json:"claim_id"`
-	ConfirmationID string `json:"confirmation_id"`
-}
 
 // handleConfirm publishes a ClaimConfirmedV1 for a claim the caller can see. Confirming twice as the same
 // agent has one effect (the event id is derived from workspace, claim and agent).
@@ -99,7 +89,7 @@ func (s *Service) confirm(w http.ResponseWriter, r *http.Request, release bool) 
 		api.WriteError(w, http.StatusServiceUnavailable, api.CodeUnavailable, "", "the bus is unavailable; retry")
 		return
 	}
-	api.WriteJSON(w, http.StatusAccepted, ConfirmResponse{Status: "accepted", ClaimID: claimID, ConfirmationID: evID})
+	api.WriteJSON(w, http.StatusAccepted, api.ConfirmResponse{Status: "accepted", ClaimID: claimID, ConfirmationID: evID})
 }
 
 // erasureScopeFor decides which tiers an erasure of kind (and target) by the caller id may touch: what the caller
@@ -110,18 +100,18 @@ func erasureScopeFor(id auth.Identity, kind, target string) (scope, scopeAgent, 
 	if id.Admin() {
 		return ScopeAll, "", ""
 	}
-	if kind == EraseWorkspace {
+	if kind == api.EraseWorkspace {
 		return "", "", "erasing a whole workspace needs an admin key"
 	}
 	switch id.Role {
 	case auth.RoleCurator:
-		if kind == EraseAgent && target != id.Agent {
+		if kind == api.EraseAgent && target != id.Agent {
 			// Another agent's shared claims only: its private tier is not the curator's to see or erase.
 			return ScopeShared, "", ""
 		}
 		return ScopeSharedPrivate, id.Agent, ""
 	default:
-		if kind == EraseAgent && target != id.Agent {
+		if kind == api.EraseAgent && target != id.Agent {
 			return "", "", "an agent key may only erase its own agent's claims"
 		}
 		return ScopePrivate, id.Agent, ""
@@ -138,26 +128,27 @@ func (s *Service) handleErasure(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, err)
 		return
 	}
-	var req ErasureRequest
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxErasureBody+1))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		api.WriteError(w, http.StatusBadRequest, api.CodeInvalid, "", "body must be JSON {\"kind\": \"subject|agent|workspace\", \"target\": \"...\"}: "+err.Error())
+	var req api.ErasureRequest
+	if err := api.DecodeBody(w, r, maxErasureBody, &req); err != nil {
+		var he *api.HTTPError
+		if errors.As(err, &he) {
+			he.Write(w)
+		}
 		return
 	}
 	switch req.Kind {
-	case EraseSubject:
+	case api.EraseSubject:
 		req.Target = canon.SubjectKey(req.Target)
 		if req.Target == "" {
 			api.WriteError(w, http.StatusBadRequest, api.CodeInvalid, "target", "a subject erasure needs the subject (or its key) as target")
 			return
 		}
-	case EraseAgent:
+	case api.EraseAgent:
 		if err := auth.ValidAgentID(req.Target); err != nil {
 			api.WriteError(w, http.StatusBadRequest, api.CodeInvalid, "target", "an agent erasure needs a valid agent id as target: "+err.Error())
 			return
 		}
-	case EraseWorkspace:
+	case api.EraseWorkspace:
 		if req.Target != "" && req.Target != ws {
 			api.WriteError(w, http.StatusBadRequest, api.CodeInvalid, "target", "a workspace erasure takes no target (or the workspace id)")
 			return
@@ -170,7 +161,7 @@ func (s *Service) handleErasure(w http.ResponseWriter, r *http.Request) {
 	scope, scopeAgent, forbidden := erasureScopeFor(id, req.Kind, req.Target)
 	if forbidden != "" {
 		field := "target"
-		if req.Kind == EraseWorkspace {
+		if req.Kind == api.EraseWorkspace {
 			field = "kind"
 		}
 		api.WriteError(w, http.StatusForbidden, api.CodeForbidden, field, forbidden)
@@ -226,7 +217,7 @@ func (s *Service) handleErasureStatus(w http.ResponseWriter, r *http.Request) {
 // ErasureSpec is one erasure to request.
 type ErasureSpec struct {
 	Workspace string
-	// Kind is EraseSubject, EraseAgent or EraseWorkspace; Target a canonical subject key, an agent id, or empty.
+	// Kind is api.EraseSubject, api.EraseAgent or api.EraseWorkspace; Target a canonical subject key, an agent id, or empty.
 	Kind, Target string
 	// Scope (default ScopeAll) and ScopeAgent limit the erasure to tiers (see erasureScopeFor).
 	Scope, ScopeAgent string
@@ -236,7 +227,7 @@ type ErasureSpec struct {
 
 // RequestErasure records an erasure (and its audit entry, in one transaction) and publishes its commands to the
 // affected claims partitions; the partition owners carry it out.
-func (s *Service) RequestErasure(ctx context.Context, spec ErasureSpec) (ErasureStatus, error) {
+func (s *Service) RequestErasure(ctx context.Context, spec ErasureSpec) (api.Erasure, error) {
 	ws, kind, target := spec.Workspace, spec.Kind, spec.Target
 	if spec.Scope == "" {
 		spec.Scope = ScopeAll
@@ -244,7 +235,7 @@ func (s *Service) RequestErasure(ctx context.Context, spec ErasureSpec) (Erasure
 	eid := uuid.NewString()
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	parts := []int{}
-	if kind == EraseSubject {
+	if kind == api.EraseSubject {
 		parts = append(parts, bus.PartitionOf(ws, target, s.cfg.Partitions))
 	} else {
 		for p := range s.cfg.Partitions {
@@ -269,17 +260,17 @@ func (s *Service) RequestErasure(ctx context.Context, spec ErasureSpec) (Erasure
 		return err
 	})
 	if err != nil {
-		return ErasureStatus{}, err
+		return api.Erasure{}, err
 	}
 	cmd := event.ErasureRequestedV1{ErasureID: eid, Workspace: ws, Kind: kind, Target: target, RequestedBy: spec.RequestedBy, RequestedAt: now,
 		Scope: spec.Scope, ScopeAgent: spec.ScopeAgent}
 	for _, p := range parts {
 		env, err := event.New(event.TypeErasureRequested, fmt.Sprintf("erasure:%s:%d", eid, p), "mneme/reconciler", ws, now, cmd)
 		if err != nil {
-			return ErasureStatus{}, err
+			return api.Erasure{}, err
 		}
 		if _, err := bus.PublishEvent(ctx, s.deps.JS, bus.ClaimsSubject(p), env); err != nil {
-			return ErasureStatus{}, fmt.Errorf("publish erasure command: %w", err)
+			return api.Erasure{}, fmt.Errorf("publish erasure command: %w", err)
 		}
 	}
 	s.log.Info("reconciler: erasure requested", "erasure_id", eid, "workspace", ws, "kind", kind, "scope", spec.Scope, "partitions", len(parts))
@@ -287,10 +278,10 @@ func (s *Service) RequestErasure(ctx context.Context, spec ErasureSpec) (Erasure
 }
 
 // WaitErasure polls the erasure record until it completes or ctx ends; it returns the last record read.
-func (s *Service) WaitErasure(ctx context.Context, ws, eid string) (ErasureStatus, error) {
+func (s *Service) WaitErasure(ctx context.Context, ws, eid string) (api.Erasure, error) {
 	t := time.NewTicker(50 * time.Millisecond)
 	defer t.Stop()
-	var last ErasureStatus
+	var last api.Erasure
 	for {
 		st, err := s.erasureStatus(ctx, ws, eid)
 		if err != nil {
@@ -311,8 +302,8 @@ func (s *Service) WaitErasure(ctx context.Context, ws, eid string) (ErasureStatu
 	}
 }
 
-func (s *Service) erasureStatus(ctx context.Context, ws, eid string) (ErasureStatus, error) {
-	var st ErasureStatus
+func (s *Service) erasureStatus(ctx context.Context, ws, eid string) (api.Erasure, error) {
+	var st api.Erasure
 	var hash, scopeAgent *string
 	err := s.deps.DB.QueryRow(ctx, `SELECT id::text, workspace_id, kind, scope, scope_agent, target_hash, requested_by, requested_at, status, completed_at,
 			claims_erased, messages_purged

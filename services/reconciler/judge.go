@@ -218,7 +218,7 @@ func (d *decider) judgePairs(ctx context.Context, t *tier, n *tclaim, rules slot
 // judgeModelLabel is the model name recorded when no judge model is configured (log-only replays use the
 // configured model name to derive keys, so it must match the live configuration).
 func judgeModelLabel(cfg Config) string {
-	if m := strings.TrimSpace(cfg.JudgeModel); m != "" {
+	if m := strings.TrimSpace(cfg.Judge.Model); m != "" {
 		return m
 	}
 	return "none"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
@@ -220,7 +221,7 @@ func TestNegationLinksErased(t *testing.T) {
 	if n := len(links(t, pool, ws)); n != 2 {
 		t.Fatalf("%d links before the erasure, want 2", n)
 	}
-	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", ErasureRequest{Kind: EraseAgent, Target: "agent-b"})
+	resp, body := postJSON(t, srv.URL+"/v1/workspaces/"+ws+"/erasures", "agent-admin", api.ErasureRequest{Kind: api.EraseAgent, Target: "agent-b"})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("erasure: %d %s", resp.StatusCode, body)
 	}

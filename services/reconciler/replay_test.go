@@ -89,7 +89,7 @@ func TestReplayDigestWithRandomJudge(t *testing.T) {
 	}))
 	cfg := testConfig()
 	cfg.PolicyFile = writePolicy(t, judgePolicy)
-	cfg.JudgeBaseURL, cfg.JudgeModel = srv.URL(), "random-judge"
+	cfg.Judge.BaseURL, cfg.Judge.Model = srv.URL(), "random-judge"
 	runService(t, pool, b, cfg, "r1")
 	mixedWorkload(t, b, cfg.Partitions, "wsr")
 	waitApplied(t, pool, b.js, cfg.Partitions, 60*time.Second)

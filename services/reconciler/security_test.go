@@ -112,18 +112,18 @@ func TestSecurityErasureScopes(t *testing.T) {
 		name, ws, agent string
 		role            auth.Role
 		bind            bool
-		req             ErasureRequest
+		req             api.ErasureRequest
 		erased          func(workload) []string
 	}{
-		{"agent key, subject", "wsagent", "agent-a", auth.RoleAgent, true, ErasureRequest{Kind: EraseSubject, Target: "Orla Quist"},
+		{"agent key, subject", "wsagent", "agent-a", auth.RoleAgent, true, api.ErasureRequest{Kind: api.EraseSubject, Target: "Orla Quist"},
 			func(w workload) []string { return []string{w.privA} }},
-		{"agent key, itself", "wsself", "agent-b", auth.RoleAgent, true, ErasureRequest{Kind: EraseAgent, Target: "agent-b"},
+		{"agent key, itself", "wsself", "agent-b", auth.RoleAgent, true, api.ErasureRequest{Kind: api.EraseAgent, Target: "agent-b"},
 			func(w workload) []string { return []string{w.privB} }},
-		{"curator, subject", "wscurator", "agent-c", auth.RoleCurator, false, ErasureRequest{Kind: EraseSubject, Target: "Orla Quist"},
+		{"curator, subject", "wscurator", "agent-c", auth.RoleCurator, false, api.ErasureRequest{Kind: api.EraseSubject, Target: "Orla Quist"},
 			func(w workload) []string { return []string{w.sharedA, w.sharedB, w.privC} }},
-		{"curator, another agent", "wscuragent", "agent-c", auth.RoleCurator, true, ErasureRequest{Kind: EraseAgent, Target: "agent-b"},
+		{"curator, another agent", "wscuragent", "agent-c", auth.RoleCurator, true, api.ErasureRequest{Kind: api.EraseAgent, Target: "agent-b"},
 			func(w workload) []string { return []string{w.sharedB, w.other} }},
-		{"admin, subject", "wsadmin", "agent-a", auth.RoleAdmin, false, ErasureRequest{Kind: EraseSubject, Target: "Orla Quist"},
+		{"admin, subject", "wsadmin", "agent-a", auth.RoleAdmin, false, api.ErasureRequest{Kind: api.EraseSubject, Target: "Orla Quist"},
 			func(w workload) []string { return []string{w.sharedA, w.sharedB, w.privA, w.privB, w.privC} }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,7 +144,7 @@ func TestSecurityErasureScopes(t *testing.T) {
 			if len(before) != 6 {
 				t.Fatalf("%d claims before the erasure", len(before))
 			}
-			var st ErasureStatus
+			var st api.Erasure
 			if code := keyed(t, "POST", srv.URL+"/v1/workspaces/"+tt.ws+"/erasures", tt.agent, key, tt.req, &st); code != http.StatusOK {
 				t.Fatalf("erasure: %d %+v", code, st)
 			}
@@ -222,11 +222,11 @@ func TestSecurityErasureScopes(t *testing.T) {
 	curatorKey, _ := auth.IssueKey(ctx, pool, "wsdeny", "agent-c", auth.WithRole(auth.RoleCurator))
 	for _, tt := range []struct {
 		agent, key string
-		req        ErasureRequest
+		req        api.ErasureRequest
 	}{
-		{"agent-a", agentKey, ErasureRequest{Kind: EraseAgent, Target: "agent-b"}},
-		{"agent-a", agentKey, ErasureRequest{Kind: EraseWorkspace}},
-		{"agent-c", curatorKey, ErasureRequest{Kind: EraseWorkspace}},
+		{"agent-a", agentKey, api.ErasureRequest{Kind: api.EraseAgent, Target: "agent-b"}},
+		{"agent-a", agentKey, api.ErasureRequest{Kind: api.EraseWorkspace}},
+		{"agent-c", curatorKey, api.ErasureRequest{Kind: api.EraseWorkspace}},
 	} {
 		if code := keyed(t, "POST", srv.URL+"/v1/workspaces/wsdeny/erasures", tt.agent, tt.key, tt.req, nil); code != http.StatusForbidden {
 			t.Errorf("%s erasure %+v: %d, want 403", tt.agent, tt.req, code)

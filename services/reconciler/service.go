@@ -80,7 +80,7 @@ func newEngine(deps service.Deps, cfg Config, live bool) (*engine, error) {
 		instance: deps.Instance, live: live, pinned: map[string]error{}, tel: newTelemetry()}
 	e.judge = &judge{model: judgeModelLabel(cfg), timeout: cfg.JudgeTimeout, log: deps.Logger}
 	if live && cfg.judgeEnabled() {
-		c, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, Model: cfg.JudgeModel, APIKey: cfg.JudgeAPIKey,
+		c, err := llm.New(llm.Config{BaseURL: cfg.Judge.BaseURL, Model: cfg.Judge.Model, APIKey: cfg.Judge.APIKey,
 			MaxElapsed: cfg.JudgeTimeout, Logger: deps.Logger})
 		if err != nil {
 			return nil, fmt.Errorf("reconciler: judge: %w", err)

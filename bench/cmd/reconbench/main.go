@@ -18,7 +18,6 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -39,6 +38,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus/embedded"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/pgtest"
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/reconciler"
@@ -349,35 +349,20 @@ func waitUntil(ctx context.Context, timeout time.Duration, cond func() (bool, er
 
 // freshDB creates database name (dropping a leftover of the same name) and returns a pool on it and a drop func.
 func freshDB(ctx context.Context, admin, name string) (*pgxpool.Pool, func(), error) {
-	conn, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		return nil, nil, fmt.Errorf("connect to %s: %w (start the local cluster with scripts/pg.sh start)", admin, err)
+	if err := pgtest.DropDatabase(ctx, admin, name); err != nil {
+		return nil, nil, fmt.Errorf("connect to %s: %w (start the local cluster with scripts/pg.sh start)", pgtest.Redact(admin), err)
 	}
-	defer conn.Close(ctx)
-	ident := pgx.Identifier{name}.Sanitize()
-	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)"); err != nil {
-		return nil, nil, err
-	}
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+ident+" TEMPLATE template0"); err != nil {
-		return nil, nil, err
-	}
-	u, err := url.Parse(admin)
+	dbURL, err := pgtest.CreateDatabase(ctx, admin, name)
 	if err != nil {
 		return nil, nil, err
 	}
-	u.Path = "/" + name
-	pool, err := store.Connect(ctx, u.String(), 10*time.Second)
+	pool, err := store.Connect(ctx, dbURL, 10*time.Second)
 	if err != nil {
 		return nil, nil, err
 	}
 	drop := func() {
 		pool.Close()
-		c, err := pgx.Connect(context.Background(), admin)
-		if err != nil {
-			return
-		}
-		defer c.Close(context.Background())
-		_, _ = c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)")
+		_ = pgtest.DropDatabase(context.Background(), admin, name)
 	}
 	return pool, drop, nil
 }

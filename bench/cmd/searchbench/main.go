@@ -40,7 +40,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -57,6 +56,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/client"
 	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/embedding/uselite"
+	"github.com/mneme-ai/mneme/pkg/pgtest"
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/query"
@@ -418,7 +418,7 @@ func (g *gen) uuidFor(s, j int, seq int64) string {
 func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResult, error) {
 	res := sizeResult{Claims: n}
 	dbName := fmt.Sprintf("mneme_searchbench_%d", n)
-	dbURL, err := withDatabase(c.db, dbName)
+	dbURL, err := pgtest.WithDatabase(c.db, dbName)
 	if err != nil {
 		return res, err
 	}
@@ -438,7 +438,7 @@ func benchSize(ctx context.Context, c config, n int, log *slog.Logger) (sizeResu
 	if !c.keep {
 		defer func() {
 			pool.Close()
-			_ = dropDatabase(context.WithoutCancel(ctx), c.db, dbName)
+			_ = pgtest.DropDatabase(context.WithoutCancel(ctx), c.db, dbName)
 		}()
 	}
 	// Also on a reused database: it gets the migrations and the dense index of the code measured.
@@ -952,21 +952,8 @@ func measureEmbedding(ctx context.Context, c config, log *slog.Logger) (*latency
 
 // databases -------------------------------------------------------------------------------------------------
 
-func withDatabase(admin, name string) (string, error) {
-	u, err := url.Parse(admin)
-	if err != nil {
-		return "", err
-	}
-	u.Path = "/" + name
-	return u.String(), nil
-}
-
-func adminConn(ctx context.Context, admin string) (*pgx.Conn, error) {
-	return pgx.Connect(ctx, admin)
-}
-
 func databaseExists(ctx context.Context, admin, name string) bool {
-	conn, err := adminConn(ctx, admin)
+	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
 		return false
 	}
@@ -977,27 +964,10 @@ func databaseExists(ctx context.Context, admin, name string) bool {
 }
 
 func recreateDatabase(ctx context.Context, admin, name string) error {
-	if err := dropDatabase(ctx, admin, name); err != nil {
+	if err := pgtest.DropDatabase(ctx, admin, name); err != nil {
 		return err
 	}
-	conn, err := adminConn(ctx, admin)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `CREATE DATABASE `+pgx.Identifier{name}.Sanitize()); err != nil {
-		return err
-	}
-	return nil
-}
-
-func dropDatabase(ctx context.Context, admin, name string) error {
-	conn, err := adminConn(ctx, admin)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, `DROP DATABASE IF EXISTS `+pgx.Identifier{name}.Sanitize()+` WITH (FORCE)`)
+	_, err := pgtest.CreateDatabase(ctx, admin, name)
 	return err
 }
 

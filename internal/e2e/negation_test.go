@@ -1,4 +1,4 @@
-package query
+package e2e
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/api/openapitest"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
@@ -92,19 +93,19 @@ func TestNegationThroughReconciler(t *testing.T) {
 
 	// Never first, then the positive statement.
 	never := publish("Maya", "has written", "any Flask routes in this project", "Maya has never written any Flask routes in this project.",
-		true, day("2024-03-01"), "agent-a", event.ScopeShared)
+		true, onDay("2024-03-01"), "agent-a", event.ScopeShared)
 	waitReconciled(t, pool, js, partitions)
 	homepage := publish("Maya", "is implementing", "the homepage route with Flask", "Maya is implementing the homepage route with Flask for the project.",
-		false, day("2024-03-05"), "agent-a", event.ScopeShared)
+		false, onDay("2024-03-05"), "agent-a", event.ScopeShared)
 	// The positive statement first, then the never-statement.
-	zotero := publish("Maya", "downloaded", "Zotero", "Maya downloaded Zotero to manage citations.", false, day("2024-02-01"), "agent-a", event.ScopeShared)
+	zotero := publish("Maya", "downloaded", "Zotero", "Maya downloaded Zotero to manage citations.", false, onDay("2024-02-01"), "agent-a", event.ScopeShared)
 	waitReconciled(t, pool, js, partitions)
 	neverZotero := publish("Maya", "has used", "citation software like Zotero", "Maya has never used citation software like Zotero.",
-		true, day("2024-04-01"), "agent-a", event.ScopeShared)
-	unrelated := publish("Maya", "lives in", "Lisbon", "Maya lives in Lisbon.", false, day("2024-01-01"), "agent-a", event.ScopeShared)
+		true, onDay("2024-04-01"), "agent-a", event.ScopeShared)
+	unrelated := publish("Maya", "lives in", "Lisbon", "Maya lives in Lisbon.", false, onDay("2024-01-01"), "agent-a", event.ScopeShared)
 	// Agent b's private statement about Flask routes: linked to nothing shared, never shown to agent a.
 	secret := publish("Maya", "wrote", "Flask routes for the admin API", "Maya wrote Flask routes for the admin API in this project.",
-		false, day("2024-03-07"), "agent-b", event.ScopePrivate)
+		false, onDay("2024-03-07"), "agent-b", event.ScopePrivate)
 	waitReconciled(t, pool, js, partitions)
 
 	res := search(a, "Has Maya written Flask routes in this project?")
@@ -195,7 +196,7 @@ func TestNegationThroughReconciler(t *testing.T) {
 		t.Errorf("known_at %s, before the link: contradicts %v", before.Format(time.RFC3339Nano), partners(e.Contradicts))
 	}
 	// The documented response shapes hold the new fields.
-	sch := componentSchemas(t, "SubjectResponse", "ClaimResponse")
+	sch := openapitest.Components(t, "SubjectResponse", "ClaimResponse")
 	for path, schema := range map[string]string{"/v1/workspaces/team/subjects/maya": "SubjectResponse", "/v1/workspaces/team/claims/" + never: "ClaimResponse"} {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url+path, nil)
 		req.Header.Set(api.HeaderAgent, "agent-a")

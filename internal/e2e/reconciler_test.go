@@ -1,4 +1,4 @@
-package query
+package e2e
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/kljensen/snowball/english"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/api"
@@ -20,10 +21,12 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus/bustest"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
+	"github.com/mneme-ai/mneme/pkg/embedding/embeddingtest"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/pgtest"
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/store"
+	"github.com/mneme-ai/mneme/services/query"
 	"github.com/mneme-ai/mneme/services/reconciler"
 )
 
@@ -68,19 +71,19 @@ func TestThroughReconciler(t *testing.T) {
 		return res
 	}
 
-	paris := publish("Alice", "lives in", "Paris", day("2022-01-01"), "agent-a", event.ScopeShared)
-	publish("Dune", "author", "Frank Herbert", day("2020-01-01"), "agent-a", event.ScopeShared)
-	publish("Frank Herbert", "married to", "Beverly Herbert", day("2020-01-01"), "agent-a", event.ScopeShared)
-	publish("Bob", "salary", "120k", day("2024-01-01"), "agent-b", event.ScopePrivate)
+	paris := publish("Alice", "lives in", "Paris", onDay("2022-01-01"), "agent-a", event.ScopeShared)
+	publish("Dune", "author", "Frank Herbert", onDay("2020-01-01"), "agent-a", event.ScopeShared)
+	publish("Frank Herbert", "married to", "Beverly Herbert", onDay("2020-01-01"), "agent-a", event.ScopeShared)
+	publish("Bob", "salary", "120k", onDay("2024-01-01"), "agent-b", event.ScopePrivate)
 	waitReconciled(t, pool, js, partitions)
 	beforeBerlin := time.Now().UTC()
 	// Transaction time is the stream's log time: make the next messages visibly later.
 	waitUntil(t, func() bool { return time.Now().UTC().After(beforeBerlin.Add(10 * time.Millisecond)) })
 
-	berlin := publish("Alice", "lives in", "Berlin", day("2024-01-01"), "agent-c", event.ScopeShared)
-	rome := publish("Alice", "lives in", "Rome", day("2020-01-01"), "agent-a", event.ScopeShared) // late, older
-	x := publish("Project Apollo", "deadline", "March 3", day("2024-02-01"), "agent-a", event.ScopeShared)
-	y := publish("Project Apollo", "deadline", "March 10", day("2024-02-01"), "agent-c", event.ScopeShared)
+	berlin := publish("Alice", "lives in", "Berlin", onDay("2024-01-01"), "agent-c", event.ScopeShared)
+	rome := publish("Alice", "lives in", "Rome", onDay("2020-01-01"), "agent-a", event.ScopeShared) // late, older
+	x := publish("Project Apollo", "deadline", "March 3", onDay("2024-02-01"), "agent-a", event.ScopeShared)
+	y := publish("Project Apollo", "deadline", "March 10", onDay("2024-02-01"), "agent-c", event.ScopeShared)
 	waitReconciled(t, pool, js, partitions)
 
 	if r := answer(a, "Where does Alice live?", nil, nil); r.Answer != "Berlin" {
@@ -89,10 +92,10 @@ func TestThroughReconciler(t *testing.T) {
 	if r := answer(a, "Where did Alice live before?", nil, nil); r.Answer != "Paris" {
 		t.Fatalf("former = %+v", r)
 	}
-	if r := answer(a, "Where does Alice live?", ptime(day("2023-01-01")), nil); r.Answer != "Paris" {
+	if r := answer(a, "Where does Alice live?", ptime(onDay("2023-01-01")), nil); r.Answer != "Paris" {
 		t.Fatalf("as_of 2023 = %+v", r)
 	}
-	if r := answer(a, "Where does Alice live?", ptime(day("2021-01-01")), nil); r.Answer != "Rome" {
+	if r := answer(a, "Where does Alice live?", ptime(onDay("2021-01-01")), nil); r.Answer != "Rome" {
 		t.Fatalf("as_of 2021 (the late older fact) = %+v", r)
 	}
 	if r := answer(a, "Where does Alice live?", nil, &beforeBerlin); r.Answer != "Paris" {
@@ -102,7 +105,7 @@ func TestThroughReconciler(t *testing.T) {
 	if !r.Disputed || !strings.Contains(r.Answer, "March 3") || !strings.Contains(r.Answer, "March 10") {
 		t.Fatalf("disputed = %+v", r)
 	}
-	if r := answer(a, "Who is the spouse of the author of Dune?", nil, nil); r.Answer != "Beverly Herbert" || r.Mode != ModeMultiHop {
+	if r := answer(a, "Who is the spouse of the author of Dune?", nil, nil); r.Answer != "Beverly Herbert" || r.Mode != query.ModeMultiHop {
 		t.Fatalf("chained = %+v", r)
 	}
 	if r := answer(a, "What is Bob's salary?", nil, nil); strings.Contains(r.Answer, "120k") {
@@ -137,7 +140,7 @@ func TestThroughReconciler(t *testing.T) {
 	}
 	var parisSuperseded bool
 	for _, e := range sub.Slots[0].Timeline {
-		if e.ClaimID == paris && e.Status == "superseded" && e.ValidTo != nil && e.ValidTo.Equal(day("2024-01-01")) &&
+		if e.ClaimID == paris && e.Status == "superseded" && e.ValidTo != nil && e.ValidTo.Equal(onDay("2024-01-01")) &&
 			len(e.SupersededBy) == 1 && e.SupersededBy[0].ClaimID == berlin && e.DecisionID != "" {
 			parisSuperseded = true
 		}
@@ -146,9 +149,15 @@ func TestThroughReconciler(t *testing.T) {
 		t.Fatalf("Paris is not shown superseded by Berlin: %+v", sub.Slots[0].Timeline)
 	}
 	// Predicate phrase embeddings of the reconciler's subject_predicates reach the resolver.
-	rows, err := dbFacts{s: p.q, v: store.View{Workspace: "team", Agent: "agent-a"}, model: emb.Model()}.about(ctx, []string{"alice"})
-	if err != nil || len(rows) == 0 || len(rows[0].PredVec) != emb.Dim() {
-		t.Fatalf("predicate embeddings not loaded: %d rows, %v", len(rows), err)
+	// (The same read the query service's resolver makes for the subjects of a question.)
+	sql, args := store.ClaimsBySubjectsSQL(store.View{Workspace: "team", Agent: "agent-a"}, []string{"alice"}, 500, emb.Model())
+	rows, err := pool.Query(ctx, sql, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beliefs, err := store.CollectBeliefs(rows)
+	if err != nil || len(beliefs) == 0 || len(beliefs[0].PredVec) != emb.Dim() {
+		t.Fatalf("predicate embeddings not loaded: %d rows, %v", len(beliefs), err)
 	}
 	cr, err := a.Claim(ctx, "team", rome, client.ReadOptions{})
 	if err != nil || cr.Claim.Status != "superseded" || len(cr.Decisions) == 0 {
@@ -213,8 +222,7 @@ func poll(limit time.Duration, cond func() bool) bool {
 type pipeline struct {
 	js   jetstream.JetStream
 	pool *pgxpool.Pool
-	emb  hashEmbedder
-	q    *Service
+	emb  *embeddingtest.Words
 	a    *client.Client // agent-a
 	url  string         // the query service's base URL
 }
@@ -255,10 +263,11 @@ func startPipeline(t *testing.T, partitions int, mod func(*reconciler.Config)) *
 			t.Errorf("reconciler: %v", err)
 		}
 	})
-	emb := hashEmbedder{dim: 64}
-	qcfg := DefaultConfig()
+	// The query service tests' embedder: hashed words, stemmed as the service stems them.
+	emb := embeddingtest.NewWords(64, func(w string) string { return english.Stem(w, false) })
+	qcfg := query.DefaultConfig()
 	qcfg.DevMode = true
-	q, err := New(service.Deps{DB: pool, Embedder: emb, Logger: quiet}, qcfg)
+	q, err := query.New(service.Deps{DB: pool, Embedder: emb, Logger: quiet}, qcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,5 +282,5 @@ func startPipeline(t *testing.T, partitions int, mod func(*reconciler.Config)) *
 	if _, err := pool.Exec(ctx, `INSERT INTO workspaces (id, created_by) VALUES ('team', 'test')`); err != nil {
 		t.Fatal(err)
 	}
-	return &pipeline{js: js, pool: pool, emb: emb, q: q, a: a, url: hs.URL}
+	return &pipeline{js: js, pool: pool, emb: emb, a: a, url: hs.URL}
 }
