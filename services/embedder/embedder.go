@@ -36,8 +36,10 @@ type Config struct {
 	Workers int `env:"MNEME_EMBEDDER_WORKERS" envDefault:"1"`
 	// MaxDeliver bounds redeliveries of a failing message before it is dead-lettered.
 	MaxDeliver int `env:"MNEME_EMBEDDER_MAX_DELIVER" envDefault:"6"`
-	// AckWait is how long a message may be in flight before JetStream redelivers it.
-	AckWait time.Duration `env:"MNEME_EMBEDDER_ACK_WAIT" envDefault:"2m"`
+	// AckWait is how long JetStream waits for a claim's acknowledgement, or a progress signal, before it
+	// redelivers the claim; claims being embedded are marked in progress every third of it. It is also how
+	// long a killed embedder's claims wait before another replica gets them. Default 5s.
+	AckWait time.Duration `env:"MNEME_EMBEDDER_ACK_WAIT" envDefault:"5s"`
 }
 
 // Validate checks the configuration.

@@ -93,7 +93,7 @@ func (w *partitionWorker) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reconciler: consumer of partition %d: %w", w.partition, err)
 	}
-	iter, err := cons.Messages(jetstream.PullMaxMessages(2 * w.e.cfg.BatchSize))
+	iter, err := cons.Messages(bus.PullOptions(jetstream.PullMaxMessages(2 * w.e.cfg.BatchSize))...)
 	if err != nil {
 		return fmt.Errorf("reconciler: consume partition %d: %w", w.partition, err)
 	}
