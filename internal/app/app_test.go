@@ -51,6 +51,7 @@ func TestBadConfigurationFailsFast(t *testing.T) {
 		{"negative rate", map[string]string{"MNEME_HTTP_RATE_LIMIT": "-1"}, []string{"MNEME_HTTP_RATE_LIMIT"}},
 		{"rate without burst", map[string]string{"MNEME_HTTP_RATE_LIMIT": "5", "MNEME_HTTP_RATE_BURST": "0"}, []string{"MNEME_HTTP_RATE_BURST"}},
 		{"negative key cache", map[string]string{"MNEME_AUTH_CACHE_TTL": "-1s"}, []string{"MNEME_AUTH_CACHE_TTL"}},
+		{"negative sync interval", map[string]string{"MNEME_NATS_SYNC_INTERVAL": "-1s"}, []string{"MNEME_NATS_SYNC_INTERVAL"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
