@@ -1224,3 +1224,15 @@ func keys(m map[string]bool) []string {
 func mapsEqual(a, b map[string]bool) bool {
 	return slices.Equal(keys(a), keys(b))
 }
+
+// The chart promises that R3 streams keep every acknowledged write through correlated crashes, which needs the
+// NATS servers to fsync before they acknowledge: the in-release NATS is configured so by default and in the
+// example that installs it.
+func TestInReleaseNATSSyncsEveryWrite(t *testing.T) {
+	for _, path := range []string{filepath.Join(chartDir, "values.yaml"), filepath.Join(examplesDir, "in-cluster.yaml")} {
+		vals := readValues(t, path)
+		if got := stringAt(vals, "nats.config.jetstream.merge.sync_interval"); got != "always" {
+			t.Errorf("%s: nats.config.jetstream.merge.sync_interval = %q, want always", path, got)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mneme-ai/mneme/pkg/config"
 	"github.com/mneme-ai/mneme/pkg/llm"
@@ -24,6 +25,10 @@ type Config struct {
 	NATSListen string `env:"MNEME_NATS_LISTEN" envDefault:"127.0.0.1:4222"`
 	// NATSStoreDir holds the embedded server's JetStream files.
 	NATSStoreDir string `env:"MNEME_NATS_STORE_DIR" envDefault:".local/nats"`
+	// NATSSyncInterval is how often the embedded server flushes JetStream's files to disk. 0, the default,
+	// flushes every write before acknowledging it, so a power loss or kernel crash loses no accepted input;
+	// a positive interval (NATS's own default is 2m) trades that for publish throughput (README, Durability).
+	NATSSyncInterval time.Duration `env:"MNEME_NATS_SYNC_INTERVAL" envDefault:"0s"`
 	// EmbeddingProvider is "local" (in-process Universal Sentence Encoder lite) or "openai" (any
 	// OpenAI-compatible embeddings endpoint).
 	EmbeddingProvider string `env:"MNEME_EMBEDDING_PROVIDER" envDefault:"local"`
@@ -125,6 +130,9 @@ func (c Config) Validate() error {
 					"(keys and NATS credentials), or set MNEME_DEV_MODE_ALLOW_NON_LOOPBACK=true if the network is yours alone", name, addr))
 			}
 		}
+	}
+	if c.NATSSyncInterval < 0 {
+		errs = append(errs, fmt.Errorf("MNEME_NATS_SYNC_INTERVAL=%s must not be negative: 0 syncs every write (the default), a positive interval syncs that often", c.NATSSyncInterval))
 	}
 	if c.EmbeddingDim < 0 {
 		errs = append(errs, fmt.Errorf("MNEME_EMBEDDING_DIM=%d must not be negative", c.EmbeddingDim))

@@ -48,7 +48,7 @@ func (a *App) startNATS(ctx context.Context) error {
 		if err := os.MkdirAll(cfg.NATSStoreDir, 0o755); err != nil {
 			return fmt.Errorf("MNEME_NATS_STORE_DIR=%q: %w", cfg.NATSStoreDir, err)
 		}
-		opts := embedded.Options{Listen: cfg.NATSListen, StoreDir: cfg.NATSStoreDir}
+		opts := embedded.Options{Listen: cfg.NATSListen, StoreDir: cfg.NATSStoreDir, SyncInterval: cfg.NATSSyncInterval}
 		if !cfg.DevMode {
 			var err error
 			if setup, err = natsauth.Init(cfg.NATSAuthDir, natsauth.Options{}); err != nil {

@@ -15,6 +15,23 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
+// Pull requests of Mneme's consumers expire after PullExpiry and carry idle heartbeats every PullHeartbeat.
+// A pull request lives on the server that leads the consumer; when that server dies, the request dies with it
+// and the client only learns of it from missing heartbeats (two in a row) or the request's expiry. The client
+// library's defaults (30s expiry, 15s heartbeat) would leave a consumer idle for up to 30s after a NATS node
+// failure; these keep it to about two seconds, at the price of one small request every few seconds per
+// consumer.
+const (
+	PullExpiry    = 5 * time.Second
+	PullHeartbeat = time.Second
+)
+
+// PullOptions returns the pull options every consumer of Mneme uses (PullExpiry and PullHeartbeat) followed by
+// more.
+func PullOptions(more ...jetstream.PullMessagesOpt) []jetstream.PullMessagesOpt {
+	return append([]jetstream.PullMessagesOpt{jetstream.PullExpiry(PullExpiry), jetstream.PullHeartbeat(PullHeartbeat)}, more...)
+}
+
 // ConsumerOptions configure a Consumer.
 type ConsumerOptions struct {
 	// Stream is the stream consumed.
@@ -25,7 +42,9 @@ type ConsumerOptions struct {
 	// MaxDeliver should be -1: the consumer counts deliveries itself (RetryPolicy.MaxAttempts) and a
 	// server-side bound would leave a message whose dead letter could not be stored in the stream for good.
 	Config jetstream.ConsumerConfig
-	// Pull bounds what the client buffers (jetstream.PullMaxMessages or PullMaxBytes).
+	// Pull bounds what the client buffers (jetstream.PullMaxMessages or PullMaxBytes); PullOptions adds the
+	// expiry and heartbeat. What sits in the client's buffer is not yet kept alive, so the buffer should take
+	// well under AckWait to work through.
 	Pull []jetstream.PullMessagesOpt
 	// Stage names the dead-letter subject, mneme.dlq.<Stage>.
 	Stage string
@@ -110,7 +129,7 @@ func (c *Consumer) Run(ctx context.Context, dispatch Dispatch) error {
 		}
 		return fmt.Errorf("bus: create consumer %s on %s: %w (is the topology ensured?)", c.opts.Config.Durable, c.opts.Stream, err)
 	}
-	it, err := cons.Messages(c.opts.Pull...)
+	it, err := cons.Messages(PullOptions(c.opts.Pull...)...)
 	if err != nil {
 		return fmt.Errorf("bus: consume %s: %w", c.opts.Stream, err)
 	}

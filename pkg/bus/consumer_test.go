@@ -241,6 +241,25 @@ func TestConsumerGivesUpAfterMaxAttempts(t *testing.T) {
 	}
 }
 
+// A broker that does not answer (a stream leader being elected) for longer than the attempts allow is an
+// outage, not a bad message: the message is retried past MaxAttempts and handled once the broker answers.
+func TestConsumerOutlastsBrokerUnavailability(t *testing.T) {
+	r := newRig(t)
+	c := bus.NewConsumer(r.srv.JS, r.options(func(o *bus.ConsumerOptions) { o.Retry.MaxAttempts = 2 }))
+	r.run(c, bus.Concurrent(1, func(_ context.Context, d *bus.Delivery) error {
+		r.seen(d)
+		if d.Attempt() <= 4 {
+			return fmt.Errorf("publish: %w", jetstream.ErrNoStreamResponse)
+		}
+		return nil
+	}))
+	r.publish("during-election")
+	eventually(t, "the message handled after the outage", func() bool { return r.acked.Load() == 1 })
+	if n := len(r.deadLetters()); n != 0 || r.callsOf("during-election") != 5 {
+		t.Fatalf("%d dead letters and %d calls; want 0 and 5", n, r.callsOf("during-election"))
+	}
+}
+
 func TestConsumerPanicIsDeadLettered(t *testing.T) {
 	r := newRig(t)
 	c := bus.NewConsumer(r.srv.JS, r.options(nil))

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Every failure of a message's handling is one of four kinds, and each has one fate (invariant 3, no loss):
@@ -114,11 +116,36 @@ type RetryPolicy struct {
 	ShouldRetry func(error) bool
 	// Transient reports failures of the infrastructure rather than of the message (the database or the broker
 	// is down): they are retried without counting toward MaxAttempts or MaxElapsed, since dead-lettering good
-	// messages during an outage would lose their effect. Nil: none.
+	// messages during an outage would lose their effect. Nil: Unavailable.
 	Transient func(error) bool
 }
 
+// Unavailable reports whether err says that NATS did not answer rather than that the message is bad: no
+// responders or no response from the stream (a stream or consumer leader is being elected after a server
+// failed), a timeout or an expired deadline while waiting for an acknowledgement, a connection closed,
+// draining or reconnecting, missing heartbeats, or JetStream's "temporarily unavailable" (503). Such a
+// failure is transient: the same message succeeds once the cluster has a leader again, so it must not use up
+// the message's attempts — a leader election that outlasts the backoff would otherwise dead-letter good
+// messages.
+func Unavailable(err error) bool {
+	var apiErr *jetstream.APIError
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, jetstream.ErrNoStreamResponse), errors.Is(err, nats.ErrNoResponders), errors.Is(err, nats.ErrTimeout),
+		errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrConnectionClosed), errors.Is(err, nats.ErrConnectionDraining),
+		errors.Is(err, nats.ErrConnectionReconnecting), errors.Is(err, nats.ErrDisconnected), errors.Is(err, jetstream.ErrNoHeartbeat):
+		return true
+	case errors.As(err, &apiErr):
+		return apiErr.Code == 503
+	}
+	return false
+}
+
 func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.Transient == nil {
+		p.Transient = Unavailable
+	}
 	if p.InitialInterval <= 0 {
 		p.InitialInterval = 500 * time.Millisecond
 	}
@@ -167,7 +194,10 @@ func (p RetryPolicy) permanent(err error) bool {
 	return p.ShouldRetry != nil && !p.ShouldRetry(err)
 }
 
-func (p RetryPolicy) transient(err error) bool { return p.Transient != nil && p.Transient(err) }
+func (p RetryPolicy) transient(err error) bool {
+	p = p.withDefaults()
+	return p.Transient(err)
+}
 
 // ExhaustedError is what Retry returns when a message's retryable failures used up the policy's bounds: the
 // caller dead-letters the message with Reason.

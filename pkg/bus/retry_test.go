@@ -3,9 +3,13 @@ package bus_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 )
@@ -132,5 +136,26 @@ func TestPermanentMarks(t *testing.T) {
 	}
 	if !errors.Is(bus.Permanent(base), base) {
 		t.Fatal("Permanent must unwrap")
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{errors.New("invalid claim: empty subject"), false},
+		{fmt.Errorf("publish embedded claim: %w", jetstream.ErrNoStreamResponse), true},
+		{fmt.Errorf("publish: %w", nats.ErrTimeout), true},
+		{fmt.Errorf("publish: %w", context.DeadlineExceeded), true},
+		{nats.ErrConnectionClosed, true},
+		{&jetstream.APIError{Code: 503, Description: "JetStream system temporarily unavailable"}, true},
+		{&jetstream.APIError{Code: 400, Description: "bad request"}, false},
+		{bus.Permanent(errors.New("bad json")), false},
+	} {
+		if got := bus.Unavailable(tc.err); got != tc.want {
+			t.Errorf("Unavailable(%v) = %v, want %v", tc.err, got, tc.want)
+		}
 	}
 }

@@ -38,8 +38,13 @@ type Config struct {
 	Workers int `env:"MNEME_EMBEDDER_WORKERS" envDefault:"1"`
 	// MaxDeliver bounds redeliveries of a failing message before it is dead-lettered.
 	MaxDeliver int `env:"MNEME_EMBEDDER_MAX_DELIVER" envDefault:"6"`
-	// AckWait is how long a message may be in flight before JetStream redelivers it.
-	AckWait time.Duration `env:"MNEME_EMBEDDER_ACK_WAIT" envDefault:"2m"`
+	// AckWait is how long JetStream waits for a claim's acknowledgement, or a progress signal, before it
+	// redelivers the claim; claims being embedded are marked in progress every third of it. It is also how
+	// long a killed embedder's claims wait before another replica gets them. Default 5s.
+	AckWait time.Duration `env:"MNEME_EMBEDDER_ACK_WAIT" envDefault:"5s"`
+	// PublishTimeout bounds the wait for JetStream's acknowledgements of a batch's embedded claims; past it
+	// the batch is retried (the same event ids make the retry harmless). Default 10s; 0 means the default.
+	PublishTimeout time.Duration `env:"MNEME_EMBEDDER_PUBLISH_TIMEOUT" envDefault:"10s"`
 }
 
 // Validate checks the configuration.
@@ -103,6 +108,9 @@ func New(deps Deps, cfg Config) (*Service, error) {
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
+	}
+	if cfg.PublishTimeout <= 0 {
+		cfg.PublishTimeout = 10 * time.Second
 	}
 	s := &Service{deps: deps, cfg: cfg, log: deps.Logger.With("service", "embedder"), predicateCache: map[string][]float32{}}
 	s.proposed = bus.NewConsumer(deps.JS, bus.ConsumerOptions{
@@ -227,13 +235,21 @@ func (s *Service) handle(ctx context.Context, batch []*bus.Delivery) []error {
 		}
 		inflight = append(inflight, pending{it: it, fut: fut})
 	}
+	// An acknowledgement lost with a NATS server that died never arrives, and the keep-alive would hold the
+	// claims in progress for good: the wait is bounded, and a timed-out claim is retried.
+	wait, cancel := context.WithTimeout(ctx, s.cfg.PublishTimeout)
+	defer cancel()
 	for _, p := range inflight {
 		select {
 		case <-p.fut.Ok():
 		case err := <-p.fut.Err():
 			errs[p.it.i] = fmt.Errorf("publish embedded claim: %w", err)
-		case <-ctx.Done():
-			errs[p.it.i] = ctx.Err()
+		case <-wait.Done():
+			if ctx.Err() != nil {
+				errs[p.it.i] = ctx.Err()
+			} else {
+				errs[p.it.i] = fmt.Errorf("publish embedded claim: no acknowledgement within %s: %w", s.cfg.PublishTimeout, wait.Err())
+			}
 		}
 	}
 	return errs

@@ -38,9 +38,10 @@ type Config struct {
 	MaxDeliver int `env:"MNEME_EXTRACTOR_MAX_DELIVER" envDefault:"5"`
 	// RetryBackoff is the first redelivery delay after a failure; it doubles per delivery up to 1m. Default 1s.
 	RetryBackoff time.Duration `env:"MNEME_EXTRACTOR_RETRY_BACKOFF" envDefault:"1s"`
-	// AckWait is how long NATS waits for a turn's acknowledgement before redelivering it; held turns are
-	// kept alive with progress signals. Default 2m.
-	AckWait time.Duration `env:"MNEME_EXTRACTOR_ACK_WAIT" envDefault:"2m"`
+	// AckWait is how long NATS waits for a turn's acknowledgement, or a progress signal, before redelivering
+	// it; turns being extracted or held in a window are marked in progress every third of it. It is also how
+	// long a killed extractor's turns wait before another replica gets them. Default 5s.
+	AckWait time.Duration `env:"MNEME_EXTRACTOR_ACK_WAIT" envDefault:"5s"`
 	// PublishTimeout bounds publishing one claim and waiting for JetStream's acknowledgement. Default 10s.
 	PublishTimeout time.Duration `env:"MNEME_EXTRACTOR_PUBLISH_TIMEOUT" envDefault:"10s"`
 
@@ -71,7 +72,7 @@ func DefaultConfig() Config {
 		FetchBatch:       256,
 		MaxDeliver:       5,
 		RetryBackoff:     time.Second,
-		AckWait:          2 * time.Minute,
+		AckWait:          5 * time.Second,
 		PublishTimeout:   10 * time.Second,
 		LLMTimeout:       60 * time.Second,
 		LLMMaxRetries:    4,
@@ -104,7 +105,7 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("MNEME_EXTRACTOR_IDLE_FLUSH=%s must not be negative (0 extracts each pulled batch at once)", c.IdleFlush))
 	}
 	if c.AckWait < time.Second {
-		errs = append(errs, fmt.Errorf("MNEME_EXTRACTOR_ACK_WAIT=%s is too short: use at least 1s (default 2m)", c.AckWait))
+		errs = append(errs, fmt.Errorf("MNEME_EXTRACTOR_ACK_WAIT=%s is too short: use at least 1s (default 5s)", c.AckWait))
 	}
 	if c.PublishTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("MNEME_EXTRACTOR_PUBLISH_TIMEOUT=%s must be positive (default 10s)", c.PublishTimeout))

@@ -73,9 +73,10 @@ type Config struct {
 	// PublishTimeout bounds how long a batch waits for JetStream to acknowledge its events; past it the HTTP
 	// request fails with 503 and an inbox message is retried. Default 10s.
 	PublishTimeout time.Duration `env:"MNEME_INGEST_PUBLISH_TIMEOUT" envDefault:"10s"`
-	// InboxAckWait is how long the inbox consumer may hold a message before NATS redelivers it. Default 60s;
-	// must exceed PublishTimeout.
-	InboxAckWait time.Duration `env:"MNEME_INGEST_INBOX_ACK_WAIT" envDefault:"60s"`
+	// InboxAckWait is how long NATS waits for an inbox message's acknowledgement, or a progress signal, before
+	// it redelivers the message; a message being processed is marked in progress every third of it. It is
+	// also how long a killed ingest replica's inbox messages wait before another replica gets them. Default 5s.
+	InboxAckWait time.Duration `env:"MNEME_INGEST_INBOX_ACK_WAIT" envDefault:"5s"`
 	// InboxMaxDeliver bounds deliveries of one inbox message: after this many transient failures it is
 	// dead-lettered instead of retried again. Default 8.
 	InboxMaxDeliver int `env:"MNEME_INGEST_INBOX_MAX_DELIVER" envDefault:"8"`
@@ -111,7 +112,7 @@ func DefaultConfig() Config {
 		MaxConcurrentDecodes: 4,
 		AllowedRoles:         slices.Clone(knownRoles),
 		PublishTimeout:       10 * time.Second,
-		InboxAckWait:         60 * time.Second,
+		InboxAckWait:         5 * time.Second,
 		InboxMaxDeliver:      8,
 		InboxConcurrency:     4,
 		InboxRetryBackoff:    500 * time.Millisecond,
@@ -156,9 +157,8 @@ func (c Config) Validate() error {
 	if c.PublishTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("MNEME_INGEST_PUBLISH_TIMEOUT=%s must be positive (default 10s)", c.PublishTimeout))
 	}
-	if c.InboxAckWait <= c.PublishTimeout {
-		errs = append(errs, fmt.Errorf("MNEME_INGEST_INBOX_ACK_WAIT=%s must exceed MNEME_INGEST_PUBLISH_TIMEOUT=%s, or messages are redelivered while still being published",
-			c.InboxAckWait, c.PublishTimeout))
+	if c.InboxAckWait < time.Second {
+		errs = append(errs, fmt.Errorf("MNEME_INGEST_INBOX_ACK_WAIT=%s is too short: use at least 1s (default 5s)", c.InboxAckWait))
 	}
 	if c.InboxRetryBackoff <= 0 {
 		errs = append(errs, fmt.Errorf("MNEME_INGEST_INBOX_RETRY_BACKOFF=%s must be positive (default 500ms)", c.InboxRetryBackoff))

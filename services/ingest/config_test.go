@@ -46,7 +46,7 @@ func TestConfigValidateNamesVariable(t *testing.T) {
 		{func(c *Config) { c.MaxSubjectBytes = 513 }, "MNEME_INGEST_MAX_SUBJECT_BYTES=513"},
 		{func(c *Config) { c.AllowedRoles = []string{"user", "narrator"} }, `unknown role "narrator"`},
 		{func(c *Config) { c.AllowedRoles = nil }, "MNEME_INGEST_ALLOWED_ROLES is empty"},
-		{func(c *Config) { c.InboxAckWait = c.PublishTimeout }, "MNEME_INGEST_INBOX_ACK_WAIT"},
+		{func(c *Config) { c.InboxAckWait = 500 * time.Millisecond }, "MNEME_INGEST_INBOX_ACK_WAIT"},
 		{func(c *Config) { c.InboxConcurrency = 0 }, "MNEME_INGEST_INBOX_CONCURRENCY"},
 		{func(c *Config) { c.Partitions = 0 }, "MNEME_PARTITIONS"},
 	} {

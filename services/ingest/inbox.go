@@ -78,8 +78,10 @@ func (s *Service) Run(ctx context.Context) error {
 // rejected (dead-lettered with the reason); any other failure is transient (retried).
 func (s *Service) handleInbox(ctx context.Context, d *bus.Delivery) error {
 	// ctx carries the delivery's span (the consumer runtime continues the publisher's trace from the headers).
-	// Everything for one message must end before NATS would redeliver it to another worker.
-	pctx, cancel := context.WithTimeout(ctx, s.cfg.InboxAckWait)
+	// The consumer keeps the message in progress while this runs; the bound keeps a stuck dependency (a decode
+	// slot, the key lookup) from holding it for good: the wait and the checks get one PublishTimeout, the
+	// publish its own.
+	pctx, cancel := context.WithTimeout(ctx, 2*s.cfg.PublishTimeout)
 	defer cancel()
 	if err := s.acquireDecode(pctx); err != nil {
 		return fmt.Errorf("waiting for a decode slot: %w", err)

@@ -94,7 +94,7 @@ func (e *engine) replayPartition(ctx context.Context, p int, last uint64) (int, 
 	if err != nil {
 		return 0, fmt.Errorf("reconciler: replay partition %d: %w", p, err)
 	}
-	iter, err := cons.Messages(jetstream.PullMaxMessages(2 * e.cfg.BatchSize))
+	iter, err := cons.Messages(bus.PullOptions(jetstream.PullMaxMessages(2 * e.cfg.BatchSize))...)
 	if err != nil {
 		return 0, err
 	}

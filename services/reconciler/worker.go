@@ -34,6 +34,8 @@ type partitionWorker struct {
 	err  error         // why run returned (nil after a requested stop)
 	// hard cancels in-flight work when a graceful stop takes too long.
 	hard context.CancelFunc
+	// stopLag ends the consumer-lag gauge of the partition's current consumer (live engines only).
+	stopLag func()
 }
 
 func newPartitionWorker(e *engine, partition int) *partitionWorker {
@@ -85,22 +87,20 @@ func (w *partitionWorker) run(ctx context.Context) error {
 		return fmt.Errorf("reconciler: read offset of partition %d: %w", w.partition, err)
 	}
 	w.offset = uint64(off)
-	cons, err := w.e.js.OrderedConsumer(ctx, bus.StreamClaims, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{bus.ClaimsSubject(w.partition)},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:    w.offset + 1,
-	})
+	stream, err := w.e.js.Stream(ctx, bus.StreamClaims)
 	if err != nil {
-		return fmt.Errorf("reconciler: consumer of partition %d: %w", w.partition, err)
+		return fmt.Errorf("reconciler: claims stream: %w", err)
 	}
-	if w.e.live {
-		defer bus.ObserveLag(cons, bus.StreamClaims, "reconciler", w.partition)()
-	}
-	iter, err := cons.Messages(jetstream.PullMaxMessages(2 * w.e.cfg.BatchSize))
+	iter, err := w.consume(ctx)
+	defer func() {
+		if w.stopLag != nil {
+			w.stopLag()
+		}
+	}()
 	if err != nil {
-		return fmt.Errorf("reconciler: consume partition %d: %w", w.partition, err)
+		return err
 	}
-	defer iter.Stop()
+	defer func() { iter.Stop() }()
 	log.Info("reconciler: partition acquired", "offset", w.offset)
 	if w.e.live {
 		if err := w.e.purgeLeftoverCommands(ctx, w.partition); err != nil {
@@ -121,10 +121,22 @@ func (w *partitionWorker) run(ctx context.Context) error {
 		if w.stopping() {
 			return nil
 		}
-		batch, err := bus.NextBatch(waitCtx, iter, w.e.cfg.BatchSize, w.e.cfg.BatchWait)
+		batchCtx, cancelBatch := context.WithCancelCause(waitCtx)
+		stopWatch := w.watchStall(batchCtx, stream, iter, w.offset, cancelBatch)
+		batch, err := bus.NextBatch(batchCtx, iter, w.e.cfg.BatchSize, w.e.cfg.BatchWait)
+		stopWatch()
+		stalled := errors.Is(context.Cause(batchCtx), errStalled)
+		cancelBatch(nil)
 		if err != nil {
 			if waitCtx.Err() != nil {
 				return nil
+			}
+			if stalled {
+				log.Warn("reconciler: the partition's consumer delivers nothing although its log has more; re-creating it", "offset", w.offset)
+				if iter, err = w.consume(ctx); err != nil {
+					return err
+				}
+				continue
 			}
 			return fmt.Errorf("reconciler: read partition %d: %w", w.partition, err)
 		}
@@ -134,6 +146,86 @@ func (w *partitionWorker) run(ctx context.Context) error {
 			}
 			return err
 		}
+		if stalled { // the watch fired as the batch arrived: the iterator is being stopped
+			if iter, err = w.consume(ctx); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// consume opens an ordered consumer of the partition's subject from the message after the stored offset.
+func (w *partitionWorker) consume(ctx context.Context) (jetstream.MessagesContext, error) {
+	cons, err := w.e.js.OrderedConsumer(ctx, bus.StreamClaims, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{bus.ClaimsSubject(w.partition)},
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:    w.offset + 1,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reconciler: consumer of partition %d: %w", w.partition, err)
+	}
+	if w.e.live {
+		// The lag gauge follows the partition's current consumer: a re-created one replaces it.
+		if w.stopLag != nil {
+			w.stopLag()
+		}
+		w.stopLag = bus.ObserveLag(cons, bus.StreamClaims, "reconciler", w.partition)
+	}
+	iter, err := cons.Messages(bus.PullOptions(jetstream.PullMaxMessages(2 * w.e.cfg.BatchSize))...)
+	if err != nil {
+		return nil, fmt.Errorf("reconciler: consume partition %d: %w", w.partition, err)
+	}
+	return iter, nil
+}
+
+// errStalled is the cause of a wait cut short because the partition's consumer delivered nothing while its log
+// had more.
+var errStalled = errors.New("partition consumer stalled")
+
+// stallCheck is how often a waiting partition compares its offset with the end of its log. After a NATS server
+// fails, an ordered consumer can be left waiting on a pull request that died with the server while its
+// heartbeat check was paused for the reconnect (nats.go 1.55), so it would wait for good; the scale-out test
+// (internal/scaleout) saw it. Two checks in a row that find the log ahead of the offset while nothing arrives
+// re-create the consumer; a check is one direct get of the subject's last message.
+const stallCheck = 2 * time.Second
+
+// watchStall cancels ctx with errStalled when, twice in a row stallCheck apart, the partition's log holds a
+// message beyond offset, and stops iter: a wait can be stuck inside the ordered consumer's own reset, which
+// retries creating its consumer without end and sees no context, only the iterator being stopped. It stops
+// watching when ctx ends or the returned function is called.
+func (w *partitionWorker) watchStall(ctx context.Context, stream jetstream.Stream, iter jetstream.MessagesContext, offset uint64, cancel context.CancelCauseFunc) func() {
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(stallCheck)
+		defer t.Stop()
+		behind := 0
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			qctx, qcancel := context.WithTimeout(ctx, stallCheck)
+			last, err := stream.GetLastMsgForSubject(qctx, bus.ClaimsSubject(w.partition))
+			qcancel()
+			if err != nil || last.Sequence <= offset {
+				behind = 0
+				continue
+			}
+			if behind++; behind >= 2 {
+				cancel(errStalled)
+				go iter.Stop() // may wait for the reset in progress to notice
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -29,6 +30,25 @@ type Options struct {
 	Auth *Auth
 	// TLS, when set, makes the client listener require TLS.
 	TLS *tls.Config
+	// SyncInterval is how often JetStream flushes its files to disk (fsync). Zero, the default, syncs every
+	// write before the publish is acknowledged (the server's "sync_interval: always"); a positive value syncs
+	// at that interval instead, so a power loss or kernel crash can lose writes acknowledged within it (the
+	// server's own default is 2 minutes). README, Durability, says why Mneme syncs every write.
+	SyncInterval time.Duration
+	// Cluster, when set, makes the server one node of a JetStream cluster (streams can then be replicated
+	// with Topology.Replicas 3). Nil runs a single server.
+	Cluster *Cluster
+}
+
+// Cluster joins an embedded server to a JetStream cluster of servers routed to each other.
+type Cluster struct {
+	// Name is the cluster's name, the same on every node. Required.
+	Name string
+	// Listen is host:port for the routes of the other nodes. Required; a cluster node's route port must stay
+	// the same across restarts, since the others dial it.
+	Listen string
+	// Routes are the route URLs (nats-route://host:port) of the cluster's nodes; this node's own is ignored.
+	Routes []string
 }
 
 // Auth is the decentralized-JWT trust of an embedded server.
@@ -76,6 +96,16 @@ func Start(opts Options) (*Server, error) {
 		NoSigs:     true,
 		MaxPayload: 8 << 20,
 	}
+	if opts.SyncInterval > 0 {
+		so.SyncInterval = opts.SyncInterval
+	} else {
+		so.SyncAlways = true
+	}
+	if opts.Cluster != nil {
+		if err := configureCluster(so, opts.Cluster); err != nil {
+			return nil, err
+		}
+	}
 	if opts.TLS != nil {
 		so.TLSConfig = opts.TLS
 		so.TLS = true
@@ -96,6 +126,33 @@ func Start(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("embedded NATS did not become ready on %s (is the port in use? set MNEME_NATS_LISTEN or MNEME_NATS_URL)", opts.Listen)
 	}
 	return &Server{srv: srv}, nil
+}
+
+// configureCluster sets the route listener and the routes of a cluster node.
+func configureCluster(so *server.Options, c *Cluster) error {
+	if c.Name == "" {
+		return errors.New("embedded NATS cluster needs a name")
+	}
+	host, portStr, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return fmt.Errorf("embedded NATS cluster listen address %q: %w", c.Listen, err)
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil || port <= 0 {
+		return fmt.Errorf("embedded NATS cluster port %q: use a fixed port, the other nodes dial it", portStr)
+	}
+	so.Cluster = server.ClusterOpts{Name: c.Name, Host: host, Port: port}
+	for _, r := range c.Routes {
+		u, err := url.Parse(r)
+		if err != nil {
+			return fmt.Errorf("embedded NATS cluster route %q: %w", r, err)
+		}
+		if u.Host == net.JoinHostPort(host, portStr) {
+			continue
+		}
+		so.Routes = append(so.Routes, u)
+	}
+	return nil
 }
 
 // configureAuth puts the server in operator mode with a "full" account resolver in storeDir/jwt, preloaded
@@ -123,6 +180,12 @@ func configureAuth(so *server.Options, storeDir string, a *Auth) error {
 
 // ClientURL is the URL clients connect to.
 func (e *Server) ClientURL() string { return e.srv.ClientURL() }
+
+// JetStreamReady reports whether the server's JetStream is enabled and, on a cluster node, the cluster has
+// elected its metadata leader (before that, stream requests fail).
+func (e *Server) JetStreamReady() bool {
+	return e.srv.JetStreamEnabled() && e.srv.JetStreamIsCurrent()
+}
 
 // Shutdown stops the server and waits for it.
 func (e *Server) Shutdown() {
