@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/config"
-	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/pkg/llm"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Config is the reconciler's configuration, read from MNEME_RECONCILER_* (plus the shared MNEME_* settings) by
