@@ -268,11 +268,15 @@ func fixTag(ts []Token, i int) string {
 			// it is when a form of "be" comes before it and an agent after it.
 			return "VBN"
 		}
-		if tag == "NNS" && i > 0 && i+1 < len(ts) && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
+		if tag == "NNS" && i > 0 && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
 			// "Denis Sassou-Nguesso works in …": after a name, an -s word before a preposition or a
-			// determiner is the verb.
-			switch next := ts[i+1]; {
-			case next.Tag == "IN" || next.Tag == "TO" || next.Tag == "DT" || next.Tag == "PRP$" || isUpperWord(next.Text):
+			// determiner is the verb; so it is at the end of a clause ("the genre Dale Evans performs").
+			next := Token{Tag: "."}
+			if i+1 < len(ts) {
+				next = ts[i+1]
+			}
+			switch {
+			case next.Tag == "IN" || next.Tag == "TO" || next.Tag == "DT" || next.Tag == "PRP$" || next.Tag == "." || next.Tag == "," || isUpperWord(next.Text):
 				if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) {
 					return "VBZ"
 				}
