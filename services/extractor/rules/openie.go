@@ -294,7 +294,7 @@ func (p *ie) commonNoun(j int, np phrase) (phrase, bool) {
 
 // ofObject reads "of NP" (and "in NP" for offices: "head of state in Ghana") after a relational noun.
 func (p *ie) ofObject(i int) (phrase, int, bool) {
-	if i >= len(p.toks) || (p.low(i) != "of" && p.low(i) != "in" && p.low(i) != "for") {
+	if i >= len(p.toks) || (p.low(i) != "of" && p.low(i) != "in" && p.low(i) != "for" && !p.behindAt(i)) {
 		return phrase{}, i, false
 	}
 	np, ok := p.nounPhrase(i + 1)
@@ -302,6 +302,13 @@ func (p *ie) ofObject(i int) (phrase, int, bool) {
 		return phrase{}, i, false
 	}
 	return np, np.to, true
+}
+
+// behindAt reports "behind" after a relational noun that names whoever made something: "the writer behind
+// X", "the company behind X" say X's writer, X's company, as "of" does ("the man behind the counter" names no
+// relation, and is not read so).
+func (p *ie) behindAt(i int) bool {
+	return p.low(i) == "behind" && i > 0 && nlp.IsNoun(p.tag(i-1)) && namedRole(canon.RelationKey(p.toks[i-1].Lemma))
 }
 
 // triple is one extracted claim before it becomes a spec.
@@ -318,6 +325,7 @@ type triple struct {
 // Lisbon"): only its passive and copular relations are read (the first-person patterns read the rest), and
 // the subject "I"/"we" is left empty (the speaker).
 func openIE(clause string, dates []when, numbered, firstPerson bool) []triple {
+	clause = withoutPresentAdverbial(clause)
 	toks := nlp.Analyze(clause)
 	if len(toks) < 3 {
 		return nil
@@ -336,6 +344,25 @@ func openIE(clause string, dates []when, numbered, firstPerson bool) []triple {
 	}
 	start := p.skipLeadIn(0)
 	return withConverses(p.clause(start, nil))
+}
+
+// presentAdverbials are the multi-word adverbials of English that say "at the time of speaking" ("right
+// now", "these days", "at the moment"): they add nothing to which relation a clause states, and the tagger
+// reads their words as nouns that then join the relation's noun phrase ("head of state right"). Single words
+// ("now", "currently") are tagged as the adverbs they are.
+var presentAdverbials = []string{"right now", "these days", "at the moment", "at present", "for now", "as of now", "as we speak", "nowadays"}
+
+// withoutPresentAdverbial drops a present-time adverbial at the end of a clause (where dropping it keeps the
+// byte offsets of the dates found on the clause as said).
+func withoutPresentAdverbial(clause string) string {
+	c := strings.TrimRight(clause, " .!")
+	l := strings.ToLower(c)
+	for _, a := range presentAdverbials {
+		if strings.HasSuffix(l, " "+a) {
+			return strings.TrimRight(strings.TrimRight(c[:len(c)-len(a)], " "), ",")
+		}
+	}
+	return clause
 }
 
 // withConverses adds, for each relation between two names that has a converse ("X is the parent of Y"), the
@@ -1326,8 +1353,13 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	}
 	switch {
 	case np.possessor != nil:
-		// "Besançon is Victor Hugo's birthplace" → (Victor Hugo, birthplace, Besançon).
-		return []triple{{subject: p.span(np.possessor.from, np.possessor.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
+		// "Besançon is Victor Hugo's birthplace" → (Victor Hugo, birthplace, Besançon); "X is Y's head of
+		// state" with a compound relational noun.
+		relation, key := p.nounText(np), relKeyNoun(p, np)
+		if of, _, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" && !of.proper && !of.definite && !of.indef && !of.pronoun {
+			relation, key = relation+" of "+p.nounText(of), joinKey(key, "of", relKeyNoun(p, of))
+		}
+		return []triple{{subject: p.span(np.possessor.from, np.possessor.to), relation: relation, object: subjText, key: key, definite: true}}
 	case (np.definite || bare) && !np.proper:
 		// "Bob is the head of state of Ghana": a compound relational noun ("head of state"), then its owner.
 		if ob, e, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" && !ob.proper && !ob.definite && !ob.indef && (p.low(e) == "of" || p.low(e) == "in") {
@@ -1568,6 +1600,40 @@ func noteSpec(sent string) (spec, bool) {
 		if nlp.IsVerb(t.Tag) && t.Tag != "VBN" || t.Tag == "MD" || t.Tag == "PRP" {
 			return spec{}, false
 		}
+	}
+	// "Capital city of Tarvia: Port Elen": the attribute, "of" and its owner's name.
+	for q := 1; q+1 < len(ht); q++ {
+		if ht[q].Lower != "of" {
+			continue
+		}
+		attr, owner := ht[:q], ht[q+1:]
+		ok := nlp.IsNoun(attr[len(attr)-1].Tag) || nlp.IsProper(attr[len(attr)-1].Tag)
+		for _, t := range attr {
+			if t.Lower == "of" {
+				continue // "Head of state of …"
+			}
+			if !(nlp.IsNoun(t.Tag) || nlp.IsAdjective(t.Tag)) || nlp.IsProper(t.Tag) && !canon.KnownRelation(canon.RelationKey(t.Lower)) && !nlp.Known(t.Lower) {
+				ok = false
+			}
+		}
+		for _, t := range owner {
+			if !nlp.IsProper(t.Tag) && !nameConnectors[t.Lower] {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		var keys, words []string
+		for _, t := range attr {
+			if transientAdjectives[t.Lower] {
+				continue
+			}
+			words = append(words, t.Lower)
+			keys = append(keys, nlp.Lemma(t.Lower, "NN"))
+		}
+		return spec{subject: head[owner[0].Start:owner[len(owner)-1].End], predicate: strings.Join(words, " "), object: value,
+			key: canon.PredicateKey(joinKey(keys...)), definite: true, confidence: confRelation}, true
 	}
 	// The attribute: the trailing nouns (and their adjectives) that are not part of the name before them.
 	a := len(ht)
