@@ -33,7 +33,7 @@ var relationAliases = map[string][]string{
 	"citizen_of":        {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of"},
 	"educated_at":       {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "graduates_from", "alma_mater", "studied_at", "education"},
 	"headquartered_in":  {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in"},
-	"known_for":         {"famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
+	"known_for":         {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
 	"author":            {"writer", "written_by", "authored_by"},
 	"creator":           {"created_by", "creation_of"},
 	"developer":         {"developed_by"},
@@ -84,6 +84,12 @@ var canonicalRelation = func() map[string]string {
 func RelationKey(key string) string {
 	if c, ok := canonicalRelation[key]; ok {
 		return c
+	}
+	if strings.Contains(key, "-") {
+		// A hyphenated compound is the same words as the open one: "best-known work" is "best known work".
+		if c := RelationKey(strings.ReplaceAll(key, "-", "_")); c != strings.ReplaceAll(key, "-", "_") {
+			return c
+		}
 	}
 	// "chairperson", "spokesperson", "chairman": the person suffix adds nothing to the relation.
 	for _, suffix := range []string{"person", "woman", "man"} {
