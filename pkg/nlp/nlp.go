@@ -282,6 +282,11 @@ func fixTag(ts []Token, i int) string {
 				}
 			}
 		}
+		if (tag == "VBN" || tag == "VBD") && !pastShaped(t.Lower) && VerbLemma(t.Lower) == t.Lower {
+			// "X's sport is rugby union": a word with no past-tense shape that is no verb form either is the
+			// noun the tagger's context guessed wrong.
+			return "NN"
+		}
 		if i > 0 && mixedCase(t.Text) && IsProper(ts[i-1].Tag) {
 			// "Rand al'Thor", "Ludwig van Beethoven" is read by connectors; "al'Thor" carries its capital inside.
 			return "NNP"
@@ -324,6 +329,21 @@ func fixTag(ts []Token, i int) string {
 		return "NNPS"
 	}
 	return tag
+}
+
+// pastShaped reports a word that could be a past tense or participle by its spelling: the regular -ed, the
+// irregular endings of English's strong and mixed verbs (-en, -n, -t, -d, -ne, -ung, -uck, -ook, -ew, -ought),
+// or one of the participles spelt like their base ("put", "set", "read").
+func pastShaped(w string) bool {
+	if irregularParticiple[w] {
+		return true
+	}
+	for _, suf := range []string{"ed", "n", "t", "d", "ng", "ck", "ok", "ew", "ame", "ode", "ove", "ote", "ade", "ave", "ay", "ug", "ore", "ise", "ome"} {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterBe reports a form of "be" before token i, with at most one adverb or degree word between them.

@@ -212,6 +212,11 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"tarvia", "head_of_state", "Ana Ruiz", false}}, functional: []string{"Ana Ruiz"}},
 		{name: "compound relational noun after a possessive, then a time adverbial", content: "Ana Ruiz is Tarvia's head of state right now.",
 			want: []claim{{"tarvia", "head_of_state", "Ana Ruiz", false}}, functional: []string{"Ana Ruiz"}},
+		{name: "title made with 'Our'", content: "Our Lady of the Fjord was written by Jon Dahl.",
+			want:   []claim{{"our_lady_of_the_fjord", "author", "Jon Dahl", false}},
+			absent: []claim{{"kim", "", "", false}}},
+		{name: "value the tagger read as a participle", content: "Norlink FC's sport is rugby union.",
+			want: []claim{{"norlink_fc", "sport", "rugby union", false}}},
 		{name: "aspectual verb and role", content: "My sister Emma just started working at Google as a data scientist.",
 			want: []claim{{"kim", "sister", "Emma", false}, {"emma", "works_at", "Google", false}, {"emma", "occupation", "data scientist", false}}},
 	}

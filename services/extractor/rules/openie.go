@@ -461,6 +461,10 @@ func (p *ie) clause(i int, subj []phrase) []triple {
 		subjects = subj
 	} else {
 		np, ok := p.nounPhrase(i)
+		if ok && np.pronounPossessor != "" && i == 0 && possessiveTitle(p.text) {
+			// "Our Mutual Friend was written by …": the title is a name.
+			np = phrase{from: np.from, to: np.to, head: np.head, proper: true}
+		}
 		if ok {
 			np = p.readSubject(np)
 		}
@@ -1557,10 +1561,23 @@ func firstPersonClause(clause string) bool {
 	case "i", "we", "i'm", "i've", "we're", "we've", "me", "us":
 		return true
 	case "my", "our":
-		// "My sister Emma works …" is about Emma; "my budget is …" is the speaker's.
-		return true
+		// "My sister Emma works …" is about Emma; "my budget is …" is the speaker's. "Our Mutual Friend was
+		// written by …", "My Fair Lady opened …": a capitalized word after it makes a title, not the speaker's.
+		return !possessiveTitle(clause)
 	}
 	return reCompound.MatchString(clause)
+}
+
+// possessiveTitle reports a clause that starts with a title made with "My" or "Our" ("Our Mutual Friend was
+// written by …", "My Fair Lady opened …"): the word after it is capitalized too, and is no relation noun
+// ("My Sister Emma" typed with capitals is still the speaker's sister).
+func possessiveTitle(clause string) bool {
+	f := strings.Fields(clause)
+	if len(f) < 2 || f[0] != "My" && f[0] != "Our" {
+		return false
+	}
+	w := strings.ToLower(strings.Trim(f[1], ",.:;"))
+	return f[1] != "I" && nlp.Capitalized(f[1]) && !canon.KnownRelation(canon.RelationKey(w)) && kinship[w] == ""
 }
 
 // noteSpec reads a note of an attribute and its value, the form of lists, forms and quick messages: "Apple
