@@ -18,27 +18,30 @@ import "strings"
 // number and e-mail address). It is general English for these relations,
 // written from the properties' meaning, not from any data set's sentences; relations outside it keep their
 // structural key, and the reconciler still merges a subject's paraphrased predicates by embedding similarity.
+// The converse nouns of a relation said of its subject ("X is an alumnus of Y", "X is a creation of Y") and
+// Wikidata's own aliases of these properties ("built by" for manufacturer, "head office" for headquarters,
+// "premiered on" for original broadcaster) are listed with them.
 var relationAliases = map[string][]string{
 	"born_in":           {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":           {"birthday", "date_of_birth", "birth_date", "birthdate"},
 	"died_in":           {"place_of_death", "death_place", "passes_away_in", "dies_in", "died_at", "dies_at"},
 	"died_on":           {"date_of_death", "death_date", "dies_on", "passes_away_on"},
 	"spouse":            {"married_to", "husband", "wife", "marries", "is_married_to"},
-	"works_at":          {"works_for", "employer", "employed_by", "employed_at", "employee_of"},
+	"works_at":          {"job_at", "works_for", "employer", "employed_by", "employed_at", "employee_of"},
 	"works_in":          {"place_of_work", "work_location", "workplace"},
 	"occupation":        {"profession", "job", "works_as", "job_title", "career"},
-	"citizen_of":        {"citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of"},
-	"educated_at":       {"educated_in", "studies_at", "graduates_from", "alma_mater", "studied_at", "education"},
-	"headquartered_in":  {"headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in"},
-	"known_for":         {"famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
+	"citizen_of":        {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of"},
+	"educated_at":       {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "graduates_from", "alma_mater", "studied_at", "education"},
+	"headquartered_in":  {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in"},
+	"known_for":         {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
 	"author":            {"writer", "written_by", "authored_by"},
-	"creator":           {"created_by"},
+	"creator":           {"created_by", "creation_of"},
 	"developer":         {"developed_by"},
 	"performer":         {"performed_by"},
 	"founder":           {"founded_by", "established_by", "cofounder", "co-founder"},
 	"founded_in":        {"established_in", "formed_in"},
 	"owner":             {"owned_by"},
-	"producer":          {"produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
+	"producer":          {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
 	"chair":             {"chairperson", "chairman", "chairwoman", "chaired_by"},
 	"ceo":               {"chief_executive_officer", "chief_executive"},
 	"director":          {"directed_by", "managing_director"},
@@ -54,9 +57,9 @@ var relationAliases = map[string][]string{
 	"record_label":      {"signed_to", "label"},
 	"official_language": {"language_of_state"},
 	"position":          {"plays_as", "position_played", "plays_position", "plays_position_of"},
-	"broadcaster":       {"original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
+	"broadcaster":       {"aired_by", "premieres_on", "premiered_on", "original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
 	"twinned_with":      {"sister_city", "twin_city", "twin_town", "sister_town", "partner_city", "twinned_administrative_body"},
-	"genre":             {"music_genre", "musical_genre", "film_genre", "literary_genre", "artistic_genre", "type_of_music", "kind_of_music", "style_of_music"},
+	"genre":             {"music", "music_genre", "musical_genre", "film_genre", "literary_genre", "artistic_genre", "type_of_music", "kind_of_music", "style_of_music"},
 	"original_language": {"original_language_of_work", "language_of_original_work"},
 	"written_in":        {"language_of_work", "language_of_work_or_name", "in_language"},
 	"sport":             {"plays_sport", "sports"},
@@ -82,6 +85,12 @@ func RelationKey(key string) string {
 	if c, ok := canonicalRelation[key]; ok {
 		return c
 	}
+	if strings.Contains(key, "-") {
+		// A hyphenated compound is the same words as the open one: "best-known work" is "best known work".
+		if c := RelationKey(strings.ReplaceAll(key, "-", "_")); c != strings.ReplaceAll(key, "-", "_") {
+			return c
+		}
+	}
 	// "chairperson", "spokesperson", "chairman": the person suffix adds nothing to the relation.
 	for _, suffix := range []string{"person", "woman", "man"} {
 		if base := strings.TrimSuffix(key, suffix); base != key && len(base) > 3 && !strings.HasSuffix(base, "_") {
@@ -90,8 +99,23 @@ func RelationKey(key string) string {
 			}
 		}
 	}
+	// "the genre X performs", "the position X plays", "X holds citizenship": a verb whose object is a
+	// relational noun says the noun's relation ("performs_genre" is genre). Only a verb in the third person
+	// qualifies (how the extractor keys active verbs), and only a noun — a preposition after the verb
+	// ("lives_in") is the verb's own.
+	if verb, noun, ok := strings.Cut(key, "_"); ok && len(verb) > 2 && strings.HasSuffix(verb, "s") && !auxiliaries[verb] && !prepositions[lastWord(noun)] {
+		if c, ok := canonicalRelation[noun]; ok {
+			return c
+		}
+	}
 	return key
 }
+
+// prepositions end relation keys that are verbs with their preposition ("lives_in", "works_at").
+var prepositions = map[string]bool{"in": true, "at": true, "on": true, "of": true, "to": true, "for": true,
+	"from": true, "by": true, "with": true, "as": true, "into": true, "about": true, "within": true}
+
+func lastWord(key string) string { return key[strings.LastIndexByte(key, '_')+1:] }
 
 // RelationAliases returns the alias groups: canonical key → its aliases.
 func RelationAliases() map[string][]string {

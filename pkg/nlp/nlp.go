@@ -268,15 +268,24 @@ func fixTag(ts []Token, i int) string {
 			// it is when a form of "be" comes before it and an agent after it.
 			return "VBN"
 		}
-		if tag == "NNS" && i > 0 && i+1 < len(ts) && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
+		if tag == "NNS" && i > 0 && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
 			// "Denis Sassou-Nguesso works in …": after a name, an -s word before a preposition or a
-			// determiner is the verb.
-			switch next := ts[i+1]; {
-			case next.Tag == "IN" || next.Tag == "TO" || next.Tag == "DT" || next.Tag == "PRP$" || isUpperWord(next.Text):
+			// determiner is the verb; so it is at the end of a clause ("the genre Dale Evans performs").
+			next := Token{Tag: "."}
+			if i+1 < len(ts) {
+				next = ts[i+1]
+			}
+			switch {
+			case next.Tag == "IN" || next.Tag == "TO" || next.Tag == "DT" || next.Tag == "PRP$" || next.Tag == "." || next.Tag == "," || isUpperWord(next.Text):
 				if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) {
 					return "VBZ"
 				}
 			}
+		}
+		if (tag == "VBN" || tag == "VBD") && !pastShaped(t.Lower) && VerbLemma(t.Lower) == t.Lower {
+			// "X's sport is rugby union": a word with no past-tense shape that is no verb form either is the
+			// noun the tagger's context guessed wrong.
+			return "NN"
 		}
 		if i > 0 && mixedCase(t.Text) && IsProper(ts[i-1].Tag) {
 			// "Rand al'Thor", "Ludwig van Beethoven" is read by connectors; "al'Thor" carries its capital inside.
@@ -320,6 +329,21 @@ func fixTag(ts []Token, i int) string {
 		return "NNPS"
 	}
 	return tag
+}
+
+// pastShaped reports a word that could be a past tense or participle by its spelling: the regular -ed, the
+// irregular endings of English's strong and mixed verbs (-en, -n, -t, -d, -ne, -ung, -uck, -ook, -ew, -ought),
+// or one of the participles spelt like their base ("put", "set", "read").
+func pastShaped(w string) bool {
+	if irregularParticiple[w] {
+		return true
+	}
+	for _, suf := range []string{"ed", "n", "t", "d", "ng", "ck", "ok", "ew", "ame", "ode", "ove", "ote", "ade", "ave", "ay", "ug", "ore", "ise", "ome"} {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterBe reports a form of "be" before token i, with at most one adverb or degree word between them.

@@ -294,7 +294,7 @@ func (p *ie) commonNoun(j int, np phrase) (phrase, bool) {
 
 // ofObject reads "of NP" (and "in NP" for offices: "head of state in Ghana") after a relational noun.
 func (p *ie) ofObject(i int) (phrase, int, bool) {
-	if i >= len(p.toks) || (p.low(i) != "of" && p.low(i) != "in" && p.low(i) != "for") {
+	if i >= len(p.toks) || (p.low(i) != "of" && p.low(i) != "in" && p.low(i) != "for" && !p.behindAt(i)) {
 		return phrase{}, i, false
 	}
 	np, ok := p.nounPhrase(i + 1)
@@ -302,6 +302,13 @@ func (p *ie) ofObject(i int) (phrase, int, bool) {
 		return phrase{}, i, false
 	}
 	return np, np.to, true
+}
+
+// behindAt reports "behind" after a relational noun that names whoever made something: "the writer behind
+// X", "the company behind X" say X's writer, X's company, as "of" does ("the man behind the counter" names no
+// relation, and is not read so).
+func (p *ie) behindAt(i int) bool {
+	return p.low(i) == "behind" && i > 0 && nlp.IsNoun(p.tag(i-1)) && namedRole(canon.RelationKey(p.toks[i-1].Lemma))
 }
 
 // triple is one extracted claim before it becomes a spec.
@@ -318,6 +325,7 @@ type triple struct {
 // Lisbon"): only its passive and copular relations are read (the first-person patterns read the rest), and
 // the subject "I"/"we" is left empty (the speaker).
 func openIE(clause string, dates []when, numbered, firstPerson bool) []triple {
+	clause = withoutPresentAdverbial(clause)
 	toks := nlp.Analyze(clause)
 	if len(toks) < 3 {
 		return nil
@@ -336,6 +344,25 @@ func openIE(clause string, dates []when, numbered, firstPerson bool) []triple {
 	}
 	start := p.skipLeadIn(0)
 	return withConverses(p.clause(start, nil))
+}
+
+// presentAdverbials are the multi-word adverbials of English that say "at the time of speaking" ("right
+// now", "these days", "at the moment"): they add nothing to which relation a clause states, and the tagger
+// reads their words as nouns that then join the relation's noun phrase ("head of state right"). Single words
+// ("now", "currently") are tagged as the adverbs they are.
+var presentAdverbials = []string{"right now", "these days", "at the moment", "at present", "for now", "as of now", "as we speak", "nowadays"}
+
+// withoutPresentAdverbial drops a present-time adverbial at the end of a clause (where dropping it keeps the
+// byte offsets of the dates found on the clause as said).
+func withoutPresentAdverbial(clause string) string {
+	c := strings.TrimRight(clause, " .!")
+	l := strings.ToLower(c)
+	for _, a := range presentAdverbials {
+		if strings.HasSuffix(l, " "+a) {
+			return strings.TrimRight(strings.TrimRight(c[:len(c)-len(a)], " "), ",")
+		}
+	}
+	return clause
 }
 
 // withConverses adds, for each relation between two names that has a converse ("X is the parent of Y"), the
@@ -434,6 +461,10 @@ func (p *ie) clause(i int, subj []phrase) []triple {
 		subjects = subj
 	} else {
 		np, ok := p.nounPhrase(i)
+		if ok && np.pronounPossessor != "" && i == 0 && possessiveTitle(p.text) {
+			// "Our Mutual Friend was written by …": the title is a name.
+			np = phrase{from: np.from, to: np.to, head: np.head, proper: true}
+		}
 		if ok {
 			np = p.readSubject(np)
 		}
@@ -449,13 +480,37 @@ func (p *ie) clause(i int, subj []phrase) []triple {
 		i = np.to
 		// Apposition after a name: "Tim Cook, the CEO of Apple, …" / "Anna, a nurse, …".
 		var appos []triple
+		if i+2 < len(p.toks) && p.low(i) == "," && np.proper && np.nominal == nil && p.tag(i+1) == "VBN" && (p.tag(i+2) == "IN" || p.tag(i+2) == "TO") {
+			// "Thomas Kyd, born in London, wrote …", "thomas kyd, born in london": a participle in apposition
+			// is a reduced relative clause ("who was born in London").
+			end := i + 2
+			for end < len(p.toks) && p.low(end) != "," {
+				end++
+			}
+			sub := *p
+			sub.toks = p.toks[:end]
+			appos = sub.complements(np, verbGroup{from: i + 1, main: i + 1, to: i + 2, passive: true})
+			if end == len(p.toks) {
+				return appos
+			}
+			i = end + 1
+			if out := p.predicate(i, subjects); len(out) > 0 {
+				return append(appos, out...)
+			}
+			return appos
+		}
 		if i+1 < len(p.toks) && p.low(i) == "," && np.proper {
-			if app, ok := p.nounPhrase(i + 1); ok && app.definite && app.proper {
-				// "Tim Cook, the CEO of Apple, …": an office in capitals, read at its "of".
-				for k := app.from + 1; k < app.to; k++ {
-					if p.low(k) == "of" && k > app.from+1 && app.to < len(p.toks) && p.low(app.to) == "," {
+			if app, ok := p.nounPhrase(i + 1); ok && app.proper && (app.definite || p.officeOf(app) > 0) {
+				// "Tim Cook, the CEO of Apple, …", "Tim Cook, CEO of Apple, …": an office in capitals, read at
+				// its "of".
+				first := app.from
+				if app.definite {
+					first++
+				}
+				for k := first + 1; k < app.to; k++ {
+					if p.low(k) == "of" && app.to < len(p.toks) && p.low(app.to) == "," {
 						rel := phrase{from: app.from, to: k, head: k - 1, definite: true}
-						appos = append(appos, triple{subject: p.span(k+1, app.to), relation: p.span(app.from+1, k), object: p.span(np.from, np.to), key: relKeyNoun(p, rel), definite: true})
+						appos = append(appos, triple{subject: p.span(k+1, app.to), relation: p.span(first, k), object: p.span(np.from, np.to), key: relKeyNoun(p, rel), definite: true})
 						i = app.to + 1
 						break
 					}
@@ -691,6 +746,13 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	if vg.passive {
 		verb := p.toks[vg.main]
 		prep := ""
+		if !ok && p.low(j) == "and" && p.tag(j+1) == "VBN" && (p.tag(j+2) == "IN" || p.tag(j+2) == "TO") {
+			// "was born and raised in London": coordinated participles share the subject and the complement;
+			// each is a claim of its own.
+			first, second := vg, vg
+			first.to, second.main, second.to = j+2, j+1, j+2
+			return append(p.complements(s, first), p.complements(s, second)...)
+		}
 		if j < len(p.toks) && (p.tag(j) == "IN" || p.tag(j) == "TO" || p.tag(j) == "RP") {
 			prep = p.low(j)
 			j++
@@ -701,9 +763,16 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		if prep == "by" {
 			// "was founded by" names the founder: the agent noun is the relation ("founder"), as in "the
 			// founder of X is Y".
-			if n := nlp.AgentNoun(verb.Lemma); n != "" {
+			if n := roleNoun(verb.Lemma); n != "" {
 				key, agentive = n, true
 			}
+		}
+		if ok && agentive {
+			// "The government of X is headed by Y" → X's head of government is Y, as "Y heads the government
+			// of X" says.
+			return p.objects(j, func(obj string, isDate bool) triple {
+				return triple{subject: owner, relation: key + " of " + rel, object: obj, key: joinKey(key, "of", relKey), definite: true}
+			})
 		}
 		if ok {
 			// "The headquarters of X is located in Y" → (X, headquarters located in, Y).
@@ -724,19 +793,31 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		return nil
 	}
 	lemma := verb.Lemma
-	// "X has Y as its Z" → (X, Z, Y): the possessive pronoun points back at the subject, whose Z is Y.
-	if lightVerbs[lemma] {
-		if obj, ok := p.nounPhrase(j); ok && !obj.pronoun && p.low(obj.to) == "as" && p.tag(obj.to+1) == "PRP$" {
-			if role, ok := p.nounPhrase(obj.to + 1); ok && role.pronounPossessor != "" && (role.to == len(p.toks) || p.low(role.to) == ",") {
-				return []triple{{subject: subjText, relation: p.nounText(role), object: p.objectText(obj.from, obj.to), key: relKeyNoun(p, role), definite: true}}
+	// "X has Y as its Z", "X uses Y as its official language", "X named Y as its CEO" → (X, Z, Y): the
+	// possessive pronoun points back at the subject, whose Z is Y, whatever the verb (English grammars'
+	// complex-transitive "as" complement).
+	if obj, ok := p.nounPhrase(j); ok && !obj.pronoun && p.low(obj.to) == "as" && p.tag(obj.to+1) == "PRP$" {
+		if role, ok := p.nounPhrase(obj.to + 1); ok && role.pronounPossessor != "" {
+			relation, key, end := p.nounText(role), relKeyNoun(p, role), role.to
+			if of, _, ok := p.ofObject(end); ok && p.low(end) == "of" && !of.proper && !of.definite && !of.indef {
+				// "as its head of state": a compound relational noun.
+				relation, key, end = relation+" of "+p.nounText(of), joinKey(key, "of", relKeyNoun(p, of)), of.to
+			}
+			if end == len(p.toks) || p.low(end) == "," {
+				return []triple{{subject: subjText, relation: relation, object: p.objectText(obj.from, obj.to), key: key, definite: true}}
 			}
 		}
-		// "X has its headquarters in Y" → (X, headquarters in, Y), as "X's headquarters are in Y".
-		if p.tag(j) == "PRP$" {
-			if rel, ok := p.nounPhrase(j); ok && rel.to < len(p.toks) && (p.tag(rel.to) == "IN" || p.tag(rel.to) == "TO") && p.low(rel.to) != "of" {
+	}
+	if lightVerbs[lemma] {
+		// "X has its headquarters in Y" → (X, headquarters in, Y), as "X's headquarters are in Y"; "X has a
+		// job at Y" → (X, job at, Y).
+		if p.tag(j) == "PRP$" || p.low(j) == "a" || p.low(j) == "an" {
+			if rel, ok := p.nounPhrase(j); ok && rel.to < len(p.toks) && (p.tag(rel.to) == "IN" || p.tag(rel.to) == "TO") && p.low(rel.to) != "of" &&
+				(!rel.indef || canon.KnownRelation(canon.RelationKey(joinKey(relKeyNoun(p, rel), p.low(rel.to))))) {
+				// With "a", only a relation English names so ("a job at"): "has a house in Y" is not one.
 				prep := p.low(rel.to)
 				return p.objects(rel.to+1, func(obj string, isDate bool) triple {
-					return triple{subject: subjText, relation: p.nounText(rel) + " " + prep, object: obj, key: joinKey(relKeyNoun(p, rel), prep), definite: true}
+					return triple{subject: subjText, relation: p.nounText(rel) + " " + prep, object: obj, key: joinKey(relKeyNoun(p, rel), prep), definite: !rel.indef}
 				})
 			}
 		}
@@ -778,6 +859,16 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	if vg.aspect {
 		relation = strings.TrimSpace(nlp.ThirdPerson(lemma) + " " + prep)
 	}
+	if prep == "" && !vg.aspect {
+		// "X plays country music", "X plays the wide receiver position": an object headed by a relational
+		// noun, its value in the modifiers before it, says the noun's relation, as "the music X plays" does.
+		if obj, ok := p.nounPhrase(k); ok && !obj.proper && obj.possessor == nil && obj.head > obj.from && !nlp.IsProper(p.tag(obj.head)) &&
+			(obj.to == len(p.toks) || p.low(obj.to) == ",") {
+			if vn := joinKey(nlp.ThirdPerson(lemma), p.toks[obj.head].Lemma); canon.RelationKey(vn) != vn {
+				key = vn
+			}
+		}
+	}
 	if change, ok := changeVerbs[lemma+"|"+prep]; ok {
 		// "moved to Seattle", "joined Anthropic": the value of a slot of everyday life changes.
 		key, relation = change, strings.ReplaceAll(change, "_", " ")
@@ -792,18 +883,25 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	})...)
 	// "Coco Chanel founded Chanel", "Bob directs the BBC": the object's agent-noun relation holds the
 	// subject ("Chanel's founder is Coco Chanel"), which is how the relation is asked about and restated.
+	//
+	// The role claim replaces the verb's own: both state one fact, and only the role is single-valued, so a
+	// later "Boeing developed the F-22" supersedes "Lockheed developed the F-22" in the F-22's developer slot —
+	// a "Lockheed develops F-22" claim beside it would go on stating the old value as current. Only a role
+	// English names as a relation (an alias group or a single-valued relation of the policy: founder,
+	// author, developer, chair, head of government) is made; "follows" or "uses" name no role of the object
+	// ("Judaism's follower", "Russian's user").
 	if prep == "" && s.proper && !vg.aspect {
 		if obj, ok := p.nounPhrase(k); ok && obj.proper {
-			if agent := roleNoun(lemma); agent != "" {
-				out = append(out, triple{subject: p.objectText(obj.from, obj.to), relation: agent, object: subjText, key: agent, definite: true})
+			if agent := roleNoun(lemma); agent != "" && namedRole(agent) {
+				out = append(out[:0], triple{subject: p.objectText(obj.from, obj.to), relation: agent, object: subjText, key: agent, definite: true})
 			}
 		} else if ok && obj.definite && !obj.proper && obj.possessor == nil {
 			// "Bob heads the government of Japan" → Japan's head of government is Bob: the role the verb names,
 			// of the relational noun its object heads.
 			if in, _, isOf := p.ofObject(obj.to); isOf && p.low(obj.to) == "of" && in.proper {
-				if agent := roleNoun(lemma); agent != "" {
+				if agent := roleNoun(lemma); agent != "" && namedRole(joinKey(agent, "of", relKeyNoun(p, obj))) {
 					rel := agent + " of " + p.nounText(obj)
-					out = append(out, triple{subject: p.span(in.from, in.to), relation: rel, object: subjText, key: joinKey(agent, "of", relKeyNoun(p, obj)), definite: true})
+					out = append(out[:0], triple{subject: p.span(in.from, in.to), relation: rel, object: subjText, key: joinKey(agent, "of", relKeyNoun(p, obj)), definite: true})
 				}
 			}
 		}
@@ -826,7 +924,7 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			}
 			obj, objOK := p.nounPhrase(k)
 			if !role.indef && objOK && obj.proper {
-				out = append(out, triple{subject: p.span(obj.from, obj.to), relation: roleText, object: subjText, key: joinKey(p.toks[role.head].Lemma), definite: true})
+				out = append(out, triple{subject: p.span(obj.from, obj.to), relation: roleText, object: subjText, key: relKeyNoun(p, role), definite: true})
 			} else {
 				out = append(out, triple{subject: subjText, relation: "works as", object: roleText, key: "works_as"})
 			}
@@ -852,6 +950,14 @@ func roleNoun(lemma string) string {
 	}
 	return nlp.AgentNoun(lemma)
 }
+
+// namedRole reports a role key English names as a relation: one of the alias groups (founder, author,
+// developer, chair) or a single-valued relation of the built-in policy (head of government, leader).
+func namedRole(key string) bool {
+	return canon.KnownRelation(canon.RelationKey(key)) || rolePolicy.Functional(key)
+}
+
+var rolePolicy = canon.DefaultPolicy()
 
 // zeroRoleNouns are nouns of a role in an organization or a group that English converts to verbs meaning "to
 // be the N of" ("she chairs the board", "he heads the government", "they captain the team") — conversion
@@ -970,7 +1076,7 @@ func (p *ie) nominalSubject(s phrase) (owner, rel, key string, end int, ok bool)
 func (p *ie) readSubject(np phrase) phrase {
 	// "Henrik Alvar, Duke of Varenmark, was born …": a title in apposition is part of the name.
 	if np.proper && p.low(np.to) == "," {
-		if app, ok := p.nounPhrase(np.to + 1); ok && app.proper && !app.definite && p.low(app.to) == "," && app.to+1 < len(p.toks) && nlp.IsVerb(p.tag(app.to+1)) {
+		if app, ok := p.nounPhrase(np.to + 1); ok && app.proper && !app.definite && p.officeOf(app) < 0 && p.low(app.to) == "," && app.to+1 < len(p.toks) && nlp.IsVerb(p.tag(app.to+1)) {
 			np.to = app.to + 1
 		}
 	}
@@ -986,6 +1092,22 @@ func (p *ie) readSubject(np phrase) phrase {
 		}
 	}
 	return np
+}
+
+// officeOf returns the index of "of" in a bare capitalized apposition that names a relation of whatever
+// follows it ("CEO of Apple Inc.", "Chair of the Board"), or -1: its words before "of" are a known relation.
+// A title of nobility ("Duke of Varenmark") is part of the name instead.
+func (p *ie) officeOf(app phrase) int {
+	for k := app.from + 1; k < app.to; k++ {
+		if p.low(k) == "of" {
+			rel := phrase{from: app.from, to: k, head: k - 1}
+			if canon.KnownRelation(canon.RelationKey(relKeyNoun(p, rel))) {
+				return k
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // verbAt reports a verb (or an adverb before one) at token i.
@@ -1063,11 +1185,20 @@ func (p *ie) relativeSubject(s phrase, rel int) (owner, relation, key string, en
 			v := p.toks[vg.main]
 			if pron == "where" {
 				// "the university where X was educated" → (X, educated at university).
-				k := joinKey(participleOrThird(v, vg.passive), "in")
-				return p.span(inner.from, inner.to), strings.TrimSpace(p.span(vg.from, vg.main+1)) + " in (" + head + ")", k, vg.to, true
+				r, k := p.whereRelation(vg)
+				return p.span(inner.from, inner.to), r + " (" + head + ")", k, vg.to, true
+			}
+			if (p.tag(vg.to) == "IN" || p.tag(vg.to) == "TO") && (vg.to+1 == len(p.toks) || isBe(p.toks[vg.to+1]) || p.low(vg.to+1) == ",") {
+				// A stranded preposition: "the language X was written in", "the city X lives in".
+				k := joinKey(participleOrThird(v, vg.passive), p.low(vg.to))
+				return p.span(inner.from, inner.to), p.span(vg.from, vg.to+1), k, vg.to + 1, true
 			}
 			// Object gap: "the music that X plays" → (X, plays music).
 			k := joinKey(participleOrThird(v, vg.passive), relKeyNoun(p, s))
+			if canon.RelationKey(k) == k && classifierNouns[p.toks[s.head].Lemma] {
+				// "the language X speaks": a noun naming the kind of the object adds nothing to the verb.
+				k = participleOrThird(v, vg.passive)
+			}
 			return p.span(inner.from, inner.to), p.span(vg.from, vg.main+1) + " " + head, k, vg.to, true
 		}
 	}
@@ -1097,6 +1228,39 @@ func (p *ie) relativeSubject(s phrase, rel int) (owner, relation, key string, en
 	return "", "", "", 0, false
 }
 
+// zeroRelativeAt reports a relative clause without its pronoun at token i: a noun phrase, then its verb
+// ("the genre [Ana plays]", "the language [The Salt Road was written in]").
+func (p *ie) zeroRelativeAt(i int) bool {
+	if i >= len(p.toks) || p.tag(i) != "DT" && !nlp.IsProper(p.tag(i)) {
+		return false
+	}
+	inner, ok := p.nounPhrase(i)
+	if !ok || inner.pronoun {
+		return false
+	}
+	if t := p.titleSubject(i); t.to > inner.to {
+		inner = t
+	}
+	return p.verbAt(inner.to)
+}
+
+// whereRelation is the relation of a "where" clause's verb group vg — the place is its object, so the
+// relation takes "in": "where X was born" → born in. A light verb with a noun names the noun's relation:
+// "where X has its headquarters" → headquarters in, "where X holds citizenship" → citizenship in.
+func (p *ie) whereRelation(vg verbGroup) (relation, key string) {
+	v := p.toks[vg.main]
+	if lightVerbs[v.Lemma] && !vg.passive {
+		k := vg.to
+		if p.tag(k) == "PRP$" || p.tag(k) == "DT" {
+			k++
+		}
+		if n, ok := p.commonNoun(k, phrase{from: k}); ok && (n.to == len(p.toks) || p.tag(n.to) == "," || p.tag(n.to) == ".") {
+			return p.span(n.from, n.to) + " in", joinKey(relKeyNoun(p, n), "in")
+		}
+	}
+	return strings.TrimSpace(p.span(vg.from, vg.main+1)) + " in", joinKey(participleOrThird(v, vg.passive), "in")
+}
+
 func participleOrThird(v nlp.Token, passive bool) string {
 	if passive {
 		return v.Lower
@@ -1112,13 +1276,39 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	// "Paris is where Victor Hugo was born" → (Victor Hugo, born in, Paris).
 	if p.low(j) == "where" {
 		inner, ok := p.nounPhrase(j + 1)
-		if ok && inner.proper {
+		if ok && (inner.proper || !inner.pronoun && p.numbered) {
 			if vg, ok := p.verbs(inner.to); ok && !vg.copular {
-				v := p.toks[vg.main]
-				return []triple{{subject: p.span(inner.from, inner.to), relation: p.span(vg.from, vg.main+1) + " in", object: subjText, key: joinKey(participleOrThird(v, vg.passive), "in")}}
+				rel, key := p.whereRelation(vg)
+				return []triple{{subject: p.span(inner.from, inner.to), relation: rel, object: subjText, key: key}}
 			}
 		}
 		return nil
+	}
+	// A cleft with a relative clause: "Asia is the continent where Bengaluru is located", "Jazz is the genre
+	// Ana plays", "ABC is the network that first aired Lost" — the complement is a relational description
+	// of the subject, read as the nominal subjects "the continent where X is located" are.
+	if np, ok := p.nounPhrase(j); ok && !np.proper && !np.pronoun && np.possessor == nil && (np.definite || np.indef) {
+		for x := np.from + 1; x < np.to; x++ {
+			// "a language Kūkai speaks": the name starts the relative clause, it does not modify "language".
+			modifier := nlp.IsNoun(p.tag(x-1)) && !nlp.IsProper(p.tag(x-1)) || nlp.IsAdjective(p.tag(x-1)) && x-1 == np.from+1
+			if modifier && nlp.IsProper(p.tag(x)) && p.verbAt(p.properRun(x)) {
+				np.to, np.head = x, x-1
+				break
+			}
+		}
+		rel := -1
+		switch {
+		case p.relativeAt(np.to):
+			rel = np.to
+		case p.zeroRelativeAt(np.to):
+			// "the genre Ana plays": a relative clause without its pronoun.
+			rel = np.to - 1
+		}
+		if rel > 0 {
+			if owner, relation, key, _, ok := p.relativeSubject(np, rel); ok && owner != "" {
+				return []triple{{subject: owner, relation: relation, object: subjText, key: key, definite: np.definite}}
+			}
+		}
 	}
 	if !p.subjectOK(s) {
 		return nil
@@ -1167,8 +1357,13 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	}
 	switch {
 	case np.possessor != nil:
-		// "Besançon is Victor Hugo's birthplace" → (Victor Hugo, birthplace, Besançon).
-		return []triple{{subject: p.span(np.possessor.from, np.possessor.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
+		// "Besançon is Victor Hugo's birthplace" → (Victor Hugo, birthplace, Besançon); "X is Y's head of
+		// state" with a compound relational noun.
+		relation, key := p.nounText(np), relKeyNoun(p, np)
+		if of, _, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" && !of.proper && !of.definite && !of.indef && !of.pronoun {
+			relation, key = relation+" of "+p.nounText(of), joinKey(key, "of", relKeyNoun(p, of))
+		}
+		return []triple{{subject: p.span(np.possessor.from, np.possessor.to), relation: relation, object: subjText, key: key, definite: true}}
 	case (np.definite || bare) && !np.proper:
 		// "Bob is the head of state of Ghana": a compound relational noun ("head of state"), then its owner.
 		if ob, e, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" && !ob.proper && !ob.definite && !ob.indef && (p.low(e) == "of" || p.low(e) == "in") {
@@ -1366,10 +1561,23 @@ func firstPersonClause(clause string) bool {
 	case "i", "we", "i'm", "i've", "we're", "we've", "me", "us":
 		return true
 	case "my", "our":
-		// "My sister Emma works …" is about Emma; "my budget is …" is the speaker's.
-		return true
+		// "My sister Emma works …" is about Emma; "my budget is …" is the speaker's. "Our Mutual Friend was
+		// written by …", "My Fair Lady opened …": a capitalized word after it makes a title, not the speaker's.
+		return !possessiveTitle(clause)
 	}
 	return reCompound.MatchString(clause)
+}
+
+// possessiveTitle reports a clause that starts with a title made with "My" or "Our" ("Our Mutual Friend was
+// written by …", "My Fair Lady opened …"): the word after it is capitalized too, and is no relation noun
+// ("My Sister Emma" typed with capitals is still the speaker's sister).
+func possessiveTitle(clause string) bool {
+	f := strings.Fields(clause)
+	if len(f) < 2 || f[0] != "My" && f[0] != "Our" {
+		return false
+	}
+	w := strings.ToLower(strings.Trim(f[1], ",.:;"))
+	return f[1] != "I" && nlp.Capitalized(f[1]) && !canon.KnownRelation(canon.RelationKey(w)) && kinship[w] == ""
 }
 
 // noteSpec reads a note of an attribute and its value, the form of lists, forms and quick messages: "Apple
@@ -1409,6 +1617,40 @@ func noteSpec(sent string) (spec, bool) {
 		if nlp.IsVerb(t.Tag) && t.Tag != "VBN" || t.Tag == "MD" || t.Tag == "PRP" {
 			return spec{}, false
 		}
+	}
+	// "Capital city of Tarvia: Port Elen": the attribute, "of" and its owner's name.
+	for q := 1; q+1 < len(ht); q++ {
+		if ht[q].Lower != "of" {
+			continue
+		}
+		attr, owner := ht[:q], ht[q+1:]
+		ok := nlp.IsNoun(attr[len(attr)-1].Tag) || nlp.IsProper(attr[len(attr)-1].Tag)
+		for _, t := range attr {
+			if t.Lower == "of" {
+				continue // "Head of state of …"
+			}
+			if !(nlp.IsNoun(t.Tag) || nlp.IsAdjective(t.Tag)) || nlp.IsProper(t.Tag) && !canon.KnownRelation(canon.RelationKey(t.Lower)) && !nlp.Known(t.Lower) {
+				ok = false
+			}
+		}
+		for _, t := range owner {
+			if !nlp.IsProper(t.Tag) && !nameConnectors[t.Lower] {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		var keys, words []string
+		for _, t := range attr {
+			if transientAdjectives[t.Lower] {
+				continue
+			}
+			words = append(words, t.Lower)
+			keys = append(keys, nlp.Lemma(t.Lower, "NN"))
+		}
+		return spec{subject: head[owner[0].Start:owner[len(owner)-1].End], predicate: strings.Join(words, " "), object: value,
+			key: canon.PredicateKey(joinKey(keys...)), definite: true, confidence: confRelation}, true
 	}
 	// The attribute: the trailing nouns (and their adjectives) that are not part of the name before them.
 	a := len(ht)

@@ -438,6 +438,15 @@ func mainEntity(s string) string {
 // clauseSpecs runs the patterns over one assertive clause.
 func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
 	var out []spec
+	if possessiveTitle(clause) {
+		// A title ("Our Mutual Friend was written by …") is no statement of the speaker's.
+		if ts := openIE(clause, dates, numbered, false); len(ts) > 0 {
+			for _, t := range ts {
+				out = append(out, t.spec(numbered))
+			}
+		}
+		return out
+	}
 	out = append(out, matchKinship(clause, tc.speaker)...)
 	// Match on the clause without a leading time phrase ("Yesterday I took ...", "Last week, I ..."); the
 	// claim text keeps it, resolved.

@@ -1,0 +1,40 @@
+package canon
+
+import "testing"
+
+// TestRelationKey checks relation identity on keys written by hand: the key a reader expects for each phrasing
+// of one relation, and keys that must stay apart.
+func TestRelationKey(t *testing.T) {
+	for _, c := range []struct{ key, want string }{
+		// alias groups
+		{"birthplace", "born_in"},
+		{"works_for", "works_at"},
+		{"alumnus_of", "educated_at"},
+		{"creation_of", "creator"},
+		{"head_office_in", "headquartered_in"},
+		{"citizenship_in", "citizen_of"},
+		{"job_at", "works_at"},
+		// a verb whose object is a relational noun says the noun's relation
+		{"performs_genre", "genre"},
+		{"plays_music", "genre"},
+		{"holds_citizenship", "citizen_of"},
+		{"plays_position", "position"},
+		// hyphenated compounds are the open ones
+		{"best-known_work", "known_for"},
+		// the person suffix
+		{"chairwoman", "chair"},
+		// keys that must stay what they are: a verb with its own preposition, unknown relations
+		{"lives_in", "lives_in"},
+		{"has_in", "has_in"},
+		{"speaks_language", "speaks_language"},
+		{"drives_car", "drives_car"},
+		{"raised_in", "raised_in"},
+	} {
+		if got := RelationKey(c.key); got != c.want {
+			t.Errorf("RelationKey(%q) = %q, want %q", c.key, got, c.want)
+		}
+		if got := RelationKey(RelationKey(c.key)); got != RelationKey(c.key) {
+			t.Errorf("RelationKey is not idempotent on %q: %q", c.key, got)
+		}
+	}
+}
