@@ -168,6 +168,23 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kim", "occupation", "", false}}},
 		{name: "aspectual verb and role", content: "My sister Emma just started working at Google as a data scientist.",
 			want: []claim{{"kim", "sister", "Emma", false}, {"emma", "works_at", "Google", false}, {"emma", "occupation", "data scientist", false}}},
+		{name: "role in close apposition, two words", content: "My running coach Anneke says I should rest.",
+			want: []claim{{"kim", "running_coach", "Anneke", false}}},
+		{name: "role in apposition with an honorific", content: "Our landlord, Mr. Dubois, fixed the heating.",
+			want: []claim{{"kim", "landlord", "Mr. Dubois", false}}},
+		{name: "role after the name", content: "I called Dr. Mensah, my physio, about the ankle.",
+			want: []claim{{"kim", "physio", "Dr. Mensah", false}}},
+		{name: "a thing before a name is no role", content: "My flight Tuesday got cancelled.",
+			absent: []claim{{"kim", "flight", "", false}}},
+		{name: "occupation at an employer", content: "I'm a staff accountant at Deloitte.",
+			want:   []claim{{"kim", "occupation", "staff accountant", false}, {"kim", "works_at", "Deloitte", false}},
+			absent: []claim{{"kim", "occupation", "staff accountant at Deloitte", false}}},
+		{name: "role at an employer inside another statement", content: "I make $90,000 a year as a backend developer for Klarna.",
+			want: []claim{{"kim", "occupation", "backend developer", false}, {"kim", "works_at", "Klarna", false}}},
+		{name: "employer named after its description", content: "I work as a cashier at a grocery store downtown, Fresh Thyme.",
+			want: []claim{{"kim", "occupation", "cashier", false}, {"kim", "works_at", "Fresh Thyme", false}}},
+		{name: "this weekday is ahead", content: "My appointment is this Thursday.",
+			want: []claim{{"kim", "appointment", "Thursday 6 June 2024", false}}},
 	}
 	e := New()
 	for _, c := range cases {

@@ -227,6 +227,10 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 	var claims []extract.Claim
 	if !numbered {
 		claims = e.presupposedValues(tc, sent, seq)
+		// Roles named in apposition span the commas that split clauses ("Dr. Alvarez, our vet, …").
+		for _, s := range matchRoles(sent, tc.speaker) {
+			claims = append(claims, e.claim(*tc, s, sent, nil, seq))
+		}
 	}
 	var parts []string
 	if isQuestion(sent) {
@@ -291,7 +295,7 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 	if inner := assertedPart(complementOf(clause)); inner != "" && !numbered {
 		inner = resolvePronoun(inner, tc.named, tc.prevNamed)
 		dates := findDates(inner, tc.ref)
-		for _, s := range e.clauseSpecs(*tc, inner, dates, numbered, false) {
+		for _, s := range e.specs(*tc, inner, dates, numbered, false) {
 			claims = append(claims, e.claim(*tc, s, inner, dates, seq))
 		}
 		if len(claims) > 0 {
@@ -299,7 +303,7 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 		}
 	}
 	dates := findDates(clause, tc.ref)
-	for _, s := range e.clauseSpecs(*tc, clause, dates, numbered, first) {
+	for _, s := range e.specs(*tc, clause, dates, numbered, first) {
 		claims = append(claims, e.claim(*tc, s, clause, dates, seq))
 	}
 	return claims
@@ -433,6 +437,16 @@ func mainEntity(s string) string {
 		return ""
 	}
 	return ent
+}
+
+// specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
+// occupation and employer said together split into their two slots (roleEmployers).
+func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
+	out := e.clauseSpecs(tc, clause, dates, numbered, firstClause)
+	if numbered {
+		return out
+	}
+	return roleEmployers(clause, out)
 }
 
 // clauseSpecs runs the patterns over one assertive clause.
