@@ -183,6 +183,12 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "occupation", "backend developer", false}, {"kim", "works_at", "Klarna", false}}},
 		{name: "employer named after its description", content: "I work as a cashier at a grocery store downtown, Fresh Thyme.",
 			want: []claim{{"kim", "occupation", "cashier", false}, {"kim", "works_at", "Fresh Thyme", false}}},
+		{name: "time adverbial after the attribute", content: "My favourite podcast right now is Hard Fork.",
+			want: []claim{{"kim", "favourite_podcast", "Hard Fork", false}}, functional: []string{"Hard Fork"}},
+		{name: "a relationship ended with the partner beside the speaker", content: "Jules and I split up in March.",
+			want: []claim{{"kim", "", "Jules", false}}, validFrom: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "a favourite replaced", content: "Honestly, Dune has replaced Foundation as my favourite book.",
+			want: []claim{{"kim", "", "Foundation", false}}},
 		{name: "this weekday is ahead", content: "My appointment is this Thursday.",
 			want: []claim{{"kim", "appointment", "Thursday 6 June 2024", false}}},
 	}

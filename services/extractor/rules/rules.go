@@ -453,6 +453,9 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
 	var out []spec
 	out = append(out, matchKinship(clause, tc.speaker)...)
+	if !numbered {
+		out = append(out, matchEnds(clause)...)
+	}
 	// Match on the clause without a leading time phrase ("Yesterday I took ...", "Last week, I ..."); the
 	// claim text keeps it, resolved.
 	if len(dates) > 0 && dates[0].start == 0 {
@@ -558,6 +561,15 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 				attr = attr[len(w):]
 			}
 		}
+		// "my favourite band right now is X": a time adverbial after the attribute says when the value holds
+		// (now, so an earlier one no longer does), not which attribute it is.
+		now := false
+		for _, w := range []string{" right now", " at the moment", " these days", " nowadays", " currently", " at present", " now", " lately"} {
+			if strings.HasSuffix(attr, w) && len(attr) > len(w) {
+				attr, now = attr[:len(attr)-len(w)], true
+				break
+			}
+		}
 		objStart := m[4]
 		if fm := reFavourite.FindStringSubmatch(attr); fm != nil {
 			attr = "favourite " + fm[2]
@@ -579,7 +591,7 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 		if attr == "name" {
 			return spec{predicate: "name", object: obj, confidence: confFirst}, true
 		}
-		return spec{predicate: attr, object: obj, confidence: confFirst}, true
+		return spec{predicate: attr, object: obj, confidence: confFirst, change: now}, true
 	}
 	if m := rePossessive.FindStringSubmatchIndex(clause); m != nil {
 		owner := cleanNP(clause[m[2]:m[3]])
