@@ -146,7 +146,10 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, e
 		for _, k := range missing {
 			r.slots[k] = nil
 		}
-		for _, s := range store.GroupSlots(rows, r.v) {
+		groups := store.GroupSlots(rows, r.v)
+		// A value a later statement of its subject ended ("we lost Biscuit") is no longer current.
+		endValues(groups, endingsAmong(rows))
+		for _, s := range groups {
 			r.slots[s.SubjectKey] = append(r.slots[s.SubjectKey], s)
 		}
 	}
