@@ -60,3 +60,37 @@ func TestEndingOf(t *testing.T) {
 		t.Error("a negated claim ends nothing")
 	}
 }
+
+// A claim that something ended does not answer a question about the present with the value that ended, but
+// answers one that asks about the ending; a value that ended is still the answer to a question about the past.
+func TestEndingClaimsAnswerOnlyEndings(t *testing.T) {
+	f := newMemFacts()
+	f.add("Marcus", "girlfriend", "Hannah", "Marcus's girlfriend is Hannah.", 1)
+	f.add("Marcus", "broke up with", "Hannah", "Marcus broke up with Hannah.", 2)
+	f.add("Chloe", "favourite band", "Arctic Monkeys", "Chloe's favourite band is Arctic Monkeys.", 3)
+	f.add("Chloe", "replaced as favourite band", "Arctic Monkeys", "Wet Leg replaced Arctic Monkeys as Chloe's favourite band.", 4)
+	f.add("Raj", "drives", "a 2012 Honda Civic", "Raj drives a 2012 Honda Civic.", 5)
+	f.add("Raj", "traded in", "the Civic", "Raj traded in the Civic.", 6)
+	for _, tc := range []struct {
+		q, want string
+		history bool
+	}{
+		{"Who is Marcus's girlfriend?", "", false},
+		{"What is Chloe's favourite band?", "", false},
+		{"Who did Marcus break up with?", "Hannah", false},
+		{"What did Raj drive before?", "a 2012 Honda Civic", true},
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}, v: store.View{History: tc.history}}
+		c, _, err := r.resolve(context.Background(), tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c != nil && len(c.hops) > 0 {
+			got = c.hops[len(c.hops)-1].claim.Object
+		}
+		if got != tc.want {
+			t.Errorf("%q = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
