@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"testing"
 
 	"github.com/mneme-ai/mneme/pkg/api"
@@ -45,6 +46,36 @@ func TestSentenceSlotAnswersWithNewest(t *testing.T) {
 		(&Service{}).deterministic(c, timeAsk{}, res)
 		if res.Answer != tc.want {
 			t.Errorf("answer %q, want %q", res.Answer, tc.want)
+		}
+	}
+}
+
+// A question may ask with a verb what was stated with the noun English uses for its event: paying for
+// something asks its price, earning a salary, flying a flight.
+func TestVerbsAskTheirEventNoun(t *testing.T) {
+	f := newMemFacts()
+	f.add("Linh", "price", "$640,000", "Linh is buying the townhouse for $640,000.", 1)
+	f.add("Linh", "husband", "Bao", "Linh's husband is Bao.", 2)
+	f.add("Ingrid", "flight to Denver", "15 October 2024", "Ingrid's flight to Denver is on 15 October 2024.", 3)
+	f.add("Ingrid", "hotel", "the Maven", "Ingrid's hotel is the Maven.", 4)
+	f.add("Lukas", "salary", "€58,500", "Lukas's salary is €58,500.", 5)
+	f.add("Lukas", "works at", "Siemens", "Lukas works at Siemens.", 6)
+	for q, want := range map[string]string{
+		"How much is Linh paying for the townhouse?": "$640,000",
+		"When is Ingrid flying to Denver?":           "15 October 2024",
+		"How much does Lukas earn?":                  "€58,500",
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+		c, _, err := r.resolve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c != nil && len(c.hops) > 0 {
+			got = c.hops[len(c.hops)-1].claim.Object
+		}
+		if got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
 		}
 	}
 }
