@@ -189,6 +189,12 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "", "Jules", false}}, validFrom: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)},
 		{name: "a favourite replaced", content: "Honestly, Dune has replaced Foundation as my favourite book.",
 			want: []claim{{"kim", "", "Foundation", false}}},
+		{name: "a pet named in a later sentence", content: "We rescued a kitten last weekend. The kids named him Mochi.",
+			want: []claim{{"kim", "cat", "Mochi", false}}},
+		{name: "a person named in a later sentence", content: "I started dating a guy from my climbing gym. His name is Tariq.",
+			want: []claim{{"kim", "", "Tariq", false}}},
+		{name: "an introduced thing is no pet", content: "I got a new laptop. I named it Zephyr.",
+			absent: []claim{{"kim", "", "Zephyr", false}}},
 		{name: "this weekday is ahead", content: "My appointment is this Thursday.",
 			want: []claim{{"kim", "appointment", "Thursday 6 June 2024", false}}},
 	}

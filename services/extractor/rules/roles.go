@@ -133,3 +133,51 @@ func specKey(s spec) string {
 	}
 	return canon.PredicateKey(s.predicate)
 }
+
+// Names given after the fact. English introduces a new pet or person with an indefinite noun and names them
+// in a later sentence of the same turn: "We adopted a puppy from the shelter. … we named her Pepper", "I've
+// been seeing someone new. Her name is Leilani". The name is the value of the role the noun introduced: the
+// speaker's dog, the person the speaker is dating.
+var (
+	// reIntroduced is a verb of getting a pet or of dating with the indefinite noun it introduces.
+	reIntroduced = regexp.MustCompile(`(?i)\b(adopted|got|bought|rescued|took\s+in|brought\s+home|seeing|dating|met)\s+(?:a|an|another|somebody|someone)\s*(?:new\s+|little\s+|young\s+|sweet\s+)?([a-z]+)?`)
+	// reNamedLater names the one introduced: "named her Pepper", "called him Max", "her name is Leilani".
+	reNamedLater = regexp.MustCompile(`(?:\b(?i:named|called)\s+(?i:her|him|it|them)\s+|\b(?i:her|his|its|their)\s+name\s+is\s+)(\p{Lu}[\p{Ll}\p{M}'-]+)`)
+)
+
+// namedLater returns the speaker's claims of a role introduced by an indefinite noun and named later in the
+// same turn.
+func namedLater(content string) []spec {
+	iv := reIntroduced.FindStringSubmatchIndex(content)
+	if iv == nil {
+		return nil
+	}
+	nm := reNamedLater.FindStringSubmatchIndex(content[iv[1]:])
+	if nm == nil {
+		return nil
+	}
+	name := content[iv[1]+nm[2] : iv[1]+nm[3]]
+	verb := strings.ToLower(strings.Join(strings.Fields(content[iv[2]:iv[3]]), " "))
+	noun := ""
+	if iv[4] >= 0 {
+		noun = strings.ToLower(content[iv[4]:iv[5]])
+	}
+	if notNames[strings.ToLower(name)] || isDayOrMonth(name) {
+		return nil
+	}
+	switch verb {
+	case "seeing", "dating", "met":
+		// "seeing someone new", "dating a guy from work": the person the speaker is dating.
+		if noun != "" && noun != "guy" && noun != "girl" && noun != "woman" && noun != "man" && noun != "new" {
+			if _, kin := kinship[noun]; !kin {
+				return nil
+			}
+		}
+		return []spec{{predicate: "is dating", object: name, change: true, confidence: confNamed}}
+	}
+	role, ok := kinship[noun]
+	if !ok || (role != "dog" && role != "cat" && role != "pet") {
+		return nil
+	}
+	return []spec{{predicate: role, object: name, confidence: confNamed}}
+}

@@ -190,6 +190,15 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 			}
 		}
 	}
+	if !tc.numbered {
+		for _, s := range namedLater(t.Content) {
+			s.text = sentence(possessive(tc.speaker) + " " + strings.TrimPrefix(s.predicate, "is ") + " is " + s.object)
+			if s.predicate == "is dating" {
+				s.text = sentence(tc.speaker + " is dating " + s.object)
+			}
+			add(e.claim(*tc, s, s.text, nil, t.Sequence))
+		}
+	}
 	return out, tc.named
 }
 
