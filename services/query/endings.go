@@ -15,7 +15,9 @@ import (
 // stays the current value of the dog slot. The reader does it, deterministically, as it resolves slots: a
 // current value of a subject is ended when a later claim of the same subject with an ending verb names it —
 // its object names the value ("the Civic" in "a 2012 Honda Civic"), or, for an activity, its gerund is the
-// value's verb ("stopped running" ends "runs 30 km a week"). An ended value is no longer current: /answer does
+// value's verb ("stopped running" ends "runs 30 km a week"). Likewise a new value of an attribute named by one
+// noun replaces an older statement about a thing of that kind ("my hotel is now the Maven" after "booked the
+// Crawford Hotel"; replacesByKind). An ended value is no longer current: /answer does
 // not give it, /search shows it as history only, and the ending claim itself, which says what happened, stays
 // current.
 
@@ -89,6 +91,25 @@ func endingNames(e, c *store.Belief) bool {
 	return false
 }
 
+// replacesByKind reports whether single-valued claim e, whose relation is one noun ("hotel", "car"), gives a
+// new value of the kind claim c's object names as its head ("booked the Crawford Hotel" is about Ingrid's
+// hotel): "my hotel is now the Maven" replaces it, though the two were said with different relations.
+func replacesByKind(e, c *store.Belief) bool {
+	if !e.Functional || e.SlotKey == c.SlotKey || endingOf(e) {
+		return false
+	}
+	pw := splitWords(e.Predicate)
+	if len(pw) != 1 || stopwords[pw[0]] {
+		return false
+	}
+	cw, ew := valueWords(c.Object), valueWords(e.Object)
+	if len(cw) < 2 || len(ew) == 0 || subset(ew, cw) {
+		// A bare noun names no value of its own ("a hotel"); the same value said again replaces nothing.
+		return false
+	}
+	return relLemma(cw[len(cw)-1]) == relLemma(pw[0])
+}
+
 // valueWords are the content words of a value up to its first preposition, lower-cased.
 func valueWords(s string) []string {
 	var out []string
@@ -130,7 +151,10 @@ func endValues(slots []*store.Slot, endings []*store.Belief) map[string]*store.B
 			var by *store.Belief
 			if !endingOf(w) {
 				for _, e := range endings {
-					if e.SubjectKey == w.SubjectKey && e.ID != w.ID && store.Newer(e, w) && endingNames(e, w) {
+					if e.SubjectKey != w.SubjectKey || e.ID == w.ID || !store.Newer(e, w) {
+						continue
+					}
+					if endingOf(e) && endingNames(e, w) || replacesByKind(e, w) {
 						by = e
 						break
 					}
@@ -147,21 +171,24 @@ func endValues(slots []*store.Slot, endings []*store.Belief) map[string]*store.B
 	return ended
 }
 
-// endingsAmong returns the ending claims among rows.
+// endingsAmong returns the claims among rows that may end another's value: ending claims and single-valued
+// claims of a one-noun relation (replacesByKind).
 func endingsAmong(rows []store.Belief) []*store.Belief {
 	var out []*store.Belief
 	for i := range rows {
-		if endingOf(&rows[i]) && rows[i].Status != store.StatusQuarantined {
+		c := &rows[i]
+		if (endingOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
 			out = append(out, &rows[i])
 		}
 	}
 	return out
 }
 
-// maxEndingRows bounds the ending claims one search reads.
+// maxEndingRows bounds the claims one search reads for endings.
 const maxEndingRows = 200
 
-// endingsOf loads the view's ending claims about the given subjects (bounded, newest first).
+// endingsOf loads the view's claims about the given subjects that may end another's value (endingsAmong;
+// bounded, newest first).
 func (s *Service) endingsOf(ctx context.Context, v store.View, subjects []string) ([]*store.Belief, error) {
 	if len(subjects) == 0 {
 		return nil, nil
@@ -173,7 +200,8 @@ func (s *Service) endingsOf(ctx context.Context, v store.View, subjects []string
 	rows, err := s.db.Query(ctx, `SELECT `+store.BeliefColumns+`
 		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
 		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[])
-			AND split_part(c.predicate_key, '_', 1) = ANY(@heads::text[]) AND `+v.Where()+`
+			AND (split_part(c.predicate_key, '_', 1) = ANY(@heads::text[]) OR c.functional AND strpos(c.predicate_key, '_') = 0)
+			AND `+v.Where()+`
 		ORDER BY v.valid_from DESC, c.id
 		LIMIT @lim`, a)
 	if err != nil {

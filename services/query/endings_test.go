@@ -94,3 +94,32 @@ func TestEndingClaimsAnswerOnlyEndings(t *testing.T) {
 		}
 	}
 }
+
+// A new value of an attribute named by one noun replaces an older statement whose object is a thing of that
+// kind, though said with another relation: after "my hotel is the Maven", "booked the Crawford Hotel" is
+// history. A value of another kind, or a bare noun, is left as it is.
+func TestNewValueReplacesOlderOfItsKind(t *testing.T) {
+	f := newMemFacts()
+	f.add("Ingrid", "booked", "the Crawford Hotel", "Ingrid booked the Crawford Hotel.", 1)
+	f.add("Ingrid", "rented", "a Fiat Panda", "Ingrid rented a Fiat Panda.", 2)
+	f.add("Ingrid", "hotel", "the Maven", "Ingrid's hotel is the Maven.", 3)
+	for q, want := range map[string]string{
+		"What did Ingrid book?":    "",
+		"What did Ingrid rent?":    "a Fiat Panda",
+		"Which hotel is Ingrid's?": "the Maven",
+		"What is Ingrid's hotel?":  "the Maven",
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+		c, _, err := r.resolve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c != nil && len(c.hops) > 0 {
+			got = c.hops[len(c.hops)-1].claim.Object
+		}
+		if got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+}
