@@ -342,6 +342,11 @@ func (s *Service) past(sl *store.Slot, current []string, t timeAsk, used []item,
 			return used
 		}
 		res.Answer = all[at-1].Object
+		if at == len(all) {
+			// No value of the slot is current (a later statement ended it): its last value is the one before.
+			res.Notes = append(res.Notes, "the last value remembered, which has ended")
+			return used
+		}
 		res.Notes = append(res.Notes, "the value before "+all[at].Object+"; now "+now)
 	case t.after != "":
 		at := named(t.after)

@@ -79,3 +79,16 @@ func TestVerbsAskTheirEventNoun(t *testing.T) {
 		}
 	}
 }
+
+// "Who was Marcus's girlfriend before Leilani?" when the girlfriend slot has no current value (the breakup
+// ended it) and Leilani is in another slot: the slot's last value is the one before.
+func TestBeforeWhenTheSlotEnded(t *testing.T) {
+	hannah := &store.Belief{ID: "c1", Subject: "Marcus", Predicate: "girlfriend", PredicateKey: "girlfriend", Object: "Hannah", ObjectKey: "hannah"}
+	sl := &store.Slot{Claims: []*store.Belief{hannah}}
+	c := &chain{hops: []hop{{slot: sl, claim: hannah}}}
+	res := &api.AnswerResponse{}
+	(&Service{}).deterministic(c, timeAsk{before: "Leilani"}, res)
+	if res.Answer != "Hannah" {
+		t.Errorf("answer %q, want Hannah", res.Answer)
+	}
+}
