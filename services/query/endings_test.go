@@ -79,6 +79,7 @@ func TestEndingClaimsAnswerOnlyEndings(t *testing.T) {
 		{"What is Chloe's favourite band?", "", false},
 		{"Who did Marcus break up with?", "Hannah", false},
 		{"What did Raj drive before?", "a 2012 Honda Civic", true},
+		{"What did Raj trade in before?", "the Civic", true},
 	} {
 		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}, v: store.View{History: tc.history}}
 		c, _, err := r.resolve(context.Background(), tc.q)

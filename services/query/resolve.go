@@ -376,12 +376,13 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 
 // candidateOf returns the claim of slot s that stands for it when unit u is matched: its current value. A
 // claim that says something ended ("lost Biscuit") answers only a question that asks about the ending ("Who
-// did Marcus break up with?"): its object is what no longer holds. A slot whose values all ended stands, for
+// did Marcus break up with?") or about the past ("What did Tomás do before bouldering?" — running, which he
+// stopped): its object is what no longer holds. A slot whose values all ended stands, for
 // a question about the past, for its newest value, which the history reading then gives as former.
 func (r *resolver) candidateOf(s *store.Slot, u *relUnit) *store.Belief {
 	if len(s.Winners) > 0 {
 		w := s.Winners[0]
-		if endingOf(w) && !asksEnding(u) {
+		if endingOf(w) && !asksEnding(u) && !r.v.History {
 			return nil
 		}
 		return w
