@@ -233,7 +233,7 @@ func (s *Service) deterministic(c *chain, t timeAsk, res *api.AnswerResponse) []
 	switch {
 	case last.slot.Disputed:
 		res.Answer = strings.Join(values, " or ") + " (disputed)"
-	case len(values) > 1:
+	case len(values) > 1 && !sentenceSlot(last.slot):
 		res.Answer = strings.Join(values, ", ")
 	default:
 		res.Answer = last.claim.Object
@@ -249,6 +249,20 @@ func (s *Service) deterministic(c *chain, t timeAsk, res *api.AnswerResponse) []
 		res.ClaimsUsed = append(res.ClaimsUsed, it.apiClaim())
 	}
 	return used
+}
+
+// sentenceSlot reports a slot of sentence claims (the extractor's fallback, "X said: …"): its values are
+// whatever was said, one per statement, not the values of one attribute, so listing them all would answer
+// with every past statement as if each still held. Its newest sentence answers instead.
+func sentenceSlot(sl *store.Slot) bool {
+	if sl == nil || len(sl.Winners) == 0 {
+		return false
+	}
+	switch sl.Winners[0].PredicateKey {
+	case "said", "mentioned", "says":
+		return true
+	}
+	return false
 }
 
 // usedTokens counts the tokens of the used claims rendered as a reader would see them, within budget.
@@ -328,6 +342,11 @@ func (s *Service) past(sl *store.Slot, current []string, t timeAsk, used []item,
 			return used
 		}
 		res.Answer = all[at-1].Object
+		if at == len(all) {
+			// No value of the slot is current (a later statement ended it): its last value is the one before.
+			res.Notes = append(res.Notes, "the last value remembered, which has ended")
+			return used
+		}
 		res.Notes = append(res.Notes, "the value before "+all[at].Object+"; now "+now)
 	case t.after != "":
 		at := named(t.after)

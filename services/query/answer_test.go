@@ -1,6 +1,12 @@
 package query
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/store"
+)
 
 func TestTimeReading(t *testing.T) {
 	for q, want := range map[string]temporal{
@@ -16,5 +22,73 @@ func TestTimeReading(t *testing.T) {
 		if got := parseQuestion(q, nil).time.mode; got != want {
 			t.Errorf("time mode of %q = %v, want %v", q, got, want)
 		}
+	}
+}
+
+// An answer read from a slot of sentence claims is its newest sentence: the sentences are every statement
+// the speaker made, not the values of one attribute, and listing the older ones would present what they
+// said as still true. A slot of one attribute with several values still lists them all.
+func TestSentenceSlotAnswersWithNewest(t *testing.T) {
+	older := &store.Belief{ID: "c1", Subject: "Chloe", Predicate: "said", PredicateKey: "said", Object: "My favourite band right now is Arctic Monkeys."}
+	newer := &store.Belief{ID: "c2", Subject: "Chloe", Predicate: "said", PredicateKey: "said", Object: "They have officially replaced Arctic Monkeys as my favourite band."}
+	miso := &store.Belief{ID: "c3", Subject: "Jonah", Predicate: "cat", PredicateKey: "cat", Object: "Miso"}
+	tofu := &store.Belief{ID: "c4", Subject: "Jonah", Predicate: "cat", PredicateKey: "cat", Object: "Tofu"}
+	for _, tc := range []struct {
+		winners []*store.Belief
+		want    string
+	}{
+		{[]*store.Belief{newer, older}, "They have officially replaced Arctic Monkeys as my favourite band."},
+		{[]*store.Belief{tofu, miso}, "Tofu, Miso"},
+	} {
+		sl := &store.Slot{Winners: tc.winners, Claims: tc.winners}
+		c := &chain{hops: []hop{{slot: sl, claim: tc.winners[0]}}}
+		res := &api.AnswerResponse{}
+		(&Service{}).deterministic(c, timeAsk{}, res)
+		if res.Answer != tc.want {
+			t.Errorf("answer %q, want %q", res.Answer, tc.want)
+		}
+	}
+}
+
+// A question may ask with a verb what was stated with the noun English uses for its event: paying for
+// something asks its price, earning a salary, flying a flight.
+func TestVerbsAskTheirEventNoun(t *testing.T) {
+	f := newMemFacts()
+	f.add("Linh", "price", "$640,000", "Linh is buying the townhouse for $640,000.", 1)
+	f.add("Linh", "husband", "Bao", "Linh's husband is Bao.", 2)
+	f.add("Ingrid", "flight to Denver", "15 October 2024", "Ingrid's flight to Denver is on 15 October 2024.", 3)
+	f.add("Ingrid", "hotel", "the Maven", "Ingrid's hotel is the Maven.", 4)
+	f.add("Lukas", "salary", "€58,500", "Lukas's salary is €58,500.", 5)
+	f.add("Lukas", "works at", "Siemens", "Lukas works at Siemens.", 6)
+	for q, want := range map[string]string{
+		"How much is Linh paying for the townhouse?": "$640,000",
+		"When is Ingrid flying to Denver?":           "15 October 2024",
+		"How much does Lukas earn?":                  "€58,500",
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+		c, _, err := r.resolve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c != nil && len(c.hops) > 0 {
+			got = c.hops[len(c.hops)-1].claim.Object
+		}
+		if got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// "Who was Marcus's girlfriend before Leilani?" when the girlfriend slot has no current value (the breakup
+// ended it) and Leilani is in another slot: the slot's last value is the one before.
+func TestBeforeWhenTheSlotEnded(t *testing.T) {
+	hannah := &store.Belief{ID: "c1", Subject: "Marcus", Predicate: "girlfriend", PredicateKey: "girlfriend", Object: "Hannah", ObjectKey: "hannah"}
+	sl := &store.Slot{Claims: []*store.Belief{hannah}}
+	c := &chain{hops: []hop{{slot: sl, claim: hannah}}}
+	res := &api.AnswerResponse{}
+	(&Service{}).deterministic(c, timeAsk{before: "Leilani"}, res)
+	if res.Answer != "Hannah" {
+		t.Errorf("answer %q, want Hannah", res.Answer)
 	}
 }

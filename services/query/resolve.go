@@ -146,7 +146,10 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, e
 		for _, k := range missing {
 			r.slots[k] = nil
 		}
-		for _, s := range store.GroupSlots(rows, r.v) {
+		groups := store.GroupSlots(rows, r.v)
+		// A value a later statement of its subject ended ("we lost Biscuit") is no longer current.
+		endValues(groups, endingsAmong(rows))
+		for _, s := range groups {
 			r.slots[s.SubjectKey] = append(r.slots[s.SubjectKey], s)
 		}
 	}
@@ -296,10 +299,10 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	var out []*chain
 	matched := false
 	for _, s := range slots {
-		if len(s.Winners) == 0 {
+		w := r.candidateOf(s, u)
+		if w == nil {
 			continue
 		}
-		w := s.Winners[0]
 		rel := r.relation(w)
 		// Two units read as one relation ("head of … government"): the outer unit's joined keys.
 		if c.next+1 < len(c.units) {
@@ -360,7 +363,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	}
 	if !matched && !u.optional && !c.bridged() && len(slots) <= maxBridgeSlots {
 		for _, s := range slots {
-			if len(s.Winners) == 0 {
+			if len(s.Winners) == 0 || endingOf(s.Winners[0]) {
 				continue
 			}
 			b := r.step(ctx, c, s, s.Winners[0], -bridgePenalty, 0, false)
@@ -369,6 +372,44 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 		}
 	}
 	return r.known(ctx, out)
+}
+
+// candidateOf returns the claim of slot s that stands for it when unit u is matched: its current value. A
+// claim that says something ended ("lost Biscuit") answers only a question that asks about the ending ("Who
+// did Marcus break up with?") or about the past ("What did Tomás do before bouldering?" — running, which he
+// stopped): its object is what no longer holds. A slot whose values all ended stands, for
+// a question about the past, for its newest value, which the history reading then gives as former.
+func (r *resolver) candidateOf(s *store.Slot, u *relUnit) *store.Belief {
+	if len(s.Winners) > 0 {
+		w := s.Winners[0]
+		if endingOf(w) && !asksEnding(u) && !r.v.History {
+			return nil
+		}
+		return w
+	}
+	if !r.v.History || len(s.Claims) == 0 {
+		return nil
+	}
+	newest := s.Claims[0]
+	for _, c := range s.Claims[1:] {
+		if store.Newer(c, newest) {
+			newest = c
+		}
+	}
+	if contains(idsOf(s.Overridden), newest.ID) {
+		return nil
+	}
+	return newest
+}
+
+// asksEnding reports a relation unit said with an ending verb ("break up with", "sell", "lose").
+func asksEnding(u *relUnit) bool {
+	for _, w := range u.words {
+		if _, ok := endingVerbs[w]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // weakSteps explains a unit no slot's key or lemmas match, inside a chain that has other hops, by the
@@ -382,7 +423,7 @@ func (r *resolver) weakSteps(ctx context.Context, c *chain, u *relUnit, slots []
 	}
 	var cs []cand
 	for _, s := range slots {
-		if len(s.Winners) == 0 || typeConflict(u, r.relation(s.Winners[0])) {
+		if len(s.Winners) == 0 || endingOf(s.Winners[0]) || typeConflict(u, r.relation(s.Winners[0])) {
 			continue
 		}
 		sim, ok := r.predSim(ctx, u, s.Winners[0])
@@ -655,7 +696,7 @@ func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) 
 			return nil, ms, err
 		}
 		for _, s := range slots {
-			if len(s.Winners) == 0 {
+			if len(s.Winners) == 0 || endingOf(s.Winners[0]) {
 				continue
 			}
 			if sim, ok := r.predSim(ctx, u, s.Winners[0]); ok && sim > bestSim {

@@ -542,9 +542,18 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 		byID[all[i].ID] = &all[i]
 	}
 	slots := map[[2]string]*store.Slot{}
-	for _, sl := range store.GroupSlots(all, sv) {
+	groups := store.GroupSlots(all, sv)
+	var subjects []string
+	for _, sl := range groups {
 		slots[store.SlotID(sl.SubjectKey, sl.SlotKey)] = sl
+		subjects = append(subjects, sl.SubjectKey)
 	}
+	// A value a later statement of its subject ended ("we lost Biscuit") is history, not current (endings.go).
+	endings, err := s.endingsOf(ctx, v, dedupe(subjects))
+	if err != nil {
+		return nil, err
+	}
+	endValues(groups, endings)
 	var items []item
 	emitted := map[string]bool{}
 	emit := func(c *store.Belief, sl *store.Slot, score float64, former bool) {

@@ -155,10 +155,20 @@ var datePatterns = []datePattern{
 		t := nextWeekday(ref, weekdays[strings.ToLower(m[1])])
 		return t, weekdayPhrase(t), true, true
 	}},
-	{regexp.MustCompile(`(?i)\b(last|this\s+past|on|this)\s+` + weekdayRe + `(?:\s+(?:morning|afternoon|evening|night))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{regexp.MustCompile(`(?i)\bthis\s+(?:coming\s+)?` + weekdayRe + `(?:\s+(?:morning|afternoon|evening|night))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		// "this Friday" is the one of the days ahead (today's when it is Friday); the past one is "this past
+		// Friday" or "last Friday".
+		wd := weekdays[strings.ToLower(m[1])]
+		if day(ref).Weekday() == wd {
+			return day(ref), weekdayPhrase(day(ref)), false, true
+		}
+		t := nextWeekday(ref, wd)
+		return t, weekdayPhrase(t), true, true
+	}},
+	{regexp.MustCompile(`(?i)\b(last|this\s+past|on)\s+` + weekdayRe + `(?:\s+(?:morning|afternoon|evening|night))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		wd := weekdays[strings.ToLower(m[2])]
 		lead := strings.ToLower(strings.Fields(m[1])[0])
-		t := lastWeekday(ref, wd, lead == "on" || lead == "this")
+		t := lastWeekday(ref, wd, lead == "on")
 		return t, weekdayPhrase(t), false, true
 	}},
 	{regexp.MustCompile(`(?i)\b` + countRe + `\s+` + unitRe + `\s+ago\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {

@@ -190,6 +190,15 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 			}
 		}
 	}
+	if !tc.numbered {
+		for _, s := range namedLater(t.Content) {
+			s.text = sentence(possessive(tc.speaker) + " " + strings.TrimPrefix(s.predicate, "is ") + " is " + s.object)
+			if s.predicate == "is dating" {
+				s.text = sentence(tc.speaker + " is dating " + s.object)
+			}
+			add(e.claim(*tc, s, s.text, nil, t.Sequence))
+		}
+	}
 	return out, tc.named
 }
 
@@ -227,6 +236,10 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 	var claims []extract.Claim
 	if !numbered {
 		claims = e.presupposedValues(tc, sent, seq)
+		// Roles named in apposition span the commas that split clauses ("Dr. Alvarez, our vet, …").
+		for _, s := range matchRoles(sent, tc.speaker) {
+			claims = append(claims, e.claim(*tc, s, sent, nil, seq))
+		}
 	}
 	var parts []string
 	if isQuestion(sent) {
@@ -291,7 +304,7 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 	if inner := assertedPart(complementOf(clause)); inner != "" && !numbered {
 		inner = resolvePronoun(inner, tc.named, tc.prevNamed)
 		dates := findDates(inner, tc.ref)
-		for _, s := range e.clauseSpecs(*tc, inner, dates, numbered, false) {
+		for _, s := range e.specs(*tc, inner, dates, numbered, false) {
 			claims = append(claims, e.claim(*tc, s, inner, dates, seq))
 		}
 		if len(claims) > 0 {
@@ -299,7 +312,7 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 		}
 	}
 	dates := findDates(clause, tc.ref)
-	for _, s := range e.clauseSpecs(*tc, clause, dates, numbered, first) {
+	for _, s := range e.specs(*tc, clause, dates, numbered, first) {
 		claims = append(claims, e.claim(*tc, s, clause, dates, seq))
 	}
 	return claims
@@ -435,6 +448,16 @@ func mainEntity(s string) string {
 	return ent
 }
 
+// specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
+// occupation and employer said together split into their two slots (roleEmployers).
+func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
+	out := e.clauseSpecs(tc, clause, dates, numbered, firstClause)
+	if numbered {
+		return out
+	}
+	return roleEmployers(clause, out)
+}
+
 // clauseSpecs runs the patterns over one assertive clause.
 func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
 	var out []spec
@@ -448,6 +471,9 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		return out
 	}
 	out = append(out, matchKinship(clause, tc.speaker)...)
+	if !numbered {
+		out = append(out, matchEnds(clause)...)
+	}
 	// Match on the clause without a leading time phrase ("Yesterday I took ...", "Last week, I ..."); the
 	// claim text keeps it, resolved.
 	if len(dates) > 0 && dates[0].start == 0 {
@@ -553,6 +579,15 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 				attr = attr[len(w):]
 			}
 		}
+		// "my favourite band right now is X": a time adverbial after the attribute says when the value holds
+		// (now, so an earlier one no longer does), not which attribute it is.
+		now := false
+		for _, w := range []string{" right now", " at the moment", " these days", " nowadays", " currently", " at present", " now", " lately"} {
+			if strings.HasSuffix(attr, w) && len(attr) > len(w) {
+				attr, now = attr[:len(attr)-len(w)], true
+				break
+			}
+		}
 		objStart := m[4]
 		if fm := reFavourite.FindStringSubmatch(attr); fm != nil {
 			attr = "favourite " + fm[2]
@@ -574,7 +609,7 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 		if attr == "name" {
 			return spec{predicate: "name", object: obj, confidence: confFirst}, true
 		}
-		return spec{predicate: attr, object: obj, confidence: confFirst}, true
+		return spec{predicate: attr, object: obj, confidence: confFirst, change: now}, true
 	}
 	if m := rePossessive.FindStringSubmatchIndex(clause); m != nil {
 		owner := cleanNP(clause[m[2]:m[3]])

@@ -1,0 +1,30 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Ends said without an object after the verb. English reports the end of a relationship with the partner
+// beside the speaker as the subject ("Hannah and I broke up", "my boyfriend and I split up") and the end of a
+// favourite by what replaced it ("Wet Leg replaced Arctic Monkeys as my favourite band"). Both are turned into
+// a claim of the speaker whose relation starts with the ending verb and whose object is the value that ended,
+// so the reader can retire the value it names (services/query/endings.go).
+
+var (
+	// reMutualEnd is "Name and I broke up / split up / separated / divorced / got divorced".
+	reMutualEnd = regexp.MustCompile(`^(?:(?i:my|our)\s+[\p{L}-]+\s+)?(\p{Lu}[\p{L}\p{M}'-]+(?:\s+\p{Lu}[\p{L}\p{M}'-]+)?)\s+and\s+(?:I|we)\s+(?:(?i:have|had|just|finally|officially|recently)\s+)*(?i:(broke\s+up|split\s+up|separated|divorced|got\s+divorced|called\s+it\s+off|ended\s+things))\b`)
+	// reReplacedAs is "X replaced Y as my/our N": Y is no longer the speaker's N.
+	reReplacedAs = regexp.MustCompile(`\b(?i:replaced|displaced|dethroned)\s+(.+?)\s+as\s+(?i:my|our)\s+((?i:[a-z-]+\s+){0,2}[a-z-]+)$`)
+)
+
+// matchEnds returns the speaker's ending claims of a clause.
+func matchEnds(clause string) []spec {
+	if m := reMutualEnd.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
+		return []spec{{predicate: "broke up with", object: m[1], confidence: confFirst}}
+	}
+	if m := reReplacedAs.FindStringSubmatch(clause); m != nil {
+		return []spec{{predicate: "replaced as " + strings.ToLower(m[2]), object: m[1], confidence: confFirst}}
+	}
+	return nil
+}

@@ -1,0 +1,215 @@
+package query
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mneme-ai/mneme/pkg/nlp"
+	"github.com/mneme-ai/mneme/pkg/store"
+)
+
+// Ended values. People say that something stopped holding without saying what holds instead: "we lost
+// Biscuit last week", "finally traded in the Civic", "I finished Gilmore Girls", "I've stopped running",
+// "Hannah and I broke up". The statement is a claim of its own relation ("lost", "traded in"), so the
+// reconciler, which resolves one slot at a time, cannot retire the value it ends: "Hiroshi's dog is Biscuit"
+// stays the current value of the dog slot. The reader does it, deterministically, as it resolves slots: a
+// current value of a subject is ended when a later claim of the same subject with an ending verb names it —
+// its object names the value ("the Civic" in "a 2012 Honda Civic"), or, for an activity, its gerund is the
+// value's verb ("stopped running" ends "runs 30 km a week"). Likewise a new value of an attribute named by one
+// noun replaces an older statement about a thing of that kind ("my hotel is now the Maven" after "booked the
+// Crawford Hotel"; replacesByKind). An ended value is no longer current: /answer does
+// not give it, /search shows it as history only, and the ending claim itself, which says what happened, stays
+// current.
+
+// endingVerbs are the English verbs that end a possession, a relationship, an activity or a plan, by lemma;
+// the value is particles the verb needs to mean that ("give up", "trade in", "break up"), empty when none.
+// They are everyday English (how people report that something is over), not any dataset's wording.
+var endingVerbs = map[string][]string{
+	"sell": nil, "lose": nil, "rehome": nil, "quit": nil, "leave": nil, "stop": nil, "finish": nil, "end": nil,
+	"cancel": nil, "divorce": nil, "retire": nil, "replace": nil, "dump": nil, "scrap": nil, "abandon": nil,
+	"give": {"up", "away"}, "trade": {"in", "away"}, "break": {"up"}, "get": {"rid"}, "move": {"out", "away"},
+	"drop": {"out"}, "sign": {"off"},
+}
+
+// endingHeads are the first words an ending claim's predicate key may start with: each verb's base, third
+// person and past forms as the extractor keys them.
+var endingHeads = func() []string {
+	irregular := map[string][]string{"sell": {"sold"}, "lose": {"lost"}, "leave": {"left"}, "quit": {"quit"},
+		"give": {"gave", "given"}, "break": {"broke", "broken"}, "get": {"got", "gotten"}}
+	var out []string
+	for v := range endingVerbs {
+		out = append(out, v, nlp.ThirdPerson(v), nlp.PastRegular(v))
+		out = append(out, irregular[v]...)
+	}
+	return dedupe(out)
+}()
+
+// endingOf reports whether a claim says that something ended: its predicate is an ending verb with the
+// particle it needs. A negated claim ends nothing ("I haven't sold the car").
+func endingOf(c *store.Belief) bool {
+	if c.Negated {
+		return false
+	}
+	ws := splitWords(c.Predicate)
+	if len(ws) == 0 {
+		return false
+	}
+	var parts []string
+	ok := false
+	// The dictionary lemma, else English's regular inflections undone (a verb it does not know: "rehomed").
+	for _, l := range []string{relLemma(ws[0]), strings.TrimSuffix(ws[0], "d"), strings.TrimSuffix(ws[0], "ed"), strings.TrimSuffix(ws[0], "s")} {
+		if parts, ok = endingVerbs[l]; ok {
+			break
+		}
+	}
+	if !ok {
+		return false
+	}
+	if len(parts) == 0 {
+		return true
+	}
+	return len(ws) > 1 && contains(parts, ws[1])
+}
+
+// endingNames reports whether ending claim e names the value of claim c: every content word of e's object
+// (up to a preposition: "Kiwi with my aunt" names Kiwi) is a word of c's object, or every one of c's is one of
+// e's; or e's object is the gerund of c's verb ("stopped running" and "runs 30 km a week").
+func endingNames(e, c *store.Belief) bool {
+	ew := valueWords(e.Object)
+	cw := valueWords(c.Object)
+	if len(ew) == 0 || len(cw) == 0 {
+		return false
+	}
+	if subset(ew, cw) || subset(cw, ew) {
+		return true
+	}
+	if len(ew) == 1 && strings.HasSuffix(ew[0], "ing") {
+		if ps := splitWords(c.Predicate); len(ps) > 0 && relLemma(ps[0]) == relLemma(ew[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// replacesByKind reports whether single-valued claim e, whose relation is one noun ("hotel", "car"), gives a
+// new value of the kind claim c's object names as its head ("booked the Crawford Hotel" is about Ingrid's
+// hotel): "my hotel is now the Maven" replaces it, though the two were said with different relations.
+func replacesByKind(e, c *store.Belief) bool {
+	if !e.Functional || e.SlotKey == c.SlotKey || endingOf(e) {
+		return false
+	}
+	pw := splitWords(e.Predicate)
+	if len(pw) != 1 || stopwords[pw[0]] {
+		return false
+	}
+	cw, ew := valueWords(c.Object), valueWords(e.Object)
+	if len(cw) < 2 || len(ew) == 0 || subset(ew, cw) {
+		// A bare noun names no value of its own ("a hotel"); the same value said again replaces nothing.
+		return false
+	}
+	return relLemma(cw[len(cw)-1]) == relLemma(pw[0])
+}
+
+// valueWords are the content words of a value up to its first preposition, lower-cased.
+func valueWords(s string) []string {
+	var out []string
+	for _, w := range splitWords(s) {
+		if prepWords[w] {
+			break
+		}
+		if stopwords[w] || detWords[w] {
+			continue
+		}
+		out = append(out, strings.TrimSuffix(w, "'s"))
+	}
+	return out
+}
+
+func subset(a, b []string) bool {
+	for _, w := range a {
+		if !contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// endValues removes from the slots' current values those a later ending claim of the same subject names, and
+// returns them by claim id with the claim that ended each. Sentence slots (what was said, not an attribute) and
+// disputed slots are left as they are, and an ending claim never ends another.
+func endValues(slots []*store.Slot, endings []*store.Belief) map[string]*store.Belief {
+	if len(endings) == 0 {
+		return nil
+	}
+	ended := map[string]*store.Belief{}
+	for _, sl := range slots {
+		if sl.Disputed || sentenceSlot(sl) {
+			continue
+		}
+		kept := sl.Winners[:0:0]
+		for _, w := range sl.Winners {
+			var by *store.Belief
+			if !endingOf(w) {
+				for _, e := range endings {
+					if e.SubjectKey != w.SubjectKey || e.ID == w.ID || !store.Newer(e, w) {
+						continue
+					}
+					if endingOf(e) && endingNames(e, w) || replacesByKind(e, w) {
+						by = e
+						break
+					}
+				}
+			}
+			if by != nil {
+				ended[w.ID] = by
+				continue
+			}
+			kept = append(kept, w)
+		}
+		sl.Winners = kept
+	}
+	return ended
+}
+
+// endingsAmong returns the claims among rows that may end another's value: ending claims and single-valued
+// claims of a one-noun relation (replacesByKind).
+func endingsAmong(rows []store.Belief) []*store.Belief {
+	var out []*store.Belief
+	for i := range rows {
+		c := &rows[i]
+		if (endingOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
+			out = append(out, &rows[i])
+		}
+	}
+	return out
+}
+
+// maxEndingRows bounds the claims one search reads for endings.
+const maxEndingRows = 200
+
+// endingsOf loads the view's claims about the given subjects that may end another's value (endingsAmong;
+// bounded, newest first).
+func (s *Service) endingsOf(ctx context.Context, v store.View, subjects []string) ([]*store.Belief, error) {
+	if len(subjects) == 0 {
+		return nil, nil
+	}
+	a := v.Args()
+	a["keys"] = subjects
+	a["heads"] = endingHeads
+	a["lim"] = maxEndingRows
+	rows, err := s.db.Query(ctx, `SELECT `+store.BeliefColumns+`
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
+		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[])
+			AND (split_part(c.predicate_key, '_', 1) = ANY(@heads::text[]) OR c.functional AND strpos(c.predicate_key, '_') = 0)
+			AND `+v.Where()+`
+		ORDER BY v.valid_from DESC, c.id
+		LIMIT @lim`, a)
+	if err != nil {
+		return nil, err
+	}
+	all, err := store.CollectBeliefs(rows)
+	if err != nil {
+		return nil, err
+	}
+	return endingsAmong(all), nil
+}

@@ -1,0 +1,126 @@
+package query
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mneme-ai/mneme/pkg/store"
+)
+
+// A value that a later statement of its subject says ended is not answered as current; a statement that ends
+// something else, or that came before the value, leaves it current. Expectations are what a person reading
+// the statements in order would answer.
+func TestEndedValuesAreNotCurrent(t *testing.T) {
+	f := newMemFacts()
+	f.add("Hiroshi", "dog", "Biscuit", "Hiroshi's dog is Biscuit.", 1)
+	f.add("Hiroshi", "vet", "Dr. Alvarez", "Hiroshi's vet is Dr. Alvarez.", 2)
+	f.add("Hiroshi", "lost", "Biscuit", "Hiroshi lost Biscuit.", 3)
+	f.add("Raj", "drives", "a 2012 Honda Civic", "Raj drives a 2012 Honda Civic.", 4)
+	f.add("Raj", "traded in", "the Civic", "Raj traded in the Civic.", 5)
+	f.add("Ana", "lost", "her keys", "Ana lost her keys.", 6)
+	f.add("Ana", "stopped", "running", "Ana stopped running.", 7)
+	f.add("Ana", "runs", "10 km a week", "Ana runs 10 km a week.", 8)
+	f.add("Ana", "car", "a red Fiat", "Ana's car is a red Fiat.", 9)
+	f.add("Tomás", "runs", "30 kilometres a week", "Tomás runs 30 kilometres a week.", 10)
+	f.add("Tomás", "stopped", "running", "Tomás stopped running.", 11)
+	for q, want := range map[string]string{
+		"What is the name of Hiroshi's dog?": "",
+		"Who is Hiroshi's vet?":              "Dr. Alvarez",
+		"What car does Raj drive?":           "",
+		"How far does Ana run?":              "10 km a week",
+		"What is Ana's car?":                 "a red Fiat",
+		"How far does Tomás run?":            "",
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+		c, _, err := r.resolve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c != nil && len(c.hops) > 0 {
+			got = c.hops[len(c.hops)-1].claim.Object
+		}
+		if got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestEndingOf(t *testing.T) {
+	for pred, want := range map[string]bool{
+		"lost": true, "traded in": true, "sold": true, "gave up": true, "broke up with": true, "finished": true,
+		"stopped": true, "left": true, "rehomed": true, "gave": false, "broke": false, "traded": false,
+		"bought": false, "adopted": false, "runs": false,
+	} {
+		if got := endingOf(&store.Belief{Predicate: pred}); got != want {
+			t.Errorf("endingOf(%q) = %v, want %v", pred, got, want)
+		}
+	}
+	if endingOf(&store.Belief{Predicate: "sold", Negated: true}) {
+		t.Error("a negated claim ends nothing")
+	}
+}
+
+// A claim that something ended does not answer a question about the present with the value that ended, but
+// answers one that asks about the ending; a value that ended is still the answer to a question about the past.
+func TestEndingClaimsAnswerOnlyEndings(t *testing.T) {
+	f := newMemFacts()
+	f.add("Marcus", "girlfriend", "Hannah", "Marcus's girlfriend is Hannah.", 1)
+	f.add("Marcus", "broke up with", "Hannah", "Marcus broke up with Hannah.", 2)
+	f.add("Chloe", "favourite band", "Arctic Monkeys", "Chloe's favourite band is Arctic Monkeys.", 3)
+	f.add("Chloe", "replaced as favourite band", "Arctic Monkeys", "Wet Leg replaced Arctic Monkeys as Chloe's favourite band.", 4)
+	f.add("Raj", "drives", "a 2012 Honda Civic", "Raj drives a 2012 Honda Civic.", 5)
+	f.add("Raj", "traded in", "the Civic", "Raj traded in the Civic.", 6)
+	for _, tc := range []struct {
+		q, want string
+		history bool
+	}{
+		{"Who is Marcus's girlfriend?", "", false},
+		{"What is Chloe's favourite band?", "", false},
+		{"Who did Marcus break up with?", "Hannah", false},
+		{"What did Raj drive before?", "a 2012 Honda Civic", true},
+		{"What did Raj trade in before?", "the Civic", true},
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}, v: store.View{History: tc.history}}
+		c, _, err := r.resolve(context.Background(), tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c != nil && len(c.hops) > 0 {
+			got = c.hops[len(c.hops)-1].claim.Object
+		}
+		if got != tc.want {
+			t.Errorf("%q = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
+
+// A new value of an attribute named by one noun replaces an older statement whose object is a thing of that
+// kind, though said with another relation: after "my hotel is the Maven", "booked the Crawford Hotel" is
+// history. A value of another kind, or a bare noun, is left as it is.
+func TestNewValueReplacesOlderOfItsKind(t *testing.T) {
+	f := newMemFacts()
+	f.add("Ingrid", "booked", "the Crawford Hotel", "Ingrid booked the Crawford Hotel.", 1)
+	f.add("Ingrid", "rented", "a Fiat Panda", "Ingrid rented a Fiat Panda.", 2)
+	f.add("Ingrid", "hotel", "the Maven", "Ingrid's hotel is the Maven.", 3)
+	for q, want := range map[string]string{
+		"What did Ingrid book?":    "",
+		"What did Ingrid rent?":    "a Fiat Panda",
+		"Which hotel is Ingrid's?": "the Maven",
+		"What is Ingrid's hotel?":  "the Maven",
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+		c, _, err := r.resolve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c != nil && len(c.hops) > 0 {
+			got = c.hops[len(c.hops)-1].claim.Object
+		}
+		if got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+}
