@@ -306,8 +306,13 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 //     connection: the reconciler's writes have one best plan whatever the workspace and keep their cached ones.
 //   - hnsw.iterative_scan = relaxed_order: the index scan goes on until the visibility and time filters have
 //     passed enough rows, so filters never starve the result.
+//   - jit = off: a search's statements run in milliseconds, and compiling them never pays. Postgres compiles a
+//     plan whose estimated cost passes jit_above_cost, and a plan whose sort denseEnterSQL disabled carries
+//     the planner's 10^10 penalty: the 200-claim workspace's exact search took 2 s, almost all of it JIT
+//     compilation and inlining (searchbench -tenants, loaded machine).
 const searchSettingsSQL = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
-	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
+	set_config('jit', 'off', true)`
 
 // denseEnterSQL and denseExitSQL surround the dense query: a workspace's own HNSW index, when it has one, is
 // scanned rather than the workspace sorted exactly. The planner cannot tell which is cheaper: it restricts both

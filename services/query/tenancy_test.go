@@ -170,6 +170,9 @@ func TestDenseSearchKeepsWorkspacePlan(t *testing.T) {
 	}
 	if p := planOf("small", ""); strings.Contains(p, "hnsw") || !strings.Contains(p, `"Node Type": "Sort"`) {
 		t.Errorf("the small workspace's dense plan is not an exact sort of its own rows:\n%s", indent(p))
+	} else if strings.Contains(p, `"JIT"`) {
+		// The disabled sort's cost penalty must not make Postgres compile the plan (seconds under load).
+		t.Errorf("the small workspace's dense plan is JIT-compiled:\n%s", indent(p))
 	}
 	// The check sees the difference: a generic plan, made without the workspace value, cannot use the index.
 	if p := planOf("big", "force_generic_plan"); strings.Contains(p, bigIndex) {

@@ -114,7 +114,8 @@ const (
 	customPlanSettings = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
 	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
 	searchSettings = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
-	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('enable_sort', 'off', true)`
+	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('jit', 'off', true),
+	set_config('enable_sort', 'off', true)`
 )
 
 func benchTenants(ctx context.Context, c config, classes []tenantClass, log *slog.Logger) error {
