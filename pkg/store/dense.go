@@ -21,8 +21,8 @@ import (
 //   - above it, the workspace has an HNSW index of its own, partial on workspace_id = <it>
 //     (WorkspaceIndexName), which IndexWorkspaces builds. Postgres uses a partial index only when the query's
 //     predicate proves the index's, that is, when the plan is made for the workspace value: the search
-//     statements run with plan_cache_mode = force_custom_plan (services/query/search.go), which a cached
-//     generic plan would defeat anyway.
+//     statements run with plan_cache_mode = force_custom_plan (services/query/search.go), and the dense one
+//     with sorts disabled, since the planner's row estimate would often have it sort the workspace instead.
 //
 // The indexes are expression indexes over DenseIndexExpr: pgvector indexes need a typed column, and a cast to a
 // fixed dimension pins it. They store half-precision vectors (halfvec), half the size of single precision, so

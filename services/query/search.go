@@ -206,11 +206,13 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 		a := v.Args()
 		a["qvec"] = vectorLiteral(qvec)
 		a["n"] = n
+		b1.Queue(denseEnterSQL).Exec(func(pgconn.CommandTag) error { return nil })
 		b1.Queue(denseSQL(v, dim), a).Query(func(rows pgx.Rows) error {
 			ids, err := scanIDs(rows)
 			denseIDs = ids
 			return err
 		})
+		b1.Queue(denseExitSQL).Exec(func(pgconn.CommandTag) error { return nil })
 	}
 	if len(terms) > 0 {
 		b1.Queue(lexicalSQL(v), lexicalArgs(v, strings.Join(terms, " "), n)).Query(func(rows pgx.Rows) error {
@@ -304,8 +306,25 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 //     connection: the reconciler's writes have one best plan whatever the workspace and keep their cached ones.
 //   - hnsw.iterative_scan = relaxed_order: the index scan goes on until the visibility and time filters have
 //     passed enough rows, so filters never starve the result.
+//   - jit = off: a search's statements run in milliseconds, and compiling them never pays. Postgres compiles a
+//     plan whose estimated cost passes jit_above_cost, and a plan whose sort denseEnterSQL disabled carries
+//     the planner's 10^10 penalty: the 200-claim workspace's exact search took 2 s, almost all of it JIT
+//     compilation and inlining (searchbench -tenants, loaded machine).
 const searchSettingsSQL = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
-	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
+	set_config('jit', 'off', true)`
+
+// denseEnterSQL and denseExitSQL surround the dense query: a workspace's own HNSW index, when it has one, is
+// scanned rather than the workspace sorted exactly. The planner cannot tell which is cheaper: it restricts both
+// claim_vectors and claims to the workspace and, not knowing that a claim's vector is in the claim's
+// workspace, multiplies the two selectivities — it expected a dozen rows from a 1,000-claim workspace beside
+// 85,000 others, and sorted them all exactly in 115 ms where the index took 15 (searchbench -tenants, loaded
+// machine). The estimate only worsens as the table grows. With sorting disabled, a sort is still chosen where
+// nothing else can order the rows: a small workspace without an index of its own.
+const (
+	denseEnterSQL = `SELECT set_config('enable_sort', 'off', true)`
+	denseExitSQL  = `SET LOCAL enable_sort TO DEFAULT`
+)
 
 // denseSQL is the dense query: the @n claims nearest @qvec among those the view selects, by the workspace's own
 // HNSW index when it has one, else exactly (pkg/store/dense.go). It restricts claim_vectors itself to the

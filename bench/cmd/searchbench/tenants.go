@@ -106,12 +106,16 @@ type tenantsReport struct {
 	Layouts     []layoutResult `json:"layouts"`
 }
 
-// Search settings per layout. searchSettings is what services/query/search.go (searchSettingsSQL) sets for
-// every search; storeWideSettings what it set before issue 15.
+// Search settings per layout. storeWideSettings is what services/query/search.go set before issue 15;
+// customPlanSettings adds its plan_cache_mode; searchSettings is what it sets now for the dense query
+// (searchSettingsSQL, then denseEnterSQL: sorts off, so a workspace's own index is scanned).
 const (
-	storeWideSettings = `SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
-	searchSettings    = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
+	storeWideSettings  = `SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+	customPlanSettings = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
 	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+	searchSettings = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
+	set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('jit', 'off', true),
+	set_config('enable_sort', 'off', true)`
 )
 
 func benchTenants(ctx context.Context, c config, classes []tenantClass, log *slog.Logger) error {
@@ -231,7 +235,7 @@ func benchTenants(ctx context.Context, c config, classes []tenantClass, log *slo
 
 	for _, l := range []struct{ key, layout, name, settings string }{
 		{"before", "store-wide", "store-wide HNSW index, plans cached as before", storeWideSettings},
-		{"custom", "store-wide", "store-wide HNSW index, custom plans", searchSettings},
+		{"custom", "store-wide", "store-wide HNSW index, custom plans", customPlanSettings},
 		{"per-workspace", "per-workspace", fmt.Sprintf("per workspace: exact below %s vectors, own HNSW index above, custom plans", human(c.indexMin)), searchSettings},
 	} {
 		if !c.layouts[l.key] {
