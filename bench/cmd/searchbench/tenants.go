@@ -18,6 +18,7 @@ import (
 	"github.com/pgvector/pgvector-go"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
 
+	"github.com/mneme-ai/mneme/pkg/pgtest"
 	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/query"
 )
@@ -120,7 +121,7 @@ const (
 
 func benchTenants(ctx context.Context, c config, classes []tenantClass, log *slog.Logger) error {
 	const dbName = "mneme_searchbench_tenants"
-	dbURL, err := withDatabase(c.db, dbName)
+	dbURL, err := pgtest.WithDatabase(c.db, dbName)
 	if err != nil {
 		return err
 	}
@@ -143,7 +144,7 @@ func benchTenants(ctx context.Context, c config, classes []tenantClass, log *slo
 	if !c.keep {
 		defer func() {
 			pool.Close()
-			_ = dropDatabase(context.WithoutCancel(ctx), c.db, dbName)
+			_ = pgtest.DropDatabase(context.WithoutCancel(ctx), c.db, dbName)
 		}()
 	}
 	if _, err := store.Migrate(ctx, pool); err != nil {
