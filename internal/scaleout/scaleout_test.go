@@ -102,7 +102,7 @@ func mnemeMain() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	log := app.NewLogger(os.Stderr, cfg.LogLevel)
+	log := app.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	a, err := app.Build(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
