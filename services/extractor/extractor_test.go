@@ -459,14 +459,22 @@ func TestPublishFailureRetriesThenDeadLetters(t *testing.T) {
 	env := startNATS(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	// Without the proposed stream every claim publish fails.
-	if err := env.js.DeleteStream(ctx, bus.StreamProposed); err != nil {
-		t.Fatal(err)
-	}
 	cfg := testConfig()
 	cfg.MaxDeliver = 2
 	cfg.PublishTimeout = time.Second
 	svc, _ := runService(t, env, cfg)
+	// The proposed stream refuses every claim event (larger than it allows): a failure of the message, not of the
+	// broker. A missing stream or a leader election is an outage, retried without using up the attempts
+	// (bus.Unavailable).
+	st, err := env.js.Stream(ctx, bus.StreamProposed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scfg := st.CachedInfo().Config
+	scfg.MaxMsgSize = 16
+	if _, err := env.js.UpdateStream(ctx, scfg); err != nil {
+		t.Fatal(err)
+	}
 	publishTurn(t, env.js, turn("t-1", "s1", "Alice", "I moved to Berlin last week.", 0), "")
 	waitFor(t, "turn dead-lettered", func() bool { return svc.Stats().DeadLetters == 1 })
 	dl := storedMsgs(t, env.js, bus.StreamDLQ, bus.DLQSubject(dlqStage))

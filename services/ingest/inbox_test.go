@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/event"
@@ -133,10 +135,11 @@ func TestInboxTransientFailureIsRetried(t *testing.T) {
 
 func TestInboxRetriesAreBounded(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.InboxRetryBackoff = 10 * time.Millisecond; c.InboxMaxDeliver = 3 })
-	if err := e.js.DeleteStream(context.Background(), bus.StreamTurns); err != nil {
-		t.Fatal(err)
-	}
 	e.runInbox()
+	// The turns stream refuses this message's event (larger than the stream allows): a failure of the message,
+	// not of the broker. A missing stream or a leader election is an outage, retried without using up the
+	// attempts (bus.Unavailable; TestInboxTransientFailureIsRetried).
+	refuseLargerThan(t, e.js, bus.StreamTurns, 16)
 	e.publishInbox(bus.InboxTurnsSubject("acme"), "alice", []byte(turns(goodTurn)))
 	eventually(t, "a dead letter after retries", func() bool { return e.streamCount(bus.StreamDLQ) == 1 })
 	reason := e.streamMsgs(bus.StreamDLQ)[0].Header.Get(bus.HeaderDLQReason)
@@ -238,5 +241,22 @@ func TestInboxDeadLettersAtTheSizeLimit(t *testing.T) {
 	}
 	if st := e.svc.Stats(); st.DeadLettered != 2 || st.Retried != 0 || st.Accepted != 1 {
 		t.Fatalf("stats %+v: each message must be dead-lettered once, never retried", st)
+	}
+}
+
+// refuseLargerThan makes stream refuse every message above limit bytes, so publishing to it fails with an error
+// that names the message (JetStream's "message size exceeds maximum allowed"), not an unavailable broker.
+func refuseLargerThan(t *testing.T, js jetstream.JetStream, stream string, limit int32) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := js.Stream(ctx, stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := st.CachedInfo().Config
+	cfg.MaxMsgSize = limit
+	if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
 	}
 }
