@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -713,18 +714,44 @@ func TestSecurityInflightBodiesBounded(t *testing.T) {
 	p.workspace("acme")
 	aKey := p.agentKey("acme", "agent-a")
 	addr := strings.TrimPrefix(p.sys.BaseURL, "http://")
-	// Two slow bodies hold both slots (their bodies never finish while the test runs).
-	for range 2 {
+	// A first search with the slots free: the key is cached and the query path warm, so what follows measures
+	// only the bound.
+	if r := p.do("POST", "/v1/workspaces/acme/search", "agent-a", aKey, api.SearchRequest{Query: "x"}); r.code != http.StatusOK {
+		t.Fatalf("search with every slot free: %s", r)
+	}
+	// Two slow bodies hold both slots (their bodies never finish while the test runs). A holder can lose the
+	// race for a slot to the test's own search and be refused: it is replaced by a new one, so the test
+	// converges on both slots held whatever the scheduling. Any other answer on a holder's connection means a
+	// slot was given back before its body arrived.
+	refused := make(chan struct{}, 8)
+	hold := func() {
 		conn, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer conn.Close()
+		t.Cleanup(func() { conn.Close() })
 		fmt.Fprintf(conn, "POST /v1/workspaces/acme/claims HTTP/1.1\r\nHost: x\r\nX-Mneme-Agent: agent-a\r\nAuthorization: Bearer %s\r\n"+
 			"Content-Length: 100000\r\n\r\n{", aKey)
+		go func() {
+			buf := make([]byte, 4096)
+			n, err := conn.Read(buf)
+			switch {
+			case n == 0 && errors.Is(err, net.ErrClosed): // the test ended
+			case bytes.HasPrefix(buf[:n], []byte("HTTP/1.1 503 ")):
+				refused <- struct{}{}
+			default:
+				t.Errorf("a slow body's connection was answered before its body arrived: %q (read error %v)", buf[:n], err)
+			}
+		}()
 	}
+	hold()
+	hold()
 	var r reply
 	eventually(t, 30*time.Second, "a third body is refused", func() bool {
+		for len(refused) > 0 {
+			<-refused
+			hold()
+		}
 		r = p.do("POST", "/v1/workspaces/acme/search", "agent-a", aKey, api.SearchRequest{Query: "x"})
 		return r.code == http.StatusServiceUnavailable
 	})
