@@ -165,3 +165,22 @@ func SourcedClaims(ctx context.Context, q Querier, ws string) ([]SourcedClaim, e
 		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL
 		WHERE c.workspace_id = $1`, ws)
 }
+
+// Totals counts the whole store: claims, current belief versions that are superseded, and decisions.
+type Totals struct {
+	Claims, Superseded, Decisions int
+}
+
+// StoreTotals returns the store's Totals.
+func StoreTotals(ctx context.Context, q Querier) (Totals, error) {
+	t, err := collect(ctx, q, "totals", func(r pgx.CollectableRow) (Totals, error) {
+		var t Totals
+		err := r.Scan(&t.Claims, &t.Superseded, &t.Decisions)
+		return t, err
+	}, `SELECT (SELECT count(*) FROM claims),
+		(SELECT count(*) FROM claim_versions WHERE retired_at IS NULL AND status = 'superseded'), (SELECT count(*) FROM decisions)`)
+	if err != nil || len(t) == 0 {
+		return Totals{}, err
+	}
+	return t[0], nil
+}

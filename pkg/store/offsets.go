@@ -108,3 +108,24 @@ func SwapSetting(ctx context.Context, tx pgx.Tx, key, value string) (last string
 	}
 	return last, true, nil
 }
+
+// Offsets returns every partition's offset, by partition.
+func Offsets(ctx context.Context, q Querier) (map[int]uint64, error) {
+	type off struct {
+		p   int
+		seq int64
+	}
+	rows, err := collect(ctx, q, "partition offsets", func(r pgx.CollectableRow) (off, error) {
+		var o off
+		err := r.Scan(&o.p, &o.seq)
+		return o, err
+	}, `SELECT partition, stream_seq FROM partition_offsets`)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int]uint64, len(rows))
+	for _, o := range rows {
+		out[o.p] = uint64(o.seq)
+	}
+	return out, nil
+}

@@ -285,21 +285,10 @@ func runOnce(ctx context.Context, log *slog.Logger, admin string, claims []event
 		}
 	}
 	if err := waitUntil(ctx, 30*time.Minute, func() (bool, error) {
-		rows, err := db.Query(ctx, `SELECT partition, stream_seq FROM partition_offsets`)
+		got, err := store.Offsets(ctx, db)
 		if err != nil {
 			return false, err
 		}
-		got := map[int]uint64{}
-		for rows.Next() {
-			var p int
-			var s int64
-			if err := rows.Scan(&p, &s); err != nil {
-				rows.Close()
-				return false, err
-			}
-			got[p] = uint64(s)
-		}
-		rows.Close()
 		for p, s := range last {
 			if got[p] < s {
 				return false, nil
@@ -313,11 +302,10 @@ func runOnce(ctx context.Context, log *slog.Logger, admin string, claims []event
 	r.ClaimsPerSec = float64(len(claims)) / r.Seconds
 	r.RatioToRaw = r.ClaimsPerSec / r.RawPerSec
 	r.RatioToParallelRaw = r.ClaimsPerSec / r.RawParallelPerSec
-	_ = db.QueryRow(ctx, `SELECT (SELECT count(*) FROM claim_versions WHERE retired_at IS NULL AND status = 'superseded'), (SELECT count(*) FROM decisions)`).Scan(&r.Superseded, &r.DecisionsTotal)
-	var stored int
-	_ = db.QueryRow(ctx, `SELECT count(*) FROM claims`).Scan(&stored)
-	if stored != len(claims) {
-		return r, fmt.Errorf("%d claims stored, %d published", stored, len(claims))
+	totals, _ := store.StoreTotals(ctx, db)
+	r.Superseded, r.DecisionsTotal = totals.Superseded, totals.Decisions
+	if totals.Claims != len(claims) {
+		return r, fmt.Errorf("%d claims stored, %d published", totals.Claims, len(claims))
 	}
 	log.Debug("run done", "procs", procs)
 	return r, nil
