@@ -16,6 +16,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // The two systems of the cross-agent benchmark: the same pipeline, the same agents and the same turns; only
@@ -245,9 +246,8 @@ func ingestAsAgents(ctx context.Context, f *Fleet, conv *Conversation, system st
 		return nil, st, fmt.Errorf("cross-agent: %s: %w", ws, err)
 	}
 	st.Seconds = time.Since(start).Seconds()
-	var n int
-	if err := f.DB.QueryRow(ctx, `SELECT count(*) FROM claims WHERE workspace_id = $1`, ws).Scan(&n); err == nil {
-		st.Claims = n
+	if n, _, err := store.WorkspaceSize(ctx, f.DB, ws); err == nil {
+		st.Claims = int(n)
 	}
 	return agents, st, nil
 }

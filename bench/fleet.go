@@ -23,6 +23,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/client"
 	"github.com/mneme-ai/mneme/pkg/natsauth"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Fleet is a Mneme deployment in production mode as its agents meet it: workspaces created by an
@@ -202,8 +203,7 @@ func (f *Fleet) Quiescent(ctx context.Context, workspaces []string, settle, time
 		var err error
 		s.pending, _, err = f.PipelineLag(ctx)
 		if err == nil {
-			err = f.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM claims WHERE workspace_id = ANY($1)),
-				(SELECT count(*) FROM claim_versions WHERE workspace_id = ANY($1))`, workspaces).Scan(&s.claims, &s.versions)
+			s.claims, s.versions, err = store.WorkspacesSize(ctx, f.DB, workspaces)
 		}
 		switch {
 		case err != nil || s != last || s.pending > 0:

@@ -23,6 +23,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/client"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/natsauth"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // WritersOptions configures RunWriters: many agents publishing structured claims at once through NATS, each
@@ -312,9 +313,8 @@ func runQueriers(ctx context.Context, agents []*FleetAgent, o WritersOptions, se
 func isNotFound(err error) bool { return errors.Is(err, client.ErrNotFound) }
 
 func runClaims(ctx context.Context, f *Fleet, ws string) (int, error) {
-	var n int
-	err := f.DB.QueryRow(ctx, `SELECT count(*) FROM claims WHERE workspace_id = $1`, ws).Scan(&n)
-	return n, err
+	n, _, err := store.WorkspaceSize(ctx, f.DB, ws)
+	return int(n), err
 }
 
 // planClaim draws one claim for agent: a subject, predicate and valid time from the shared pool; a shared
@@ -433,29 +433,16 @@ func CheckWriters(ctx context.Context, f *Fleet, run *WritersRun) (*WritersCheck
 		validFrom                                                     time.Time
 		corroborations                                                int
 	}
-	rows, err := f.DB.Query(ctx, `SELECT c.id::text, provenance->>'source_ref', c.subject_key, c.slot_key, c.object, c.object_key,
-			c.scope, c.owner_agent, v.status, c.valid_from,
-			(SELECT count(*) FROM corroborations co WHERE co.claim_id = c.id)::int
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL
-		WHERE c.workspace_id = $1`, ws)
+	claims, err := store.SourcedClaims(ctx, f.DB, ws)
 	if err != nil {
 		return nil, err
 	}
 	byRef := map[string]stored{}
-	for rows.Next() {
-		var s stored
-		var ref *string
-		if err := rows.Scan(&s.id, &ref, &s.subjectKey, &s.slot, &s.object, &s.objectKey, &s.scope, &s.owner, &s.status, &s.validFrom, &s.corroborations); err != nil {
-			rows.Close()
-			return nil, err
+	for _, c := range claims {
+		if c.SourceRef != "" {
+			byRef[c.SourceRef] = stored{id: c.ID, subjectKey: c.SubjectKey, slot: c.SlotKey, object: c.Object, objectKey: c.ObjectKey,
+				scope: c.Scope, owner: c.OwnerAgent, status: c.Status, validFrom: c.ValidFrom, corroborations: c.Corroborations}
 		}
-		if ref != nil {
-			byRef[*ref] = s
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	dead, err := deadLetteredRefs(ctx, f)
 	if err != nil {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Whole-workspace reads for operators and the benchmark harness: they see every tier of a workspace, so they
@@ -123,4 +126,61 @@ func CurrentClaims(ctx context.Context, q Querier, ws string) ([]CurrentClaim, e
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// WorkspacesSize returns how many claims and belief versions the given workspaces hold together.
+func WorkspacesSize(ctx context.Context, q Querier, wss []string) (claims, versions int64, err error) {
+	sizes, err := collect(ctx, q, "size of workspaces", func(r pgx.CollectableRow) ([2]int64, error) {
+		var s [2]int64
+		err := r.Scan(&s[0], &s[1])
+		return s, err
+	}, `SELECT (SELECT count(*) FROM claims WHERE workspace_id = ANY($1)),
+		(SELECT count(*) FROM claim_versions WHERE workspace_id = ANY($1))`, wss)
+	if err != nil || len(sizes) == 0 {
+		return 0, 0, err
+	}
+	return sizes[0][0], sizes[0][1], nil
+}
+
+// SourcedClaim is a claim of a workspace with its current belief version, the source reference its provenance
+// names (empty when none) and how many corroboration rows it has.
+type SourcedClaim struct {
+	ID, SourceRef, SubjectKey, SlotKey, Object, ObjectKey, Scope, OwnerAgent, Status string
+	ValidFrom                                                                        time.Time
+	Corroborations                                                                   int
+}
+
+// SourcedClaims returns every claim of ws, all tiers, with its current belief version (any order).
+func SourcedClaims(ctx context.Context, q Querier, ws string) ([]SourcedClaim, error) {
+	return collect(ctx, q, "claims by source reference", func(r pgx.CollectableRow) (SourcedClaim, error) {
+		var c SourcedClaim
+		var ref *string
+		err := r.Scan(&c.ID, &ref, &c.SubjectKey, &c.SlotKey, &c.Object, &c.ObjectKey, &c.Scope, &c.OwnerAgent, &c.Status, &c.ValidFrom,
+			&c.Corroborations)
+		c.SourceRef = deref(ref)
+		return c, err
+	}, `SELECT c.id::text, provenance->>'source_ref', c.subject_key, c.slot_key, c.object, c.object_key,
+			c.scope, c.owner_agent, v.status, c.valid_from,
+			(SELECT count(*) FROM corroborations co WHERE co.claim_id = c.id)::int
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL
+		WHERE c.workspace_id = $1`, ws)
+}
+
+// Totals counts the whole store: claims, current belief versions that are superseded, and decisions.
+type Totals struct {
+	Claims, Superseded, Decisions int
+}
+
+// StoreTotals returns the store's Totals.
+func StoreTotals(ctx context.Context, q Querier) (Totals, error) {
+	t, err := collect(ctx, q, "totals", func(r pgx.CollectableRow) (Totals, error) {
+		var t Totals
+		err := r.Scan(&t.Claims, &t.Superseded, &t.Decisions)
+		return t, err
+	}, `SELECT (SELECT count(*) FROM claims),
+		(SELECT count(*) FROM claim_versions WHERE retired_at IS NULL AND status = 'superseded'), (SELECT count(*) FROM decisions)`)
+	if err != nil || len(t) == 0 {
+		return Totals{}, err
+	}
+	return t[0], nil
 }

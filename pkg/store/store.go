@@ -9,7 +9,10 @@
 //     and the one definition of belief order (CompareBelief) and of the tier rule (SharedOverridesPrivate).
 //     Every reader — the query service, the reconciler's tests, the benchmark harness, the admin commands —
 //     reads claims, versions and decisions through them; inspect.go and admin.go hold the inspection and
-//     whole-workspace reads, digest.go the digest.
+//     whole-workspace reads, related.go the query service's reads around a search, digest.go the digest.
+//   - The reconciler's side (segment.go, offsets.go, erasure.go, members.go): what one segment's decisions are
+//     made from (every tier of its subjects), the partition offsets, fence and subject guards, the erasure
+//     records and what an erasure covers, and the membership and partition locks of its replicas.
 package store
 
 import (

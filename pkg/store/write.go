@@ -128,7 +128,8 @@ type RetireRow struct {
 	At      time.Time
 }
 
-// VersionRow is a claim_versions row: one belief version. An empty SupersededBy is NULL.
+// VersionRow is a claim_versions row: one belief version. Empty DecisionID and SupersededBy are NULL (the
+// reconciler always names the decision; a bulk load for a benchmark may have none).
 type VersionRow struct {
 	ClaimID           string
 	Version           int
@@ -146,7 +147,7 @@ var versionColumns = []string{"claim_id", "version", "workspace_id", "status", "
 
 func (r VersionRow) values() []any {
 	return []any{r.ClaimID, r.Version, r.Workspace, r.Status, r.ValidFrom, r.ValidTo, r.RecordedAt, r.RetiredAt,
-		r.DecisionID, nullable(r.SupersededBy)}
+		nullable(r.DecisionID), nullable(r.SupersededBy)}
 }
 
 // DecisionRow is a decisions row: one resolution decision, and what the reconciler publishes to the ledger

@@ -73,18 +73,7 @@ func (f dbFacts) known(ctx context.Context, keys []string) (map[string][]string,
 }
 
 func (f dbFacts) byObject(ctx context.Context, keys []string) ([]store.Belief, error) {
-	a := f.v.Args()
-	a["keys"] = keys
-	a["lim"] = maxReverseRows
-	rows, err := f.s.db.Query(ctx, `SELECT `+store.BeliefColumns+`
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+f.v.Belief()+`
-		WHERE c.workspace_id = @ws AND c.object_key = ANY(@keys::text[]) AND `+f.v.Where()+`
-		ORDER BY v.valid_from DESC, c.id
-		LIMIT @lim`, a)
-	if err != nil {
-		return nil, err
-	}
-	all, err := store.CollectBeliefs(rows)
+	all, err := store.ClaimsByObject(ctx, f.s.db, f.v, keys, maxReverseRows)
 	// A quarantined claim never answers a question, even when the request lets it into the reader's context.
 	out := all[:0]
 	for _, c := range all {

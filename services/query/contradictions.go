@@ -145,23 +145,5 @@ func (s *Service) querySimilarity(ctx context.Context, v store.View, p searchPar
 	if len(ids) == 0 {
 		return out, nil
 	}
-	a := v.Args()
-	a["ids"] = ids
-	a["qvec"] = vectorLiteral(p.qvec)
-	a["dim"] = p.dim
-	rows, err := s.db.Query(ctx, `SELECT cv.claim_id::text, 1 - (`+store.DenseIndexExpr("cv", p.dim)+` <=> @qvec::vector)
-		FROM claim_vectors cv WHERE cv.workspace_id = @ws AND cv.claim_id = ANY(@ids::uuid[]) AND cv.dim = @dim`, a)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var sim float64
-		if err := rows.Scan(&id, &sim); err != nil {
-			return nil, err
-		}
-		out[id] = sim
-	}
-	return out, rows.Err()
+	return store.Similarities(ctx, s.db, v, ids, p.qvec, p.dim)
 }

@@ -193,21 +193,7 @@ func (s *Service) endingsOf(ctx context.Context, v store.View, subjects []string
 	if len(subjects) == 0 {
 		return nil, nil
 	}
-	a := v.Args()
-	a["keys"] = subjects
-	a["heads"] = endingHeads
-	a["lim"] = maxEndingRows
-	rows, err := s.db.Query(ctx, `SELECT `+store.BeliefColumns+`
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
-		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[])
-			AND (split_part(c.predicate_key, '_', 1) = ANY(@heads::text[]) OR c.functional AND strpos(c.predicate_key, '_') = 0)
-			AND `+v.Where()+`
-		ORDER BY v.valid_from DESC, c.id
-		LIMIT @lim`, a)
-	if err != nil {
-		return nil, err
-	}
-	all, err := store.CollectBeliefs(rows)
+	all, err := store.ClaimsByPredicateHead(ctx, s.db, v, subjects, endingHeads, maxEndingRows)
 	if err != nil {
 		return nil, err
 	}

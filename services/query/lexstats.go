@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // lexemeStatsTTL is how long the claims table's lexeme statistics are reused before they are read again; they
@@ -35,21 +37,20 @@ func (w *workspaceSizes) large(ctx context.Context, s *Service, ws string) bool 
 	if sz, ok := w.sizes[ws]; ok && time.Since(sz.read) < lexemeStatsTTL {
 		return sz.large
 	}
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM claims WHERE workspace_id = $1 LIMIT $2) x`,
-		ws, largeWorkspaceClaims+1).Scan(&n); err != nil {
+	large, err := store.WorkspaceHoldsMore(ctx, s.db, ws, largeWorkspaceClaims)
+	if err != nil {
 		s.log.DebugContext(ctx, "query: counting the workspace's claims failed", "err", err)
 		return false
 	}
 	if w.sizes == nil {
 		w.sizes = map[string]workspaceSize{}
 	}
-	w.sizes[ws] = workspaceSize{large: n > largeWorkspaceClaims, read: time.Now()}
-	return n > largeWorkspaceClaims
+	w.sizes[ws] = workspaceSize{large: large, read: time.Now()}
+	return large
 }
 
-// lexemeStats are the claims table's most common lexemes with their estimated number of matching claims, from
-// Postgres' own statistics (pg_stats.most_common_elems of claims.tsv, times the table's row estimate).
+// lexemeStats are the claims table's most common lexemes with their estimated number of matching claims
+// (store.LexemeCounts), read at most once per lexemeStatsTTL.
 type lexemeStats struct {
 	mu     sync.Mutex
 	read   time.Time
@@ -85,23 +86,10 @@ func (l *lexemeStats) get(ctx context.Context, s *Service) map[string]float64 {
 	// A failed read leaves the previous statistics (or none) for another TTL: ranking degrades to scanning
 	// every term, it does not fail the search.
 	l.read = time.Now()
-	var elems []string
-	var freqs []float64
-	var rows float64
-	err := s.db.QueryRow(ctx, `SELECT coalesce(s.most_common_elems::text::text[], '{}'), coalesce(s.most_common_elem_freqs, '{}'),
-			greatest(c.reltuples, 0)::float8
-		FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'claims' AND s.attname = 'tsv'
-		WHERE c.oid = 'claims'::regclass`).Scan(&elems, &freqs, &rows)
+	counts, err := store.LexemeCounts(ctx, s.db)
 	if err != nil {
 		s.log.DebugContext(ctx, "query: reading lexeme statistics failed; every term counts as selective", "err", err)
 		return l.counts
-	}
-	counts := make(map[string]float64, len(elems))
-	for i, e := range elems {
-		// most_common_elem_freqs has one frequency per element, then the minimum, maximum and null frequency.
-		if i < len(freqs) {
-			counts[e] = freqs[i] * rows
-		}
 	}
 	l.counts = counts
 	return counts

@@ -88,57 +88,20 @@ func (s *Service) withUpdates(ctx context.Context, v store.View, p searchParams,
 	if len(sources) == 0 {
 		return items, nil
 	}
-	a := v.Args()
-	a["ids"] = sources
-	a["dim"] = p.dim
-	a["n"] = updateCandidates
-	a["sim"] = updateSimilarity
-	expr := store.DenseIndexExpr("cv", p.dim)
-	srcExpr := store.DenseIndexExpr("sv", p.dim)
-	rows, err := s.db.Query(ctx, `SELECT sc.id::text, n.id::text, n.sim FROM claims sc
-		JOIN claim_vectors sv ON sv.claim_id = sc.id AND sv.dim = @dim
-		CROSS JOIN LATERAL (
-			SELECT c.id, 1 - (`+expr+` <=> `+srcExpr+`) AS sim
-			FROM claims c
-			JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
-			JOIN claim_vectors cv ON cv.claim_id = c.id AND cv.dim = @dim
-			WHERE `+v.Where()+` AND c.subject_key = sc.subject_key AND c.id <> sc.id
-				AND v.valid_from > (SELECT sv2.valid_from FROM claim_versions sv2 WHERE sv2.claim_id = sc.id ORDER BY sv2.version DESC LIMIT 1)
-			ORDER BY `+expr+` <=> `+srcExpr+`
-			LIMIT @n) n
-		WHERE sc.workspace_id = @ws AND sc.id = ANY(@ids::uuid[]) AND n.sim >= @sim
-		ORDER BY sc.id, n.sim DESC`, a)
+	restated, err := store.LaterRestatements(ctx, s.db, v, sources, p.dim, updateCandidates, updateSimilarity)
 	if err != nil {
 		return nil, err
 	}
 	near := map[string][]string{}
 	var want []string
-	for rows.Next() {
-		var src, id string
-		var sim float64
-		if err := rows.Scan(&src, &id, &sim); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		near[src] = append(near[src], id)
-		want = append(want, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+	for _, r := range restated {
+		near[r.Source] = append(near[r.Source], r.ID)
+		want = append(want, r.ID)
 	}
 	if len(want) == 0 {
 		return items, nil
 	}
-	b := v.Args()
-	b["ids"] = want
-	crow, err := s.db.Query(ctx, `SELECT `+store.BeliefColumns+`
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
-		WHERE c.id = ANY(@ids::uuid[]) AND `+v.Where(), b)
-	if err != nil {
-		return nil, err
-	}
-	loaded, err := store.CollectBeliefs(crow)
+	loaded, err := store.ClaimsByID(ctx, s.db, v, want)
 	if err != nil {
 		return nil, err
 	}

@@ -46,8 +46,8 @@ func Replay(ctx context.Context, js jetstream.JetStream, target *pgxpool.Pool, o
 	if _, err := store.Migrate(ctx, target); err != nil {
 		return ReplayStats{}, err
 	}
-	var n int64
-	if err := target.QueryRow(ctx, `SELECT count(*) FROM partition_offsets`).Scan(&n); err != nil {
+	n, err := store.OffsetCount(ctx, target)
+	if err != nil {
 		return ReplayStats{}, err
 	}
 	if n > 0 {

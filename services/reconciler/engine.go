@@ -321,16 +321,11 @@ func (e *engine) applyBatch(ctx context.Context, tx pgx.Tx, partition int, expec
 	if len(items) == 0 {
 		return &batchResult{}, nil
 	}
-	// The row exists from the partition's first batch on; creating it is idempotent under racing owners.
-	if _, err := tx.Exec(ctx, `INSERT INTO partition_offsets (partition, stream_seq, owner) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING`, partition, e.instance); err != nil {
-		return nil, fmt.Errorf("reconciler: create offset of partition %d: %w", partition, err)
-	}
-	var cur int64
-	if err := tx.QueryRow(ctx, `SELECT stream_seq FROM partition_offsets WHERE partition = $1 FOR UPDATE`, partition).Scan(&cur); err != nil {
-		return nil, fmt.Errorf("reconciler: read offset of partition %d: %w", partition, err)
-	}
-	if uint64(cur) != expected {
-		return nil, fmt.Errorf("%w: partition %d is at %d, this owner expected %d", errFenced, partition, cur, expected)
+	if err := store.FenceOffset(ctx, tx, partition, e.instance, expected); err != nil {
+		if errors.Is(err, store.ErrOffsetMoved) {
+			return nil, fmt.Errorf("%w (%w)", errFenced, err)
+		}
+		return nil, fmt.Errorf("reconciler: %w", err)
 	}
 	if err := lockSubjects(ctx, tx, items); err != nil {
 		return nil, err
@@ -360,9 +355,8 @@ func (e *engine) applyBatch(ctx context.Context, tx pgx.Tx, partition int, expec
 		seg = i + 1
 	}
 	last := items[len(items)-1].msg
-	if _, err := tx.Exec(ctx, `UPDATE partition_offsets SET stream_seq = $2, log_time = $3, owner = $4, updated_at = now() WHERE partition = $1`,
-		partition, int64(last.Seq), last.Time, e.instance); err != nil {
-		return nil, fmt.Errorf("reconciler: advance offset of partition %d: %w", partition, err)
+	if err := store.AdvanceOffset(ctx, tx, partition, last.Seq, last.Time, e.instance); err != nil {
+		return nil, fmt.Errorf("reconciler: %w", err)
 	}
 	return res, nil
 }
@@ -418,11 +412,8 @@ func lockSubjects(ctx context.Context, tx pgx.Tx, items []item) error {
 	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
-	if len(keys) == 0 {
-		return nil
-	}
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k`, keys); err != nil {
-		return fmt.Errorf("reconciler: subject guards: %w", err)
+	if err := store.LockSubjects(ctx, tx, keys); err != nil {
+		return fmt.Errorf("reconciler: %w", err)
 	}
 	return nil
 }

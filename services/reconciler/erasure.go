@@ -27,13 +27,13 @@ import (
 // erasureScopeFor). A command without a scope (written before scopes existed) is ScopeAll.
 const (
 	// ScopeAll touches every tier: an admin key or development mode.
-	ScopeAll = "all"
+	ScopeAll = store.EraseScopeAll
 	// ScopePrivate touches the private tier of the scope agent only: an agent key.
-	ScopePrivate = "private"
+	ScopePrivate = store.EraseScopePrivate
 	// ScopeShared touches the shared tier only: a curator erasing another agent's shared claims.
-	ScopeShared = "shared"
+	ScopeShared = store.EraseScopeShared
 	// ScopeSharedPrivate touches the shared tier and the scope agent's private tier: a curator.
-	ScopeSharedPrivate = "shared_private"
+	ScopeSharedPrivate = store.EraseScopeSharedPrivate
 )
 
 // How an erasure works. The HTTP handler records the request (erasures: who, when, kind and a hash of the
@@ -96,20 +96,6 @@ func (t erasureTarget) ownsAll(agent string) bool {
 	return agent != "" && agent == t.scopeAgent && (t.scope == ScopePrivate || t.scope == ScopeSharedPrivate)
 }
 
-// tierCond is the SQL condition on claims (alias c) for the erasure's tiers, with the scope agent as
-// argument $n; it is empty for ScopeAll.
-func (t erasureTarget) tierCond(n int) (string, []any) {
-	switch t.scope {
-	case ScopeShared:
-		return " AND c.scope = 'shared'", nil
-	case ScopePrivate:
-		return fmt.Sprintf(" AND c.scope = 'private' AND c.owner_agent = $%d", n), []any{t.scopeAgent}
-	case ScopeSharedPrivate:
-		return fmt.Sprintf(" AND (c.scope = 'shared' OR c.owner_agent = $%d)", n), []any{t.scopeAgent}
-	}
-	return "", nil
-}
-
 func targetHash(ws, target string) string {
 	if target == "" {
 		return ""
@@ -118,21 +104,9 @@ func targetHash(ws, target string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// claimCond returns the SQL condition on claims (alias c) selecting the target within the erasure's tiers,
-// with its arguments from $2 on ($1 is the partition).
-func (t erasureTarget) claimCond() (string, []any) {
-	var cond string
-	var args []any
-	switch t.kind {
-	case api.EraseSubject:
-		cond, args = "c.workspace_id = $2 AND c.subject_key = $3", []any{t.ws, t.target}
-	case api.EraseAgent:
-		cond, args = "c.workspace_id = $2 AND c.owner_agent = $3", []any{t.ws, t.target}
-	default:
-		cond, args = "c.workspace_id = $2", []any{t.ws}
-	}
-	tc, targs := t.tierCond(len(args) + 2)
-	return cond + tc, append(args, targs...)
+// stored is the target as pkg/store's erasure reads take it.
+func (t erasureTarget) stored() store.ErasureTarget {
+	return store.ErasureTarget{Workspace: t.ws, Kind: t.kind, Target: t.target, Scope: t.scope, ScopeAgent: t.scopeAgent}
 }
 
 // erasureOutcome is what a part did.
@@ -148,33 +122,22 @@ func (e *engine) applyErasure(ctx context.Context, tx pgx.Tx, partition int, it 
 	if t.kind != api.EraseSubject {
 		parts = e.partitions
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO erasures (id, workspace_id, kind, target_hash, requested_by, requested_at, partitions, scope, scope_agent)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-		t.id, t.ws, t.kind, nullable(targetHash(t.ws, t.target)), c.RequestedBy, c.RequestedAt, parts, t.scope, nullable(t.scopeAgent)); err != nil {
-		return fmt.Errorf("reconciler: erasure record: %w", err)
+	if err := store.InsertErasure(ctx, tx, store.ErasureRow{ID: t.id, Workspace: t.ws, Kind: t.kind, TargetHash: targetHash(t.ws, t.target),
+		RequestedBy: c.RequestedBy, RequestedAt: c.RequestedAt, Partitions: parts, Scope: t.scope, ScopeAgent: t.scopeAgent}, true); err != nil {
+		return fmt.Errorf("reconciler: %w", err)
 	}
 	// Parts of one erasure serialize here, so the last one sees every other part committed.
-	var status string
-	if err := tx.QueryRow(ctx, `SELECT status FROM erasures WHERE id = $1 FOR UPDATE`, t.id).Scan(&status); err != nil {
-		return fmt.Errorf("reconciler: erasure record: %w", err)
-	}
-	var done bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM erasure_parts WHERE erasure_id = $1 AND partition = $2)`, t.id, partition).Scan(&done); err != nil {
+	done, err := store.BeginErasurePart(ctx, tx, t.id, partition)
+	if err != nil || done {
 		return err
-	}
-	if done {
-		return nil
 	}
 	out, erased, turns, err := e.erasePartition(ctx, tx, partition, t, it.msg.Time)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO erasure_parts (erasure_id, partition, stream_seq, claims_erased, messages_purged, erased_claims, turn_ids)
-		VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7)`, t.id, partition, int64(it.msg.Seq), out.claims, out.messages, erased, turns); err != nil {
-		return fmt.Errorf("reconciler: erasure part: %w", err)
-	}
-	var partsDone int
-	if err := tx.QueryRow(ctx, `SELECT count(*) FROM erasure_parts WHERE erasure_id = $1`, t.id).Scan(&partsDone); err != nil {
+	partsDone, err := store.RecordErasurePart(ctx, tx, store.ErasurePartRow{ErasureID: t.id, Partition: partition, StreamSeq: int64(it.msg.Seq),
+		ClaimsErased: out.claims, MessagesPurged: out.messages, ErasedClaims: erased, TurnIDs: turns})
+	if err != nil {
 		return err
 	}
 	if partsDone < parts {
@@ -183,14 +146,8 @@ func (e *engine) applyErasure(ctx context.Context, tx pgx.Tx, partition int, it 
 	// The last part: purge the streams that are not partitioned, then close the record.
 	global := 0
 	if e.live {
-		var allErased []string
-		var allTurns []string
-		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT x) FILTER (WHERE x IS NOT NULL), '{}')::text[]
-			FROM erasure_parts p LEFT JOIN LATERAL unnest(p.erased_claims) AS x ON true WHERE p.erasure_id = $1`, t.id).Scan(&allErased); err != nil {
-			return err
-		}
-		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT x) FILTER (WHERE x IS NOT NULL), '{}')
-			FROM erasure_parts p LEFT JOIN LATERAL unnest(p.turn_ids) AS x ON true WHERE p.erasure_id = $1`, t.id).Scan(&allTurns); err != nil {
+		allErased, allTurns, err := store.ErasedByParts(ctx, tx, t.id)
+		if err != nil {
 			return err
 		}
 		n, err := e.purgeStreams(ctx, t, allErased, allTurns)
@@ -199,11 +156,8 @@ func (e *engine) applyErasure(ctx context.Context, tx pgx.Tx, partition int, it 
 		}
 		global = n
 	}
-	var claimsErased, messagesPurged int
-	if err := tx.QueryRow(ctx, `UPDATE erasures SET status = 'completed', completed_at = now(),
-			claims_erased = (SELECT coalesce(sum(claims_erased), 0) FROM erasure_parts WHERE erasure_id = $1),
-			messages_purged = $2 + (SELECT coalesce(sum(messages_purged), 0) FROM erasure_parts WHERE erasure_id = $1)
-		WHERE id = $1 RETURNING claims_erased, messages_purged`, t.id, global).Scan(&claimsErased, &messagesPurged); err != nil {
+	claimsErased, messagesPurged, err := store.CompleteErasure(ctx, tx, t.id, global)
+	if err != nil {
 		return err
 	}
 	if e.live {
@@ -214,42 +168,28 @@ func (e *engine) applyErasure(ctx context.Context, tx pgx.Tx, partition int, it 
 			return err
 		}
 	}
-	_, err = tx.Exec(ctx, `UPDATE erasure_parts SET erased_claims = NULL, turn_ids = NULL WHERE erasure_id = $1`, t.id)
-	return err
+	return store.ForgetErasedIDs(ctx, tx, t.id)
 }
 
 // erasePartition deletes the target's messages and rows in one partition and rebuilds what must be rebuilt. It
 // returns the erased claim ids and their source turn ids.
 func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t erasureTarget, at time.Time) (erasureOutcome, []string, []string, error) {
 	var out erasureOutcome
-	cond, args := t.claimCond()
-	args = append([]any{partition}, args...)
-	rows, err := tx.Query(ctx, `SELECT c.id::text, c.subject_key, c.stream_seq, coalesce(c.provenance->'turn_ids', '[]'::jsonb)
-		FROM claims c WHERE c.partition = $1 AND `+cond, args...)
+	target := t.stored()
+	claims, err := store.ErasureClaims(ctx, tx, partition, target)
 	if err != nil {
-		return out, nil, nil, fmt.Errorf("reconciler: erasure: find claims: %w", err)
+		return out, nil, nil, fmt.Errorf("reconciler: %w", err)
 	}
 	var ids []string
 	var seqs []int64
 	subjects := map[string]bool{}
 	turnSet := map[string]bool{}
-	for rows.Next() {
-		var id, subject string
-		var seq int64
-		var turns []string
-		if err := rows.Scan(&id, &subject, &seq, &turns); err != nil {
-			rows.Close()
-			return out, nil, nil, err
-		}
-		ids, seqs = append(ids, id), append(seqs, seq)
-		subjects[subject] = true
-		for _, tid := range turns {
+	for _, c := range claims {
+		ids, seqs = append(ids, c.ID), append(seqs, c.StreamSeq)
+		subjects[c.SubjectKey] = true
+		for _, tid := range c.TurnIDs {
 			turnSet[tid] = true
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return out, nil, nil, err
 	}
 	if ids == nil {
 		ids = []string{} // = ANY('{}') is false; = ANY(NULL) would be unknown
@@ -257,26 +197,16 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 	out.claims = len(ids)
 	// Other messages of the target in this partition: repeated claims, confirmations, dead letters. Confirmations
 	// and dead letters carry no tier: a scoped erasure takes those of erased claims, and the scope agent's own.
-	extraCond, extraArgs := t.messageCond(partition, ids)
-	var more []int64
-	var confSubjects []string
-	if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(s), '{}') FROM (
-			SELECT stream_seq AS s FROM duplicate_messages WHERE partition = $1 AND claim_id = ANY($3::uuid[])
-			UNION SELECT stream_seq FROM confirmations WHERE partition = $1 AND workspace_id = $2 AND (`+extraCond+` OR claim_id = ANY($3::uuid[]))
-			UNION SELECT stream_seq FROM dead_letters WHERE partition = $1 AND workspace_id = $2 AND (`+extraCond+`)) x`, extraArgs...).Scan(&more); err != nil {
-		return out, nil, nil, fmt.Errorf("reconciler: erasure: find messages: %w", err)
-	}
-	if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT subject_key), '{}') FROM confirmations
-			WHERE partition = $1 AND workspace_id = $2 AND (`+extraCond+` OR claim_id = ANY($3::uuid[]))`, extraArgs...).Scan(&confSubjects); err != nil {
-		return out, nil, nil, err
+	more, confSubjects, err := store.ErasureMessages(ctx, tx, partition, target, ids)
+	if err != nil {
+		return out, nil, nil, fmt.Errorf("reconciler: %w", err)
 	}
 	for _, s := range confSubjects {
 		subjects[s] = true
 	}
 	var judgeKeys []string
 	if len(ids) > 0 {
-		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT judge_key), '{}') FROM judgements
-			WHERE claim_a = ANY($1::uuid[]) OR claim_b = ANY($1::uuid[])`, ids).Scan(&judgeKeys); err != nil {
+		if judgeKeys, err = store.JudgeKeysOf(ctx, tx, ids); err != nil {
 			return out, nil, nil, err
 		}
 	}
@@ -290,15 +220,8 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 	}
 	slices.Sort(subjectList)
 	if t.kind != api.EraseWorkspace && len(subjectList) > 0 {
-		if err := tx.QueryRow(ctx, `SELECT coalesce(array_agg(s ORDER BY s), '{}') FROM (
-				SELECT c.stream_seq AS s FROM claims c WHERE c.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3)
-				  AND NOT (c.id = ANY($4::uuid[]))
-				UNION SELECT d.stream_seq FROM duplicate_messages d JOIN claims c ON c.id = d.claim_id
-				  WHERE d.partition = $1 AND c.workspace_id = $2 AND c.subject_key = ANY($3) AND NOT (c.id = ANY($4::uuid[]))
-				UNION SELECT f.stream_seq FROM confirmations f WHERE f.partition = $1 AND f.workspace_id = $2 AND f.subject_key = ANY($3)
-				  AND NOT (f.stream_seq = ANY($5::bigint[]))) x`,
-			partition, t.ws, subjectList, ids, more).Scan(&survivors); err != nil {
-			return out, nil, nil, fmt.Errorf("reconciler: erasure: find surviving messages: %w", err)
+		if survivors, err = store.SurvivingMessages(ctx, tx, partition, t.ws, subjectList, ids, more); err != nil {
+			return out, nil, nil, fmt.Errorf("reconciler: %w", err)
 		}
 	}
 	// Delete the source messages first: if the transaction then fails, the retry finds the rows and deletes them.
@@ -328,31 +251,6 @@ func (e *engine) erasePartition(ctx context.Context, tx pgx.Tx, partition int, t
 	return out, ids, turns, nil
 }
 
-// messageCond is the SQL condition on confirmations and dead letters (columns subject_key, agent_id) of the
-// target's messages that carry no tier, with its arguments ($1 partition, $2 workspace, $3 erased claim ids,
-// $4 and on): a subject's or an agent's messages when the erasure covers every tier; for a scoped erasure only
-// the scope agent's own (the caller may erase what it wrote), never another agent's.
-func (t erasureTarget) messageCond(partition int, ids []string) (string, []any) {
-	args := []any{partition, t.ws, ids}
-	var cond string
-	switch t.kind {
-	case api.EraseSubject:
-		cond, args = "subject_key = $4", append(args, t.target)
-	case api.EraseAgent:
-		cond, args = "agent_id = $4", append(args, t.target)
-	default:
-		cond, args = "$4 = ''", append(args, "")
-	}
-	if t.scoped() {
-		owner := ""
-		if t.scope == ScopePrivate || t.scope == ScopeSharedPrivate {
-			owner = t.scopeAgent
-		}
-		cond, args = "("+cond+") AND agent_id = $5", append(args, owner)
-	}
-	return cond, args
-}
-
 // rebuild re-applies surviving messages (by stream sequence, in order) to subjects whose rows were just deleted,
 // then applies await-confirmation timeouts due by the partition's log time, which is what the live path had done
 // for them.
@@ -376,8 +274,8 @@ func (e *engine) rebuild(ctx context.Context, tx pgx.Tx, partition int, seqs []i
 	if err != nil {
 		return err
 	}
-	var horizon time.Time
-	if err := tx.QueryRow(ctx, `SELECT coalesce(log_time, '-infinity'::timestamptz) FROM partition_offsets WHERE partition = $1`, partition).Scan(&horizon); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+	horizon, err := store.OffsetLogTime(ctx, tx, partition)
+	if err != nil {
 		return err
 	}
 	if at.After(horizon) {
@@ -407,14 +305,6 @@ func (e *engine) deleteMsgs(ctx context.Context, streamName string, seqs []int64
 		n++
 	}
 	return n, nil
-}
-
-// nullable is NULL for an empty string.
-func nullable(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }
 
 func isNotFound(err error) bool {
@@ -625,29 +515,12 @@ func (e *engine) purgeStreams(ctx context.Context, t erasureTarget, erasedIDs, t
 // purgeLeftoverCommands deletes erasure command messages of this partition whose part committed but whose
 // deletion did not happen (a crash right after the commit).
 func (e *engine) purgeLeftoverCommands(ctx context.Context, partition int) error {
-	rows, err := e.pool.Query(ctx, `SELECT erasure_id::text, stream_seq FROM erasure_parts WHERE partition = $1 AND NOT command_purged`, partition)
+	cmds, err := store.UnpurgedErasureCommands(ctx, e.pool, partition)
 	if err != nil {
 		return err
 	}
-	type cmd struct {
-		id  string
-		seq int64
-	}
-	var cmds []cmd
-	for rows.Next() {
-		var c cmd
-		if err := rows.Scan(&c.id, &c.seq); err != nil {
-			rows.Close()
-			return err
-		}
-		cmds = append(cmds, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
 	for _, c := range cmds {
-		if err := e.deleteCommand(ctx, partition, c.id, c.seq); err != nil {
+		if err := e.deleteCommand(ctx, partition, c.ErasureID, c.StreamSeq); err != nil {
 			return err
 		}
 	}
@@ -658,6 +531,5 @@ func (e *engine) deleteCommand(ctx context.Context, partition int, id string, se
 	if _, err := e.deleteMsgs(ctx, bus.StreamClaims, []int64{seq}); err != nil {
 		return err
 	}
-	_, err := e.pool.Exec(ctx, `UPDATE erasure_parts SET command_purged = true WHERE erasure_id = $1 AND partition = $2`, id, partition)
-	return err
+	return store.MarkErasureCommandPurged(ctx, e.pool, id, partition)
 }

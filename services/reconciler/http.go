@@ -16,6 +16,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // maxErasureBody bounds the erasure request body.
@@ -45,11 +46,9 @@ func (s *Service) confirm(w http.ResponseWriter, r *http.Request, release bool) 
 		api.WriteError(w, http.StatusForbidden, api.CodeForbidden, "Authorization", "releasing a claim from quarantine needs an admin key")
 		return
 	}
-	var subject, scope, owner string
-	var screen *string
-	err = s.deps.DB.QueryRow(r.Context(), `SELECT subject_key, scope, owner_agent, screen FROM claims WHERE workspace_id = $1 AND id = $2`, ws, claimID).
-		Scan(&subject, &scope, &owner, &screen)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && scope == string(event.ScopePrivate) && owner != id.Agent) {
+	place, screen, err := store.ClaimPlaceIn(r.Context(), s.deps.DB, ws, claimID)
+	subject := place.SubjectKey
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && place.Scope == string(event.ScopePrivate) && place.OwnerAgent != id.Agent) {
 		// A private claim of another agent is as unknown as a missing one.
 		api.WriteError(w, http.StatusNotFound, api.CodeNotFound, "id", "no such claim in this workspace (it may not be reconciled yet)")
 		return
@@ -59,7 +58,7 @@ func (s *Service) confirm(w http.ResponseWriter, r *http.Request, release bool) 
 		api.WriteError(w, http.StatusServiceUnavailable, api.CodeUnavailable, "", "the store is unavailable; retry")
 		return
 	}
-	if release && screen == nil {
+	if release && screen == "" {
 		api.WriteError(w, http.StatusConflict, api.CodeInvalid, "id", "the claim is not quarantined")
 		return
 	}
@@ -78,7 +77,7 @@ func (s *Service) confirm(w http.ResponseWriter, r *http.Request, release bool) 
 	env.Subject = claimID
 	if release {
 		if _, err := audit.Record(r.Context(), s.deps.DB, audit.Entry{Workspace: ws, Action: event.AuditQuarantineReleased, Actor: id.Agent,
-			KeyID: id.KeyID, Details: map[string]any{"claim_id": claimID, "rule": *screen}}); err != nil {
+			KeyID: id.KeyID, Details: map[string]any{"claim_id": claimID, "rule": screen}}); err != nil {
 			s.log.Error("reconciler: release: audit", "err", err)
 			api.WriteError(w, http.StatusServiceUnavailable, api.CodeUnavailable, "", "the store is unavailable; retry")
 			return
@@ -243,10 +242,10 @@ func (s *Service) RequestErasure(ctx context.Context, spec ErasureSpec) (api.Era
 		}
 	}
 	err := pgx.BeginFunc(ctx, s.deps.DB, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO erasures (id, workspace_id, kind, target_hash, requested_by, requested_at, partitions, scope, scope_agent, requested_key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, eid, ws, kind, nullable(targetHash(ws, target)), spec.RequestedBy, now, len(parts),
-			spec.Scope, nullable(spec.ScopeAgent), nullable(spec.KeyID)); err != nil {
-			return fmt.Errorf("record erasure: %w", err)
+		if err := store.InsertErasure(ctx, tx, store.ErasureRow{ID: eid, Workspace: ws, Kind: kind, TargetHash: targetHash(ws, target),
+			RequestedBy: spec.RequestedBy, RequestedAt: now, Partitions: len(parts), Scope: spec.Scope, ScopeAgent: spec.ScopeAgent,
+			RequestedKey: spec.KeyID}, false); err != nil {
+			return err
 		}
 		details := map[string]any{"erasure_id": eid, "kind": kind, "scope": spec.Scope}
 		if spec.ScopeAgent != "" {
@@ -303,13 +302,5 @@ func (s *Service) WaitErasure(ctx context.Context, ws, eid string) (api.Erasure,
 }
 
 func (s *Service) erasureStatus(ctx context.Context, ws, eid string) (api.Erasure, error) {
-	var st api.Erasure
-	var hash, scopeAgent *string
-	err := s.deps.DB.QueryRow(ctx, `SELECT id::text, workspace_id, kind, scope, scope_agent, target_hash, requested_by, requested_at, status, completed_at,
-			claims_erased, messages_purged
-		FROM erasures WHERE id = $1 AND workspace_id = $2`, eid, ws).Scan(&st.ErasureID, &st.Workspace, &st.Kind, &st.Scope, &scopeAgent, &hash,
-		&st.RequestedBy, &st.RequestedAt, &st.Status, &st.CompletedAt, &st.ClaimsErased, &st.MessagesPurged)
-	st.TargetHash = deref(hash)
-	st.ScopeAgent = deref(scopeAgent)
-	return st, err
+	return store.ErasureStatus(ctx, s.deps.DB, ws, eid)
 }

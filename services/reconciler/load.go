@@ -9,14 +9,14 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/pgvector/pgvector-go"
 
+	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/reconciler/internal/resolve"
 )
 
-// Load: the reads a segment's decisions need, done up front with a few set-based queries so that a segment
-// costs a constant number of round trips rather than several per message. Slots are decided between the two
-// phases (decide.go, assignSlots), because tiers are keyed by slot.
+// Load: the reads a segment's decisions need, done up front with a few set-based queries (pkg/store/segment.go)
+// so that a segment costs a constant number of round trips rather than several per message. Slots are decided
+// between the two phases (decide.go, assignSlots), because tiers are keyed by slot.
 
 // loadKnown reads what slot assignment needs: which of the segment's claims (and confirmation targets) are
 // already stored and in which tier, their explicit confirmations, and every tier's predicates of the segment's
@@ -37,40 +37,21 @@ func (st *state) loadKnown(ctx context.Context, tx pgx.Tx, items []item) error {
 		}
 	}
 	if len(ids) > 0 {
-		rows, err := tx.Query(ctx, `SELECT id::text, workspace_id, subject_key, slot_key, scope, owner_agent FROM claims WHERE id = ANY($1::uuid[])`, ids)
+		places, err := store.ClaimPlaces(ctx, tx, ids)
 		if err != nil {
-			return fmt.Errorf("reconciler: look up claims: %w", err)
+			return fmt.Errorf("reconciler: %w", err)
 		}
-		for rows.Next() {
-			var id, ws, subject, slot, scope, owner string
-			if err := rows.Scan(&id, &ws, &subject, &slot, &scope, &owner); err != nil {
-				rows.Close()
-				return err
-			}
-			st.existing[id] = true
-			st.claimTier[id] = tierOf(ws, subject, slot, scope, owner)
+		for _, c := range places {
+			st.existing[c.ID] = true
+			st.claimTier[c.ID] = tierOf(c.Workspace, c.SubjectKey, c.SlotKey, c.Scope, c.OwnerAgent)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("reconciler: look up claims: %w", err)
-		}
-		rows, err = tx.Query(ctx, `SELECT claim_id::text, bool_or(releases) FROM confirmations WHERE claim_id = ANY($1::uuid[]) GROUP BY claim_id`, ids)
+		confirmed, err := store.ConfirmedClaims(ctx, tx, ids)
 		if err != nil {
-			return fmt.Errorf("reconciler: look up confirmations: %w", err)
+			return fmt.Errorf("reconciler: %w", err)
 		}
-		for rows.Next() {
-			var id string
-			var releases bool
-			if err := rows.Scan(&id, &releases); err != nil {
-				rows.Close()
-				return err
-			}
-			st.confirmed[id] = true
-			st.released[id] = st.released[id] || releases
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("reconciler: look up confirmations: %w", err)
+		for _, c := range confirmed {
+			st.confirmed[c.ID] = true
+			st.released[c.ID] = st.released[c.ID] || c.Released
 		}
 	}
 	return st.loadPredicates(ctx, tx, subjects)
@@ -80,129 +61,78 @@ func (st *state) loadPredicates(ctx context.Context, tx pgx.Tx, subjects map[sub
 	if len(subjects) == 0 {
 		return nil
 	}
-	var wss, subs []string
+	refs := make([]store.SubjectRef, 0, len(subjects))
 	for k := range subjects {
-		wss = append(wss, k.ws)
-		subs = append(subs, k.subject)
+		refs = append(refs, store.SubjectRef{Workspace: k.ws, SubjectKey: k.subject})
 		st.preds[k] = nil
 	}
-	rows, err := tx.Query(ctx, `SELECT p.workspace_id, p.subject_key, p.tier_owner, p.predicate_key, p.slot_key, p.model, p.embedding
-		FROM subject_predicates p JOIN unnest($1::text[], $2::text[]) AS k(ws, subject)
-		  ON p.workspace_id = k.ws AND p.subject_key = k.subject
-		ORDER BY p.tier_owner COLLATE "C", p.predicate_key COLLATE "C"`, wss, subs)
+	preds, err := store.PredicatesOf(ctx, tx, refs)
 	if err != nil {
-		return fmt.Errorf("reconciler: load predicates: %w", err)
+		return fmt.Errorf("reconciler: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var ws, subject string
-		p := &predRow{}
-		var emb *pgvector.Vector
-		if err := rows.Scan(&ws, &subject, &p.tierOwner, &p.predicateKey, &p.slotKey, &p.model, &emb); err != nil {
-			return fmt.Errorf("reconciler: load predicates: %w", err)
-		}
-		if emb != nil {
-			p.embedding = emb.Slice()
-		}
-		k := subjKey{ws, subject}
-		st.preds[k] = append(st.preds[k], p)
+	for _, p := range preds {
+		k := subjKey{p.Workspace, p.SubjectKey}
+		st.preds[k] = append(st.preds[k], &predRow{tierOwner: p.TierOwner, predicateKey: p.PredicateKey, slotKey: p.SlotKey,
+			model: p.Model, embedding: p.Embedding})
 	}
-	return rows.Err()
+	return nil
 }
 
 // loadTiers reads the partition's pending gates that fall due by until, then every tier in need (and the tiers
 // of those gates): each claim with its current belief version, gate, confirmations and trust, and the judge
 // verdicts of tiers whose policy consults the judge.
 func (st *state) loadTiers(ctx context.Context, tx pgx.Tx, partition int, need map[tierKey]bool, until time.Time, policy *Policy) error {
-	rows, err := tx.Query(ctx, `SELECT g.claim_id::text, g.deadline, c.workspace_id, c.subject_key, c.slot_key, c.scope, c.owner_agent
-		FROM claim_gates g JOIN claims c ON c.id = g.claim_id
-		WHERE g.partition = $1 AND g.state = 'pending' AND g.deadline <= $2`, partition, until)
+	due, err := store.DueGates(ctx, tx, partition, until)
 	if err != nil {
-		return fmt.Errorf("reconciler: due gates: %w", err)
+		return fmt.Errorf("reconciler: %w", err)
 	}
-	for rows.Next() {
-		var id, ws, subject, slot, scope, owner string
-		var deadline time.Time
-		if err := rows.Scan(&id, &deadline, &ws, &subject, &slot, &scope, &owner); err != nil {
-			rows.Close()
-			return err
-		}
-		k := tierOf(ws, subject, slot, scope, owner)
+	for _, g := range due {
+		k := tierOf(g.Workspace, g.SubjectKey, g.SlotKey, g.Scope, g.OwnerAgent)
 		need[k] = true
-		st.claimTier[id] = k
-		heap.Push(&st.due, dueGate{deadline: deadline.UTC(), claimID: id})
+		st.claimTier[g.ID] = k
+		heap.Push(&st.due, dueGate{deadline: g.Deadline.UTC(), claimID: g.ID})
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("reconciler: due gates: %w", err)
-	}
-	var wss, subs, slots, scopes, owners []string
+	var refs []store.TierRef
 	for k := range need {
 		if _, ok := st.tiers[k]; ok {
 			continue
 		}
 		st.tiers[k] = newTier(k)
-		wss, subs, slots = append(wss, k.ws), append(subs, k.subject), append(slots, k.slot)
-		scopes, owners = append(scopes, k.scope), append(owners, k.owner)
+		refs = append(refs, store.TierRef{Workspace: k.ws, SubjectKey: k.subject, SlotKey: k.slot, Scope: k.scope, OwnerAgent: k.owner})
 	}
-	if len(wss) == 0 {
+	if len(refs) == 0 {
 		return nil
 	}
-	rows, err = tx.Query(ctx, `SELECT c.workspace_id, c.subject_key, c.slot_key, c.scope, c.owner_agent,
-			c.id::text, c.object_key, c.source_key, c.predicate_key, c.extractor, c.subject, c.predicate, c.object, c.text,
-			c.valid_from, c.sequence, c.confidence, c.functional, c.stream_seq,
-			v.version, v.status, v.valid_to, coalesce(v.superseded_by::text, ''),
-			g.state, g.deadline, g.on_timeout, g.resolved_by,
-			EXISTS (SELECT 1 FROM confirmations f WHERE f.claim_id = c.id),
-			coalesce(c.screen, ''), c.trust, EXISTS (SELECT 1 FROM confirmations f WHERE f.claim_id = c.id AND f.releases)
-		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(ws, subject, slot, scope, owner)
-		JOIN claims c ON c.workspace_id = k.ws AND c.subject_key = k.subject AND c.slot_key = k.slot AND c.scope = k.scope
-		     AND (k.scope = 'shared' OR c.owner_agent = k.owner)
-		JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL
-		LEFT JOIN claim_gates g ON g.claim_id = c.id`, wss, subs, slots, scopes, owners)
+	rows, err := store.TierClaims(ctx, tx, refs)
 	if err != nil {
-		return fmt.Errorf("reconciler: load tiers: %w", err)
+		return fmt.Errorf("reconciler: %w", err)
 	}
 	var judgeIDs []string
-	for rows.Next() {
-		var ws, subject, slot, scope, owner, status string
-		c := &tclaim{newRow: -1}
-		var gState, gOnTimeout, gResolved *string
-		var gDeadline *time.Time
-		if err := rows.Scan(&ws, &subject, &slot, &scope, &owner,
-			&c.id, &c.objectKey, &c.source, &c.predicateKey, &c.extractor, &c.subject, &c.predicate, &c.object, &c.text,
-			&c.validFrom, &c.seq, &c.confidence, &c.functional, &c.streamSeq,
-			&c.version, &status, &c.validTo, &c.supersededBy,
-			&gState, &gDeadline, &gOnTimeout, &gResolved, &c.confirmed, &c.screen, &c.trust, &c.released); err != nil {
-			rows.Close()
-			return fmt.Errorf("reconciler: load tiers: %w", err)
-		}
-		c.agent = owner
-		c.validFrom = c.validFrom.UTC()
-		if c.validTo != nil {
-			t := c.validTo.UTC()
+	for _, r := range rows {
+		c := &tclaim{newRow: -1, id: r.ID, objectKey: r.ObjectKey, source: r.SourceKey, predicateKey: r.PredicateKey,
+			extractor: r.Extractor, agent: r.OwnerAgent, subject: r.Subject, predicate: r.Predicate, object: r.Object, text: r.Text,
+			validFrom: r.ValidFrom.UTC(), seq: r.Sequence, confidence: r.Confidence, functional: r.Functional, streamSeq: r.StreamSeq,
+			version: r.Version, status: resolve.Status(r.Status), supersededBy: r.SupersededBy,
+			confirmed: r.Confirmed, screen: r.Screen, trust: r.Trust, released: r.Released}
+		if r.ValidTo != nil {
+			t := r.ValidTo.UTC()
 			c.validTo = &t
 		}
-		c.status = resolve.Status(status)
-		if gState != nil {
-			c.gate = &gateRow{state: *gState, deadline: gDeadline, onTimeout: deref(gOnTimeout), resolvedBy: deref(gResolved)}
-			if gDeadline != nil {
-				d := gDeadline.UTC()
+		if g := r.Gate; g != nil {
+			c.gate = &gateRow{state: g.State, onTimeout: g.OnTimeout, resolvedBy: g.ResolvedBy}
+			if g.Deadline != nil {
+				d := g.Deadline.UTC()
 				c.gate.deadline = &d
 			}
 		}
-		k := tierOf(ws, subject, slot, scope, owner)
+		k := tierOf(r.Workspace, r.SubjectKey, r.SlotKey, r.Scope, r.OwnerAgent)
 		t := st.tiers[k]
 		t.claims = append(t.claims, c) // sorted below
 		t.byID[c.id] = c
 		st.claimTier[c.id] = k
-		if policy.forSlot(slot, scope).judge != judgeNone {
+		if policy.forSlot(r.SlotKey, r.Scope).judge != judgeNone {
 			judgeIDs = append(judgeIDs, c.id)
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("reconciler: load tiers: %w", err)
 	}
 	for _, t := range st.tiers {
 		slices.SortFunc(t.claims, func(a, b *tclaim) int { return cmp.Compare(a.id, b.id) })
@@ -210,29 +140,16 @@ func (st *state) loadTiers(ctx context.Context, tx pgx.Tx, partition int, need m
 	if len(judgeIDs) == 0 {
 		return nil
 	}
-	jrows, err := tx.Query(ctx, `SELECT claim_a::text, claim_b::text, contradicts FROM judgements WHERE claim_a = ANY($1::uuid[]) OR claim_b = ANY($1::uuid[])`, judgeIDs)
+	verdicts, err := store.VerdictsOf(ctx, tx, judgeIDs)
 	if err != nil {
-		return fmt.Errorf("reconciler: load judgements: %w", err)
+		return fmt.Errorf("reconciler: %w", err)
 	}
-	defer jrows.Close()
-	for jrows.Next() {
-		var a, b string
-		var contra bool
-		if err := jrows.Scan(&a, &b, &contra); err != nil {
-			return err
-		}
-		if k, ok := st.claimTier[a]; ok {
-			st.tiers[k].verdicts[resolve.PairOf(a, b)] = contra
+	for _, v := range verdicts {
+		if k, ok := st.claimTier[v.ClaimA]; ok {
+			st.tiers[k].verdicts[resolve.PairOf(v.ClaimA, v.ClaimB)] = v.Contradicts
 		}
 	}
-	return jrows.Err()
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
+	return nil
 }
 
 // loadPolarity reads, for the subjects the segment's new claims are about, the claims a newcomer of the other
@@ -253,44 +170,32 @@ func (st *state) loadPolarity(ctx context.Context, tx pgx.Tx, items []item, slot
 	if len(subjects) == 0 {
 		return nil
 	}
-	var wss, subs, allWS, allSubs []string
+	var all, withNegated []store.SubjectRef
 	for k, neg := range subjects {
-		wss, subs = append(wss, k.ws), append(subs, k.subject)
+		ref := store.SubjectRef{Workspace: k.ws, SubjectKey: k.subject}
+		all = append(all, ref)
 		if neg {
-			allWS, allSubs = append(allWS, k.ws), append(allSubs, k.subject)
+			withNegated = append(withNegated, ref)
 			st.polar[k].positives = true
 		}
 	}
-	const cols = `SELECT c.id::text, c.workspace_id, c.subject_key, c.scope, c.owner_agent, c.negated, c.text, c.subject,
-		v.model, v.embedding FROM claims c JOIN claim_vectors v ON v.claim_id = c.id`
-	load := func(sql string, args ...any) error {
-		rows, err := tx.Query(ctx, sql, args...)
+	load := func(subjects []store.SubjectRef, negated bool) error {
+		claims, err := store.PolarClaims(ctx, tx, subjects, negated)
 		if err != nil {
-			return fmt.Errorf("reconciler: load claims for negation links: %w", err)
+			return fmt.Errorf("reconciler: %w", err)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var id, ws, subject, scope, owner, text, subjectName, model string
-			var negated bool
-			var vec pgvector.Vector
-			if err := rows.Scan(&id, &ws, &subject, &scope, &owner, &negated, &text, &subjectName, &model, &vec); err != nil {
-				return fmt.Errorf("reconciler: load claims for negation links: %w", err)
-			}
-			p := newPolarClaim(id, scope, owner, model, negated, vec.Slice(), text, subjectName)
-			ps := st.polar[subjKey{ws, subject}]
+		for _, c := range claims {
+			p := newPolarClaim(c.ID, c.Scope, c.OwnerAgent, c.Model, c.Negated, c.Embedding, c.Text, c.Subject)
+			ps := st.polar[subjKey{c.Workspace, c.SubjectKey}]
 			ps.claims = append(ps.claims, p)
 		}
-		return rows.Err()
+		return nil
 	}
-	if err := load(cols+` JOIN unnest($1::text[], $2::text[]) AS k(ws, subject) ON c.workspace_id = k.ws AND c.subject_key = k.subject
-		WHERE c.negated ORDER BY c.id`, wss, subs); err != nil {
+	if err := load(all, true); err != nil {
 		return err
 	}
-	if len(allWS) > 0 {
-		if err := load(cols+` JOIN unnest($1::text[], $2::text[]) AS k(ws, subject) ON c.workspace_id = k.ws AND c.subject_key = k.subject
-			WHERE NOT c.negated ORDER BY c.id`, allWS, allSubs); err != nil {
-			return err
-		}
+	if len(withNegated) > 0 {
+		return load(withNegated, false)
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // Advisory lock classes (the first int4 of two-key advisory locks). Advisory locks are per database, so each
@@ -74,7 +76,7 @@ func (o *owner) shutdown() {
 	if o.conn != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_, _ = o.conn.Exec(ctx, `DELETE FROM reconciler_members WHERE member_no = $1`, o.memberNo)
+		_ = store.RemoveMember(ctx, o.conn, o.memberNo)
 		_ = o.conn.Close(ctx) // releases every session lock
 		o.conn = nil
 	}
@@ -98,16 +100,7 @@ func (o *owner) connect(ctx context.Context) error {
 		return fmt.Errorf("acquire a connection for the ownership locks: %w", err)
 	}
 	conn := pc.Hijack()
-	// The member row becomes visible together with its lock, so no survivor can mistake it for a dead member.
-	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `INSERT INTO reconciler_members (instance) VALUES ($1) RETURNING member_no`, o.e.instance).Scan(&o.memberNo); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_lock($1, $2::int)`, lockClassMember, o.memberNo); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `SELECT oid FROM pg_database WHERE datname = current_database()`).Scan(&o.dbOID)
-	})
+	o.memberNo, o.dbOID, err = store.RegisterMember(ctx, conn, o.e.instance, lockClassMember)
 	if err != nil {
 		_ = conn.Close(ctx)
 		return fmt.Errorf("register as a reconciler member: %w", err)
@@ -126,16 +119,9 @@ func (o *owner) rebalance(ctx, work context.Context) error {
 	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	// Live members are those whose member lock is held right now.
-	var live int
-	if err := o.conn.QueryRow(qctx, `SELECT count(*) FROM reconciler_members m WHERE EXISTS (
-			SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.database = $1 AND l.classid = $2::int::oid
-			  AND l.objid = m.member_no::int::oid AND l.objsubid = 2 AND l.granted)`, o.dbOID, lockClassMember).Scan(&live); err != nil {
-		return fmt.Errorf("count live members: %w", err)
-	}
-	if _, err := o.conn.Exec(qctx, `DELETE FROM reconciler_members m WHERE NOT EXISTS (
-			SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.database = $1 AND l.classid = $2::int::oid
-			  AND l.objid = m.member_no::int::oid AND l.objsubid = 2 AND l.granted)`, o.dbOID, lockClassMember); err != nil {
-		return fmt.Errorf("remove dead members: %w", err)
+	live, err := store.PruneMembers(qctx, o.conn, o.dbOID, lockClassMember)
+	if err != nil {
+		return err
 	}
 	live = max(live, 1)
 	parts := o.e.partitions
@@ -183,8 +169,8 @@ func (o *owner) rebalance(ctx, work context.Context) error {
 		if _, ok := o.workers[p]; ok {
 			continue
 		}
-		var got bool
-		if err := o.conn.QueryRow(qctx, `SELECT pg_try_advisory_lock($1, $2)`, lockClassPartition, int32(p)).Scan(&got); err != nil {
+		got, err := store.TryLock(qctx, o.conn, lockClassPartition, int32(p))
+		if err != nil {
 			return fmt.Errorf("lock partition %d: %w", p, err)
 		}
 		if !got {
@@ -198,7 +184,7 @@ func (o *owner) rebalance(ctx, work context.Context) error {
 }
 
 func (o *owner) unlock(ctx context.Context, p int) error {
-	if _, err := o.conn.Exec(ctx, `SELECT pg_advisory_unlock($1, $2)`, lockClassPartition, int32(p)); err != nil {
+	if err := store.Unlock(ctx, o.conn, lockClassPartition, int32(p)); err != nil {
 		return fmt.Errorf("unlock partition %d: %w", p, err)
 	}
 	return nil

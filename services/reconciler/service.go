@@ -176,24 +176,15 @@ const settingPolicyVersion = "reconciler_policy_version"
 func (s *Service) recordPolicy(ctx context.Context) error {
 	version := s.engine.policy.Version()
 	err := pgx.BeginFunc(ctx, s.deps.DB, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO store_settings (key, value) VALUES ($1, '') ON CONFLICT DO NOTHING`, settingPolicyVersion); err != nil {
-			return err
-		}
-		var last string
-		if err := tx.QueryRow(ctx, `SELECT value FROM store_settings WHERE key = $1 FOR UPDATE`, settingPolicyVersion).Scan(&last); err != nil {
-			return err
-		}
-		if last == version {
-			return nil
-		}
-		if _, err := tx.Exec(ctx, `UPDATE store_settings SET value = $2 WHERE key = $1`, settingPolicyVersion, version); err != nil {
+		last, changed, err := store.SwapSetting(ctx, tx, settingPolicyVersion, version)
+		if err != nil || !changed {
 			return err
 		}
 		details := map[string]any{"to": version}
 		if last != "" {
 			details["from"] = last
 		}
-		_, err := audit.Record(ctx, tx, audit.Entry{Action: event.AuditPolicyChanged, Actor: "reconciler", Details: details})
+		_, err = audit.Record(ctx, tx, audit.Entry{Action: event.AuditPolicyChanged, Actor: "reconciler", Details: details})
 		return err
 	})
 	if err != nil {

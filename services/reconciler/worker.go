@@ -9,13 +9,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // DLQStage is the dead-letter stage name of the reconciler (subject mneme.dlq.reconciler).
@@ -81,12 +81,11 @@ func (w *partitionWorker) stopping() bool {
 
 func (w *partitionWorker) run(ctx context.Context) error {
 	log := w.e.log.With("partition", w.partition)
-	var off int64
-	err := w.e.pool.QueryRow(ctx, `SELECT stream_seq FROM partition_offsets WHERE partition = $1`, w.partition).Scan(&off)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("reconciler: read offset of partition %d: %w", w.partition, err)
+	off, err := store.Offset(ctx, w.e.pool, w.partition)
+	if err != nil {
+		return fmt.Errorf("reconciler: %w", err)
 	}
-	w.offset = uint64(off)
+	w.offset = off
 	stream, err := w.e.js.Stream(ctx, bus.StreamClaims)
 	if err != nil {
 		return fmt.Errorf("reconciler: claims stream: %w", err)

@@ -3,45 +3,23 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mneme-ai/mneme/bench"
 	"github.com/mneme-ai/mneme/bench/beam"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
-// BEAM's layout: <dir>/<id>/chat.json (batches of user/assistant message pairs with numeric ids) and
-// <dir>/<id>/probing_questions/probing_questions.json (questions per ability; source_chat_ids name the
-// messages the answer rests on). The loader here reads only what extraction needs; the evaluation harness
-// has the full one.
-
-type beamMessage struct {
-	Role       string `json:"role"`
-	ID         *int64 `json:"id"`
-	Content    string `json:"content"`
-	TimeAnchor string `json:"time_anchor"`
-}
-
-type beamBatch struct {
-	BatchNumber int             `json:"batch_number"`
-	TimeAnchor  *string         `json:"time_anchor"`
-	Turns       [][]beamMessage `json:"turns"`
-}
-
-type beamProbe struct {
-	Question      string          `json:"question"`
-	Answer        json.RawMessage `json:"answer"`
-	SourceChatIDs json.RawMessage `json:"source_chat_ids"`
-}
+// BEAM is read by the evaluation harness's loader (bench.LoadBEAM), so extraction sees the turns exactly as the
+// harness ingests them: a batch is a session, the speaker is the role, a time anchor dates the messages that
+// follow it, and each message keeps its id (source_chat_ids refer to it).
 
 // beamAbilities are the abilities whose source messages hold the facts extraction must not miss: the
 // original and updated value of a knowledge update, both statements of a contradiction.
@@ -74,66 +52,21 @@ type BEAMResults struct {
 	Groups           []BEAMGroup `json:"groups"`
 }
 
-func parseBEAMAnchor(s string) (time.Time, bool) {
-	for _, layout := range []string{"January-02-2006", "January-2-2006", "Jan-02-2006", "2006-01-02"} {
-		if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}
-
-// beamTurns converts one chat into accepted turns as the evaluation harness ingests it: a batch is a
-// session, the speaker is the role, a time anchor dates the messages that follow it.
-func beamTurns(conv, path string) ([]event.TurnAcceptedV1, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var batches []beamBatch
-	if err := json.Unmarshal(b, &batches); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	anchor := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	var prev time.Time
+// beamTurns converts one conversation of the harness's loader into accepted turns, with the session ids and
+// ordinals the harness gives them (bench.TurnInputs); turn ids are "<conversation>:<message id>".
+func beamTurns(conv *bench.Conversation) []event.TurnAcceptedV1 {
 	var out []event.TurnAcceptedV1
-	for bi, batch := range batches {
-		n := batch.BatchNumber
-		if n == 0 {
-			n = bi + 1
-		}
-		if batch.TimeAnchor != nil {
-			if t, ok := parseBEAMAnchor(*batch.TimeAnchor); ok {
-				anchor = t
-			}
-		}
-		for _, pair := range batch.Turns {
-			for _, m := range pair {
-				if m.ID == nil {
-					return nil, fmt.Errorf("%s: a message of batch %d has no id", path, n)
-				}
-				if t, ok := parseBEAMAnchor(m.TimeAnchor); ok {
-					anchor = t
-				}
-				at := anchor
-				if !at.After(prev) {
-					at = prev.Add(time.Minute)
-				}
-				prev = at
-				role := m.Role
-				if role != "assistant" {
-					role = "user"
-				}
-				seq := int64(len(out))
-				out = append(out, event.TurnAcceptedV1{
-					Workspace: "beam", TurnID: conv + ":" + strconv.FormatInt(*m.ID, 10), AgentID: "beam",
-					SessionID: fmt.Sprintf("%s/batch %d", conv, n), Role: role, Speaker: role, Content: m.Content,
-					OccurredAt: at, ReceivedAt: at, Sequence: &seq, Scope: event.ScopeShared,
-				})
-			}
+	for _, s := range conv.Sessions {
+		for _, t := range s.Turns {
+			seq := t.Seq
+			out = append(out, event.TurnAcceptedV1{
+				Workspace: "beam", TurnID: conv.ID + ":" + t.ID, AgentID: "beam",
+				SessionID: conv.ID + "/" + s.ID, Role: t.Role, Speaker: t.Speaker, Content: t.Content,
+				OccurredAt: t.Time, ReceivedAt: t.Time, Sequence: &seq, Scope: event.ScopeShared,
+			})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // beamSourceGroups reads source_chat_ids as named groups of message ids ({"original_info": [86], ...});
@@ -157,49 +90,29 @@ func numbers(s string) []string {
 	return out
 }
 
-func rawString(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
-}
-
 // runBEAM extracts every BEAM chat under dir and reports, for the knowledge-update and
 // contradiction-resolution probes, how many source messages yield at least one claim. With samples > 0 it
 // prints the user source messages that yield no structured claim, or whose claims miss the gold answer's
 // numbers (up to samples of them), to stderr.
 func runBEAM(ctx context.Context, ex extract.Extractor, dir, out string, samples, windowTokens int, stdout, stderr io.Writer) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("read BEAM directory: %w (pass -beam ../shared/data/beam/100K relative to the repository root)", err)
 	}
-	var ids []string
-	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(dir, e.Name(), "chat.json")); e.IsDir() && err == nil {
-			ids = append(ids, e.Name())
-		}
+	data, err := bench.LoadBEAM(dir)
+	if err != nil {
+		return err
 	}
-	if len(ids) == 0 {
-		return errors.New("no <id>/chat.json under " + dir)
+	questions := map[string][]*bench.Question{}
+	for _, q := range data.Questions {
+		questions[q.ConversationID] = append(questions[q.ConversationID], q)
 	}
-	slices.SortFunc(ids, func(a, b string) int {
-		na, ea := strconv.Atoi(a)
-		nb, eb := strconv.Atoi(b)
-		if ea == nil && eb == nil {
-			return na - nb
-		}
-		return strings.Compare(a, b)
-	})
-	res := BEAMResults{Data: dir, Extractor: ex.Name(), ExtractorVersion: ex.Version(), GeneratedAt: time.Now().UTC(), Conversations: len(ids)}
+	res := BEAMResults{Data: dir, Extractor: ex.Name(), ExtractorVersion: ex.Version(), GeneratedAt: time.Now().UTC(), Conversations: len(data.Conversations)}
 	groups := map[string]*BEAMGroup{}
 	var order []string
 	printed := 0
-	for _, id := range ids {
-		turns, err := beamTurns(id, filepath.Join(dir, id, "chat.json"))
-		if err != nil {
-			return err
-		}
+	for _, conv := range data.Conversations {
+		id := conv.ID
+		turns := beamTurns(conv)
 		res.Messages += len(turns)
 		byTurn := map[string][]extract.Claim{}
 		for _, w := range windows(turns, windowTokens) {
@@ -216,22 +129,20 @@ func runBEAM(ctx context.Context, ex extract.Extractor, dir, out string, samples
 		for _, t := range turns {
 			turnByID[t.TurnID] = t
 		}
-		pb, err := os.ReadFile(filepath.Join(dir, id, "probing_questions", "probing_questions.json"))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		var probes map[string][]beamProbe
-		if err := json.Unmarshal(pb, &probes); err != nil {
-			return fmt.Errorf("%s/probing_questions: %w", id, err)
-		}
 		for _, ability := range beamAbilities {
-			for qi, p := range probes[ability] {
-				gs, err := beamSourceGroups(p.SourceChatIDs)
-				if err != nil {
-					return fmt.Errorf("%s %s[%d].source_chat_ids: %w", id, ability, qi, err)
+			qi := -1
+			for _, p := range questions[id] {
+				if p.Category != ability {
+					continue
+				}
+				qi++
+				gs := p.EvidenceGroups
+				if gs == nil && p.Evidence != nil {
+					gs = map[string][]string{"sources": p.Evidence}
+				}
+				gold := ""
+				if len(p.Golds) > 0 {
+					gold = p.Golds[0]
 				}
 				names := make([]string, 0, len(gs))
 				for g := range gs {
@@ -271,11 +182,11 @@ func runBEAM(ctx context.Context, ex extract.Extractor, dir, out string, samples
 						}
 						valueMissed := false
 						if ability == "knowledge_update" {
-							valueMissed = valueStats(st, rawString(p.Answer), t.Content, cs) == valueNotStated
+							valueMissed = valueStats(st, gold, t.Content, cs) == valueNotStated
 						}
 						if (structured == 0 || valueMissed) && t.Role == "user" && printed < samples {
 							printed++
-							fmt.Fprintf(stderr, "=== %s %s[%d] %s message %s: %s\n%s\n", id, ability, qi, g, mid, p.Question, t.Content)
+							fmt.Fprintf(stderr, "=== %s %s[%d] %s message %s: %s\n%s\n", id, ability, qi, g, mid, p.Text, t.Content)
 							for _, c := range cs {
 								fmt.Fprintf(stderr, "    [%s | %s | %s] fallback=%v: %s\n", c.SubjectKey, c.PredicateKey, c.Object, c.Fallback, c.Text)
 							}

@@ -31,7 +31,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/pgvector/pgvector-go"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
@@ -286,21 +285,10 @@ func runOnce(ctx context.Context, log *slog.Logger, admin string, claims []event
 		}
 	}
 	if err := waitUntil(ctx, 30*time.Minute, func() (bool, error) {
-		rows, err := db.Query(ctx, `SELECT partition, stream_seq FROM partition_offsets`)
+		got, err := store.Offsets(ctx, db)
 		if err != nil {
 			return false, err
 		}
-		got := map[int]uint64{}
-		for rows.Next() {
-			var p int
-			var s int64
-			if err := rows.Scan(&p, &s); err != nil {
-				rows.Close()
-				return false, err
-			}
-			got[p] = uint64(s)
-		}
-		rows.Close()
 		for p, s := range last {
 			if got[p] < s {
 				return false, nil
@@ -314,11 +302,10 @@ func runOnce(ctx context.Context, log *slog.Logger, admin string, claims []event
 	r.ClaimsPerSec = float64(len(claims)) / r.Seconds
 	r.RatioToRaw = r.ClaimsPerSec / r.RawPerSec
 	r.RatioToParallelRaw = r.ClaimsPerSec / r.RawParallelPerSec
-	_ = db.QueryRow(ctx, `SELECT (SELECT count(*) FROM claim_versions WHERE retired_at IS NULL AND status = 'superseded'), (SELECT count(*) FROM decisions)`).Scan(&r.Superseded, &r.DecisionsTotal)
-	var stored int
-	_ = db.QueryRow(ctx, `SELECT count(*) FROM claims`).Scan(&stored)
-	if stored != len(claims) {
-		return r, fmt.Errorf("%d claims stored, %d published", stored, len(claims))
+	totals, _ := store.StoreTotals(ctx, db)
+	r.Superseded, r.DecisionsTotal = totals.Superseded, totals.Decisions
+	if totals.Claims != len(claims) {
+		return r, fmt.Errorf("%d claims stored, %d published", totals.Claims, len(claims))
 	}
 	log.Debug("run done", "procs", procs)
 	return r, nil
@@ -374,9 +361,9 @@ func prepare(ctx context.Context, pool *pgxpool.Pool, dim int) error {
 	return store.PinEmbedding(ctx, pool, "bench", dim)
 }
 
-// rawCopy writes the same claims, vectors and one belief version per claim with COPY in batches of 1000 from
-// clients concurrent connections: the least work that makes the claims visible in the same tables, with the same
-// indexes.
+// rawCopy writes the same claims, vectors and one belief version per claim with COPY (store.Write of those rows
+// alone) in batches of 1000 from clients concurrent connections: the least work that makes the claims visible in
+// the same tables, with the same indexes.
 func rawCopy(ctx context.Context, pool *pgxpool.Pool, claims []event.ClaimEmbeddedV1, clients int) error {
 	const batch = 1000
 	g, ctx := errgroup.WithContext(ctx)
@@ -394,27 +381,20 @@ func rawCopy(ctx context.Context, pool *pgxpool.Pool, claims []event.ClaimEmbedd
 }
 
 func copyBatch(ctx context.Context, pool *pgxpool.Pool, claims []event.ClaimEmbeddedV1, from, to int) error {
-	var crow, vrow, verrow [][]any
+	var ch store.Changes
 	for j, c := range claims[from:to] {
 		prov, _ := json.Marshal(c.Provenance)
-		crow = append(crow, []any{c.ClaimID, c.Workspace, c.SubjectKey, c.Subject, c.PredicateKey, c.Predicate, c.PredicateKey,
-			c.Object, canon.ObjectKey(c.Object), c.Text, c.Functional, string(c.Scope), c.Provenance.AgentID, float32(c.Confidence),
-			c.ValidFrom, nil, string(prov), c.Partition, int64(from + j + 1), c.ValidFrom})
-		vrow = append(vrow, []any{c.ClaimID, c.Workspace, c.Embedding.Model, c.Embedding.Dim, pgvector.NewVector(c.Embedding.Values)})
-		verrow = append(verrow, []any{c.ClaimID, 1, c.Workspace, "active", c.ValidFrom, c.ValidFrom})
+		ch.Claims = append(ch.Claims, store.ClaimRow{ID: c.ClaimID, Workspace: c.Workspace, SubjectKey: c.SubjectKey, Subject: c.Subject,
+			PredicateKey: c.PredicateKey, Predicate: c.Predicate, SlotKey: c.PredicateKey, Object: c.Object, ObjectKey: canon.ObjectKey(c.Object),
+			Text: c.Text, Functional: c.Functional, Scope: string(c.Scope), OwnerAgent: c.Provenance.AgentID, Confidence: float32(c.Confidence),
+			ValidFrom: c.ValidFrom, Provenance: string(prov), Partition: c.Partition, StreamSeq: int64(from + j + 1), RecordedAt: c.ValidFrom,
+			Trust: 1})
+		ch.Vectors = append(ch.Vectors, store.VectorRow{ClaimID: c.ClaimID, Workspace: c.Workspace, Model: c.Embedding.Model,
+			Dim: c.Embedding.Dim, Embedding: c.Embedding.Values})
+		ch.Versions = append(ch.Versions, store.VersionRow{ClaimID: c.ClaimID, Version: 1, Workspace: c.Workspace, Status: store.StatusActive,
+			ValidFrom: c.ValidFrom, RecordedAt: c.ValidFrom})
 	}
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"claims"}, []string{"id", "workspace_id", "subject_key", "subject", "predicate_key",
-			"predicate", "slot_key", "object", "object_key", "text", "functional", "scope", "owner_agent", "confidence", "valid_from",
-			"sequence", "provenance", "partition", "stream_seq", "recorded_at"}, pgx.CopyFromRows(crow)); err != nil {
-			return err
-		}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"claim_vectors"}, []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, pgx.CopyFromRows(vrow)); err != nil {
-			return err
-		}
-		_, err := tx.CopyFrom(ctx, pgx.Identifier{"claim_versions"}, []string{"claim_id", "version", "workspace_id", "status", "valid_from", "recorded_at"}, pgx.CopyFromRows(verrow))
-		return err
-	})
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return store.Write(ctx, tx, &ch) })
 }
 
 // child runs one reconciler replica until SIGTERM.

@@ -605,36 +605,31 @@ func load(ctx context.Context, pool *pgxpool.Pool, g *gen, n int) (int, error) {
 	return subjects, l.finish(ctx)
 }
 
-// loader bulk-loads generated workspaces with COPY, in batches across workspaces.
+// loader bulk-loads generated workspaces through the store's typed rows (store.Write: COPY for claims,
+// versions and vectors), in batches across workspaces.
 type loader struct {
-	pool                            *pgxpool.Pool
-	claims, versions, vectors, corr [][]any
-	edges                           [][]any
-	aliases                         map[[2]string]string
+	pool    *pgxpool.Pool
+	batch   store.Changes
+	edges   []store.SupersedesRow
+	aliases map[[2]string]string
 }
 
 const loadBatch = 20000
 
+// write writes ch in one transaction.
+func (l *loader) write(ctx context.Context, ch *store.Changes) error {
+	return pgx.BeginFunc(ctx, l.pool, func(tx pgx.Tx) error { return store.Write(ctx, tx, ch) })
+}
+
 func (l *loader) flush(ctx context.Context) error {
-	for _, t := range []struct {
-		table string
-		cols  []string
-		rows  [][]any
-	}{
-		{"claims", []string{"id", "workspace_id", "subject_key", "subject", "predicate_key", "predicate", "slot_key", "object", "object_key",
-			"text", "functional", "scope", "owner_agent", "confidence", "valid_from", "sequence", "provenance", "partition", "stream_seq", "recorded_at"}, l.claims},
-		{"claim_versions", []string{"claim_id", "version", "workspace_id", "status", "valid_from", "valid_to", "recorded_at", "retired_at"}, l.versions},
-		{"claim_vectors", []string{"claim_id", "workspace_id", "model", "dim", "embedding"}, l.vectors},
-		{"corroborations", []string{"claim_id", "source", "via_claim_id", "recorded_at"}, l.corr},
-	} {
-		if len(t.rows) == 0 {
-			continue
-		}
-		if _, err := l.pool.CopyFrom(ctx, pgx.Identifier{t.table}, t.cols, pgx.CopyFromRows(t.rows)); err != nil {
-			return fmt.Errorf("copy %s: %w", t.table, err)
-		}
+	if len(l.batch.Claims) == 0 {
+		return nil
 	}
-	l.claims, l.versions, l.vectors, l.corr = l.claims[:0], l.versions[:0], l.vectors[:0], l.corr[:0]
+	if err := l.write(ctx, &l.batch); err != nil {
+		return err
+	}
+	l.batch = store.Changes{Claims: l.batch.Claims[:0], Versions: l.batch.Versions[:0], Vectors: l.batch.Vectors[:0],
+		Corroborations: l.batch.Corroborations[:0]}
 	return nil
 }
 
@@ -645,24 +640,36 @@ func (l *loader) workspace(ctx context.Context, ws string, g *gen, n int) (int, 
 	}
 	prov := `{"agent_id":"agent-0","extractor":"structured","extractor_version":"searchbench"}`
 	return g.rows(n, func(r *row) error {
-		l.claims = append(l.claims, []any{r.id, ws, r.subjectKey, r.subject, r.predKey, r.predicate, r.predKey, r.object, r.objectKey,
-			r.text, true, r.scope, r.owner, float32(1), r.validFrom, r.seq, prov, 0, r.seq, r.recordedAt})
+		seq := r.seq
+		l.batch.Claims = append(l.batch.Claims, store.ClaimRow{ID: r.id, Workspace: ws, SubjectKey: r.subjectKey, Subject: r.subject,
+			PredicateKey: r.predKey, Predicate: r.predicate, SlotKey: r.predKey, Object: r.object, ObjectKey: r.objectKey, Text: r.text,
+			Functional: true, Scope: r.scope, OwnerAgent: r.owner, Confidence: 1, ValidFrom: r.validFrom, Sequence: &seq,
+			Provenance: prov, Partition: 0, StreamSeq: r.seq, RecordedAt: r.recordedAt, Trust: 1})
 		if r.versions == 2 {
-			l.versions = append(l.versions, []any{r.id, 1, ws, "active", r.validFrom, nil, r.recordedAt, r.retiredAt},
-				[]any{r.id, 2, ws, r.status, r.validFrom, r.validTo, r.secondRecordedAt, nil})
-			l.edges = append(l.edges, []any{r.supersededBy, r.id})
+			retired := r.retiredAt
+			l.batch.Versions = append(l.batch.Versions,
+				store.VersionRow{ClaimID: r.id, Version: 1, Workspace: ws, Status: store.StatusActive, ValidFrom: r.validFrom,
+					RecordedAt: r.recordedAt, RetiredAt: &retired},
+				store.VersionRow{ClaimID: r.id, Version: 2, Workspace: ws, Status: r.status, ValidFrom: r.validFrom, ValidTo: r.validTo,
+					RecordedAt: r.secondRecordedAt})
+			l.edges = append(l.edges, store.SupersedesRow{ClaimID: r.supersededBy, SupersededID: r.id, DecisionID: syntheticDecision})
 		} else {
-			l.versions = append(l.versions, []any{r.id, 1, ws, r.status, r.validFrom, r.validTo, r.recordedAt, nil})
+			l.batch.Versions = append(l.batch.Versions, store.VersionRow{ClaimID: r.id, Version: 1, Workspace: ws, Status: r.status,
+				ValidFrom: r.validFrom, ValidTo: r.validTo, RecordedAt: r.recordedAt})
 		}
-		l.vectors = append(l.vectors, []any{r.id, ws, model, dim, pgvector.NewVector(r.vector)})
-		l.corr = append(l.corr, []any{r.id, "agent:" + r.owner, r.id, r.recordedAt})
+		l.batch.Vectors = append(l.batch.Vectors, store.VectorRow{ClaimID: r.id, Workspace: ws, Model: model, Dim: dim, Embedding: r.vector})
+		l.batch.Corroborations = append(l.batch.Corroborations, store.CorroborationRow{ClaimID: r.id, Source: "agent:" + r.owner,
+			ViaClaimID: r.id, RecordedAt: r.recordedAt})
 		l.aliases[[2]string{ws, strings.ToLower(r.subject)}] = r.subjectKey
-		if len(l.claims) >= loadBatch {
+		if len(l.batch.Claims) >= loadBatch {
 			return l.flush(ctx)
 		}
 		return nil
 	})
 }
+
+// syntheticDecision is the decision id of every generated supersedes edge: no decision row is generated.
+const syntheticDecision = "00000000-0000-4000-8000-000000000001"
 
 // finish writes what is left, then the supersedes edges and aliases (edges reference claims, which now all
 // exist).
@@ -670,22 +677,11 @@ func (l *loader) finish(ctx context.Context) error {
 	if err := l.flush(ctx); err != nil {
 		return err
 	}
-	const dec = "00000000-0000-4000-8000-000000000001"
-	var erows [][]any
-	for _, e := range l.edges {
-		erows = append(erows, []any{e[0], e[1], dec})
-	}
-	if _, err := l.pool.CopyFrom(ctx, pgx.Identifier{"supersedes"}, []string{"claim_id", "superseded_id", "decision_id"}, pgx.CopyFromRows(erows)); err != nil {
-		return fmt.Errorf("copy supersedes: %w", err)
-	}
-	var arows [][]any
+	ch := store.Changes{Supersedes: l.edges}
 	for k, subj := range l.aliases {
-		arows = append(arows, []any{k[0], k[1], subj})
+		ch.Aliases = append(ch.Aliases, store.AliasRow{Workspace: k[0], Alias: k[1], SubjectKey: subj})
 	}
-	if _, err := l.pool.CopyFrom(ctx, pgx.Identifier{"subject_aliases"}, []string{"workspace_id", "alias", "subject_key"}, pgx.CopyFromRows(arows)); err != nil {
-		return fmt.Errorf("copy subject_aliases: %w", err)
-	}
-	return nil
+	return l.write(ctx, &ch)
 }
 
 // queries ---------------------------------------------------------------------------------------------------

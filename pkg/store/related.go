@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pgvector/pgvector-go"
+)
+
+// Reads the query service makes around a search (besides its retrieval statements, which it batches itself):
+// claims that may end another's value, the later restatements of a claim, the question's similarity to given
+// claims, and the statistics that decide how wide its any-term scan may be. Like every read in view.go they go
+// through a View.
+
+// ClaimsByPredicateHead returns the view's beliefs about the given subjects whose predicate key starts with one of
+// heads (the part before its first '_') or is a single-valued one-word predicate, newest first, at most limit.
+func ClaimsByPredicateHead(ctx context.Context, q Querier, v View, subjects, heads []string, limit int) ([]Belief, error) {
+	a := v.Args()
+	a["keys"] = subjects
+	a["heads"] = heads
+	a["lim"] = limit
+	return queryBeliefs(ctx, q, `SELECT `+BeliefColumns+`
+		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
+		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[])
+			AND (split_part(c.predicate_key, '_', 1) = ANY(@heads::text[]) OR c.functional AND strpos(c.predicate_key, '_') = 0)
+			AND `+v.Where()+`
+		ORDER BY v.valid_from DESC, c.id
+		LIMIT @lim`, a)
+}
+
+// Restatement is a claim (ID) of the same subject as Source, believed from a later valid time, whose vector is
+// Similarity (cosine) close to Source's.
+type Restatement struct {
+	Source, ID string
+	Similarity float64
+}
+
+// LaterRestatements returns, for each of the source claims, at most n claims the view selects of the same
+// subject, valid from after the source's latest version, nearest to it by the dense vectors of dimension dim
+// and at least minSimilarity close; ordered by source, then most similar first.
+func LaterRestatements(ctx context.Context, q Querier, v View, sources []string, dim, n int, minSimilarity float64) ([]Restatement, error) {
+	a := v.Args()
+	a["ids"] = sources
+	a["dim"] = dim
+	a["n"] = n
+	a["sim"] = minSimilarity
+	expr := DenseIndexExpr("cv", dim)
+	srcExpr := DenseIndexExpr("sv", dim)
+	rows, err := q.Query(ctx, `SELECT sc.id::text, n.id::text, n.sim FROM claims sc
+		JOIN claim_vectors sv ON sv.claim_id = sc.id AND sv.dim = @dim
+		CROSS JOIN LATERAL (
+			SELECT c.id, 1 - (`+expr+` <=> `+srcExpr+`) AS sim
+			FROM claims c
+			JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
+			JOIN claim_vectors cv ON cv.claim_id = c.id AND cv.dim = @dim
+			WHERE `+v.Where()+` AND c.subject_key = sc.subject_key AND c.id <> sc.id
+				AND v.valid_from > (SELECT sv2.valid_from FROM claim_versions sv2 WHERE sv2.claim_id = sc.id ORDER BY sv2.version DESC LIMIT 1)
+			ORDER BY `+expr+` <=> `+srcExpr+`
+			LIMIT @n) n
+		WHERE sc.workspace_id = @ws AND sc.id = ANY(@ids::uuid[]) AND n.sim >= @sim
+		ORDER BY sc.id, n.sim DESC`, a)
+	if err != nil {
+		return nil, fmt.Errorf("store: later restatements: %w", err)
+	}
+	defer rows.Close()
+	var out []Restatement
+	for rows.Next() {
+		var r Restatement
+		if err := rows.Scan(&r.Source, &r.ID, &r.Similarity); err != nil {
+			return nil, fmt.Errorf("store: later restatements: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Similarities returns the cosine similarity of qvec to the stored vectors (of dimension dim) of the given
+// claims of the view's workspace, by claim id; claims without such a vector are absent.
+func Similarities(ctx context.Context, q Querier, v View, ids []string, qvec []float32, dim int) (map[string]float64, error) {
+	a := v.Args()
+	a["ids"] = ids
+	a["qvec"] = pgvector.NewVector(qvec).String() // text, cast by the statement: no registered vector type needed
+	a["dim"] = dim
+	rows, err := q.Query(ctx, `SELECT cv.claim_id::text, 1 - (`+DenseIndexExpr("cv", dim)+` <=> @qvec::vector)
+		FROM claim_vectors cv WHERE cv.workspace_id = @ws AND cv.claim_id = ANY(@ids::uuid[]) AND cv.dim = @dim`, a)
+	if err != nil {
+		return nil, fmt.Errorf("store: similarities: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]float64{}
+	for rows.Next() {
+		var id string
+		var sim float64
+		if err := rows.Scan(&id, &sim); err != nil {
+			return nil, fmt.Errorf("store: similarities: %w", err)
+		}
+		out[id] = sim
+	}
+	return out, rows.Err()
+}
+
+// WorkspaceHoldsMore reports whether workspace ws holds more than n claims, counting no further than n+1 (cheap
+// in a workspace of any size).
+func WorkspaceHoldsMore(ctx context.Context, db DB, ws string, n int) (bool, error) {
+	var got int
+	if err := db.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM claims WHERE workspace_id = $1 LIMIT $2) x`, ws, n+1).Scan(&got); err != nil {
+		return false, fmt.Errorf("store: count the workspace's claims: %w", err)
+	}
+	return got > n, nil
+}
+
+// LexemeCounts returns the claims table's most common lexemes with their estimated number of matching claims,
+// from Postgres' own statistics (pg_stats.most_common_elems of claims.tsv, times the table's row estimate):
+// empty before the table is first analyzed.
+func LexemeCounts(ctx context.Context, db DB) (map[string]float64, error) {
+	var elems []string
+	var freqs []float64
+	var rows float64
+	err := db.QueryRow(ctx, `SELECT coalesce(s.most_common_elems::text::text[], '{}'), coalesce(s.most_common_elem_freqs, '{}'),
+			greatest(c.reltuples, 0)::float8
+		FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'claims' AND s.attname = 'tsv'
+		WHERE c.oid = 'claims'::regclass`).Scan(&elems, &freqs, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("store: lexeme statistics: %w", err)
+	}
+	counts := make(map[string]float64, len(elems))
+	for i, e := range elems {
+		// most_common_elem_freqs has one frequency per element, then the minimum, maximum and null frequency.
+		if i < len(freqs) {
+			counts[e] = freqs[i] * rows
+		}
+	}
+	return counts, nil
+}
