@@ -123,7 +123,7 @@ func (w *partitionWorker) run(ctx context.Context) error {
 		}
 		batchCtx, cancelBatch := context.WithCancelCause(waitCtx)
 		stopWatch := w.watchStall(batchCtx, stream, iter, w.offset, cancelBatch)
-		batch, err := bus.NextBatch(batchCtx, iter, w.e.cfg.BatchSize, w.e.cfg.BatchWait)
+		batch, err := nextBatch(batchCtx, iter, w.e.cfg.BatchSize, w.e.cfg.BatchWait)
 		stopWatch()
 		stalled := errors.Is(context.Cause(batchCtx), errStalled)
 		cancelBatch(nil)
@@ -150,6 +150,34 @@ func (w *partitionWorker) run(ctx context.Context) error {
 			if iter, err = w.consume(ctx); err != nil {
 				return err
 			}
+		}
+	}
+}
+
+// nextBatch is bus.NextBatch that returns as soon as ctx ends, even while the read is stuck inside the ordered
+// consumer's own reset, which sees no context and waits up to 10s for a consumer-create answer that may have
+// died with a NATS server (the scale-out test saw partitions resume only then, whatever the stall watch said).
+// A batch the abandoned read returns later is dropped: nothing of it was applied, and the partition's next
+// consumer starts again after the stored offset.
+func nextBatch(ctx context.Context, iter jetstream.MessagesContext, max int, wait time.Duration) ([]jetstream.Msg, error) {
+	type result struct {
+		batch []jetstream.Msg
+		err   error
+	}
+	out := make(chan result, 1)
+	go func() {
+		b, err := bus.NextBatch(ctx, iter, max, wait)
+		out <- result{b, err}
+	}()
+	select {
+	case r := <-out:
+		return r.batch, r.err
+	case <-ctx.Done():
+		select {
+		case r := <-out: // a batch that arrived as ctx ended is still handed on
+			return r.batch, r.err
+		default:
+			return nil, context.Cause(ctx)
 		}
 	}
 }
