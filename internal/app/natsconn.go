@@ -136,7 +136,7 @@ func connectServices(cfg Config, natsURL string, setup *natsauth.Setup, log *slo
 			return clients, fmt.Errorf("%s: %w", t, err)
 		}
 		clients.all = append(clients.all, nc)
-		js, err := jetstream.New(nc)
+		js, err := jetstream.New(nc, bus.JetStreamOptions()...)
 		if err != nil {
 			return clients, fmt.Errorf("jetstream: %w", err)
 		}

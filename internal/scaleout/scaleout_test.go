@@ -30,9 +30,11 @@ import (
 
 	"github.com/mneme-ai/mneme/internal/app"
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/bus/embedded"
 	"github.com/mneme-ai/mneme/pkg/embedding"
+	"github.com/mneme-ai/mneme/pkg/natsauth"
 	"github.com/mneme-ai/mneme/pkg/pgtest"
 	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/services/reconciler"
@@ -50,6 +52,17 @@ const (
 	envNodeRoute  = "MNEME_SCALEOUT_NODE_ROUTE"
 	envNodeRoutes = "MNEME_SCALEOUT_NODE_ROUTES"
 	envNodeStore  = "MNEME_SCALEOUT_NODE_STORE"
+	// envNodeAuth is the NATS credentials directory (`mneme nats init`) whose operator and accounts every
+	// node trusts, as each node of a real cluster includes the same server/auth.conf.
+	envNodeAuth = "MNEME_SCALEOUT_NODE_AUTH"
+)
+
+// MNEME_SCALEOUT_LOG_DIR, when set, keeps the children's logs there (they go to the test's temporary
+// directory otherwise, removed when the test ends); MNEME_SCALEOUT_LOG_LEVEL sets the services' log level
+// (default warn; info shows reconnects, consumer resets and partition hand-overs with their times).
+const (
+	envLogDir   = "MNEME_SCALEOUT_LOG_DIR"
+	envLogLevel = "MNEME_SCALEOUT_LOG_LEVEL"
 )
 
 const (
@@ -71,7 +84,13 @@ func TestMain(m *testing.M) {
 func natsMain() int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	setup, err := natsauth.Load(os.Getenv(envNodeAuth))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	s, err := embedded.Start(embedded.Options{
+		Auth:       setup.Embedded(),
 		Listen:     os.Getenv(envNodeListen),
 		StoreDir:   os.Getenv(envNodeStore),
 		ServerName: os.Getenv(envNodeName),
@@ -246,13 +265,28 @@ type input struct {
 type rig struct {
 	t        *testing.T
 	dir      string
+	logDir   string
 	nats     []*proc
 	natsURLs string
 	procs    map[string][]*proc // target → its two processes
 	db       *pgxpool.Pool
-	nc       *nats.Conn
-	js       jetstream.JetStream
 	client   *http.Client
+
+	// The system runs in production mode: every connection below uses a credential of the directory setup
+	// holds, with the permissions a real deployment gives it — the test holds no all-powerful user.
+	setup *natsauth.Setup
+	// js reads Mneme's streams with the reconciler's credential (stream state and messages, ordered consumers
+	// on the claims log): the one service user allowed to read every stream.
+	js jetstream.JetStream
+	// durableJS reads each durable consumer's state with the credential of the service that owns it: only
+	// that service may look at its consumer.
+	durableJS map[string]jetstream.JetStream
+	// replayJS is `mneme replay`'s credential, for the clean replay.
+	replayJS jetstream.JetStream
+	// agentJS publishes to the agent's inbox subjects with the agent's NATS credential.
+	agentJS jetstream.JetStream
+	// key is the agent's HTTP key (bound to the agent) for writes and searches.
+	key string
 
 	mu       sync.Mutex
 	accepted []input
@@ -284,6 +318,8 @@ func TestScaleOutSurvivesKills(t *testing.T) {
 		victim   func() *proc
 		accepted int
 		recovery time.Duration
+		// leaders, after a NATS node's kill: when each stream and durable consumer it led had a leader again.
+		leaders *leaderWatch
 	}
 	kills := []kill{
 		{what: "none (baseline)"},
@@ -305,6 +341,9 @@ func TestScaleOutSurvivesKills(t *testing.T) {
 		killedAt := r.phase(next, perPhase, func() {
 			if victim != nil {
 				victim.kill()
+				if victim.url == "" {
+					k.leaders = r.watchLeaders(victim.name)
+				}
 			}
 		})
 		next += perPhase
@@ -318,6 +357,9 @@ func TestScaleOutSurvivesKills(t *testing.T) {
 		}
 		k.recovery = time.Since(killedAt)
 		t.Logf("phase %d (kill: %s): %d inputs accepted; all visible %s after the kill", i, k.what, k.accepted, k.recovery.Round(time.Millisecond))
+		if k.leaders != nil {
+			t.Logf("leaders after the kill of %s: %s", k.what, k.leaders.report())
+		}
 		if victim != nil {
 			victim.start(t)
 			r.waitUp(victim)
@@ -344,11 +386,20 @@ func TestScaleOutSurvivesKills(t *testing.T) {
 	if live != replayed {
 		t.Errorf("projection digest %s differs from a clean replay's %s", live, replayed)
 	}
+	// Least privilege must not cost the services anything they need, through kills and hand-overs.
+	if v := r.permissionViolations(); len(v) > 0 {
+		t.Errorf("a service was refused a NATS permission it needs:\n%s", strings.Join(v, "\n"))
+	}
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "| kill -9 | inputs accepted in the phase | all accepted inputs in the projection after the kill |\n|---|---|---|\n")
 	for _, k := range kills {
 		fmt.Fprintf(&b, "| %s | %d | %.1f s |\n", k.what, k.accepted, k.recovery.Seconds())
+	}
+	for _, k := range kills {
+		if k.leaders != nil {
+			fmt.Fprintf(&b, "\nafter the kill of the %s, new leaders (seconds after the kill): %s\n", k.what, k.leaders.report())
+		}
 	}
 	fmt.Fprintf(&b, "\ninputs accepted %d (turns %d, claims over HTTP %d, claims over the NATS inbox %d); effects %d; duplicates %d; losses %d\n",
 		len(all), countKind(all, "turn"), countKind(all, "claim-http"), countKind(all, "claim-inbox"), effects, dups, losses)
@@ -370,7 +421,15 @@ func countKind(in []input, kind string) int {
 }
 
 func startRig(t *testing.T) *rig {
-	r := &rig{t: t, dir: t.TempDir(), procs: map[string][]*proc{}, client: &http.Client{Timeout: 15 * time.Second}}
+	r := &rig{t: t, dir: t.TempDir(), procs: map[string][]*proc{}, durableJS: map[string]jetstream.JetStream{},
+		client: &http.Client{Timeout: 15 * time.Second}}
+	r.logDir = r.dir
+	if d := os.Getenv(envLogDir); d != "" {
+		r.logDir = d
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	dbURL := pgtest.URL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -384,7 +443,29 @@ func startRig(t *testing.T) *rig {
 	}
 	r.db = db
 
-	// Three NATS nodes, each with its own store, routed to each other.
+	// Production mode, as a deployment sets it up: an administrator creates the workspace (its first key) and
+	// issues the agent an HTTP key bound to it; `mneme nats init` writes the operator, the accounts and one
+	// credential per service, and every NATS node trusts them; the agent gets a NATS credential of its own.
+	if _, err := auth.CreateWorkspace(ctx, db, workspace, "scaleout-admin"); err != nil {
+		t.Fatal(err)
+	}
+	if r.key, err = auth.IssueKey(ctx, db, workspace, agent); err != nil {
+		t.Fatal(err)
+	}
+	authDir := filepath.Join(r.dir, "nats-auth")
+	if r.setup, err = natsauth.Init(authDir, natsauth.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	agentCred, err := r.setup.IssueAgent(workspace, agent, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentCreds := filepath.Join(r.dir, "agent.creds")
+	if err := os.WriteFile(agentCreds, agentCred.Creds, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// Three NATS nodes, each with its own store, routed to each other, all trusting the same operator.
 	ports := freePorts(t, 6+2*len(targets))
 	var routes, urls []string
 	for i := range 3 {
@@ -393,13 +474,14 @@ func startRig(t *testing.T) *rig {
 	}
 	r.natsURLs = strings.Join(urls, ",")
 	for i := range 3 {
-		p := &proc{name: fmt.Sprintf("nats-n%d", i), logf: filepath.Join(r.dir, fmt.Sprintf("nats-n%d.log", i)), env: []string{
+		p := &proc{name: fmt.Sprintf("nats-n%d", i), logf: filepath.Join(r.logDir, fmt.Sprintf("nats-n%d.log", i)), env: []string{
 			envRole + "=nats",
 			envNodeName + "=" + fmt.Sprintf("n%d", i),
 			envNodeListen + "=127.0.0.1:" + strconv.Itoa(ports[i]),
 			envNodeRoute + "=127.0.0.1:" + strconv.Itoa(ports[3+i]),
 			envNodeRoutes + "=" + strings.Join(routes, ","),
 			envNodeStore + "=" + filepath.Join(r.dir, fmt.Sprintf("nats-n%d", i)),
+			envNodeAuth + "=" + authDir,
 		}}
 		p.start(t)
 		r.nats = append(r.nats, p)
@@ -409,47 +491,56 @@ func startRig(t *testing.T) *rig {
 			p.stop()
 		}
 	})
-	var nc *nats.Conn
 	if !poll(60*time.Second, func() bool {
-		nc, err = bus.Connect(r.natsURLs, "scaleout-test")
+		r.js, err = r.connect(r.setup.Creds(natsauth.UserReconciler), "scaleout-test-inspector")
 		return err == nil
 	}) {
 		r.dumpLogs()
-		t.Fatalf("NATS nodes not accepting connections: %v", err)
+		t.Fatalf("NATS nodes not accepting the reconciler's credential: %v", err)
 	}
-	t.Cleanup(nc.Close)
-	r.nc = nc
-	if r.js, err = jetstream.New(nc); err != nil {
+	for _, d := range durables {
+		if r.durableJS[d.consumer], err = r.connect(r.setup.Creds(d.user), "scaleout-test-"+d.user); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r.replayJS, err = r.connect(r.setup.Creds(natsauth.UserReplay), "scaleout-test-replay"); err != nil {
 		t.Fatal(err)
 	}
-	topo := bus.DefaultTopology()
-	topo.Replicas = 3
-	var terr error
+	if r.agentJS, err = r.connect(agentCreds, "scaleout-test-agent"); err != nil {
+		t.Fatal(err)
+	}
+	// The streams are the reconciler's to create (MNEME_STREAM_REPLICAS=3), once the cluster has elected its
+	// JetStream metadata leader.
 	if !poll(60*time.Second, func() bool {
-		tctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		actx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		terr = topo.Ensure(tctx, r.js)
-		return terr == nil
+		_, err = r.js.AccountInfo(actx)
+		return err == nil
 	}) {
 		r.dumpLogs()
-		t.Fatalf("R3 topology on the cluster: %v", terr)
+		t.Fatalf("JetStream cluster not ready: %v", err)
 	}
 
-	// Two processes of every service. Ingest and query listen on HTTP for the load; every process serves
-	// /readyz.
+	// Two processes of every service, each with its own service's NATS credential. Ingest and query listen on
+	// HTTP for the load; every process serves /readyz.
+	level := "warn"
+	if l := os.Getenv(envLogLevel); l != "" {
+		level = l
+	}
 	common := []string{
 		envRole + "=mneme",
 		"MNEME_DATABASE_URL=" + dbURL,
 		"MNEME_NATS_URL=" + r.natsURLs,
-		"MNEME_NATS_CREDS=",
-		"MNEME_DEV_MODE=true",
+		"MNEME_DEV_MODE=false",
 		"MNEME_STREAM_REPLICAS=3",
 		"MNEME_MIGRATE_ON_START=false",
 		"MNEME_PARTITIONS=" + strconv.Itoa(partitions),
 		"MNEME_HTTP_RATE_LIMIT=0",
-		"MNEME_LOG_LEVEL=warn",
+		"MNEME_LOG_LEVEL=" + level,
 		"MNEME_CONNECT_TIMEOUT=60s",
 		"MNEME_MODEL_DIR=" + embedding.DefaultModelDir(),
+		// Nothing from the directory but the process's own credential.
+		"MNEME_NATS_AUTH_DIR=" + filepath.Join(r.dir, "no-such-dir"),
 	}
 	port := 6
 	for _, target := range targets {
@@ -458,9 +549,10 @@ func startRig(t *testing.T) *rig {
 			port++
 			p := &proc{
 				name: fmt.Sprintf("%s-%d", target, i),
-				logf: filepath.Join(r.dir, fmt.Sprintf("%s-%d.log", target, i)),
+				logf: filepath.Join(r.logDir, fmt.Sprintf("%s-%d.log", target, i)),
 				url:  "http://" + addr,
-				env:  append(append([]string{}, common...), "MNEME_TARGET="+target, "MNEME_HTTP_ADDR="+addr),
+				env: append(append([]string{}, common...), "MNEME_TARGET="+target, "MNEME_HTTP_ADDR="+addr,
+					"MNEME_NATS_CREDS="+r.setup.Creds(target)),
 			}
 			p.start(t)
 			r.procs[target] = append(r.procs[target], p)
@@ -481,6 +573,16 @@ func startRig(t *testing.T) *rig {
 		}
 	}
 	return r
+}
+
+// connect opens a NATS connection to the cluster with a .creds file, closed when the test ends.
+func (r *rig) connect(creds, name string) (jetstream.JetStream, error) {
+	nc, err := bus.Connect(r.natsURLs, name, bus.WithCredentials(creds))
+	if err != nil {
+		return nil, err
+	}
+	r.t.Cleanup(nc.Close)
+	return jetstream.New(nc)
 }
 
 // waitUp waits until a mneme process answers /readyz, or a NATS node has rejoined the cluster.
@@ -529,6 +631,104 @@ func (r *rig) natsCurrent() bool {
 		}
 	}
 	return true
+}
+
+// leaderWatch records, after a NATS node was killed, when each stream and durable consumer that node led had
+// a leader on another node again: the share of the recovery time that is the cluster's own election.
+type leaderWatch struct {
+	killedAt time.Time
+	mu       sync.Mutex
+	led      []string             // streams and consumers the node led when it was killed
+	back     map[string]time.Time // when each had a new leader
+	done     chan struct{}
+}
+
+// watchLeaders starts a leaderWatch for the killed node (named nX) and polls every 100ms for up to 60s.
+func (r *rig) watchLeaders(killed string) *leaderWatch {
+	w := &leaderWatch{killedAt: time.Now(), back: map[string]time.Time{}, done: make(chan struct{})}
+	node := strings.TrimPrefix(killed, "nats-")
+	// Who led what is read once, just after the kill, from the surviving nodes' view of the cluster.
+	type group struct {
+		name string
+		info func(context.Context) (*jetstream.ClusterInfo, error)
+	}
+	var groups []group
+	for _, name := range []string{bus.StreamInbox, bus.StreamTurns, bus.StreamProposed, bus.StreamClaims, bus.StreamLedger, bus.StreamDLQ} {
+		groups = append(groups, group{name, func(ctx context.Context) (*jetstream.ClusterInfo, error) {
+			s, err := r.js.Stream(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			return s.CachedInfo().Cluster, nil
+		}})
+	}
+	for _, d := range durables {
+		groups = append(groups, group{d.consumer + " consumer", func(ctx context.Context) (*jetstream.ClusterInfo, error) {
+			c, err := r.durableJS[d.consumer].Consumer(ctx, d.stream, d.consumer)
+			if err != nil {
+				return nil, err
+			}
+			return c.CachedInfo().Cluster, nil
+		}})
+	}
+	go func() {
+		defer close(w.done)
+		pending := map[string]bool{}
+		first := true
+		deadline := time.Now().Add(60 * time.Second)
+		for time.Now().Before(deadline) {
+			for _, g := range groups {
+				if !first && !pending[g.name] {
+					continue
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				ci, err := g.info(ctx)
+				cancel()
+				leader := ""
+				if err == nil && ci != nil {
+					leader = ci.Leader
+				}
+				if first && (err != nil || leader == "" || leader == node) {
+					pending[g.name] = true
+					w.mu.Lock()
+					w.led = append(w.led, g.name)
+					w.mu.Unlock()
+					continue
+				}
+				if pending[g.name] && leader != "" && leader != node {
+					delete(pending, g.name)
+					w.mu.Lock()
+					w.back[g.name] = time.Now()
+					w.mu.Unlock()
+				}
+			}
+			first = false
+			if len(pending) == 0 {
+				return
+			}
+			<-time.After(100 * time.Millisecond)
+		}
+	}()
+	return w
+}
+
+// report waits for the watch to end and says when each group the node led had a leader again.
+func (w *leaderWatch) report() string {
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var parts []string
+	for _, name := range w.led {
+		if at, ok := w.back[name]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.1f", name, at.Sub(w.killedAt).Seconds()))
+		} else {
+			parts = append(parts, name+" none within 60s")
+		}
+	}
+	if len(parts) == 0 {
+		return "the node led no stream or consumer"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // claimsLeader is the NATS node leading the claims stream, the log of record.
@@ -650,10 +850,10 @@ func (r *rig) send(in input, i int) error {
 		}
 		if in.kind == "claim-inbox" {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			msg := nats.NewMsg(bus.InboxClaimsSubject(workspace))
+			// The agent's credential names the agent: the subject is its own, no header says who it is.
+			msg := nats.NewMsg(bus.InboxAgentSubject(workspace, agent, bus.InboxKindClaims))
 			msg.Data = in.body
-			msg.Header.Set(api.HeaderAgent, agent)
-			_, err := r.js.PublishMsg(ctx, msg, jetstream.WithMsgID(fmt.Sprintf("inbox-%d", i)))
+			_, err := r.agentJS.PublishMsg(ctx, msg, jetstream.WithMsgID(fmt.Sprintf("inbox-%d", i)))
 			cancel()
 			if err == nil {
 				return nil
@@ -669,6 +869,7 @@ func (r *rig) send(in input, i int) error {
 		req, _ := http.NewRequest(http.MethodPost, p.url+"/v1/workspaces/"+workspace+path, bytes.NewReader(in.body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set(api.HeaderAgent, agent)
+		req.Header.Set("Authorization", "Bearer "+r.key)
 		resp, err := r.client.Do(req)
 		if err != nil {
 			last = err
@@ -697,6 +898,7 @@ func (r *rig) search(ctx context.Context) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, p.url+"/v1/workspaces/"+workspace+"/search", bytes.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set(api.HeaderAgent, agent)
+			req.Header.Set("Authorization", "Bearer "+r.key)
 			resp, err := r.client.Do(req)
 			if err == nil {
 				_, _ = io.Copy(io.Discard, resp.Body)
@@ -784,10 +986,11 @@ func (r *rig) effects(in []input) (effects, dups, losses int) {
 	return effects, dups, losses
 }
 
-var durables = []struct{ stream, consumer string }{
-	{bus.StreamInbox, bus.ConsumerIngest},
-	{bus.StreamTurns, bus.ConsumerExtractor},
-	{bus.StreamProposed, bus.ConsumerEmbedder},
+// durables are the work-queue consumers and the service users that own them.
+var durables = []struct{ stream, consumer, user string }{
+	{bus.StreamInbox, bus.ConsumerIngest, natsauth.UserIngest},
+	{bus.StreamTurns, bus.ConsumerExtractor, natsauth.UserExtractor},
+	{bus.StreamProposed, bus.ConsumerEmbedder, natsauth.UserEmbedder},
 }
 
 func (r *rig) consumerInfos() ([]*jetstream.ConsumerInfo, error) {
@@ -795,7 +998,7 @@ func (r *rig) consumerInfos() ([]*jetstream.ConsumerInfo, error) {
 	defer cancel()
 	var out []*jetstream.ConsumerInfo
 	for _, d := range durables {
-		c, err := r.js.Consumer(ctx, d.stream, d.consumer)
+		c, err := r.durableJS[d.consumer].Consumer(ctx, d.stream, d.consumer)
 		if err != nil {
 			return nil, err
 		}
@@ -878,7 +1081,7 @@ func (r *rig) replayDigest() (live, replayed string, msgs int) {
 	fresh := pgtest.New(r.t)
 	cfg := reconciler.DefaultConfig()
 	cfg.Partitions = partitions
-	stats, err := reconciler.Replay(ctx, r.js, fresh, reconciler.ReplayOptions{Config: cfg})
+	stats, err := reconciler.Replay(ctx, r.replayJS, fresh, reconciler.ReplayOptions{Config: cfg})
 	if err != nil {
 		r.t.Fatalf("replay: %v", err)
 	}
@@ -964,6 +1167,22 @@ func (r *rig) diagnose(missing []string) string {
 	}
 	fmt.Fprintf(&b, "partition owners (partition:backend pid): %s\n", strings.Join(owners, " "))
 	return b.String()
+}
+
+// permissionViolations returns the lines of the services' logs where the NATS server refused them something.
+func (r *rig) permissionViolations() []string {
+	var out []string
+	for _, target := range targets {
+		for _, p := range r.procs[target] {
+			b, _ := os.ReadFile(p.logf)
+			for _, line := range strings.Split(string(b), "\n") {
+				if strings.Contains(strings.ToLower(line), "permissions violation") {
+					out = append(out, p.name+": "+line)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // dumpStacks makes the processes of target print every goroutine's stack to their logs (SIGQUIT) and exit.

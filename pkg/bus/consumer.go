@@ -17,13 +17,14 @@ import (
 
 // Pull requests of Mneme's consumers expire after PullExpiry and carry idle heartbeats every PullHeartbeat.
 // A pull request lives on the server that leads the consumer; when that server dies, the request dies with it
-// and the client only learns of it from missing heartbeats (two in a row) or the request's expiry. The client
-// library's defaults (30s expiry, 15s heartbeat) would leave a consumer idle for up to 30s after a NATS node
-// failure; these keep it to about two seconds, at the price of one small request every few seconds per
-// consumer.
+// and the client only learns of it from missing heartbeats (two in a row) or the request's expiry, and then
+// pulls again — every two heartbeats while the consumer has no leader. The client library's defaults (30s
+// expiry, 15s heartbeat) would leave a consumer idle for up to 30s after a NATS node failure; these make it
+// pull again within a second of the consumer's new leader being elected, at the price of two small messages a
+// second per idle consumer.
 const (
 	PullExpiry    = 5 * time.Second
-	PullHeartbeat = time.Second
+	PullHeartbeat = 500 * time.Millisecond
 )
 
 // PullOptions returns the pull options every consumer of Mneme uses (PullExpiry and PullHeartbeat) followed by

@@ -3,7 +3,9 @@ package bus
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -51,16 +53,173 @@ func EventMsg(ctx context.Context, subject string, env event.Envelope) (*nats.Ms
 	return msg, nil
 }
 
+// PublishAsyncTimeout is how long the client keeps an asynchronous publish waiting for its acknowledgement
+// before failing it (JetStreamOptions). PublishBatch stops waiting for a send after PublishAttemptTimeout and
+// sends again; without this bound the abandoned send would stay in the connection's table of pending
+// publishes for good when its answer died with a server, and enough of them would stall every later publish.
+const PublishAsyncTimeout = 30 * time.Second
+
+// JetStreamOptions are the options of Mneme's JetStream handles (jetstream.New): asynchronous publishes
+// fail after PublishAsyncTimeout.
+func JetStreamOptions() []jetstream.JetStreamOpt {
+	return []jetstream.JetStreamOpt{jetstream.WithPublishAsyncTimeout(PublishAsyncTimeout)}
+}
+
+// PublishAttemptTimeout bounds one wait for a JetStream acknowledgement in PublishEvent and PublishBatch: a
+// message not acknowledged within it is sent again under the same Nats-Msg-Id (so it is stored once) until the
+// caller's context ends. When the NATS server leading a stream dies, what was sent to it is never answered;
+// the stream's next leader is elected within seconds and a message sent again after that is stored at once,
+// where one wait bounded only by the caller's timeout would hold the message for all of it.
+const PublishAttemptTimeout = 2 * time.Second
+
+// publishRetryWait is the pause before sending again after NATS answered that it cannot store the message now
+// (no responders or no leader yet, or the same id being stored at that moment).
+const publishRetryWait = 250 * time.Millisecond
+
+// errCodeDuplicateInProcess is JetStream's answer to a message whose id the stream is storing at that moment
+// (409): the outcome of the first send is not known yet, and a send after it is answered as a duplicate.
+const errCodeDuplicateInProcess = 10158
+
+// republish reports whether a failed publish may be sent again: NATS did not answer or had no leader
+// (Unavailable), or the stream was storing the same id at that moment.
+func republish(err error) bool {
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode == errCodeDuplicateInProcess {
+		return true
+	}
+	return Unavailable(err)
+}
+
 // PublishEvent publishes env to subject and waits for the JetStream acknowledgement, so the event is durable
-// when it returns. A duplicate (same event id within the duplicate window) is not an error: ack.Duplicate says so.
+// when it returns. A duplicate (same event id within the duplicate window) is not an error: ack.Duplicate says
+// so. A publish NATS leaves unanswered for PublishAttemptTimeout, or refuses for want of a leader, is sent again
+// until ctx ends; ack.Duplicate may then be the echo of an earlier send of this call.
 func PublishEvent(ctx context.Context, js jetstream.JetStream, subject string, env event.Envelope) (*jetstream.PubAck, error) {
 	msg, err := EventMsg(ctx, subject, env)
 	if err != nil {
 		return nil, err
 	}
-	ack, err := js.PublishMsg(ctx, msg)
-	if err != nil {
-		return nil, fmt.Errorf("bus: publish %s to %s: %w", env.Type, subject, err)
+	for {
+		actx, cancel := context.WithTimeout(ctx, PublishAttemptTimeout)
+		ack, err := js.PublishMsg(actx, msg)
+		timedOut := actx.Err() != nil
+		cancel()
+		if err == nil {
+			return ack, nil
+		}
+		if ctx.Err() != nil || !republish(err) {
+			return nil, fmt.Errorf("bus: publish %s to %s: %w", env.Type, subject, err)
+		}
+		if !timedOut {
+			select {
+			case <-ctx.Done():
+				return nil, fmt.Errorf("bus: publish %s to %s: %w", env.Type, subject, err)
+			case <-time.After(publishRetryWait):
+			}
+		}
 	}
-	return ack, nil
+}
+
+// PublishResult is the outcome of one message of PublishBatch.
+type PublishResult struct {
+	// Ack is JetStream's acknowledgement; nil when Err is set.
+	Ack *jetstream.PubAck
+	// Err is why the message is not known to be stored: a refusal that sending again cannot change, or the
+	// last failure when ctx ended.
+	Err error
+	// Sends is how many times the message was sent. Past one, Ack.Duplicate may be the echo of an earlier
+	// send of the batch rather than a duplicate of the caller's.
+	Sends int
+}
+
+// PublishBatch publishes msgs asynchronously (each with its Nats-Msg-Id set) and waits for every
+// acknowledgement. When no acknowledgement at all has arrived for PublishAttemptTimeout, the messages still
+// unacknowledged are sent again, and so are those refused because NATS had no leader or was storing the same id
+// at that moment, until ctx ends; other refusals end the message at once. Results are in the order of msgs.
+func PublishBatch(ctx context.Context, js jetstream.JetStream, msgs []*nats.Msg) []PublishResult {
+	res := make([]PublishResult, len(msgs))
+	todo := make([]int, len(msgs))
+	for i := range msgs {
+		todo[i] = i
+	}
+	for len(todo) > 0 {
+		if ctx.Err() != nil {
+			for _, i := range todo {
+				if res[i].Err == nil {
+					res[i].Err = context.Cause(ctx)
+				} else {
+					res[i].Err = fmt.Errorf("%w (last failure: %w)", context.Cause(ctx), res[i].Err)
+				}
+			}
+			return res
+		}
+		type sent struct {
+			i int
+			f jetstream.PubAckFuture
+		}
+		var inflight []sent
+		var again []int
+		refused := false // NATS answered: wait a little before sending again
+		for _, i := range todo {
+			res[i].Sends++
+			f, err := js.PublishMsgAsync(msgs[i])
+			if err != nil {
+				res[i].Err = err
+				if republish(err) {
+					again, refused = append(again, i), true
+				}
+				continue
+			}
+			inflight = append(inflight, sent{i, f})
+		}
+		// The wait ends when no acknowledgement has arrived for PublishAttemptTimeout: a large batch on a loaded
+		// server is acknowledged bit by bit and is left alone, while a batch sent to a leader that died hears
+		// nothing at all and is sent again.
+		idle := time.NewTimer(PublishAttemptTimeout)
+		quiet := false
+		for _, s := range inflight {
+			settled := func(ack *jetstream.PubAck, err error) {
+				res[s.i].Ack, res[s.i].Err = ack, err
+				if err != nil && republish(err) {
+					again, refused = append(again, s.i), true
+				}
+				if !quiet {
+					idle.Reset(PublishAttemptTimeout)
+				}
+			}
+			if !quiet {
+				select {
+				case ack := <-s.f.Ok():
+					settled(ack, nil)
+					continue
+				case err := <-s.f.Err():
+					settled(nil, err)
+					continue
+				case <-idle.C:
+					quiet = true
+				case <-ctx.Done():
+					quiet = true
+				}
+			}
+			// An acknowledgement that arrived by now counts; the others are sent again.
+			select {
+			case ack := <-s.f.Ok():
+				settled(ack, nil)
+			case err := <-s.f.Err():
+				settled(nil, err)
+			default:
+				res[s.i].Err = fmt.Errorf("no acknowledgement within %s: %w", PublishAttemptTimeout, context.DeadlineExceeded)
+				again = append(again, s.i)
+			}
+		}
+		idle.Stop()
+		if refused && len(again) > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(publishRetryWait):
+			}
+		}
+		todo = again
+	}
+	return res
 }

@@ -167,25 +167,58 @@ func (t Topology) StreamConfigs() []jetstream.StreamConfig {
 	return []jetstream.StreamConfig{inbox, turns, proposed, claims, ledger, dlq}
 }
 
+// TopologyRequestTimeout bounds one stream request of Ensure and Wait; a request that times out is sent
+// again until the caller's context ends. On a cluster a request can go unanswered for good — two replicas
+// creating the same stream at once (nats.go issue 949), or a request that reached a metadata leader as it
+// died — and a single request bounded only by the start-up timeout would fail the start-up.
+const TopologyRequestTimeout = 5 * time.Second
+
 // Ensure creates or updates every stream and the judge-log bucket. It is idempotent and safe to call from
-// every replica at start-up; Mneme calls it only from the topology owner's (natsauth.TopologyOwner), the one
-// service whose NATS user may manage streams.
+// every replica at start-up, at the same time; Mneme calls it only from the topology owner's
+// (natsauth.TopologyOwner), the one service whose NATS user may manage streams. A request that times out or
+// finds no JetStream leader is repeated (TopologyRequestTimeout) until ctx ends.
 func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.StreamConfigs() {
-		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
+		if err := retryRequest(ctx, func(rctx context.Context) error {
+			_, err := js.CreateOrUpdateStream(rctx, cfg)
+			return err
+		}); err != nil {
 			return fmt.Errorf("bus: ensure stream %s: %w", cfg.Name, err)
 		}
 	}
-	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      BucketJudge,
-		Description: "keyed judge log: verdicts written before they are applied; replay reads them",
-		Storage:     jetstream.FileStorage,
-		Replicas:    t.Replicas,
-		History:     1,
+	if err := retryRequest(ctx, func(rctx context.Context) error {
+		_, err := js.CreateOrUpdateKeyValue(rctx, jetstream.KeyValueConfig{
+			Bucket:      BucketJudge,
+			Description: "keyed judge log: verdicts written before they are applied; replay reads them",
+			Storage:     jetstream.FileStorage,
+			Replicas:    t.Replicas,
+			History:     1,
+		})
+		return err
 	}); err != nil {
 		return fmt.Errorf("bus: ensure bucket %s: %w", BucketJudge, err)
 	}
 	return nil
+}
+
+// retryRequest calls f with a context bounded by TopologyRequestTimeout until it succeeds, fails for a reason
+// other than NATS not answering (Unavailable), or ctx ends; waits between attempts grow from 100ms to 1s.
+func retryRequest(ctx context.Context, f func(context.Context) error) error {
+	wait := 100 * time.Millisecond
+	for {
+		rctx, cancel := context.WithTimeout(ctx, TopologyRequestTimeout)
+		err := f(rctx)
+		cancel()
+		if err == nil || ctx.Err() != nil || !Unavailable(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Second)
+	}
 }
 
 // Wait returns once every stream of the topology and the judge-log bucket exist, polling every interval until
@@ -200,11 +233,13 @@ func (t Topology) Wait(ctx context.Context, js jetstream.JetStream, interval tim
 	defer tick.Stop()
 	for _, name := range names {
 		for {
-			_, err := js.Stream(ctx, name)
+			rctx, cancel := context.WithTimeout(ctx, TopologyRequestTimeout)
+			_, err := js.Stream(rctx, name)
+			cancel()
 			if err == nil {
 				break
 			}
-			if !errors.Is(err, jetstream.ErrStreamNotFound) {
+			if !errors.Is(err, jetstream.ErrStreamNotFound) && (ctx.Err() != nil || !Unavailable(err)) {
 				return fmt.Errorf("bus: stream %s: %w", name, err)
 			}
 			select {

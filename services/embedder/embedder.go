@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -204,11 +205,8 @@ func (s *Service) handle(ctx context.Context, batch []*bus.Delivery) []error {
 		return errs
 	}
 	model, dim := s.deps.Embedder.Model(), s.deps.Embedder.Dim()
-	type pending struct {
-		it  item
-		fut jetstream.PubAckFuture
-	}
-	var inflight []pending
+	var msgs []*nats.Msg
+	var sent []item
 	for i, it := range items {
 		c := it.claim
 		out := event.ClaimEmbeddedV1{
@@ -228,28 +226,21 @@ func (s *Service) handle(ctx context.Context, batch []*bus.Delivery) []error {
 			errs[it.i] = bus.Permanent(err)
 			continue
 		}
-		fut, err := s.deps.JS.PublishMsgAsync(msg)
-		if err != nil {
-			errs[it.i] = fmt.Errorf("publish embedded claim: %w", err)
-			continue
-		}
-		inflight = append(inflight, pending{it: it, fut: fut})
+		msgs, sent = append(msgs, msg), append(sent, it)
 	}
 	// An acknowledgement lost with a NATS server that died never arrives, and the keep-alive would hold the
-	// claims in progress for good: the wait is bounded, and a timed-out claim is retried.
+	// claims in progress for good: the wait is bounded (claims not acknowledged by then are retried), and
+	// within it a claim left unanswered is sent again once the stream has a new leader (bus.PublishBatch).
 	wait, cancel := context.WithTimeout(ctx, s.cfg.PublishTimeout)
 	defer cancel()
-	for _, p := range inflight {
-		select {
-		case <-p.fut.Ok():
-		case err := <-p.fut.Err():
-			errs[p.it.i] = fmt.Errorf("publish embedded claim: %w", err)
-		case <-wait.Done():
-			if ctx.Err() != nil {
-				errs[p.it.i] = ctx.Err()
-			} else {
-				errs[p.it.i] = fmt.Errorf("publish embedded claim: no acknowledgement within %s: %w", s.cfg.PublishTimeout, wait.Err())
-			}
+	for i, r := range bus.PublishBatch(wait, s.deps.JS, msgs) {
+		if r.Err == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			errs[sent[i].i] = ctx.Err()
+		} else {
+			errs[sent[i].i] = fmt.Errorf("publish embedded claim: %w", r.Err)
 		}
 	}
 	return errs

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nats.go"
 
 	"github.com/mneme-ai/mneme/pkg/bus"
 )
@@ -16,33 +16,28 @@ const publishWindow = 256
 // publishAll publishes every event and waits until JetStream has acknowledged all of them (they are then
 // durable). It returns the report ids whose events were duplicates (same Nats-Msg-Id within the stream's
 // duplicate window). On error some events may have been stored: the ids are deterministic, so publishing the
-// same batch again has one effect.
+// same batch again has one effect. An event NATS leaves unanswered (its stream's leader died) is sent again
+// until ctx ends (bus.PublishBatch).
 func (s *Service) publishAll(ctx context.Context, events []outEvent) (duplicates []string, err error) {
 	for start := 0; start < len(events); start += publishWindow {
 		end := min(start+publishWindow, len(events))
-		futures := make([]jetstream.PubAckFuture, 0, end-start)
+		msgs := make([]*nats.Msg, 0, end-start)
 		for _, ev := range events[start:end] {
 			msg, err := bus.EventMsg(ctx, ev.subject, ev.env)
 			if err != nil {
 				return nil, err
 			}
-			f, err := s.js.PublishMsgAsync(msg)
-			if err != nil {
-				return nil, fmt.Errorf("ingest: publish %s to %s: %w", ev.env.ID, ev.subject, err)
-			}
-			futures = append(futures, f)
+			msgs = append(msgs, msg)
 		}
-		for i, f := range futures {
+		for i, r := range bus.PublishBatch(ctx, s.js, msgs) {
 			ev := events[start+i]
-			select {
-			case ack := <-f.Ok():
-				if ack.Duplicate {
-					duplicates = append(duplicates, ev.reportID)
-				}
-			case err := <-f.Err():
-				return nil, fmt.Errorf("ingest: publish %s to %s: %w", ev.env.ID, ev.subject, err)
-			case <-ctx.Done():
-				return nil, fmt.Errorf("ingest: publish %s to %s: no acknowledgement: %w", ev.env.ID, ev.subject, context.Cause(ctx))
+			if r.Err != nil {
+				return nil, fmt.Errorf("ingest: publish %s to %s: %w", ev.env.ID, ev.subject, r.Err)
+			}
+			// A message sent more than once may be acknowledged as a duplicate of its own first send: only a
+			// first send's answer says the caller repeated itself.
+			if r.Ack.Duplicate && r.Sends == 1 {
+				duplicates = append(duplicates, ev.reportID)
 			}
 		}
 	}

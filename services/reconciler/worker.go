@@ -122,7 +122,7 @@ func (w *partitionWorker) run(ctx context.Context) error {
 		}
 		batchCtx, cancelBatch := context.WithCancelCause(waitCtx)
 		stopWatch := w.watchStall(batchCtx, stream, iter, w.offset, cancelBatch)
-		batch, err := bus.NextBatch(batchCtx, iter, w.e.cfg.BatchSize, w.e.cfg.BatchWait)
+		batch, err := nextBatch(batchCtx, iter, w.e.cfg.BatchSize, w.e.cfg.BatchWait)
 		stopWatch()
 		stalled := errors.Is(context.Cause(batchCtx), errStalled)
 		cancelBatch(nil)
@@ -149,6 +149,34 @@ func (w *partitionWorker) run(ctx context.Context) error {
 			if iter, err = w.consume(ctx); err != nil {
 				return err
 			}
+		}
+	}
+}
+
+// nextBatch is bus.NextBatch that returns as soon as ctx ends, even while the read is stuck inside the ordered
+// consumer's own reset, which sees no context and waits up to 10s for a consumer-create answer that may have
+// died with a NATS server (the scale-out test saw partitions resume only then, whatever the stall watch said).
+// A batch the abandoned read returns later is dropped: nothing of it was applied, and the partition's next
+// consumer starts again after the stored offset.
+func nextBatch(ctx context.Context, iter jetstream.MessagesContext, max int, wait time.Duration) ([]jetstream.Msg, error) {
+	type result struct {
+		batch []jetstream.Msg
+		err   error
+	}
+	out := make(chan result, 1)
+	go func() {
+		b, err := bus.NextBatch(ctx, iter, max, wait)
+		out <- result{b, err}
+	}()
+	select {
+	case r := <-out:
+		return r.batch, r.err
+	case <-ctx.Done():
+		select {
+		case r := <-out: // a batch that arrived as ctx ended is still handed on
+			return r.batch, r.err
+		default:
+			return nil, context.Cause(ctx)
 		}
 	}
 }
@@ -184,12 +212,19 @@ var errStalled = errors.New("partition consumer stalled")
 // stallCheck is how often a waiting partition compares its offset with the end of its log. After a NATS server
 // fails, an ordered consumer can be left waiting on a pull request that died with the server while its
 // heartbeat check was paused for the reconnect (nats.go 1.55), so it would wait for good; the scale-out test
-// (internal/scaleout) saw it. Two checks in a row that find the log ahead of the offset while nothing arrives
-// re-create the consumer; a check is one direct get of the subject's last message.
-const stallCheck = 2 * time.Second
+// (internal/scaleout) saw it — and the consumer's own re-creation waits up to 10s for a consumer-create answer
+// lost with the server. A check that finds the log ahead of the offset while nothing arrives is confirmed
+// stallConfirm later (a healthy consumer delivers a stored message within milliseconds), and a confirmed
+// stall re-creates the consumer: a partition resumes within about a second of its log moving on after its
+// stream has a leader again. A check is one direct get of the subject's last message; a false alarm (a
+// delivery slower than stallConfirm) costs one consumer re-creation from the stored offset, nothing else.
+const (
+	stallCheck   = time.Second
+	stallConfirm = 250 * time.Millisecond
+)
 
-// watchStall cancels ctx with errStalled when, twice in a row stallCheck apart, the partition's log holds a
-// message beyond offset, and stops iter: a wait can be stuck inside the ordered consumer's own reset, which
+// watchStall cancels ctx with errStalled when a check and its confirmation find the partition's log holding
+// a message beyond offset, and stops iter: a wait can be stuck inside the ordered consumer's own reset, which
 // retries creating its consumer without end and sees no context, only the iterator being stopped. It stops
 // watching when ctx ends or the returned function is called.
 func (w *partitionWorker) watchStall(ctx context.Context, stream jetstream.Stream, iter jetstream.MessagesContext, offset uint64, cancel context.CancelCauseFunc) func() {
@@ -197,9 +232,9 @@ func (w *partitionWorker) watchStall(ctx context.Context, stream jetstream.Strea
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		t := time.NewTicker(stallCheck)
+		t := time.NewTimer(stallCheck)
 		defer t.Stop()
-		behind := 0
+		behind := false
 		for {
 			select {
 			case <-done:
@@ -211,11 +246,14 @@ func (w *partitionWorker) watchStall(ctx context.Context, stream jetstream.Strea
 			qctx, qcancel := context.WithTimeout(ctx, stallCheck)
 			last, err := stream.GetLastMsgForSubject(qctx, bus.ClaimsSubject(w.partition))
 			qcancel()
-			if err != nil || last.Sequence <= offset {
-				behind = 0
-				continue
-			}
-			if behind++; behind >= 2 {
+			switch {
+			case err != nil || last.Sequence <= offset:
+				behind = false
+				t.Reset(stallCheck)
+			case !behind:
+				behind = true
+				t.Reset(stallConfirm)
+			default:
 				cancel(errStalled)
 				go iter.Stop() // may wait for the reset in progress to notice
 				return
@@ -380,7 +418,7 @@ func (w *partitionWorker) publish(ctx context.Context, res *batchResult) {
 	if !w.e.cfg.PublishDecisions || len(res.decisions) == 0 {
 		return
 	}
-	var futures []jetstream.PubAckFuture
+	var msgs []*nats.Msg
 	for _, d := range res.decisions {
 		env, err := event.New(event.TypeDecisionRecorded, d.DecisionID, "mneme/reconciler", d.Workspace, d.DecidedAt, d)
 		if err != nil {
@@ -391,23 +429,25 @@ func (w *partitionWorker) publish(ctx context.Context, res *batchResult) {
 		if err != nil {
 			continue
 		}
-		f, err := w.e.js.PublishMsgAsync(msg)
-		if err != nil {
-			w.e.log.Warn("reconciler: publish decision", "decision_id", d.DecisionID, "err", err)
-			continue
-		}
-		futures = append(futures, f)
+		msgs = append(msgs, msg)
 	}
+	// The partition does not wait for the ledger, but the wait is bounded: an acknowledgement lost with a NATS
+	// server that died never arrives, and an unbounded wait would keep a goroutine (and its decisions) for
+	// good. Within the bound a decision left unanswered is sent again once the ledger has a new leader.
 	go func() {
-		for _, f := range futures {
-			select {
-			case <-f.Ok():
-			case err := <-f.Err():
-				w.e.log.Warn("reconciler: decision not published to the ledger", "subject", f.Msg().Subject, "err", err)
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ledgerPublishTimeout)
+		defer cancel()
+		for i, r := range bus.PublishBatch(pctx, w.e.js, msgs) {
+			if r.Err != nil {
+				w.e.log.Warn("reconciler: decision not published to the ledger", "subject", msgs[i].Subject,
+					"decision_id", msgs[i].Header.Get(jetstream.MsgIDHeader), "err", r.Err)
 			}
 		}
 	}()
 }
+
+// ledgerPublishTimeout bounds how long a batch's decisions are offered to the ledger feed.
+const ledgerPublishTimeout = 30 * time.Second
 
 // retryPolicy is the reconciler's in-process retry: RetryBackoff doubling up to 5s, without bound.
 func (e *engine) retryPolicy() bus.RetryPolicy {
