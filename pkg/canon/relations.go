@@ -20,19 +20,23 @@ import "strings"
 // structural key, and the reconciler still merges a subject's paraphrased predicates by embedding similarity.
 // The converse nouns of a relation said of its subject ("X is an alumnus of Y", "X is a creation of Y") and
 // Wikidata's own aliases of these properties ("built by" for manufacturer, "head office" for headquarters,
-// "premiered on" for original broadcaster) are listed with them.
+// "premiered on" for original broadcaster) are listed with them, and so are the dictionary synonyms of a
+// relation's verb or noun in everyday English: "hails from" is "comes from", a passport is the document of a
+// citizenship, an adherent, follower or believer of a faith holds it as their religion, a home base or being
+// "based out of" a place (American English) is where an organization is based; whoever hired someone (at or
+// by) and a job with an organization name the employer, and a promotion to a title names the occupation.
 var relationAliases = map[string][]string{
 	"born_in":           {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":           {"birthday", "date_of_birth", "birth_date", "birthdate"},
 	"died_in":           {"place_of_death", "death_place", "passes_away_in", "dies_in", "died_at", "dies_at"},
 	"died_on":           {"date_of_death", "death_date", "dies_on", "passes_away_on"},
 	"spouse":            {"married_to", "husband", "wife", "marries", "is_married_to"},
-	"works_at":          {"job_at", "works_for", "employer", "employed_by", "employed_at", "employee_of"},
+	"works_at":          {"job_at", "job_with", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
 	"works_in":          {"place_of_work", "work_location", "workplace"},
-	"occupation":        {"profession", "job", "works_as", "job_title", "career"},
-	"citizen_of":        {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of"},
+	"occupation":        {"profession", "job", "works_as", "job_title", "career", "promoted_to"},
+	"citizen_of":        {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport"},
 	"educated_at":       {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "graduates_from", "alma_mater", "studied_at", "education"},
-	"headquartered_in":  {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in"},
+	"headquartered_in":  {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
 	"known_for":         {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
 	"author":            {"writer", "written_by", "authored_by"},
 	"creator":           {"created_by", "creation_of"},
@@ -47,8 +51,8 @@ var relationAliases = map[string][]string{
 	"director":          {"directed_by", "managing_director"},
 	"capital":           {"capital_city"},
 	"located_in":        {"in", "is_in", "lies_in", "lies_within", "situated_in", "located_within"},
-	"comes_from":        {"originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
-	"religion":          {"faith", "religious_affiliation", "religion_or_worldview"},
+	"comes_from":        {"hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
+	"religion":          {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in"},
 	"speaks":            {"fluent_in", "languages_spoken", "language_spoken"},
 	"member_of":         {"part_of", "membership_of", "member"},
 	"child":             {"son", "daughter", "children", "kid"},

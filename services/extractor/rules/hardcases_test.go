@@ -248,6 +248,54 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kim", "", "Zephyr", false}}},
 		{name: "this weekday is ahead", content: "My appointment is this Thursday.",
 			want: []claim{{"kim", "appointment", "Thursday 6 June 2024", false}}},
+		// Copulas other than "be": of change ("became" — what the subject is from now on) and hedged ("happens
+		// to be", "turned out to be" — the relation is the complement's).
+		{name: "copula of change with an indefinite relational noun", content: "Sunita Rao became a citizen of Peru.",
+			want: []claim{{"sunita_rao", "citizen_of", "Peru", false}}, functional: []string{"Peru"}},
+		{name: "copula of change with an office", content: "Bruno Keller became the chairman of Velto.",
+			want: []claim{{"velto", "chair", "Bruno Keller", false}}, functional: []string{"Bruno Keller"}},
+		{name: "hedged copula after a relational subject", content: "Bruno Keller's employer happens to be Velto.",
+			want: []claim{{"bruno_keller", "works_at", "Velto", false}}},
+		{name: "hedged copula with a particle", content: "Bruno Keller turned out to be the founder of Velto.",
+			want: []claim{{"velto", "founder", "Bruno Keller", false}}},
+		{name: "hedged copula before an adjective names no relation", content: "Bruno Keller seems to be tired.",
+			absent: []claim{{"bruno_keller", "", "tired", false}}},
+		// Relations named by a noun or a relative clause around the name.
+		{name: "cleft with 'the one who' and an irregular verb", content: "Ida Berg is the one who wrote Cold Harbour.",
+			want:   []claim{{"cold_harbour", "author", "Ida Berg", false}},
+			absent: []claim{{"cold_harbour", "wrote_by", "", false}}},
+		{name: "a work by its maker", content: "Cold Harbour is a novel by Ida Berg.",
+			want: []claim{{"cold_harbour", "author", "Ida Berg", false}}},
+		{name: "a film by its maker", content: "Red Fjord is a film by Ola Sand.",
+			want: []claim{{"red_fjord", "director", "Ola Sand", false}}},
+		{name: "'by' after a noun that names no work", content: "Velto is a company by the sea.",
+			absent: []claim{{"velto", "", "the sea", false}}},
+		{name: "converse noun of a religion", content: "Sunita Rao is an adherent of Jainism.",
+			want: []claim{{"sunita_rao", "religion", "Jainism", false}}},
+		{name: "verb synonym of coming from", content: "Sunita Rao hails from Pune.",
+			want: []claim{{"sunita_rao", "comes_from", "Pune", false}}},
+		{name: "a passport says the citizenship", content: "Sunita Rao's passport is Peruvian.",
+			want: []claim{{"sunita_rao", "citizen_of", "Peruvian", false}}},
+		// Changes said with a get-passive, a job taken with an organization and "now" closing the clause.
+		{name: "get-passive of hiring", content: "Lukas got hired at Zalando.",
+			want: []claim{{"lukas", "works_at", "Zalando", false}}, functional: []string{"Zalando"}},
+		{name: "get-passive of a promotion", content: "Lukas got promoted to senior analyst.",
+			want: []claim{{"lukas", "occupation", "senior analyst", false}}, functional: []string{"senior analyst"}},
+		{name: "a job taken with an organization", content: "Lukas took a job with Zalando.",
+			want: []claim{{"lukas", "works_at", "Zalando", false}}, functional: []string{"Zalando"}},
+		{name: "'now' closing the clause is a change cue", content: "Lukas drives a Tesla now.",
+			want: []claim{{"lukas", "", "a Tesla", false}}, functional: []string{"a Tesla"}},
+		// The past habitual says the value no longer holds: no claim files it as current.
+		{name: "past habitual of a third person", content: "Greta used to live in Malmö.",
+			want:   []claim{{"greta", "used_to_lives_in", "Malmö", false}},
+			absent: []claim{{"greta", "lives_in", "", false}}},
+		{name: "past habitual of the speaker", content: "I used to work at Ericsson.",
+			want:   []claim{{"kim", "used_to_works_at", "Ericsson", false}},
+			absent: []claim{{"kim", "works_at", "", false}}},
+		{name: "past habitual beside the present", content: "Greta used to live in Malmö, but now she lives in Lund.",
+			want:       []claim{{"greta", "used_to_lives_in", "Malmö", false}, {"greta", "lives_in", "Lund", false}},
+			absent:     []claim{{"greta", "lives_in", "Malmö", false}},
+			functional: []string{"Lund"}},
 	}
 	e := New()
 	for _, c := range cases {
@@ -348,6 +396,54 @@ func TestSingleValuedValuesStatedOnce(t *testing.T) {
 			if owners == 0 {
 				t.Errorf("%q: no claim states %q: %s", c.content, v, render(got))
 			}
+		}
+	}
+}
+
+// TestUsedToPresent checks which clauses are read as the past habitual, and the present statement each is
+// read from; the adjective "used to" (after "be" or "get") and the passive "is used to make" are not.
+func TestUsedToPresent(t *testing.T) {
+	cases := []struct{ clause, present string }{
+		{"Greta used to live in Malmö", "Greta lives in Malmö"},
+		{"I used to work at Ericsson", "I work at Ericsson"},
+		{"we used to be neighbours", "we are neighbours"},
+		{"Greta used to have a dog", "Greta has a dog"},
+		{"Greta used to be a nurse", "Greta is a nurse"},
+		{"Greta is used to the cold", ""},
+		{"I got used to the noise", ""},
+		{"Bamboo is used to make paper", ""},
+		{"Greta used the car", ""},
+	}
+	for _, c := range cases {
+		got, _, ok := usedToPresent(c.clause)
+		if c.present == "" {
+			if ok {
+				t.Errorf("%q: read as a past habitual (%q), want not", c.clause, got)
+			}
+			continue
+		}
+		if !ok || got != c.present {
+			t.Errorf("%q: got %q (%v), want %q", c.clause, got, ok, c.present)
+		}
+	}
+}
+
+// TestChangeCue checks the words that say a clause's value replaced an earlier one, "now" closing the clause
+// among them, and the spans of time ending in "now" that say nothing changed.
+func TestChangeCue(t *testing.T) {
+	for clause, want := range map[string]bool{
+		"Lukas drives a Tesla now":           true,
+		"I'm dating Noor now":                true,
+		"Lukas now drives a Tesla":           true,
+		"she currently works at Lidl":        true,
+		"Lukas has driven a Tesla until now": false,
+		"he should be home by now":           false,
+		"that's enough for now":              false,
+		"Lukas drives a Tesla":               false,
+		"from now on I cook at home":         true,
+	} {
+		if got := changeCue(clause); got != want {
+			t.Errorf("changeCue(%q) = %v, want %v", clause, got, want)
 		}
 	}
 }
