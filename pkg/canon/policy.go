@@ -32,7 +32,7 @@ var builtinFunctional = []string{
 	"works_at", "works_for", "works_in", "works_as", "employer", "employed_by", "employed_at", "job", "job_title",
 	"occupation", "profession", "position", "role", "job_status", "manager", "boss", "ceo",
 	"chief_executive_officer", "chairperson", "chair", "director", "president", "prime_minister",
-	"head_of_state", "head_of_government", "leader", "mayor", "governor", "owner",
+	"head_of_state", "head_of_government", "head", "leader", "mayor", "governor", "owner",
 	// family and relationships
 	"spouse", "married_to", "wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "engaged_to",
 	"relationship_status", "mother", "father",

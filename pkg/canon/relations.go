@@ -14,7 +14,7 @@ import "strings"
 // citizenship, education, headquarters, notable work, author, creator, developer, performer, founder,
 // producer and manufacturer, chairperson, chief executive, capital, location, origin, religion, languages spoken,
 // membership, child, original broadcaster, twinned administrative body, genre, original language, language of
-// a work, sport), and the everyday attributes of a person (the names forms and profiles give salary, phone
+// a work, sport, member of sports team — "plays for" —, native language — "mother tongue"), and the everyday attributes of a person (the names forms and profiles give salary, phone
 // number and e-mail address). It is general English for these relations,
 // written from the properties' meaning, not from any data set's sentences; relations outside it keep their
 // structural key, and the reconciler still merges a subject's paraphrased predicates by embedding similarity.
@@ -67,6 +67,8 @@ var relationAliases = map[string][]string{
 	"original_language": {"original_language_of_work", "language_of_original_work"},
 	"written_in":        {"language_of_work", "language_of_work_or_name", "in_language"},
 	"sport":             {"plays_sport", "sports"},
+	"team":              {"plays_for", "played_for", "member_of_sports_team", "club", "sports_team"},
+	"native_language":   {"mother_tongue", "first_language", "native_tongue"},
 	"salary":            {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns"},
 	"phone_number":      {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
 	"email":             {"email_address", "e-mail", "e_mail", "mail_address"},

@@ -240,7 +240,7 @@ func changeCue(clause string) bool {
 var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
-	sent := stripDiscourse(expand(raw))
+	sent := plainly(stripDiscourse(expand(raw)), tc.ref)
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
 		c := e.claim(*tc, s, sent, findDates(sent, tc.ref), seq)
