@@ -325,6 +325,23 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"ida_berg", "native_language", "Norwegian", false}}, functional: []string{"Norwegian"}},
 		{name: "team of a player", content: "Ida Berg plays for Velto FC.",
 			want: []claim{{"ida_berg", "team", "Velto FC", false}}},
+		// The kind of the object says the relation: a school, whatever verb takes the child there.
+		{name: "school said with 'goes to'", content: "My daughter Ines goes to Maple Grove Academy.",
+			want: []claim{{"ines", "school", "Maple Grove Academy", false}}, functional: []string{"Maple Grove Academy"}},
+		{name: "school after what the child does there", content: "Tomas starts first grade at Birchwood Elementary.",
+			want: []claim{{"tomas", "school", "Birchwood Elementary", false}}},
+		{name: "causative move to a school", content: "We moved Tomas to Riverside Montessori in January.",
+			want:   []claim{{"tomas", "school", "Riverside Montessori", false}},
+			absent: []claim{{"kim", "", "Tomas", false}, {"kim", "school", "", false}}, functional: []string{"Riverside Montessori"},
+			validFrom: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "causative switch with a time after the school", content: "We switched Ines to Oak Park High this spring.",
+			want: []claim{{"ines", "school", "Oak Park High", false}}},
+		{name: "a move to a city is no school", content: "We moved Tomas to Denver.",
+			absent: []claim{{"tomas", "school", "", false}, {"kim", "school", "", false}}},
+		{name: "a university is no school", content: "Ines goes to Lund University.",
+			absent: []claim{{"ines", "school", "", false}}},
+		{name: "comma splice before a negated clause", content: "Greta moved to Lund last spring, Malmö was not a good fit.",
+			want: []claim{{"greta", "lives_in", "Lund", false}}, absent: []claim{{"greta", "", "Malmö", false}}},
 	}
 	e := New()
 	for _, c := range cases {

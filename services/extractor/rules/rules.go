@@ -559,7 +559,7 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 	if numbered {
 		return out
 	}
-	return roleEmployers(clause, out)
+	return schoolSpecs(clause, roleEmployers(clause, out))
 }
 
 // clauseSpecs runs the patterns over one assertive clause.
