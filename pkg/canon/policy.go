@@ -18,7 +18,8 @@ import (
 // properties of people and organizations: place and date of birth and of death, father, mother, spouse,
 // capital, head of state and of government, chief executive, chairperson, headquarters, official name.
 // (2) The attributes a person has one of at a time, as forms and profiles ask for them: where they live,
-// where they work and as what, age, name, relationship status, contact details, height and weight.
+// where they work and as what, age, name, relationship status, contact details, height and weight, religion,
+// native language, the school a child attends; and who heads an organization (its head, leader, chair).
 // (3) The place and time of a one-time event (born, died, founded, created, invented, built, released):
 // an event happens once. Quantities a person tracks (budget, rent, salary, price, deadline, score, version)
 // have one current value. Nothing here is taken from a benchmark's phrasing; relations outside the list
@@ -39,7 +40,7 @@ var builtinFunctional = []string{
 	// identity
 	"age", "name", "full_name", "nickname", "gender", "pronouns", "email", "phone", "phone_number",
 	"birthday", "date_of_birth", "birthplace", "place_of_birth", "place_of_death", "date_of_death",
-	"nationality", "height", "weight", "native_language", "first_language",
+	"nationality", "height", "weight", "native_language", "first_language", "religion",
 	// the place and time of one-time events
 	"born_in", "born_on", "died_in", "died_on", "founded_in", "founded_on", "created_in", "invented_in",
 	"built_in", "released_in", "released_on", "established_in",

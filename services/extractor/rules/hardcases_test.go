@@ -342,6 +342,10 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"ines", "school", "", false}}},
 		{name: "comma splice before a negated clause", content: "Greta moved to Lund last spring, Malmö was not a good fit.",
 			want: []claim{{"greta", "lives_in", "Lund", false}}, absent: []claim{{"greta", "", "Malmö", false}}},
+		{name: "lower-case value before a relational noun", content: "ida berg has norwegian citizenship.",
+			want: []claim{{"ida_berg", "citizen_of", "norwegian", false}}},
+		{name: "a religion is one at a time", content: "Sunita Rao is a follower of Jainism.",
+			want: []claim{{"sunita_rao", "religion", "Jainism", false}}, functional: []string{"Jainism"}},
 	}
 	e := New()
 	for _, c := range cases {

@@ -860,6 +860,12 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 				return []triple{{subject: subjText, relation: p.toks[e].Lower, object: p.span(k, e), key: p.toks[e].Lemma}}
 			}
 		}
+		// Typed in lower case ("has norwegian citizenship"), the value is an adjective before a noun that
+		// names a relation; "has red hair" names none.
+		if k+1 < len(p.toks) && nlp.IsAdjective(p.tag(k)) && !nlp.Capitalized(p.toks[k].Text) && nlp.IsNoun(p.tag(k+1)) &&
+			k+2 == len(p.toks) && canon.KnownRelation(canon.RelationKey(p.toks[k+1].Lemma)) {
+			return []triple{{subject: subjText, relation: p.toks[k+1].Lower, object: p.toks[k].Text, key: p.toks[k+1].Lemma}}
+		}
 	}
 	// Light verb + relational noun + "of": "holds citizenship of Peru" → (X, citizenship of, Peru).
 	if lightVerbs[lemma] && j+1 < len(p.toks) && nlp.IsNoun(p.tag(j)) && !nlp.IsProper(p.tag(j)) && p.low(j+1) == "of" {
