@@ -346,6 +346,10 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"ida_berg", "citizen_of", "norwegian", false}}},
 		{name: "a religion is one at a time", content: "Sunita Rao is a follower of Jainism.",
 			want: []claim{{"sunita_rao", "religion", "Jainism", false}}, functional: []string{"Jainism"}},
+		{name: "a transfer changes where one works", content: "Priit transferred to the Tartu office.",
+			want: []claim{{"priit", "works_in", "the Tartu office", false}}, functional: []string{"the Tartu office"}},
+		{name: "a transfer said with a get-passive", content: "Priit got transferred to the Tartu office.",
+			want: []claim{{"priit", "works_in", "the Tartu office", false}}},
 	}
 	e := New()
 	for _, c := range cases {

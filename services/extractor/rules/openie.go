@@ -968,6 +968,8 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 var changeVerbs = map[string]string{
 	"move|to": "lives_in", "relocate|to": "lives_in", "move|into": "lives_in",
 	"join|": "works_at", "start|at": "works_at", "marry|": "married_to",
+	// Transferring (intransitive) is moving to another post of the same employer: where one works changes.
+	"transfer|to": "works_in",
 }
 
 // roleNoun is the noun naming whoever does what verb lemma says, as the relation of the thing it is done to:
