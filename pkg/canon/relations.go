@@ -25,18 +25,19 @@ import "strings"
 // citizenship, an adherent, follower or believer of a faith holds it as their religion, a home base or being
 // "based out of" a place (American English) is where an organization is based; whoever hired someone (at or
 // by) and a job with an organization name the employer, a promotion to a title names the occupation, and being
-// transferred to a place (another post of the same employer) names where one works.
+// transferred to a place (another post of the same employer) names where one works; a parent company owns its
+// subsidiary, a degree from a university says one was educated there, and a musician records for their label.
 var relationAliases = map[string][]string{
 	"born_in":           {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":           {"birthday", "date_of_birth", "birth_date", "birthdate"},
 	"died_in":           {"place_of_death", "death_place", "passes_away_in", "dies_in", "died_at", "dies_at"},
 	"died_on":           {"date_of_death", "death_date", "dies_on", "passes_away_on"},
-	"spouse":            {"married_to", "husband", "wife", "marries", "is_married_to"},
+	"spouse":            {"married_to", "husband", "wife", "marries", "is_married_to", "weds"},
 	"works_at":          {"job_at", "job_with", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
 	"works_in":          {"place_of_work", "work_location", "workplace", "transferred_to"},
 	"occupation":        {"profession", "job", "works_as", "job_title", "career", "promoted_to"},
 	"citizen_of":        {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport"},
-	"educated_at":       {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "graduates_from", "alma_mater", "studied_at", "education"},
+	"educated_at":       {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "alma_mater", "studied_at", "education"},
 	"headquartered_in":  {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
 	"known_for":         {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
 	"author":            {"writer", "written_by", "authored_by"},
@@ -45,13 +46,13 @@ var relationAliases = map[string][]string{
 	"performer":         {"performed_by"},
 	"founder":           {"founded_by", "established_by", "cofounder", "co-founder"},
 	"founded_in":        {"established_in", "formed_in"},
-	"owner":             {"owned_by"},
+	"owner":             {"owned_by", "parent_company", "parent_organization", "subsidiary_of"},
 	"producer":          {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
 	"chair":             {"chairperson", "chairman", "chairwoman", "chaired_by"},
 	"ceo":               {"chief_executive_officer", "chief_executive"},
 	"director":          {"directed_by", "managing_director"},
 	"capital":           {"capital_city"},
-	"located_in":        {"in", "is_in", "lies_in", "lies_within", "situated_in", "located_within"},
+	"located_in":        {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},
 	"comes_from":        {"hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
 	"religion":          {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in"},
 	"speaks":            {"fluent_in", "languages_spoken", "language_spoken"},
@@ -59,10 +60,10 @@ var relationAliases = map[string][]string{
 	"child":             {"son", "daughter", "children", "kid"},
 	"lives_in":          {"resides_in", "residence", "home", "current_city", "place_of_residence"},
 	"head_coach":        {"coach", "coached_by"},
-	"record_label":      {"signed_to", "label"},
-	"official_language": {"language_of_state"},
+	"record_label":      {"signed_to", "label", "records_for"},
+	"official_language": {"language_of_state", "official_tongue"},
 	"position":          {"plays_as", "position_played", "plays_position", "plays_position_of"},
-	"broadcaster":       {"aired_by", "premieres_on", "premiered_on", "original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
+	"broadcaster":       {"aired_by", "premieres_on", "premiered_on", "premiers_on", "broadcast_on", "original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
 	"twinned_with":      {"sister_city", "twin_city", "twin_town", "sister_town", "partner_city", "twinned_administrative_body"},
 	"genre":             {"music", "music_genre", "musical_genre", "film_genre", "literary_genre", "artistic_genre", "type_of_music", "kind_of_music", "style_of_music"},
 	"original_language": {"original_language_of_work", "language_of_original_work"},

@@ -350,6 +350,24 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"priit", "works_in", "the Tartu office", false}}, functional: []string{"the Tartu office"}},
 		{name: "a transfer said with a get-passive", content: "Priit got transferred to the Tartu office.",
 			want: []claim{{"priit", "works_in", "the Tartu office", false}}},
+		// A name before a converse noun ("a Lund University graduate"), a classifier noun with a place ("a
+		// city in Tarvia"), "part of", and more verb synonyms of the alias groups.
+		{name: "name before a converse noun", content: "Ola Sand is a Lund University graduate.",
+			want: []claim{{"ola_sand", "educated_at", "Lund University", false}}},
+		{name: "employee of a named organization", content: "Ola Sand is a Velto employee.",
+			want: []claim{{"ola_sand", "works_at", "Velto", false}}, functional: []string{"Velto"}},
+		{name: "a name before a noun that names no relation", content: "Ola Sand is a Velto customer.",
+			absent: []claim{{"ola_sand", "", "Velto", false}}},
+		{name: "classifier noun and a place", content: "Velmora is a city in Tarvia.",
+			want: []claim{{"velmora", "located_in", "Tarvia", false}}},
+		{name: "part of a whole", content: "Tarvia is part of Oceania.",
+			want: []claim{{"tarvia", "", "Oceania", false}}, absent: []claim{{"oceania", "", "", false}}},
+		{name: "idiom of marriage", content: "Ola Sand tied the knot with Ida Berg.",
+			want: []claim{{"ola_sand", "spouse", "Ida Berg", false}, {"ida_berg", "spouse", "Ola Sand", false}}},
+		{name: "a degree from a university", content: "Ola Sand holds a degree from Lund University.",
+			want: []claim{{"ola_sand", "educated_at", "Lund University", false}}},
+		{name: "a subsidiary's owner", content: "Velto is a subsidiary of Acme Group.",
+			want: []claim{{"velto", "owner", "Acme Group", false}}},
 	}
 	e := New()
 	for _, c := range cases {

@@ -12,7 +12,7 @@ import (
 // her last in Tromsø" is "died in Tromsø", "came into the world in Tromsø" is "was born in Tromsø", "calls
 // Tromsø home" is "lives in Tromsø", "at the helm of Velto" is "leads Velto". The list holds the idioms of
 // English dictionaries (Oxford, Collins and Merriam-Webster list each under its headword) for the events and
-// relations people state most — birth, death, home, origin, leadership, authorship — each rewritten to the
+// relations people state most — birth, death, home, origin, leadership, marriage, authorship — each rewritten to the
 // plain verb the dictionary defines it by. It is general English, written from the idioms' meaning, not from
 // any data set's sentences; the plain wording keeps the idiom's tense and subject, so the clause reader keys it
 // as it keys the plain verb ("died in" → died_in).
@@ -39,6 +39,8 @@ var idioms = []struct {
 	{regexp.MustCompile(`(?i)\b(?:is|'s)\s+(?:now\s+)?(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "heads"},
 	{regexp.MustCompile(`(?i)\bwas\s+(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "headed"},
 	{regexp.MustCompile(`(?i)\b(has|had)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+at\s+the\s+helm\b`), "$1 $2 as its head"},
+	// marriage
+	{regexp.MustCompile(`(?i)\btied\s+the\s+knot\s+with\b`), "married"},
 	// authorship: "to pen" is to write
 	{regexp.MustCompile(`\b((?i:was|were|been|is|are|be|being))\s+penned\b`), "$1 written"},
 	{regexp.MustCompile(`\bpenned\b`), "wrote"},

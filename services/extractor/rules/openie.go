@@ -1401,7 +1401,24 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	if !ok || np.pronoun {
 		return nil
 	}
+	// "Ida Berg is a Lund University graduate", "X is a Velto employee": a name before a converse noun of a
+	// relation is the noun's "of" object, as in "a graduate of Lund University".
+	if np.indef && np.proper && np.to < len(p.toks) && nlp.IsNoun(p.tag(np.to)) && !nlp.IsProper(p.tag(np.to)) && (np.to+1 == len(p.toks) || p.low(np.to+1) == ",") {
+		if key := joinKey(p.toks[np.to].Lemma, "of"); canon.KnownRelation(canon.RelationKey(key)) {
+			art := "a "
+			if strings.ContainsRune("aeiou", rune(p.low(np.to)[0])) {
+				art = "an "
+			}
+			return []triple{{subject: subjText, relation: "is " + art + p.toks[np.to].Lower + " of", object: p.span(np.from+1, np.to), key: key}}
+		}
+	}
 	bare := np.from == k && !np.indef && !np.definite && np.possessor == nil
+	if bare && !np.proper && np.head == np.from && p.toks[np.head].Lemma == "part" && p.low(np.to) == "of" {
+		// "Tarvia is part of Oceania": the subject is the part, not the whole's "part".
+		return p.objects(np.to+1, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: "is part of", object: obj, key: "part_of"}
+		})
+	}
 	if (np.definite || bare) && np.proper {
 		// "Emmanuel Macron is the President of France", "X is CEO of Y": an office in capitals, read at its "of".
 		first := np.from + 1
@@ -1442,6 +1459,16 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			return p.objects(ob.from, func(obj string, isDate bool) triple {
 				return triple{subject: subjText, relation: "is " + rel, object: obj, key: joinKey(relKeyNoun(p, np), "of")}
 			})
+		}
+		// "Tarvia is a country in Oceania", "Velmora is a city in Tarvia": a noun that only names the kind of
+		// the subject, then where it is.
+		if classifierNouns[p.toks[np.head].Lemma] && np.head == np.to-1 && np.to+1 < len(p.toks) && locativePreps[p.low(np.to)] {
+			if where, ok := p.nounPhrase(np.to + 1); ok && (where.proper || p.numbered) && !where.pronoun {
+				prep := p.low(np.to)
+				return p.objects(np.to+1, func(obj string, isDate bool) triple {
+					return triple{subject: subjText, relation: "is " + p.low(np.from) + " " + p.toks[np.head].Lower + " " + prep, object: obj, key: "located_in"}
+				})
+			}
 		}
 		// "The Watsons is a novel by Jane Austen": "by" after a noun naming a work names who made it.
 		if role := workMaker[p.toks[np.head].Lemma]; role != "" && p.low(np.to) == "by" && np.to+1 < len(p.toks) {
