@@ -368,6 +368,13 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"ola_sand", "educated_at", "Lund University", false}}},
 		{name: "a subsidiary's owner", content: "Velto is a subsidiary of Acme Group.",
 			want: []claim{{"velto", "owner", "Acme Group", false}}},
+		// A present-time adverbial opening a clause is a change cue and no part of the subject or the object.
+		{name: "present-time adverbial opening a clause", content: "These days I mostly drink green tea.",
+			want: []claim{{"kim", "", "green tea", false}}, functional: []string{"green tea"}},
+		{name: "present-time adverbial before a name", content: "Nowadays Greta commutes to Malmö.",
+			want: []claim{{"greta", "", "Malmö", false}}, absent: []claim{{"nowadays_greta", "", "", false}}},
+		{name: "present-time adverbial closing a first-person clause", content: "I mostly drink green tea these days.",
+			want: []claim{{"kim", "", "green tea", false}}, absent: []claim{{"kim", "", "green tea these days", false}}},
 	}
 	e := New()
 	for _, c := range cases {

@@ -342,11 +342,33 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 	if past, verb, ok := usedToPresent(clause); ok && !numbered {
 		return e.pastClaims(tc, clause, past, verb, seq, first)
 	}
+	cue := false
+	if !numbered {
+		if bare := withoutPresentTime(clause); bare != clause {
+			// "These days I mostly drink green tea": the adverbial says the value is the current one (a change
+			// cue) and is no part of the relation or its object.
+			clause, cue = bare, true
+		}
+	}
 	dates := findDates(clause, tc.ref)
 	for _, s := range e.specs(*tc, clause, dates, numbered, first) {
+		s.change = s.change || cue
 		claims = append(claims, e.claim(*tc, s, clause, dates, seq))
 	}
 	return claims
+}
+
+// rePresentLead is a present-time adverbial opening a clause ("These days, I …", "Nowadays I …", "Lately
+// I've …", "At the moment …"; "now that" opens a reason, not a time).
+var rePresentLead = regexp.MustCompile(`^(?i:these\s+days|nowadays|lately|currently|at\s+the\s+moment|at\s+present|right\s+now|now)(?:\s*,\s*|\s+)(?i:(?:that|then)\b)?`)
+
+// withoutPresentTime drops a present-time adverbial opening or closing a clause (presentAdverbials, and the
+// openers of rePresentLead); the clause is returned unchanged when it has none.
+func withoutPresentTime(clause string) string {
+	if m := rePresentLead.FindStringSubmatch(clause); m != nil && !strings.HasSuffix(strings.ToLower(m[0]), "that") && !strings.HasSuffix(strings.ToLower(m[0]), "then") && len(clause) > len(m[0]) {
+		clause = clause[len(m[0]):]
+	}
+	return withoutPresentAdverbial(clause)
 }
 
 // reUsedTo is the past habitual "used to" and the verb it makes past ("Oskar used to live in Oslo", "I never
