@@ -24,16 +24,17 @@ import "strings"
 // relation's verb or noun in everyday English: "hails from" is "comes from", a passport is the document of a
 // citizenship, an adherent, follower or believer of a faith holds it as their religion, a home base or being
 // "based out of" a place (American English) is where an organization is based; whoever hired someone (at or
-// by) and a job with an organization name the employer, a promotion to a title names the occupation, and being
-// transferred to a place (another post of the same employer) names where one works; a parent company owns its
-// subsidiary, a degree from a university says one was educated there, and a musician records for their label.
+// by) and a job, position, role or post at or with an organization name the employer, a promotion to a title
+// names the occupation, and being transferred to a place (another post of the same employer) names where one
+// works; a parent company owns its subsidiary, a degree from a university says one was educated there, and a
+// musician records for their label.
 var relationAliases = map[string][]string{
 	"born_in":           {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":           {"birthday", "date_of_birth", "birth_date", "birthdate"},
 	"died_in":           {"place_of_death", "death_place", "passes_away_in", "dies_in", "died_at", "dies_at"},
 	"died_on":           {"date_of_death", "death_date", "dies_on", "passes_away_on"},
 	"spouse":            {"married_to", "husband", "wife", "marries", "is_married_to", "weds"},
-	"works_at":          {"job_at", "job_with", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
+	"works_at":          {"job_at", "job_with", "position_at", "role_at", "post_at", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
 	"works_in":          {"place_of_work", "work_location", "workplace", "transferred_to"},
 	"occupation":        {"profession", "job", "works_as", "job_title", "career", "promoted_to"},
 	"citizen_of":        {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport"},

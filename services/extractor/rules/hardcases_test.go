@@ -375,6 +375,8 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"greta", "", "Malmö", false}}, absent: []claim{{"nowadays_greta", "", "", false}}},
 		{name: "present-time adverbial closing a first-person clause", content: "I mostly drink green tea these days.",
 			want: []claim{{"kim", "", "green tea", false}}, absent: []claim{{"kim", "", "green tea these days", false}}},
+		{name: "a position at an organization", content: "Dmitri got a position at Velto.",
+			want: []claim{{"dmitri", "works_at", "Velto", false}}, functional: []string{"Velto"}},
 	}
 	e := New()
 	for _, c := range cases {
