@@ -18,7 +18,8 @@ import (
 // properties of people and organizations: place and date of birth and of death, father, mother, spouse,
 // capital, head of state and of government, chief executive, chairperson, headquarters, official name.
 // (2) The attributes a person has one of at a time, as forms and profiles ask for them: where they live,
-// where they work and as what, age, name, relationship status, contact details, height and weight.
+// where they work and as what, age, name, relationship status, contact details, height and weight, religion,
+// native language, the school a child attends; and who heads an organization (its head, leader, chair).
 // (3) The place and time of a one-time event (born, died, founded, created, invented, built, released):
 // an event happens once. Quantities a person tracks (budget, rent, salary, price, deadline, score, version)
 // have one current value. Nothing here is taken from a benchmark's phrasing; relations outside the list
@@ -30,16 +31,16 @@ var builtinFunctional = []string{
 	"hometown", "current_city", "address", "from", "comes_from", "origin", "moves_to",
 	// work
 	"works_at", "works_for", "works_in", "works_as", "employer", "employed_by", "employed_at", "job", "job_title",
-	"occupation", "profession", "position", "role", "job_status", "manager", "boss", "ceo",
+	"occupation", "profession", "position", "role", "job_status", "school", "manager", "boss", "ceo",
 	"chief_executive_officer", "chairperson", "chair", "director", "president", "prime_minister",
-	"head_of_state", "head_of_government", "leader", "mayor", "governor", "owner",
+	"head_of_state", "head_of_government", "head", "leader", "mayor", "governor", "owner",
 	// family and relationships
 	"spouse", "married_to", "wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "engaged_to",
 	"relationship_status", "mother", "father",
 	// identity
 	"age", "name", "full_name", "nickname", "gender", "pronouns", "email", "phone", "phone_number",
 	"birthday", "date_of_birth", "birthplace", "place_of_birth", "place_of_death", "date_of_death",
-	"nationality", "height", "weight", "native_language", "first_language",
+	"nationality", "height", "weight", "native_language", "first_language", "religion",
 	// the place and time of one-time events
 	"born_in", "born_on", "died_in", "died_on", "founded_in", "founded_on", "created_in", "invented_in",
 	"built_in", "released_in", "released_on", "established_in",

@@ -14,25 +14,32 @@ import "strings"
 // citizenship, education, headquarters, notable work, author, creator, developer, performer, founder,
 // producer and manufacturer, chairperson, chief executive, capital, location, origin, religion, languages spoken,
 // membership, child, original broadcaster, twinned administrative body, genre, original language, language of
-// a work, sport), and the everyday attributes of a person (the names forms and profiles give salary, phone
+// a work, sport, member of sports team — "plays for" —, native language — "mother tongue"), and the everyday attributes of a person (the names forms and profiles give salary, phone
 // number and e-mail address). It is general English for these relations,
 // written from the properties' meaning, not from any data set's sentences; relations outside it keep their
 // structural key, and the reconciler still merges a subject's paraphrased predicates by embedding similarity.
 // The converse nouns of a relation said of its subject ("X is an alumnus of Y", "X is a creation of Y") and
 // Wikidata's own aliases of these properties ("built by" for manufacturer, "head office" for headquarters,
-// "premiered on" for original broadcaster) are listed with them.
+// "premiered on" for original broadcaster) are listed with them, and so are the dictionary synonyms of a
+// relation's verb or noun in everyday English: "hails from" is "comes from", a passport is the document of a
+// citizenship, an adherent, follower or believer of a faith holds it as their religion, a home base or being
+// "based out of" a place (American English) is where an organization is based; whoever hired someone (at or
+// by) and a job, position, role or post at or with an organization name the employer, a promotion to a title
+// names the occupation, and being transferred to a place (another post of the same employer) names where one
+// works; a parent company owns its subsidiary, a degree from a university says one was educated there, and a
+// musician records for their label.
 var relationAliases = map[string][]string{
 	"born_in":           {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":           {"birthday", "date_of_birth", "birth_date", "birthdate"},
 	"died_in":           {"place_of_death", "death_place", "passes_away_in", "dies_in", "died_at", "dies_at"},
 	"died_on":           {"date_of_death", "death_date", "dies_on", "passes_away_on"},
-	"spouse":            {"married_to", "husband", "wife", "marries", "is_married_to"},
-	"works_at":          {"job_at", "works_for", "employer", "employed_by", "employed_at", "employee_of"},
-	"works_in":          {"place_of_work", "work_location", "workplace"},
-	"occupation":        {"profession", "job", "works_as", "job_title", "career"},
-	"citizen_of":        {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of"},
-	"educated_at":       {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "graduates_from", "alma_mater", "studied_at", "education"},
-	"headquartered_in":  {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in"},
+	"spouse":            {"married_to", "husband", "wife", "marries", "is_married_to", "weds"},
+	"works_at":          {"job_at", "job_with", "position_at", "role_at", "post_at", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
+	"works_in":          {"place_of_work", "work_location", "workplace", "transferred_to"},
+	"occupation":        {"profession", "job", "works_as", "job_title", "career", "promoted_to"},
+	"citizen_of":        {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport"},
+	"educated_at":       {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "alma_mater", "studied_at", "education"},
+	"headquartered_in":  {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
 	"known_for":         {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
 	"author":            {"writer", "written_by", "authored_by"},
 	"creator":           {"created_by", "creation_of"},
@@ -40,29 +47,31 @@ var relationAliases = map[string][]string{
 	"performer":         {"performed_by"},
 	"founder":           {"founded_by", "established_by", "cofounder", "co-founder"},
 	"founded_in":        {"established_in", "formed_in"},
-	"owner":             {"owned_by"},
+	"owner":             {"owned_by", "parent_company", "parent_organization", "subsidiary_of"},
 	"producer":          {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
 	"chair":             {"chairperson", "chairman", "chairwoman", "chaired_by"},
 	"ceo":               {"chief_executive_officer", "chief_executive"},
 	"director":          {"directed_by", "managing_director"},
 	"capital":           {"capital_city"},
-	"located_in":        {"in", "is_in", "lies_in", "lies_within", "situated_in", "located_within"},
-	"comes_from":        {"originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
-	"religion":          {"faith", "religious_affiliation", "religion_or_worldview"},
+	"located_in":        {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},
+	"comes_from":        {"hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
+	"religion":          {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in"},
 	"speaks":            {"fluent_in", "languages_spoken", "language_spoken"},
 	"member_of":         {"part_of", "membership_of", "member"},
 	"child":             {"son", "daughter", "children", "kid"},
 	"lives_in":          {"resides_in", "residence", "home", "current_city", "place_of_residence"},
 	"head_coach":        {"coach", "coached_by"},
-	"record_label":      {"signed_to", "label"},
-	"official_language": {"language_of_state"},
+	"record_label":      {"signed_to", "label", "records_for"},
+	"official_language": {"language_of_state", "official_tongue"},
 	"position":          {"plays_as", "position_played", "plays_position", "plays_position_of"},
-	"broadcaster":       {"aired_by", "premieres_on", "premiered_on", "original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
+	"broadcaster":       {"aired_by", "premieres_on", "premiered_on", "premiers_on", "broadcast_on", "original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
 	"twinned_with":      {"sister_city", "twin_city", "twin_town", "sister_town", "partner_city", "twinned_administrative_body"},
 	"genre":             {"music", "music_genre", "musical_genre", "film_genre", "literary_genre", "artistic_genre", "type_of_music", "kind_of_music", "style_of_music"},
 	"original_language": {"original_language_of_work", "language_of_original_work"},
 	"written_in":        {"language_of_work", "language_of_work_or_name", "in_language"},
 	"sport":             {"plays_sport", "sports"},
+	"team":              {"plays_for", "played_for", "member_of_sports_team", "club", "sports_team"},
+	"native_language":   {"mother_tongue", "first_language", "native_tongue"},
 	"salary":            {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns"},
 	"phone_number":      {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
 	"email":             {"email_address", "e-mail", "e_mail", "mail_address"},

@@ -54,6 +54,11 @@ func endingOf(c *store.Belief) bool {
 	if len(ws) == 0 {
 		return false
 	}
+	if len(ws) > 2 && ws[0] == "used" && ws[1] == "to" {
+		// The past habitual ("Oskar used to live in Oslo"): English says with it that the state or habit no
+		// longer holds; the extractor files it so (predicate "used to live in").
+		return true
+	}
 	var parts []string
 	ok := false
 	// The dictionary lemma, else English's regular inflections undone (a verb it does not know: "rehomed").

@@ -23,7 +23,12 @@ func TestEndedValuesAreNotCurrent(t *testing.T) {
 	f.add("Ana", "car", "a red Fiat", "Ana's car is a red Fiat.", 9)
 	f.add("Tomás", "runs", "30 kilometres a week", "Tomás runs 30 kilometres a week.", 10)
 	f.add("Tomás", "stopped", "running", "Tomás stopped running.", 11)
+	f.add("Greta", "lives in", "Malmö", "Greta lives in Malmö.", 12)
+	f.add("Greta", "used to live in", "Malmö", "Greta used to live in Malmö.", 13)
+	f.add("Greta", "works at", "Ericsson", "Greta works at Ericsson.", 14)
 	for q, want := range map[string]string{
+		"Where does Greta live?":             "",
+		"Where does Greta work?":             "Ericsson",
 		"What is the name of Hiroshi's dog?": "",
 		"Who is Hiroshi's vet?":              "Dr. Alvarez",
 		"What car does Raj drive?":           "",
@@ -50,7 +55,8 @@ func TestEndingOf(t *testing.T) {
 	for pred, want := range map[string]bool{
 		"lost": true, "traded in": true, "sold": true, "gave up": true, "broke up with": true, "finished": true,
 		"stopped": true, "left": true, "rehomed": true, "gave": false, "broke": false, "traded": false,
-		"bought": false, "adopted": false, "runs": false,
+		"bought": false, "adopted": false, "runs": false, "used to live in": true, "used to work at": true,
+		"is used to": false, "used": false,
 	} {
 		if got := endingOf(&store.Belief{Predicate: pred}); got != want {
 			t.Errorf("endingOf(%q) = %v, want %v", pred, got, want)

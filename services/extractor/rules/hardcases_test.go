@@ -248,6 +248,135 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kim", "", "Zephyr", false}}},
 		{name: "this weekday is ahead", content: "My appointment is this Thursday.",
 			want: []claim{{"kim", "appointment", "Thursday 6 June 2024", false}}},
+		// Copulas other than "be": of change ("became" — what the subject is from now on) and hedged ("happens
+		// to be", "turned out to be" — the relation is the complement's).
+		{name: "copula of change with an indefinite relational noun", content: "Sunita Rao became a citizen of Peru.",
+			want: []claim{{"sunita_rao", "citizen_of", "Peru", false}}, functional: []string{"Peru"}},
+		{name: "copula of change with an office", content: "Bruno Keller became the chairman of Velto.",
+			want: []claim{{"velto", "chair", "Bruno Keller", false}}, functional: []string{"Bruno Keller"}},
+		{name: "hedged copula after a relational subject", content: "Bruno Keller's employer happens to be Velto.",
+			want: []claim{{"bruno_keller", "works_at", "Velto", false}}},
+		{name: "hedged copula with a particle", content: "Bruno Keller turned out to be the founder of Velto.",
+			want: []claim{{"velto", "founder", "Bruno Keller", false}}},
+		{name: "hedged copula before an adjective names no relation", content: "Bruno Keller seems to be tired.",
+			absent: []claim{{"bruno_keller", "", "tired", false}}},
+		// Relations named by a noun or a relative clause around the name.
+		{name: "cleft with 'the one who' and an irregular verb", content: "Ida Berg is the one who wrote Cold Harbour.",
+			want:   []claim{{"cold_harbour", "author", "Ida Berg", false}},
+			absent: []claim{{"cold_harbour", "wrote_by", "", false}}},
+		{name: "a work by its maker", content: "Cold Harbour is a novel by Ida Berg.",
+			want: []claim{{"cold_harbour", "author", "Ida Berg", false}}},
+		{name: "a film by its maker", content: "Red Fjord is a film by Ola Sand.",
+			want: []claim{{"red_fjord", "director", "Ola Sand", false}}},
+		{name: "'by' after a noun that names no work", content: "Velto is a company by the sea.",
+			absent: []claim{{"velto", "", "the sea", false}}},
+		{name: "converse noun of a religion", content: "Sunita Rao is an adherent of Jainism.",
+			want: []claim{{"sunita_rao", "religion", "Jainism", false}}},
+		{name: "verb synonym of coming from", content: "Sunita Rao hails from Pune.",
+			want: []claim{{"sunita_rao", "comes_from", "Pune", false}}},
+		{name: "a passport says the citizenship", content: "Sunita Rao's passport is Peruvian.",
+			want: []claim{{"sunita_rao", "citizen_of", "Peruvian", false}}},
+		// Changes said with a get-passive, a job taken with an organization and "now" closing the clause.
+		{name: "get-passive of hiring", content: "Lukas got hired at Zalando.",
+			want: []claim{{"lukas", "works_at", "Zalando", false}}, functional: []string{"Zalando"}},
+		{name: "get-passive of a promotion", content: "Lukas got promoted to senior analyst.",
+			want: []claim{{"lukas", "occupation", "senior analyst", false}}, functional: []string{"senior analyst"}},
+		{name: "a job taken with an organization", content: "Lukas took a job with Zalando.",
+			want: []claim{{"lukas", "works_at", "Zalando", false}}, functional: []string{"Zalando"}},
+		{name: "'now' closing the clause is a change cue", content: "Lukas drives a Tesla now.",
+			want: []claim{{"lukas", "", "a Tesla", false}}, functional: []string{"a Tesla"}},
+		// The past habitual says the value no longer holds: no claim files it as current.
+		{name: "past habitual of a third person", content: "Greta used to live in Malmö.",
+			want:   []claim{{"greta", "used_to_lives_in", "Malmö", false}},
+			absent: []claim{{"greta", "lives_in", "", false}}},
+		{name: "past habitual of the speaker", content: "I used to work at Ericsson.",
+			want:   []claim{{"kim", "used_to_works_at", "Ericsson", false}},
+			absent: []claim{{"kim", "works_at", "", false}}},
+		{name: "past habitual beside the present", content: "Greta used to live in Malmö, but now she lives in Lund.",
+			want:       []claim{{"greta", "used_to_lives_in", "Malmö", false}, {"greta", "lives_in", "Lund", false}},
+			absent:     []claim{{"greta", "lives_in", "Malmö", false}},
+			functional: []string{"Lund"}},
+		// Idioms of English for birth, death, home and leadership, and a topic fronted before its clause.
+		{name: "idiom of death", content: "Henrik Aas breathed his last in Narvik.",
+			want: []claim{{"henrik_aas", "died_in", "Narvik", false}}, functional: []string{"Narvik"}},
+		{name: "idiom of death with final days", content: "Henrik Aas spent his final years in Narvik.",
+			want: []claim{{"henrik_aas", "died_in", "Narvik", false}}},
+		{name: "idiom of birth", content: "Henrik Aas came into the world in Narvik.",
+			want: []claim{{"henrik_aas", "born_in", "Narvik", false}}, functional: []string{"Narvik"}},
+		{name: "a life that began somewhere", content: "Henrik Aas's life began in Narvik.",
+			want: []claim{{"henrik_aas", "born_in", "Narvik", false}}},
+		{name: "a place called home", content: "Henrik Aas calls Narvik home.",
+			want: []claim{{"henrik_aas", "lives_in", "Narvik", false}}, functional: []string{"Narvik"}},
+		{name: "'calls … home' without a place is no home", content: "Henrik calls his mother every day to come home.",
+			absent: []claim{{"henrik", "lives_in", "", false}}},
+		{name: "a native of a place", content: "Henrik Aas is a Narvik native.",
+			want: []claim{{"henrik_aas", "born_in", "Narvik", false}}},
+		{name: "at the helm", content: "Siri Lund is at the helm of Velto.",
+			want: []claim{{"velto", "head", "Siri Lund", false}}, functional: []string{"Siri Lund"}},
+		{name: "a verb synonym of writing in the passive", content: "Cold Harbour was penned by Ida Berg.",
+			want: []claim{{"cold_harbour", "author", "Ida Berg", false}}},
+		{name: "fronted topic owns a definite relational noun", content: "In Tarvia, the head of state is Ana Ruiz.",
+			want: []claim{{"tarvia", "head_of_state", "Ana Ruiz", false}}, functional: []string{"Ana Ruiz"}},
+		{name: "fronted topic with 'as for' and a possessive pronoun", content: "As for Velto, its CEO is Siri Lund.",
+			want: []claim{{"velto", "ceo", "Siri Lund", false}}},
+		{name: "a fronted month is a time, not a topic", content: "In May, the rent is $900.",
+			absent: []claim{{"may", "", "", false}, {"in_may", "", "", false}}},
+		{name: "native language", content: "Ida Berg's mother tongue is Norwegian.",
+			want: []claim{{"ida_berg", "native_language", "Norwegian", false}}, functional: []string{"Norwegian"}},
+		{name: "team of a player", content: "Ida Berg plays for Velto FC.",
+			want: []claim{{"ida_berg", "team", "Velto FC", false}}},
+		// The kind of the object says the relation: a school, whatever verb takes the child there.
+		{name: "school said with 'goes to'", content: "My daughter Ines goes to Maple Grove Academy.",
+			want: []claim{{"ines", "school", "Maple Grove Academy", false}}, functional: []string{"Maple Grove Academy"}},
+		{name: "school after what the child does there", content: "Tomas starts first grade at Birchwood Elementary.",
+			want: []claim{{"tomas", "school", "Birchwood Elementary", false}}},
+		{name: "causative move to a school", content: "We moved Tomas to Riverside Montessori in January.",
+			want:   []claim{{"tomas", "school", "Riverside Montessori", false}},
+			absent: []claim{{"kim", "", "Tomas", false}, {"kim", "school", "", false}}, functional: []string{"Riverside Montessori"},
+			validFrom: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "causative switch with a time after the school", content: "We switched Ines to Oak Park High this spring.",
+			want: []claim{{"ines", "school", "Oak Park High", false}}},
+		{name: "a move to a city is no school", content: "We moved Tomas to Denver.",
+			absent: []claim{{"tomas", "school", "", false}, {"kim", "school", "", false}}},
+		{name: "a university is no school", content: "Ines goes to Lund University.",
+			absent: []claim{{"ines", "school", "", false}}},
+		{name: "comma splice before a negated clause", content: "Greta moved to Lund last spring, Malmö was not a good fit.",
+			want: []claim{{"greta", "lives_in", "Lund", false}}, absent: []claim{{"greta", "", "Malmö", false}}},
+		{name: "lower-case value before a relational noun", content: "ida berg has norwegian citizenship.",
+			want: []claim{{"ida_berg", "citizen_of", "norwegian", false}}},
+		{name: "a religion is one at a time", content: "Sunita Rao is a follower of Jainism.",
+			want: []claim{{"sunita_rao", "religion", "Jainism", false}}, functional: []string{"Jainism"}},
+		{name: "a transfer changes where one works", content: "Priit transferred to the Tartu office.",
+			want: []claim{{"priit", "works_in", "the Tartu office", false}}, functional: []string{"the Tartu office"}},
+		{name: "a transfer said with a get-passive", content: "Priit got transferred to the Tartu office.",
+			want: []claim{{"priit", "works_in", "the Tartu office", false}}},
+		// A name before a converse noun ("a Lund University graduate"), a classifier noun with a place ("a
+		// city in Tarvia"), "part of", and more verb synonyms of the alias groups.
+		{name: "name before a converse noun", content: "Ola Sand is a Lund University graduate.",
+			want: []claim{{"ola_sand", "educated_at", "Lund University", false}}},
+		{name: "employee of a named organization", content: "Ola Sand is a Velto employee.",
+			want: []claim{{"ola_sand", "works_at", "Velto", false}}, functional: []string{"Velto"}},
+		{name: "a name before a noun that names no relation", content: "Ola Sand is a Velto customer.",
+			absent: []claim{{"ola_sand", "", "Velto", false}}},
+		{name: "classifier noun and a place", content: "Velmora is a city in Tarvia.",
+			want: []claim{{"velmora", "located_in", "Tarvia", false}}},
+		{name: "part of a whole", content: "Tarvia is part of Oceania.",
+			want: []claim{{"tarvia", "", "Oceania", false}}, absent: []claim{{"oceania", "", "", false}}},
+		{name: "idiom of marriage", content: "Ola Sand tied the knot with Ida Berg.",
+			want: []claim{{"ola_sand", "spouse", "Ida Berg", false}, {"ida_berg", "spouse", "Ola Sand", false}}},
+		{name: "a degree from a university", content: "Ola Sand holds a degree from Lund University.",
+			want: []claim{{"ola_sand", "educated_at", "Lund University", false}}},
+		{name: "a subsidiary's owner", content: "Velto is a subsidiary of Acme Group.",
+			want: []claim{{"velto", "owner", "Acme Group", false}}},
+		// A present-time adverbial opening a clause is a change cue and no part of the subject or the object.
+		{name: "present-time adverbial opening a clause", content: "These days I mostly drink green tea.",
+			want: []claim{{"kim", "", "green tea", false}}, functional: []string{"green tea"}},
+		{name: "present-time adverbial before a name", content: "Nowadays Greta commutes to Malmö.",
+			want: []claim{{"greta", "", "Malmö", false}}, absent: []claim{{"nowadays_greta", "", "", false}}},
+		{name: "present-time adverbial closing a first-person clause", content: "I mostly drink green tea these days.",
+			want: []claim{{"kim", "", "green tea", false}}, absent: []claim{{"kim", "", "green tea these days", false}}},
+		{name: "a position at an organization", content: "Dmitri got a position at Velto.",
+			want: []claim{{"dmitri", "works_at", "Velto", false}}, functional: []string{"Velto"}},
 	}
 	e := New()
 	for _, c := range cases {
@@ -348,6 +477,54 @@ func TestSingleValuedValuesStatedOnce(t *testing.T) {
 			if owners == 0 {
 				t.Errorf("%q: no claim states %q: %s", c.content, v, render(got))
 			}
+		}
+	}
+}
+
+// TestUsedToPresent checks which clauses are read as the past habitual, and the present statement each is
+// read from; the adjective "used to" (after "be" or "get") and the passive "is used to make" are not.
+func TestUsedToPresent(t *testing.T) {
+	cases := []struct{ clause, present string }{
+		{"Greta used to live in Malmö", "Greta lives in Malmö"},
+		{"I used to work at Ericsson", "I work at Ericsson"},
+		{"we used to be neighbours", "we are neighbours"},
+		{"Greta used to have a dog", "Greta has a dog"},
+		{"Greta used to be a nurse", "Greta is a nurse"},
+		{"Greta is used to the cold", ""},
+		{"I got used to the noise", ""},
+		{"Bamboo is used to make paper", ""},
+		{"Greta used the car", ""},
+	}
+	for _, c := range cases {
+		got, _, ok := usedToPresent(c.clause)
+		if c.present == "" {
+			if ok {
+				t.Errorf("%q: read as a past habitual (%q), want not", c.clause, got)
+			}
+			continue
+		}
+		if !ok || got != c.present {
+			t.Errorf("%q: got %q (%v), want %q", c.clause, got, ok, c.present)
+		}
+	}
+}
+
+// TestChangeCue checks the words that say a clause's value replaced an earlier one, "now" closing the clause
+// among them, and the spans of time ending in "now" that say nothing changed.
+func TestChangeCue(t *testing.T) {
+	for clause, want := range map[string]bool{
+		"Lukas drives a Tesla now":           true,
+		"I'm dating Noor now":                true,
+		"Lukas now drives a Tesla":           true,
+		"she currently works at Lidl":        true,
+		"Lukas has driven a Tesla until now": false,
+		"he should be home by now":           false,
+		"that's enough for now":              false,
+		"Lukas drives a Tesla":               false,
+		"from now on I cook at home":         true,
+	} {
+		if got := changeCue(clause); got != want {
+			t.Errorf("changeCue(%q) = %v, want %v", clause, got, want)
 		}
 	}
 }

@@ -627,6 +627,9 @@ func (p *ie) classify(vg *verbGroup, sawBe bool) {
 		vg.copular = true
 	case (m.Tag == "VBN" || m.Tag == "VBD") && sawBe:
 		vg.passive = true
+	case (m.Tag == "VBN" || m.Tag == "VBD") && vg.main > vg.from && p.toks[vg.main-1].Lemma == "get":
+		// The get-passive: "got hired at Spotify", "got promoted to lead" are passives of "hire", "promote".
+		vg.passive = true
 	}
 }
 
@@ -643,6 +646,23 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 		// "X serves as CEO of Y", "X acts as Y's spokesperson": a verb of function with "as" links its subject
 		// to a role as a copula does.
 		vg.copular, vg.passive, vg.to = true, false, vg.to+1
+	}
+	becomes := false
+	switch lemma := p.toks[vg.main].Lemma; {
+	case changeCopulas[lemma] && !vg.passive:
+		// "Maria became a citizen of Chile", "Ines became the CEO of Norlink": a copula of change says what
+		// the subject is from now on, so the value replaces the one before.
+		vg.copular, becomes = true, true
+	case copularRaising[lemma] && !vg.passive:
+		// "X's employer happens to be Y", "X turned out to be the author of Y": the verb says how the
+		// speaker knows; what follows "to be" is a copula's complement.
+		k := vg.to
+		if p.low(k) == "out" {
+			k++
+		}
+		if p.low(k) == "to" && k+1 < len(p.toks) && p.toks[k+1].Lemma == "be" && k+2 < len(p.toks) {
+			vg.copular, vg.to = true, k+2
+		}
 	}
 	var out []triple
 	// "Victoria and David Beckham are married": a reciprocal state of two coordinated subjects.
@@ -680,7 +700,10 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 			}
 			continue
 		}
-		out = append(out, p.complements(s, vg)...)
+		for _, t := range p.complements(s, vg) {
+			t.change = t.change || becomes
+			out = append(out, t)
+		}
 	}
 	// "… and joined Anthropic": a coordinated verb phrase keeps the subject.
 	if c := p.nextCoordinatedVerb(vg.to); c > 0 {
@@ -837,6 +860,12 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 				return []triple{{subject: subjText, relation: p.toks[e].Lower, object: p.span(k, e), key: p.toks[e].Lemma}}
 			}
 		}
+		// Typed in lower case ("has norwegian citizenship"), the value is an adjective before a noun that
+		// names a relation; "has red hair" names none.
+		if k+1 < len(p.toks) && nlp.IsAdjective(p.tag(k)) && !nlp.Capitalized(p.toks[k].Text) && nlp.IsNoun(p.tag(k+1)) &&
+			k+2 == len(p.toks) && canon.KnownRelation(canon.RelationKey(p.toks[k+1].Lemma)) {
+			return []triple{{subject: subjText, relation: p.toks[k+1].Lower, object: p.toks[k].Text, key: p.toks[k+1].Lemma}}
+		}
 	}
 	// Light verb + relational noun + "of": "holds citizenship of Peru" → (X, citizenship of, Peru).
 	if lightVerbs[lemma] && j+1 < len(p.toks) && nlp.IsNoun(p.tag(j)) && !nlp.IsProper(p.tag(j)) && p.low(j+1) == "of" {
@@ -939,6 +968,8 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 var changeVerbs = map[string]string{
 	"move|to": "lives_in", "relocate|to": "lives_in", "move|into": "lives_in",
 	"join|": "works_at", "start|at": "works_at", "marry|": "married_to",
+	// Transferring (intransitive) is moving to another post of the same employer: where one works changes.
+	"transfer|to": "works_in",
 }
 
 // roleNoun is the noun naming whoever does what verb lemma says, as the relation of the thing it is done to:
@@ -966,6 +997,29 @@ var rolePolicy = canon.DefaultPolicy()
 var zeroRoleNouns = map[string]bool{"chair": true, "head": true, "captain": true, "coach": true, "host": true,
 	"helm": true, "skipper": true, "anchor": true, "referee": true, "umpire": true, "judge": true, "mentor": true,
 	"tutor": true, "pilot": true, "star": true, "front": true, "parent": true, "father": true, "mother": true}
+
+// workMaker maps the nouns of English for kinds of works to the relation "by" names after them ("a novel by
+// X" is its author, "a film by X" its director, "a song by X" its performer, "a game by X" its developer):
+// the maker each kind of work is credited to in English, as Wikidata's properties for works name them
+// (author, director, performer, developer, creator). General English vocabulary, not any data set's.
+var workMaker = map[string]string{
+	"book": "author", "novel": "author", "novella": "author", "poem": "author", "play": "author", "essay": "author",
+	"story": "author", "memoir": "author", "biography": "author", "article": "author", "textbook": "author",
+	"film": "director", "movie": "director", "documentary": "director",
+	"song": "performer", "album": "performer", "single": "performer",
+	"game": "developer", "app": "developer", "software": "developer", "program": "developer",
+	"painting": "creator", "sculpture": "creator", "artwork": "creator", "opera": "creator", "symphony": "creator",
+}
+
+// changeCopulas are the copular verbs of change of state ("become", and "grow"/"turn" only with adjectives,
+// which name no relation, so only "become" is listed): English grammars' resulting copulas. What the subject
+// became replaces what it was.
+var changeCopulas = map[string]bool{"become": true}
+
+// copularRaising are the verbs English uses with "to be" as a hedged copula ("seems to be", "happens to be",
+// "appears to be", "turned out to be", "proved to be"): the raising verbs of English grammars, which add the
+// speaker's stance and leave the relation to the complement of "be".
+var copularRaising = map[string]bool{"seem": true, "happen": true, "appear": true, "turn": true, "prove": true}
 
 // copularAs are verbs of function that, with "as", link a subject to a role like a copula: "serves as",
 // "acts as", "functions as" (English grammars' complex-transitive and copular uses of these verbs).
@@ -1214,14 +1268,20 @@ func (p *ie) relativeSubject(s phrase, rel int) (owner, relation, key string, en
 					part = nlp.PastRegular(v.Lemma)
 				}
 				end := obj.to
+				relation, key := part+" by", joinKey(part, "by")
+				if role := roleNoun(v.Lemma); namedRole(role) {
+					// "the one who wrote X": the agent noun names the relation, as for the passive with "by"
+					// ("written by" → writer), which the past tense alone would not give for an irregular verb.
+					relation, key = role, role
+				}
 				if p.numbered {
 					// A title runs to the main verb: "The company that produced The Lord of the Rings is …".
 					for end < len(p.toks) && !isBe(p.toks[end]) {
 						end++
 					}
-					return p.span(obj.from, end), part + " by", joinKey(part, "by"), end, true
+					return p.span(obj.from, end), relation, key, end, true
 				}
-				return p.span(obj.from, obj.to), part + " by", joinKey(part, "by"), end, true
+				return p.span(obj.from, obj.to), relation, key, end, true
 			}
 		}
 	}
@@ -1341,7 +1401,24 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	if !ok || np.pronoun {
 		return nil
 	}
+	// "Ida Berg is a Lund University graduate", "X is a Velto employee": a name before a converse noun of a
+	// relation is the noun's "of" object, as in "a graduate of Lund University".
+	if np.indef && np.proper && np.to < len(p.toks) && nlp.IsNoun(p.tag(np.to)) && !nlp.IsProper(p.tag(np.to)) && (np.to+1 == len(p.toks) || p.low(np.to+1) == ",") {
+		if key := joinKey(p.toks[np.to].Lemma, "of"); canon.KnownRelation(canon.RelationKey(key)) {
+			art := "a "
+			if strings.ContainsRune("aeiou", rune(p.low(np.to)[0])) {
+				art = "an "
+			}
+			return []triple{{subject: subjText, relation: "is " + art + p.toks[np.to].Lower + " of", object: p.span(np.from+1, np.to), key: key}}
+		}
+	}
 	bare := np.from == k && !np.indef && !np.definite && np.possessor == nil
+	if bare && !np.proper && np.head == np.from && p.toks[np.head].Lemma == "part" && p.low(np.to) == "of" {
+		// "Tarvia is part of Oceania": the subject is the part, not the whole's "part".
+		return p.objects(np.to+1, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: "is part of", object: obj, key: "part_of"}
+		})
+	}
 	if (np.definite || bare) && np.proper {
 		// "Emmanuel Macron is the President of France", "X is CEO of Y": an office in capitals, read at its "of".
 		first := np.from + 1
@@ -1378,10 +1455,26 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 	case np.indef:
 		// "X is a citizen of Y" → (X, citizen of, Y); "X is a nurse" → (X, is a, nurse).
 		if ob, _, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" {
-			rel := p.nounText(np) + " of"
+			rel := p.low(np.from) + " " + p.nounText(np) + " of"
 			return p.objects(ob.from, func(obj string, isDate bool) triple {
-				return triple{subject: subjText, relation: "is a " + rel, object: obj, key: joinKey(relKeyNoun(p, np), "of")}
+				return triple{subject: subjText, relation: "is " + rel, object: obj, key: joinKey(relKeyNoun(p, np), "of")}
 			})
+		}
+		// "Tarvia is a country in Oceania", "Velmora is a city in Tarvia": a noun that only names the kind of
+		// the subject, then where it is.
+		if classifierNouns[p.toks[np.head].Lemma] && np.head == np.to-1 && np.to+1 < len(p.toks) && locativePreps[p.low(np.to)] {
+			if where, ok := p.nounPhrase(np.to + 1); ok && (where.proper || p.numbered) && !where.pronoun {
+				prep := p.low(np.to)
+				return p.objects(np.to+1, func(obj string, isDate bool) triple {
+					return triple{subject: subjText, relation: "is " + p.low(np.from) + " " + p.toks[np.head].Lower + " " + prep, object: obj, key: "located_in"}
+				})
+			}
+		}
+		// "The Watsons is a novel by Jane Austen": "by" after a noun naming a work names who made it.
+		if role := workMaker[p.toks[np.head].Lemma]; role != "" && p.low(np.to) == "by" && np.to+1 < len(p.toks) {
+			if maker, ok := p.nounPhrase(np.to + 1); ok && (maker.proper || p.numbered) && !maker.pronoun {
+				return []triple{{subject: subjText, relation: p.nounText(np) + " by", object: p.span(maker.from, maker.to), key: role, definite: true}}
+			}
 		}
 		// "X is a nurse by profession", "X is a Catholic by faith": "by" and a relational noun name the
 		// attribute the noun is the value of.

@@ -19,8 +19,11 @@ type spec struct {
 	// change a change cue ("moved to", "joined"): both say the relation has one value at a time, for
 	// relations the predicate policy does not know.
 	definite, change bool
-	prefix           string // implied subject of a subjectless clause ("I ", "I am "), prepended to the text
-	confidence       float64
+	// past marks a state or habit the clause says no longer holds ("Oskar used to live in Oslo"): the claim
+	// is never single-valued, and its relation starts with "used to" so the reader retires the value it names.
+	past       bool
+	prefix     string // implied subject of a subjectless clause ("I ", "I am "), prepended to the text
+	confidence float64
 }
 
 const (

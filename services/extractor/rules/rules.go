@@ -46,7 +46,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.1.0"
+	Version = "2.2.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -205,14 +205,42 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 // reChangeCue finds the words with which English says a value replaced an earlier one ("she now lives",
 // "currently works", "these days", "switched to", "moved to"): a relation the policy does not know is
 // single-valued when its statement says it changed.
-var reChangeCue = regexp.MustCompile(`(?i)\b(?:now\s+\pL|currently|these\s+days|nowadays|anymore|any\s+more|switched\s+(?:to|from)|changed\s+(?:to|from)|instead)\b`)
+var reChangeCue = regexp.MustCompile(`(?i)\b(?:now\s+\pL+|currently|these\s+days|nowadays|anymore|any\s+more|switched\s+(?:to|from)|changed\s+(?:to|from)|instead)\b`)
+
+// reFinalNow is "now" closing a clause ("I drive a Corolla now", "I'm dating Noor now"), which says the value
+// replaced an earlier one as "now" before a verb does — unless a word before it makes it a span or a moment
+// of the past ("until now", "by now", "for now", "just now").
+var reFinalNow = regexp.MustCompile(`(?i)(?:^|[^\pL])(\pL+)?\s*\bnow\W*$`)
+
+// changeCue reports whether a clause says with its words that its value replaced an earlier one.
+func changeCue(clause string) bool {
+	// A non-restrictive relative clause is a statement of its own ("the checkout service, which has now
+	// reached 900 requests per second"): its cue says nothing of the main clause.
+	for _, rel := range []string{", which ", ", who "} {
+		if i := strings.Index(clause, rel); i > 0 {
+			clause = clause[:i]
+		}
+	}
+	if reChangeCue.MatchString(clause) {
+		return true
+	}
+	m := reFinalNow.FindStringSubmatch(clause)
+	if m == nil {
+		return false
+	}
+	switch strings.ToLower(m[1]) {
+	case "until", "till", "by", "for", "just", "as", "than":
+		return false
+	}
+	return true
+}
 
 // rePreface is a short heading before a colon that introduces the statement ("Big news: …", "Quick update:
 // …", "Update on the food front: …"); a heading with a verb is a clause of its own.
 var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
-	sent := stripDiscourse(expand(raw))
+	sent := plainly(stripDiscourse(expand(raw)), tc.ref)
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
 		c := e.claim(*tc, s, sent, findDates(sent, tc.ref), seq)
@@ -311,9 +339,104 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 			return claims
 		}
 	}
+	if past, verb, ok := usedToPresent(clause); ok && !numbered {
+		return e.pastClaims(tc, clause, past, verb, seq, first)
+	}
+	cue := false
+	if !numbered {
+		if bare := withoutPresentTime(clause); bare != clause {
+			// "These days I mostly drink green tea": the adverbial says the value is the current one (a change
+			// cue) and is no part of the relation or its object.
+			clause, cue = bare, true
+		}
+	}
 	dates := findDates(clause, tc.ref)
 	for _, s := range e.specs(*tc, clause, dates, numbered, first) {
+		s.change = s.change || cue
 		claims = append(claims, e.claim(*tc, s, clause, dates, seq))
+	}
+	return claims
+}
+
+// rePresentLead is a present-time adverbial opening a clause ("These days, I …", "Nowadays I …", "Lately
+// I've …", "At the moment …"; "now that" opens a reason, not a time).
+var rePresentLead = regexp.MustCompile(`^(?i:these\s+days|nowadays|lately|currently|at\s+the\s+moment|at\s+present|right\s+now|now)(?:\s*,\s*|\s+)(?i:(?:that|then)\b)?`)
+
+// withoutPresentTime drops a present-time adverbial opening or closing a clause (presentAdverbials, and the
+// openers of rePresentLead); the clause is returned unchanged when it has none.
+func withoutPresentTime(clause string) string {
+	if m := rePresentLead.FindStringSubmatch(clause); m != nil && !strings.HasSuffix(strings.ToLower(m[0]), "that") && !strings.HasSuffix(strings.ToLower(m[0]), "then") && len(clause) > len(m[0]) {
+		clause = clause[len(m[0]):]
+	}
+	return withoutPresentAdverbial(clause)
+}
+
+// reUsedTo is the past habitual "used to" and the verb it makes past ("Oskar used to live in Oslo", "I never
+// used to drink coffee"), with the word before it: after a form of "be" or "get" it is the adjective "used
+// to" ("I'm used to the noise", "it is used to make paper"), not the habitual.
+var reUsedTo = regexp.MustCompile(`(?i)(?:^|(\pL+)\s+)used\s+to\s+(\pL+)\b`)
+
+// usedToPresent rewrites a clause in the past habitual as the present statement it says no longer holds
+// ("Oskar used to live in Oslo" → "Oskar lives in Oslo"), for the clause readers; ok is false when the clause
+// has no habitual "used to".
+func usedToPresent(clause string) (present, verb string, ok bool) {
+	m := reUsedTo.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return "", "", false
+	}
+	if m[2] >= 0 {
+		switch strings.ToLower(clause[m[2]:m[3]]) {
+		case "be", "am", "is", "are", "was", "were", "been", "being", "get", "gets", "got", "gotten", "getting", "become", "became":
+			return "", "", false
+		}
+	}
+	verb = strings.ToLower(clause[m[4]:m[5]])
+	if nlp.VerbLemma(verb) != verb {
+		return "", "", false
+	}
+	first := firstPersonClause(clause)
+	form := verb
+	switch {
+	case verb == "be" && !first:
+		form = "is"
+	case verb == "be" && strings.EqualFold(strings.Fields(clause)[0], "we"):
+		form = "are"
+	case verb == "be":
+		form = "am"
+	case verb == "have" && !first:
+		form = "has"
+	case !first:
+		form = nlp.ThirdPerson(verb)
+	}
+	start := m[0] + strings.Index(strings.ToLower(clause[m[0]:m[5]]), "used")
+	return clause[:start] + form + clause[m[5]:], verb, true
+}
+
+// pastClaims are the claims of a clause in the past habitual, read from its present form: each says, with
+// "used to" before its relation, that the value no longer holds, and never fills a single-valued slot.
+func (e *Extractor) pastClaims(tc *turnCtx, clause, present, verb string, seq *int64, first bool) []extract.Claim {
+	dates := findDates(present, tc.ref)
+	text := thirdPersonText(replaceDates(clause, findDates(clause, tc.ref)), tc.speaker)
+	var claims []extract.Claim
+	for _, s := range e.specs(*tc, present, dates, false, first) {
+		rel := strings.Fields(s.predicate)
+		switch {
+		case len(rel) > 0 && nlp.VerbLemma(strings.ToLower(rel[0])) == "be":
+			rel[0] = "be"
+		case len(rel) > 0 && nlp.VerbLemma(strings.ToLower(rel[0])) == verb:
+			rel[0] = verb
+		default:
+			// A relational noun ("the CEO of Norlink" → ceo): what the subject used to be.
+			rel = append([]string{"be"}, rel...)
+		}
+		key := s.key
+		if key == "" {
+			key = canon.PredicateKey(s.predicate)
+		}
+		s.predicate = "used to " + strings.Join(rel, " ")
+		s.key = "used_to_" + canon.RelationKey(key)
+		s.past, s.change, s.definite, s.text = true, false, false, text
+		claims = append(claims, e.claim(*tc, s, clause, nil, seq))
 	}
 	return claims
 }
@@ -346,8 +469,11 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		// names one value, "X holds citizenship of Y" one of several.
 		functional, known = true, true
 	}
-	if !known && (s.definite || s.change || reChangeCue.MatchString(clause)) {
+	if !known && (s.definite || s.change || changeCue(clause)) {
 		functional = true
+	}
+	if s.past {
+		functional = false
 	}
 	object := s.object
 	if !tc.numbered && !s.verbatim {
@@ -455,7 +581,7 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 	if numbered {
 		return out
 	}
-	return roleEmployers(clause, out)
+	return schoolSpecs(clause, roleEmployers(clause, out))
 }
 
 // clauseSpecs runs the patterns over one assertive clause.

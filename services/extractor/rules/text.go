@@ -137,6 +137,11 @@ func assertedPart(clause string) string {
 		prefix = reTrailingPronoun.ReplaceAllString(prefix, "")
 		// A hedge right after a subject pronoun or auxiliary governs the whole clause.
 		if len(strings.Fields(prefix)) < minAssertedWords || endsWithAuxiliary(prefix) {
+			// A comma splice ("We moved Leo to Lincoln Montessori, Hawthorne was not a good fit"): the hedge
+			// governs the clause after the last comma; the one before it is stated.
+			if c := strings.LastIndex(prefix, ","); c > 0 && len(strings.Fields(prefix[:c])) >= minAssertedWords && !endsWithAuxiliary(prefix[:c]) {
+				return strings.TrimSpace(prefix[:c])
+			}
 			return ""
 		}
 		return prefix

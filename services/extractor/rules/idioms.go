@@ -1,0 +1,87 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Fixed expressions and fronted topics, said plainly before the sentence is read.
+//
+// English says some relations with idioms whose words name no relation the clause reader can key: "breathed
+// her last in Tromsø" is "died in Tromsø", "came into the world in Tromsø" is "was born in Tromsø", "calls
+// Tromsø home" is "lives in Tromsø", "at the helm of Velto" is "leads Velto". The list holds the idioms of
+// English dictionaries (Oxford, Collins and Merriam-Webster list each under its headword) for the events and
+// relations people state most — birth, death, home, origin, leadership, marriage, authorship — each rewritten to the
+// plain verb the dictionary defines it by. It is general English, written from the idioms' meaning, not from
+// any data set's sentences; the plain wording keeps the idiom's tense and subject, so the clause reader keys it
+// as it keys the plain verb ("died in" → died_in).
+var idioms = []struct {
+	re   *regexp.Regexp
+	repl string
+}{
+	// death
+	{regexp.MustCompile(`(?i)\bbreathed\s+(?:his|her|their|its)\s+last\b`), "died"},
+	{regexp.MustCompile(`(?i)\bspent\s+(?:his|her|their|its)\s+(?:last|final|dying)\s+(?:days|years|months|weeks)\s+in\b`), "died in"},
+	{regexp.MustCompile(`(?i)(\b\pL[\pL\pM.'-]*)'s\s+life\s+(?:ended|came\s+to\s+an\s+end)\s+in\b`), "$1 died in"},
+	// birth
+	{regexp.MustCompile(`(?i)\bcame\s+into\s+(?:the|this)\s+world\b`), "was born"},
+	{regexp.MustCompile(`(?i)\bdrew\s+(?:his|her|their)\s+first\s+breath\b`), "was born"},
+	{regexp.MustCompile(`(?i)\b(?:first\s+)?saw\s+the\s+light\s+of\s+day\b`), "was born"},
+	{regexp.MustCompile(`(?i)(\b\pL[\pL\pM.'-]*)'s\s+life\s+(?:began|started)\s+in\b`), "$1 was born in"},
+	// home and origin: "is a Tromsø native" is "is a native of Tromsø" (keyed as born in)
+	{regexp.MustCompile(`\b(?i:calls)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+(?i:home)\b`), "lives in $1"},
+	{regexp.MustCompile(`\b(?i:called)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+(?i:home)\b`), "lived in $1"},
+	{regexp.MustCompile(`(?i)\bmakes\s+(?:his|her|their|its|my|our)\s+home\s+in\b`), "lives in"},
+	{regexp.MustCompile(`(?i)\bmade\s+(?:his|her|their|its|my|our)\s+home\s+in\b`), "lived in"},
+	{regexp.MustCompile(`\b((?i:is|was|am|are))\s+(?i:an?)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+(?i:native)\b`), "$1 a native of $2"},
+	// leadership: "at the helm of" and "in charge of" say who heads something
+	{regexp.MustCompile(`(?i)\b(?:is|'s)\s+(?:now\s+)?(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "heads"},
+	{regexp.MustCompile(`(?i)\bwas\s+(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "headed"},
+	{regexp.MustCompile(`(?i)\b(has|had)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+at\s+the\s+helm\b`), "$1 $2 as its head"},
+	// marriage
+	{regexp.MustCompile(`(?i)\btied\s+the\s+knot\s+with\b`), "married"},
+	// authorship: "to pen" is to write
+	{regexp.MustCompile(`\b((?i:was|were|been|is|are|be|being))\s+penned\b`), "$1 written"},
+	{regexp.MustCompile(`\bpenned\b`), "wrote"},
+	{regexp.MustCompile(`\bpens\b`), "writes"},
+}
+
+// reFrontedTopic is a topic fronted before the clause that is about it: "In Tarvia, the head of state is Ana
+// Ruiz", "As for Velto, its CEO is Bruno Keller", "When it comes to Velto, the CEO is …". The clause's
+// subject is a relational noun with a definite article or a possessive pronoun, whose owner is the topic.
+var reFrontedTopic = regexp.MustCompile(`^(?i:in|for|as\s+for|as\s+to|regarding|concerning|when\s+it\s+comes\s+to|speaking\s+of|at)\s+(\p{Lu}[\pL\pM.'&-]*(?:\s+(?:of|de|the|and|\p{Lu}[\pL\pM.'&-]*))*)\s*,\s+(?i:the|its|their|his|her)\s+(\pL)`)
+
+// plainly rewrites a sentence's idioms and fronted topic in plain words (above); ref resolves dates, so a
+// fronted date ("In May, the rent is …") is not read as a topic.
+func plainly(sent string, ref time.Time) string {
+	if !strings.ContainsAny(sent, " ") {
+		return sent
+	}
+	for _, id := range idioms {
+		sent = id.re.ReplaceAllString(sent, id.repl)
+	}
+	if m := reFrontedTopic.FindStringSubmatchIndex(sent); m != nil {
+		topic := sent[m[2]:m[3]]
+		if len(findDates(topic, ref)) == 0 && topic != "I" && !timeName(topic) {
+			sent = possessive(topic) + " " + sent[m[4]:]
+		}
+	}
+	return sent
+}
+
+// timeName reports the name of a month or a day of the week, which a fronted "In May," makes a time, not a
+// topic.
+func timeName(w string) bool {
+	for m := time.January; m <= time.December; m++ {
+		if strings.EqualFold(w, m.String()) {
+			return true
+		}
+	}
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if strings.EqualFold(w, d.String()) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,95 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mneme-ai/mneme/pkg/nlp"
+)
+
+// Which school a child goes to is one value at a time, said with verbs that name no relation of their own
+// ("goes to", "attends", "starts kindergarten at", "we moved Leo to …", "we switched Nora to …"): the kind of
+// the object — a school — says the relation. A statement with one of these verbs whose object is named as a
+// school is the subject's `school`; with a verb of change (moving, switching, transferring, starting,
+// enrolling) the new school replaces the old.
+
+// schoolWords are the English nouns that name a school below university, as the last word of its name
+// ("Hawthorne Elementary", "Westbrook High", "Lincoln Montessori", "St. Mary's Primary") or its head noun
+// ("the school", "an academy"): the levels and kinds of schooling of English-speaking school systems. Higher
+// education ("university", "college") is kept out: where an adult studied is `educated_at`.
+var schoolWords = map[string]bool{"school": true, "academy": true, "elementary": true, "high": true,
+	"kindergarten": true, "preschool": true, "pre-school": true, "daycare": true, "nursery": true,
+	"montessori": true, "primary": true, "middle": true, "prep": true, "gymnasium": true, "lyceum": true}
+
+// schoolVerbs are the verbs, by lemma, with which English says someone goes to a school; true marks the
+// verbs of change, whose object replaces the school before.
+var schoolVerbs = map[string]bool{"go": false, "attend": false, "start": true, "begin": true, "enroll": true,
+	"enrol": true, "transfer": true, "move": true, "switch": true, "change": true}
+
+// reSchoolAt finds the school in an object that says what the subject does there ("kindergarten at
+// Hawthorne Elementary", "third grade at Westbrook High").
+var reSchoolAt = regexp.MustCompile(`\b(?:at|to|in)\s+(\p{Lu}.*)$`)
+
+// reCausativeMove is "(we) moved/switched/transferred/enrolled NAME to/in/at SCHOOL": the name is the one
+// who goes to the school.
+var reCausativeMove = regexp.MustCompile(`\b(?i:moved|switched|transferred|enrolled|enroled|sent|put)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)\s+(?i:to|into|in|at)\s+(\p{Lu}[\pL\pM'.-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.-]*))*)`)
+
+// schoolName reports whether a phrase names a school: its last word (or, for "the N", its noun) is a word
+// of schoolWords.
+func schoolName(obj string) bool {
+	f := strings.Fields(strings.TrimRight(obj, ".,;!? "))
+	if len(f) == 0 {
+		return false
+	}
+	return schoolWords[strings.ToLower(f[len(f)-1])]
+}
+
+// schoolSpecs rewrites the specs of a clause that say someone goes to a school as the subject's school, and
+// adds the school of a causative move ("We moved Leo to Lincoln Montessori").
+func schoolSpecs(clause string, specs []spec) []spec {
+	var moved spec
+	m := reCausativeMove.FindStringSubmatch(clause)
+	if m != nil && schoolName(m[2]) && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
+		moved = spec{subject: m[1], predicate: "goes to school at", object: m[2], key: "school", change: true, confidence: confRelation}
+		// The verb's own reading ("we moved | Leo", "we transferred | Nora to Westbrook High") says nothing
+		// of the speaker's.
+		kept := specs[:0:0]
+		for _, s := range specs {
+			if s.subject == "" && (s.object == m[1] || strings.HasPrefix(s.object, m[1]+" ")) {
+				continue
+			}
+			kept = append(kept, s)
+		}
+		specs = kept
+	}
+	out := specs[:0:0]
+	for _, s := range specs {
+		words := strings.Fields(s.predicate)
+		verb := ""
+		for _, w := range words {
+			l := nlp.VerbLemma(strings.ToLower(w))
+			if l == "be" || l == "get" || l == "have" {
+				continue
+			}
+			verb = l
+			break
+		}
+		change, ok := schoolVerbs[verb]
+		obj := s.object
+		if m := reSchoolAt.FindStringSubmatch(obj); m != nil && ok && schoolName(m[1]) {
+			obj = m[1]
+		}
+		if ok && schoolName(obj) && !strings.HasPrefix(s.key, "used_to_") {
+			s.predicate, s.key, s.object = "goes to school at", "school", strings.TrimRight(obj, ".,;!? ")
+			s.change = s.change || change || changeCue(clause)
+		}
+		if moved.key != "" && s.subject == moved.subject && s.key == "school" {
+			moved = spec{}
+		}
+		out = append(out, s)
+	}
+	if moved.key != "" {
+		out = append(out, moved)
+	}
+	return out
+}
