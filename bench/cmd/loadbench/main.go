@@ -123,10 +123,10 @@ type topologyResult struct {
 	// LastTurnLagSecs is the time from the last accepted turn's acceptance until its claims were in the
 	// projection; AllTurnsLagSecs until every accepted turn (seed and load) had claims there. -1: not within
 	// the lag timeout.
-	LastTurnLagSecs float64 `json:"last_turn_lag_s"`
-	AllTurnsLagSecs float64 `json:"all_turns_lag_s"`
-	TurnsInStore    int     `json:"turns_with_claims"`
-	TurnsAccepted   int     `json:"turns_accepted"`
+	LastTurnLagSecs float64  `json:"last_turn_lag_s"`
+	AllTurnsLagSecs float64  `json:"all_turns_lag_s"`
+	TurnsInStore    int      `json:"turns_with_claims"`
+	TurnsAccepted   int      `json:"turns_accepted"`
 	Env             []string `json:"extra_env,omitempty"`
 }
 
