@@ -1,0 +1,230 @@
+package priority_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme/pkg/priority"
+)
+
+// eventually polls cond until it holds or the deadline passes.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within 10s: %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// ingestAsync asks for a unit on its own goroutine; the channel yields the release function once admitted.
+func ingestAsync(ctx context.Context, g *priority.Gate) <-chan func() {
+	ch := make(chan func(), 1)
+	go func() {
+		release, err := g.Ingest(ctx)
+		if err != nil {
+			close(ch)
+			return
+		}
+		ch <- release
+	}()
+	return ch
+}
+
+func admitted(ch <-chan func()) bool {
+	select {
+	case r, ok := <-ch:
+		if ok {
+			r()
+		}
+		return true
+	default:
+		return false
+	}
+}
+
+func TestIngestWaitsForQueriesInFlight(t *testing.T) {
+	g := priority.New(priority.Options{Slots: 2, MaxDefer: time.Hour})
+	done := g.Query()
+	ch := ingestAsync(context.Background(), g)
+	eventually(t, "the unit waits", func() bool { return g.Stats().Waiting == 1 })
+	if admitted(ch) {
+		t.Fatal("an ingest unit started while a query was in flight")
+	}
+	done()
+	done() // idempotent: must not drive the count below zero
+	select {
+	case release := <-ch:
+		release()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the unit did not start after the query ended")
+	}
+	st := g.Stats()
+	if st.Units != 1 || st.Deferred != 1 || st.Expired != 0 || st.Queries != 0 {
+		t.Errorf("stats %+v: want 1 unit, deferred once, not expired, no query in flight", st)
+	}
+	// With no query in flight a unit starts at once, without being deferred.
+	release, err := g.Ingest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if st := g.Stats(); st.Deferred != 1 {
+		t.Errorf("a unit with no query in flight was deferred: %+v", st)
+	}
+}
+
+func TestIngestIsNotStarvedByQueries(t *testing.T) {
+	// Queries never stop (one is always in flight): each unit still runs after MaxDefer.
+	g := priority.New(priority.Options{Slots: 1, MaxDefer: 20 * time.Millisecond})
+	done := g.Query()
+	defer done()
+	for range 3 {
+		release, err := g.Ingest(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		release()
+	}
+	st := g.Stats()
+	if st.Units != 3 || st.Expired != 3 {
+		t.Errorf("stats %+v: want 3 units admitted, each after its deferral expired", st)
+	}
+	if st.DeferredTime < 3*20*time.Millisecond {
+		t.Errorf("deferred %s in all, want at least 3×20ms", st.DeferredTime)
+	}
+}
+
+func TestSlotsBoundUnitsRunningAtOnce(t *testing.T) {
+	g := priority.New(priority.Options{Slots: 2, MaxDefer: time.Hour})
+	r1, err := g.Ingest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := g.Ingest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := ingestAsync(context.Background(), g)
+	eventually(t, "the third unit waits for a slot", func() bool { return g.Stats().Waiting == 1 })
+	if admitted(ch) || g.Stats().Running != 2 {
+		t.Fatalf("a third unit ran with 2 slots: %+v", g.Stats())
+	}
+	r1()
+	r1() // idempotent: must not free a second slot
+	select {
+	case r3 := <-ch:
+		if st := g.Stats(); st.Running != 2 {
+			t.Errorf("running %d after one release and one admission, want 2", st.Running)
+		}
+		r3()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the third unit did not get the freed slot")
+	}
+	r2()
+	if st := g.Stats(); st.Running != 0 {
+		t.Errorf("running %d after every release, want 0", st.Running)
+	}
+}
+
+// A query that arrives while ingest units are queued behind a running one goes first: when the running
+// unit ends, the queued units wait for the query instead of taking the freed slot.
+func TestQueryGoesBeforeQueuedUnits(t *testing.T) {
+	g := priority.New(priority.Options{Slots: 1, MaxDefer: time.Hour})
+	running, err := g.Ingest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued := ingestAsync(context.Background(), g)
+	eventually(t, "a unit queues", func() bool { return g.Stats().Waiting == 1 })
+
+	var mu sync.Mutex
+	var order []string
+	note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+	queryDone := g.Query()
+	running() // the unit in flight ends while the query runs
+	eventually(t, "the queued unit holds the freed slot and waits for the query", func() bool {
+		st := g.Stats()
+		return st.Running == 1 && st.Deferred == 1
+	})
+	if admitted(queued) {
+		t.Fatal("the queued unit started while the query was in flight")
+	}
+	note("query")
+	queryDone()
+	select {
+	case release := <-queued:
+		note("ingest")
+		release()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the queued unit never started")
+	}
+	if len(order) != 2 || order[0] != "query" || order[1] != "ingest" {
+		t.Errorf("order %v, want the query before the queued unit", order)
+	}
+}
+
+func TestIngestCancelledHoldsNothing(t *testing.T) {
+	g := priority.New(priority.Options{Slots: 1, MaxDefer: time.Hour})
+	done := g.Query()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := g.Ingest(ctx)
+		errc <- err
+	}()
+	eventually(t, "the unit waits for the query", func() bool { return g.Stats().Running == 1 })
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Ingest after cancel: %v, want context.Canceled", err)
+	}
+	if st := g.Stats(); st.Running != 0 || st.Waiting != 0 || st.Units != 0 {
+		t.Errorf("a cancelled unit left state behind: %+v", st)
+	}
+	done()
+}
+
+func TestNegativeMaxDeferNeverWaitsForQueries(t *testing.T) {
+	g := priority.New(priority.Options{Slots: 1, MaxDefer: -1})
+	done := g.Query()
+	defer done()
+	release, err := g.Ingest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if st := g.Stats(); st.Deferred != 0 {
+		t.Errorf("deferred with MaxDefer < 0: %+v", st)
+	}
+}
+
+func TestNilGateAdmitsEverything(t *testing.T) {
+	var g *priority.Gate
+	done := g.Query()
+	done()
+	for range 100 {
+		release, err := g.Ingest(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+	}
+	if g.Slots() != 0 || g.Stats() != (priority.Stats{}) {
+		t.Errorf("nil gate: slots %d stats %+v", g.Slots(), g.Stats())
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	g := priority.New(priority.Options{})
+	if g.Slots() != priority.DefaultSlots() || g.Slots() < 1 {
+		t.Errorf("slots %d, want DefaultSlots() = %d (≥ 1)", g.Slots(), priority.DefaultSlots())
+	}
+	if g.MaxDefer() != priority.DefaultMaxDefer {
+		t.Errorf("max defer %s, want %s", g.MaxDefer(), priority.DefaultMaxDefer)
+	}
+}
