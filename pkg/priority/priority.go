@@ -3,14 +3,15 @@
 // use every core for as long as there is a backlog, and a search then waits its turn behind them: on two cores,
 // 8 searchers beside 147 turns/s of ingest saw p99 916 ms against ~10 ms idle (issue 15).
 //
-// A Gate fixes that with two rules, applied to units of ingest work (an extraction window, a chunk of texts
-// to embed, a reconciler batch):
+// A Gate admits units of ingest work (an extraction window, a chunk of texts to embed, a reconciler batch) by
+// two rules:
 //
-//   - at most Slots units run at once (default half the process's GOMAXPROCS, at least one), so ingest never
-//     holds every core;
-//   - a unit about to start while a query is in flight waits until no query is, but never longer than
-//     MaxDefer (default 50 ms): queries go first, and ingest keeps a share under any query load — with
-//     queries always in flight a slot runs a unit of duration u at least once every u + MaxDefer.
+//   - with no query in flight a unit starts at once: ingest has the whole machine when nobody is asking;
+//   - while a query is in flight a unit about to start waits until no query is, but never longer than
+//     MaxDefer (default 50 ms), and then only if fewer than Slots units are running (default half the
+//     process's GOMAXPROCS, at least one). Queries go first, and ingest keeps a bounded share under any query
+//     load: with queries always in flight, each slot still runs a unit of duration u at least once every
+//     u + MaxDefer, so ingest never starves.
 //
 // A unit already running is not interrupted, which is why ingest work comes in small units (the embedding
 // wrapper, Embedder, cuts batches into chunks). Nothing is dropped or reordered by the gate: a deferred unit
@@ -29,7 +30,7 @@ import (
 
 // Options configures a Gate.
 type Options struct {
-	// Slots bounds the ingest units running at once. 0 means DefaultSlots().
+	// Slots bounds the ingest units running at once while queries are in flight. 0 means DefaultSlots().
 	Slots int
 	// MaxDefer bounds how long one unit waits for in-flight queries before it runs anyway. 0 means 50 ms;
 	// negative means ingest never waits for queries (only Slots applies).
@@ -46,12 +47,12 @@ func DefaultSlots() int { return max(1, runtime.GOMAXPROCS(0)/2) }
 type Stats struct {
 	// Units is how many ingest units were admitted.
 	Units int64
-	// Deferred is how many of them waited for queries; Expired how many of those ran because MaxDefer passed
-	// with queries still in flight.
+	// Deferred is how many of them waited for queries; Expired how many of those started because MaxDefer
+	// passed with queries still in flight.
 	Deferred, Expired int64
 	// DeferredTime is the total time units waited for queries.
 	DeferredTime time.Duration
-	// Waiting is how many units are waiting now (for a slot or for queries); Running how many hold a slot.
+	// Waiting is how many units are waiting now (for queries or a slot); Running how many are running.
 	Waiting, Running int64
 	// Queries is how many queries are in flight now.
 	Queries int64
@@ -60,13 +61,14 @@ type Stats struct {
 // Gate admits ingest units behind queries. It is safe for concurrent use; the zero value is not usable
 // (use New), a nil *Gate admits everything at once.
 type Gate struct {
-	slots    chan struct{}
+	slots    int
 	maxDefer time.Duration
 
 	mu      sync.Mutex
 	queries int64
-	// idle is closed when the last in-flight query ends; a new one is made when a query starts from none.
-	idle chan struct{}
+	running int64
+	// changed is closed (and replaced) whenever queries or running drop, waking the units that wait.
+	changed chan struct{}
 
 	units, deferred, expired, deferredNanos, waiting atomic.Int64
 }
@@ -79,25 +81,30 @@ func New(o Options) *Gate {
 	if o.MaxDefer == 0 {
 		o.MaxDefer = DefaultMaxDefer
 	}
-	idle := make(chan struct{})
-	close(idle)
-	return &Gate{slots: make(chan struct{}, o.Slots), maxDefer: o.MaxDefer, idle: idle}
+	return &Gate{slots: o.Slots, maxDefer: o.MaxDefer, changed: make(chan struct{})}
 }
 
-// Slots is the number of ingest units that may run at once (0 for a nil Gate: no bound).
+// Slots is the number of ingest units that may run at once while queries are in flight (0 for a nil Gate: no
+// bound).
 func (g *Gate) Slots() int {
 	if g == nil {
 		return 0
 	}
-	return cap(g.slots)
+	return g.slots
 }
 
-// MaxDefer is how long a unit waits for queries at most (negative: never waits).
+// MaxDefer is how long a unit waits for queries at most (negative: never waits for them).
 func (g *Gate) MaxDefer() time.Duration {
 	if g == nil {
 		return -1
 	}
 	return g.maxDefer
+}
+
+// wake tells the waiting units that the state changed. Callers hold mu.
+func (g *Gate) wake() {
+	close(g.changed)
+	g.changed = make(chan struct{})
 }
 
 // Query marks a query in flight until done is called (done is idempotent). Ingest units about to start wait
@@ -107,9 +114,6 @@ func (g *Gate) Query() (done func()) {
 		return func() {}
 	}
 	g.mu.Lock()
-	if g.queries == 0 {
-		g.idle = make(chan struct{})
-	}
 	g.queries++
 	g.mu.Unlock()
 	var once sync.Once
@@ -117,62 +121,84 @@ func (g *Gate) Query() (done func()) {
 		once.Do(func() {
 			g.mu.Lock()
 			if g.queries--; g.queries == 0 {
-				close(g.idle)
+				g.wake()
 			}
 			g.mu.Unlock()
 		})
 	}
 }
 
-// Ingest waits for a slot and then, while queries are in flight, for them to end (at most MaxDefer), and
-// returns the function that gives the slot back (idempotent). It fails only with ctx's error, holding nothing.
+// Ingest admits one unit of ingest work (see the package comment) and returns the function that ends it
+// (idempotent). It fails only with ctx's error, holding nothing.
 func (g *Gate) Ingest(ctx context.Context) (release func(), err error) {
 	if g == nil {
 		return func() {}, ctx.Err()
 	}
-	g.waiting.Add(1)
-	defer g.waiting.Add(-1)
-	select {
-	case g.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	var once sync.Once
-	release = func() { once.Do(func() { <-g.slots }) }
-	if err := g.yield(ctx); err != nil {
-		release()
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	g.units.Add(1)
-	return release, nil
+	g.waiting.Add(1)
+	defer g.waiting.Add(-1)
+	var (
+		start   time.Time
+		timer   *time.Timer
+		expired <-chan time.Time
+	)
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+			g.deferredNanos.Add(int64(time.Since(start)))
+		}
+	}()
+	g.mu.Lock()
+	for {
+		// A unit that has waited MaxDefer only needs a slot; before that it needs the queries to end.
+		late := g.maxDefer < 0 || (timer != nil && expiredNow(expired))
+		if g.queries == 0 || (late && g.running < int64(g.slots)) {
+			if g.queries > 0 && timer != nil {
+				g.expired.Add(1)
+			}
+			g.running++
+			g.mu.Unlock()
+			g.units.Add(1)
+			var once sync.Once
+			return func() {
+				once.Do(func() {
+					g.mu.Lock()
+					g.running--
+					g.wake()
+					g.mu.Unlock()
+				})
+			}, nil
+		}
+		if timer == nil && g.maxDefer >= 0 {
+			start = time.Now()
+			timer = time.NewTimer(g.maxDefer)
+			expired = timer.C
+			g.deferred.Add(1)
+		}
+		changed := g.changed
+		g.mu.Unlock()
+		select {
+		case <-changed:
+		case <-expired:
+			expired = closedTime
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		g.mu.Lock()
+	}
 }
 
-// yield waits while queries are in flight, at most MaxDefer.
-func (g *Gate) yield(ctx context.Context) error {
-	if g.maxDefer < 0 {
-		return ctx.Err()
-	}
-	g.mu.Lock()
-	busy, idle := g.queries > 0, g.idle
-	g.mu.Unlock()
-	if !busy {
-		return ctx.Err()
-	}
-	g.deferred.Add(1)
-	start := time.Now()
-	defer func() { g.deferredNanos.Add(int64(time.Since(start))) }()
-	t := time.NewTimer(g.maxDefer)
-	defer t.Stop()
-	select {
-	case <-idle:
-		return nil
-	case <-t.C:
-		g.expired.Add(1)
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+// closedTime stands for a deferral timer that has fired.
+var closedTime = func() <-chan time.Time {
+	c := make(chan time.Time)
+	close(c)
+	return c
+}()
+
+// expiredNow reports whether a deferral timer's channel has fired (or is closedTime).
+func expiredNow(c <-chan time.Time) bool { return c == closedTime }
 
 // Stats returns the gate's counters (zero for a nil Gate).
 func (g *Gate) Stats() Stats {
@@ -180,10 +206,10 @@ func (g *Gate) Stats() Stats {
 		return Stats{}
 	}
 	g.mu.Lock()
-	q := g.queries
+	q, r := g.queries, g.running
 	g.mu.Unlock()
 	return Stats{
 		Units: g.units.Load(), Deferred: g.deferred.Load(), Expired: g.expired.Load(),
-		DeferredTime: time.Duration(g.deferredNanos.Load()), Waiting: g.waiting.Load(), Running: int64(len(g.slots)), Queries: q,
+		DeferredTime: time.Duration(g.deferredNanos.Load()), Waiting: g.waiting.Load(), Running: r, Queries: q,
 	}
 }

@@ -100,60 +100,74 @@ func TestIngestIsNotStarvedByQueries(t *testing.T) {
 	}
 }
 
-func TestSlotsBoundUnitsRunningAtOnce(t *testing.T) {
-	g := priority.New(priority.Options{Slots: 2, MaxDefer: time.Hour})
-	r1, err := g.Ingest(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2, err := g.Ingest(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch := ingestAsync(context.Background(), g)
-	eventually(t, "the third unit waits for a slot", func() bool { return g.Stats().Waiting == 1 })
-	if admitted(ch) || g.Stats().Running != 2 {
-		t.Fatalf("a third unit ran with 2 slots: %+v", g.Stats())
-	}
-	r1()
-	r1() // idempotent: must not free a second slot
-	select {
-	case r3 := <-ch:
-		if st := g.Stats(); st.Running != 2 {
-			t.Errorf("running %d after one release and one admission, want 2", st.Running)
+func TestSlotsBoundUnitsWhileQueriesAreInFlight(t *testing.T) {
+	g := priority.New(priority.Options{Slots: 2, MaxDefer: time.Millisecond})
+	// With no query in flight the bound does not apply: ingest has the machine.
+	var idle []func()
+	for range 3 {
+		r, err := g.Ingest(context.Background())
+		if err != nil {
+			t.Fatal(err)
 		}
-		r3()
-	case <-time.After(10 * time.Second):
-		t.Fatal("the third unit did not get the freed slot")
+		idle = append(idle, r)
 	}
-	r2()
+	if st := g.Stats(); st.Running != 3 || st.Deferred != 0 {
+		t.Fatalf("with no query in flight: %+v, want 3 running, none deferred", st)
+	}
+	done := g.Query()
+	defer done()
+	// A query is in flight and 3 units run: past its deferral a new unit still needs one of the 2 slots.
+	ch := ingestAsync(context.Background(), g)
+	eventually(t, "the unit waits past its deferral", func() bool { return g.Stats().Waiting == 1 && g.Stats().Deferred == 1 })
+	idle[0]()
+	idle[0]() // idempotent: must not free a second slot
+	if admitted(ch) {
+		t.Fatal("a unit started with 2 running, 2 slots and a query in flight")
+	}
+	idle[1]()
+	select {
+	case r := <-ch:
+		if st := g.Stats(); st.Running != 2 || st.Expired != 1 {
+			t.Errorf("stats %+v: want 2 running, admitted after its deferral expired", st)
+		}
+		r()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the unit did not start once a slot was free")
+	}
+	idle[2]()
 	if st := g.Stats(); st.Running != 0 {
 		t.Errorf("running %d after every release, want 0", st.Running)
 	}
 }
 
-// A query that arrives while ingest units are queued behind a running one goes first: when the running
-// unit ends, the queued units wait for the query instead of taking the freed slot.
-func TestQueryGoesBeforeQueuedUnits(t *testing.T) {
-	g := priority.New(priority.Options{Slots: 1, MaxDefer: time.Hour})
+// A query goes before ingest units that ask to start while it is in flight, even when a slot is free and
+// when the unit that was running ends: they start after it.
+func TestQueryGoesBeforeNewUnits(t *testing.T) {
+	g := priority.New(priority.Options{Slots: 2, MaxDefer: time.Hour})
 	running, err := g.Ingest(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	queued := ingestAsync(context.Background(), g)
-	eventually(t, "a unit queues", func() bool { return g.Stats().Waiting == 1 })
-
 	var mu sync.Mutex
 	var order []string
 	note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+
 	queryDone := g.Query()
-	running() // the unit in flight ends while the query runs
-	eventually(t, "the queued unit holds the freed slot and waits for the query", func() bool {
+	queued := ingestAsync(context.Background(), g)
+	eventually(t, "the new unit waits for the query", func() bool {
 		st := g.Stats()
-		return st.Running == 1 && st.Deferred == 1
+		return st.Waiting == 1 && st.Deferred == 1
 	})
 	if admitted(queued) {
-		t.Fatal("the queued unit started while the query was in flight")
+		t.Fatal("a unit started while a query was in flight, with a slot free")
+	}
+	running() // the unit in flight ends while the query runs: the waiting unit stays behind the query
+	eventually(t, "the waiting unit is still waiting", func() bool {
+		st := g.Stats()
+		return st.Running == 0 && st.Waiting == 1
+	})
+	if admitted(queued) {
+		t.Fatal("the waiting unit started when the running one ended, with the query still in flight")
 	}
 	note("query")
 	queryDone()
@@ -162,10 +176,10 @@ func TestQueryGoesBeforeQueuedUnits(t *testing.T) {
 		note("ingest")
 		release()
 	case <-time.After(10 * time.Second):
-		t.Fatal("the queued unit never started")
+		t.Fatal("the waiting unit never started")
 	}
 	if len(order) != 2 || order[0] != "query" || order[1] != "ingest" {
-		t.Errorf("order %v, want the query before the queued unit", order)
+		t.Errorf("order %v, want the query before the waiting unit", order)
 	}
 }
 
@@ -178,7 +192,7 @@ func TestIngestCancelledHoldsNothing(t *testing.T) {
 		_, err := g.Ingest(ctx)
 		errc <- err
 	}()
-	eventually(t, "the unit waits for the query", func() bool { return g.Stats().Running == 1 })
+	eventually(t, "the unit waits for the query", func() bool { return g.Stats().Waiting == 1 })
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Ingest after cancel: %v, want context.Canceled", err)
