@@ -424,6 +424,10 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 			return res, err
 		}
 		sys.procs = append(sys.procs, np)
+		// The services connect once at start-up: the server must accept connections first.
+		if err := waitTCP(ctx, np, natsAddr, time.Minute); err != nil {
+			return res, err
+		}
 		more, err := freePorts(len(app.Targets))
 		if err != nil {
 			return res, err
@@ -544,6 +548,28 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 		}
 	}
 	return res, ctx.Err()
+}
+
+// waitTCP waits until addr accepts TCP connections.
+func waitTCP(ctx context.Context, p *proc, addr string, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for {
+		if !p.alive() {
+			return fmt.Errorf("%s exited during start-up", p.name)
+		}
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.Close()
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s not listening on %s within %s", p.name, addr, within)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func waitReady(ctx context.Context, p *proc, within time.Duration) error {
