@@ -103,7 +103,11 @@ type phase struct {
 	SearchP99Ms    float64 `json:"search_p99_ms"`
 	SearchMaxMs    float64 `json:"search_max_ms"`
 	LoadAvg        string  `json:"loadavg_after"`
-	FirstError     string  `json:"first_error,omitempty"`
+	// MnemeCores and PostgresCores are the CPU the phase used, in cores: Mneme's processes, and the Postgres
+	// backends connected to the scratch database (the system's own connections and the bench's).
+	MnemeCores    float64 `json:"mneme_cores"`
+	PostgresCores float64 `json:"postgres_cores"`
+	FirstError    string  `json:"first_error,omitempty"`
 }
 
 // topologyResult is one topology's measurements.
@@ -348,6 +352,78 @@ func (s *system) rss() (total float64, by map[string]float64) {
 	return total, by
 }
 
+// cpuTicks is the user and system CPU time of process pid, in clock ticks (0 when it is gone).
+func cpuTicks(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return utime + stime
+}
+
+// clockTicks is the kernel's USER_HZ, 100 on Linux for every architecture Go supports.
+const clockTicks = 100
+
+// measureCPU runs f and adds to its phase the CPU that Mneme's processes and the scratch database's Postgres
+// backends used meanwhile. Backends that come and go during the phase are not counted.
+func (s *system) measureCPU(ctx context.Context, dbName string, f func() phase) phase {
+	pgPids := func() []int {
+		rows, err := s.db.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = $1`, dbName)
+		if err != nil {
+			return nil
+		}
+		defer rows.Close()
+		var out []int
+		for rows.Next() {
+			var pid int
+			if rows.Scan(&pid) == nil {
+				out = append(out, pid)
+			}
+		}
+		return out
+	}
+	sum := func(pids []int) map[int]int64 {
+		m := map[int]int64{}
+		for _, p := range pids {
+			m[p] = cpuTicks(p)
+		}
+		return m
+	}
+	var mnemePids []int
+	for _, p := range s.procs {
+		mnemePids = append(mnemePids, p.cmd.Process.Pid)
+	}
+	pgBefore, mnBefore := sum(pgPids()), sum(mnemePids)
+	began := time.Now()
+	ph := f()
+	secs := time.Since(began).Seconds()
+	pgAfter, mnAfter := sum(pgPids()), sum(mnemePids)
+	delta := func(before, after map[int]int64) float64 {
+		var d int64
+		for pid, a := range after {
+			if b, ok := before[pid]; ok && a >= b {
+				d += a - b
+			}
+		}
+		return round2(float64(d) / clockTicks / secs)
+	}
+	ph.MnemeCores, ph.PostgresCores = delta(mnBefore, mnAfter), delta(pgBefore, pgAfter)
+	return ph
+}
+
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
+
 func runTopology(ctx context.Context, c config, topology string) (_ topologyResult, err error) {
 	res := topologyResult{Topology: topology, Env: c.extraEnv}
 	logDir := c.logDir
@@ -481,7 +557,7 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 	fmt.Fprintf(os.Stderr, "  %s: %d seed turns in the projection after %.1f s\n", topology, c.seed, res.SeedSecs)
 
 	// 2. Idle baseline: searchers alone.
-	res.Idle = ld.mixed(ctx, 0, c.searchers, c.idle)
+	res.Idle = sys.measureCPU(ctx, dbName, func() phase { return ld.mixed(ctx, 0, c.searchers, c.idle) })
 	fmt.Fprintf(os.Stderr, "  %s idle: %d searches, p50/p95/p99 %.1f/%.1f/%.1f ms\n", topology, res.Idle.Searches, res.Idle.SearchP50Ms, res.Idle.SearchP95Ms, res.Idle.SearchP99Ms)
 
 	// 3. The mixed load, sampling RSS every second.
@@ -504,7 +580,7 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 			}
 		}
 	})
-	res.Load = ld.mixed(ctx, c.writers, c.searchers, c.duration)
+	res.Load = sys.measureCPU(ctx, dbName, func() phase { return ld.mixed(ctx, c.writers, c.searchers, c.duration) })
 	close(sampling)
 	sampler.Wait()
 	lastAccepted := ld.lastAcceptedAt()
@@ -880,16 +956,17 @@ func gitCommit() string {
 func printTable(w io.Writer, res results) {
 	fmt.Fprintf(w, "\n### Searches while ingesting (%s, %d CPUs, commit %s; %d writers, %d searchers, %s load after %s idle)\n\n",
 		res.GoVersion, res.CPUs, res.Commit, res.Writers, res.Searchers, res.Duration, res.Idle)
-	fmt.Fprintln(w, "| topology | accepted turns/s | write errors | searches/s idle → load | search errors | search p50 idle → load | p95 idle → load | p99 idle → load | p99 load / idle | RSS before → peak → after | lag: last turn / all turns | load average after |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| topology | accepted turns/s | write errors | searches/s idle → load | search errors | search p50 idle → load | p95 idle → load | p99 idle → load | p99 load / idle | CPU cores Mneme + Postgres, idle → load | RSS before → peak → after | lag: last turn / all turns | load average after |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, t := range res.Topologies {
 		ratio := "—"
 		if t.Idle.SearchP99Ms > 0 {
 			ratio = fmt.Sprintf("%.1f×", t.Load.SearchP99Ms/t.Idle.SearchP99Ms)
 		}
-		fmt.Fprintf(w, "| %s | %.1f | %d | %.1f → %.1f | %d | %.1f → %.1f ms | %.1f → %.1f ms | %.1f → %.1f ms | %s | %.0f → %.0f → %.0f MiB | %s / %s | %s |\n",
+		fmt.Fprintf(w, "| %s | %.1f | %d | %.1f → %.1f | %d | %.1f → %.1f ms | %.1f → %.1f ms | %.1f → %.1f ms | %s | %.2f + %.2f → %.2f + %.2f | %.0f → %.0f → %.0f MiB | %s / %s | %s |\n",
 			t.Topology, t.Load.TurnsPerSec, t.Load.WriteErrors, t.Idle.SearchesPerSec, t.Load.SearchesPerSec, t.Idle.SearchErrors+t.Load.SearchErrors,
 			t.Idle.SearchP50Ms, t.Load.SearchP50Ms, t.Idle.SearchP95Ms, t.Load.SearchP95Ms, t.Idle.SearchP99Ms, t.Load.SearchP99Ms, ratio,
+			t.Idle.MnemeCores, t.Idle.PostgresCores, t.Load.MnemeCores, t.Load.PostgresCores,
 			t.RSSBeforeMiB, t.RSSPeakMiB, t.RSSAfterMiB, lagText(t.LastTurnLagSecs), lagText(t.AllTurnsLagSecs), t.Load.LoadAvg)
 	}
 	fmt.Fprintln(w)
