@@ -85,6 +85,7 @@ type config struct {
 	out        string
 	logDir     string
 	extraEnv   []string
+	label      string
 }
 
 // phase is what the clients saw during one phase.
@@ -139,6 +140,7 @@ type results struct {
 	GoVersion     string           `json:"go_version"`
 	CPUs          int              `json:"cpus"`
 	Commit        string           `json:"commit,omitempty"`
+	Label         string           `json:"label,omitempty"`
 	Writers       int              `json:"writers"`
 	Searchers     int              `json:"searchers"`
 	Duration      string           `json:"duration"`
@@ -168,6 +170,7 @@ func main() {
 	flag.IntVar(&c.k, "k", 10, "search k")
 	flag.StringVar(&c.out, "out", "bench-results/loadbench.json", "JSON results file")
 	flag.StringVar(&c.logDir, "logs", "", "directory for the processes' logs (default: a temporary directory, removed)")
+	flag.StringVar(&c.label, "label", "", "names the run in the table (e.g. the build measured)")
 	flag.StringVar(&env, "env", "", "extra MNEME_* settings for every Mneme process, comma-separated KEY=VALUE")
 	flag.Parse()
 	for _, t := range strings.Split(topologies, ",") {
@@ -243,7 +246,7 @@ func run(ctx context.Context, c config) error {
 		return fmt.Errorf("embedding model weights missing at %s: run make deps (or set MNEME_MODEL_DIR)", embedding.DefaultModelDir())
 	}
 	res := results{
-		Started: time.Now().UTC(), GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Commit: gitCommit(),
+		Started: time.Now().UTC(), GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Commit: gitCommit(), Label: c.label,
 		Writers: c.writers, Searchers: c.searchers, Duration: c.duration.String(), Idle: c.idle.String(), LoadAvgBefore: loadavg(),
 	}
 	fmt.Printf("loadbench: %d writers, %d searchers, %s load after %s idle, topologies %v, load average %s\n",
@@ -954,8 +957,12 @@ func gitCommit() string {
 }
 
 func printTable(w io.Writer, res results) {
-	fmt.Fprintf(w, "\n### Searches while ingesting (%s, %d CPUs, commit %s; %d writers, %d searchers, %s load after %s idle)\n\n",
-		res.GoVersion, res.CPUs, res.Commit, res.Writers, res.Searchers, res.Duration, res.Idle)
+	name := "commit " + res.Commit
+	if res.Label != "" {
+		name = res.Label
+	}
+	fmt.Fprintf(w, "\n### Searches while ingesting (%s; %s, %d CPUs; %d writers, %d searchers, %s load after %s idle)\n\n",
+		name, res.GoVersion, res.CPUs, res.Writers, res.Searchers, res.Duration, res.Idle)
 	fmt.Fprintln(w, "| topology | accepted turns/s | write errors | searches/s idle → load | search errors | search p50 idle → load | p95 idle → load | p99 idle → load | p99 load / idle | CPU cores Mneme + Postgres, idle → load | RSS before → peak → after | lag: last turn / all turns | load average after |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, t := range res.Topologies {
