@@ -131,6 +131,10 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_
 	gate := cfg.newGate()
 	if gate != nil {
 		log.Info("queries go before ingest work in this process", "ingest_slots", gate.Slots(), "max_defer", cfg.IngestMaxDefer)
+		// Registered with the process's meter provider, which lives as long as the process.
+		if _, err := gate.Observe(); err != nil {
+			return nil, fmt.Errorf("query-priority metrics: %w", err)
+		}
 	}
 	deps := service.Deps{
 		Auth:       a.auth,
