@@ -133,6 +133,9 @@ type topologyResult struct {
 	TurnsInStore    int      `json:"turns_with_claims"`
 	TurnsAccepted   int      `json:"turns_accepted"`
 	Env             []string `json:"extra_env,omitempty"`
+	// Gate is the query-priority gate's counters (mneme_priority_* of /metrics) after the load, when the
+	// query process has one.
+	Gate map[string]float64 `json:"priority_gate,omitempty"`
 }
 
 type results struct {
@@ -587,6 +590,7 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 	close(sampling)
 	sampler.Wait()
 	lastAccepted := ld.lastAcceptedAt()
+	res.Gate = gateMetrics(sys.queryURL)
 	rssAfter, by := sys.rss()
 	res.RSSPeakMiB, res.RSSAfterMiB, res.RSSAfterBy = round1(max(peak, rssAfter)), round1(rssAfter), by
 	fmt.Fprintf(os.Stderr, "  %s load: %.1f turns/s (%d errors), %d searches (%d errors), p50/p95/p99 %.1f/%.1f/%.1f ms\n", topology,
@@ -627,6 +631,41 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 		}
 	}
 	return res, ctx.Err()
+}
+
+// gateMetrics reads the query-priority gate's series from a process's /metrics (nil when it has none).
+func gateMetrics(base string) map[string]float64 {
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil
+	}
+	var out map[string]float64
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(line, "mneme_priority_") {
+			continue
+		}
+		name, value, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		if i := strings.IndexByte(name, '{'); i >= 0 {
+			name = name[:i]
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[name] = v
+	}
+	return out
 }
 
 // waitTCP waits until addr accepts TCP connections.
@@ -982,6 +1021,9 @@ func printTable(w io.Writer, res results) {
 			t.Topology, t.Seeded, t.SeedSecs, t.TurnsInStore, t.TurnsAccepted, t.Load.WriteP50Ms, t.Load.WriteP99Ms, t.RSSAfterBy)
 		if len(t.Env) > 0 {
 			fmt.Fprintf(w, "; settings %s", strings.Join(t.Env, " "))
+		}
+		if len(t.Gate) > 0 {
+			fmt.Fprintf(w, "; query-priority gate after the load: %v", t.Gate)
 		}
 		if t.Load.FirstError != "" || t.Idle.FirstError != "" {
 			fmt.Fprintf(w, "; first error: %s%s", t.Idle.FirstError, t.Load.FirstError)
