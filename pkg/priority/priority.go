@@ -6,7 +6,9 @@
 // A Gate admits units of ingest work (an extraction window, a chunk of texts to embed, a reconciler batch) by
 // two rules:
 //
-//   - with no query in flight a unit starts at once: ingest has the whole machine when nobody is asking;
+//   - with no query in flight for MaxDefer a unit starts at once: ingest has the whole machine when nobody is
+//     asking (right after a query the slot bound below still holds, so the instants between one searcher's
+//     requests do not let every waiting unit in at once);
 //   - while a query is in flight a unit about to start waits until no query is, but never longer than
 //     MaxDefer (default 50 ms), and then only if fewer than Slots units are running (default half the
 //     process's GOMAXPROCS, at least one). Queries go first, and ingest keeps a bounded share under any query
@@ -66,6 +68,9 @@ type Gate struct {
 
 	mu      sync.Mutex
 	queries int64
+	// lastQuery is when the last query ended: for a MaxDefer after it the slot bound still holds, so the
+	// instants between one searcher's requests do not let every waiting unit in at once.
+	lastQuery time.Time
 	running int64
 	// changed is closed (and replaced) whenever queries or running drop, waking the units that wait.
 	changed chan struct{}
@@ -121,6 +126,7 @@ func (g *Gate) Query() (done func()) {
 		once.Do(func() {
 			g.mu.Lock()
 			if g.queries--; g.queries == 0 {
+				g.lastQuery = time.Now()
 				g.wake()
 			}
 			g.mu.Unlock()
@@ -154,7 +160,12 @@ func (g *Gate) Ingest(ctx context.Context) (release func(), err error) {
 	for {
 		// A unit that has waited MaxDefer only needs a slot; before that it needs the queries to end.
 		late := g.maxDefer < 0 || (timer != nil && expiredNow(expired))
-		if g.queries == 0 || (late && g.running < int64(g.slots)) {
+		free := g.running < int64(g.slots)
+		var quietIn time.Duration // how long until no query has been seen for MaxDefer
+		if g.queries == 0 && g.maxDefer > 0 {
+			quietIn = g.maxDefer - time.Since(g.lastQuery)
+		}
+		if (g.queries == 0 && (quietIn <= 0 || free)) || (late && free) {
 			if g.queries > 0 && timer != nil {
 				g.expired.Add(1)
 			}
@@ -179,11 +190,25 @@ func (g *Gate) Ingest(ctx context.Context) (release func(), err error) {
 		}
 		changed := g.changed
 		g.mu.Unlock()
+		var quiet *time.Timer
+		var quietC <-chan time.Time
+		if quietIn > 0 {
+			quiet = time.NewTimer(quietIn)
+			quietC = quiet.C
+		}
+		var cancelled bool
 		select {
 		case <-changed:
+		case <-quietC:
 		case <-expired:
 			expired = closedTime
 		case <-ctx.Done():
+			cancelled = true
+		}
+		if quiet != nil {
+			quiet.Stop()
+		}
+		if cancelled {
 			return nil, ctx.Err()
 		}
 		g.mu.Lock()

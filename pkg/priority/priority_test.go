@@ -242,3 +242,43 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("max defer %s, want %s", g.MaxDefer(), priority.DefaultMaxDefer)
 	}
 }
+
+// Right after a query ends the slot bound still holds for MaxDefer, so the gaps between a searcher's requests
+// do not let every waiting unit in at once; once no query has been seen for MaxDefer, ingest is unbounded.
+func TestSlotBoundOutlastsAQueryByMaxDefer(t *testing.T) {
+	g := priority.New(priority.Options{Slots: 1, MaxDefer: time.Hour})
+	g.Query()()
+	r1, err := g.Ingest(context.Background()) // a slot is free: admitted
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := ingestAsync(context.Background(), g)
+	eventually(t, "the second unit waits for the slot", func() bool { return g.Stats().Waiting == 1 })
+	if admitted(ch) {
+		t.Fatal("a second unit started just after a query, beyond the one slot")
+	}
+	r1()
+	select {
+	case r := <-ch:
+		r()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second unit did not get the freed slot")
+	}
+
+	quick := priority.New(priority.Options{Slots: 1, MaxDefer: 10 * time.Millisecond})
+	quick.Query()()
+	held, err := quick.Ingest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held()
+	select {
+	case r := <-ingestAsync(context.Background(), quick):
+		if st := quick.Stats(); st.Running != 2 {
+			t.Errorf("running %d once the quiet period passed, want 2 (unbounded)", st.Running)
+		}
+		r()
+	case <-time.After(10 * time.Second):
+		t.Fatal("ingest stayed bounded after no query for MaxDefer")
+	}
+}
