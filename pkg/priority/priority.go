@@ -71,7 +71,7 @@ type Gate struct {
 	// lastQuery is when the last query ended: for a MaxDefer after it the slot bound still holds, so the
 	// instants between one searcher's requests do not let every waiting unit in at once.
 	lastQuery time.Time
-	running int64
+	running   int64
 	// changed is closed (and replaced) whenever queries or running drop, waking the units that wait.
 	changed chan struct{}
 
