@@ -41,6 +41,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -982,17 +983,31 @@ func loadavg() string {
 	return strings.Join(f[:3], " ")
 }
 
-// gitCommit is the commit of the working copy the bench runs in, when it is one.
+// gitCommit is the commit the binary was built from (Go's VCS stamp; "-dirty" with uncommitted changes), or ""
+// when it was built outside a repository. Not the working directory's: a bench binary of an older build can
+// run anywhere.
 func gitCommit() string {
-	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
 		return ""
 	}
-	s := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
-		s += "-dirty"
+	var rev string
+	var dirty bool
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
 	}
-	return s
+	if len(rev) > 7 {
+		rev = rev[:7]
+	}
+	if rev != "" && dirty {
+		rev += "-dirty"
+	}
+	return rev
 }
 
 func printTable(w io.Writer, res results) {
