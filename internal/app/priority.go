@@ -18,8 +18,9 @@ type PriorityConfig struct {
 	// MNEME_INGEST_MAX_DEFER each), and bounds it to MNEME_INGEST_SLOTS units while queries are in flight. It
 	// applies only to a process that runs the query service beside the extractor, embedder or reconciler
 	// (the all-in-one process); with no query in flight ingest runs unbounded. Accepting writes (ingest's
-	// HTTP and inbox) is never delayed.
-	QueryPriority bool `env:"MNEME_QUERY_PRIORITY" envDefault:"true"`
+	// HTTP and inbox) is never delayed. Off by default: on the loaded 2-core machine it was measured on, search
+	// p99 under ingest came out worse with it than without (docs/benchmarks.md, "Searches while ingesting").
+	QueryPriority bool `env:"MNEME_QUERY_PRIORITY" envDefault:"false"`
 	// IngestSlots bounds the ingest units running at once while queries are in flight. 0 means half the
 	// process's GOMAXPROCS, at least 1.
 	IngestSlots int `env:"MNEME_INGEST_SLOTS" envDefault:"0"`

@@ -20,12 +20,12 @@ import (
 	"github.com/mneme-ai/mneme/pkg/api"
 )
 
-// TestIngestProgressesBehindConstantQueries: in the all-in-one process the query-priority gate is on (the
-// default), so ingest units wait for queries in flight — and searchers that query without a pause still never
+// TestIngestProgressesBehindConstantQueries: in the all-in-one process with the query-priority gate on
+// (MNEME_QUERY_PRIORITY=true), ingest units wait for queries in flight — and searchers that query without a pause still never
 // stop ingest: every accepted turn reaches the projection, and the gate's metrics show that ingest units did
 // wait for queries and ran once their deferral expired.
 func TestIngestProgressesBehindConstantQueries(t *testing.T) {
-	sys := apptest.Start(t, map[string]string{"MNEME_INGEST_MAX_DEFER": "20ms"})
+	sys := apptest.Start(t, map[string]string{"MNEME_QUERY_PRIORITY": "true", "MNEME_INGEST_MAX_DEFER": "20ms"})
 	const ws, agent = "priority", "planner"
 	headers := map[string]string{api.HeaderAgent: agent}
 	turn := func(i int) api.TurnsRequest {
