@@ -18,8 +18,8 @@ type PriorityConfig struct {
 	// MNEME_INGEST_MAX_DEFER each), and bounds it to MNEME_INGEST_SLOTS units while queries are in flight. It
 	// applies only to a process that runs the query service beside the extractor, embedder or reconciler
 	// (the all-in-one process); with no query in flight ingest runs unbounded. Accepting writes (ingest's
-	// HTTP and inbox) is never delayed. Off by default: on the loaded 2-core machine it was measured on, search
-	// p99 under ingest came out worse with it than without (docs/benchmarks.md, "Searches while ingesting").
+	// HTTP and inbox) is never delayed. Off by default until measured: the runs so far (docs/benchmarks.md,
+	// "Searches while ingesting") had a busy-wait bug in the gate, since fixed, and came out worse with it.
 	QueryPriority bool `env:"MNEME_QUERY_PRIORITY" envDefault:"false"`
 	// IngestSlots bounds the ingest units running at once while queries are in flight. 0 means half the
 	// process's GOMAXPROCS, at least 1.

@@ -146,9 +146,10 @@ func (g *Gate) Ingest(ctx context.Context) (release func(), err error) {
 	g.waiting.Add(1)
 	defer g.waiting.Add(-1)
 	var (
-		start   time.Time
-		timer   *time.Timer
-		expired <-chan time.Time
+		start    time.Time
+		timer    *time.Timer
+		expired  <-chan time.Time
+		timedOut bool
 	)
 	defer func() {
 		if timer != nil {
@@ -159,7 +160,7 @@ func (g *Gate) Ingest(ctx context.Context) (release func(), err error) {
 	g.mu.Lock()
 	for {
 		// A unit that has waited MaxDefer only needs a slot; before that it needs the queries to end.
-		late := g.maxDefer < 0 || (timer != nil && expiredNow(expired))
+		late := g.maxDefer < 0 || timedOut
 		free := g.running < int64(g.slots)
 		var quietIn time.Duration // how long until no query has been seen for MaxDefer
 		if g.queries == 0 && g.maxDefer > 0 {
@@ -201,7 +202,9 @@ func (g *Gate) Ingest(ctx context.Context) (release func(), err error) {
 		case <-changed:
 		case <-quietC:
 		case <-expired:
-			expired = closedTime
+			// Fired once: from now on the unit waits only for a slot (a nil channel is never ready, so a
+			// late unit does not spin while every slot is taken).
+			timedOut, expired = true, nil
 		case <-ctx.Done():
 			cancelled = true
 		}
@@ -214,16 +217,6 @@ func (g *Gate) Ingest(ctx context.Context) (release func(), err error) {
 		g.mu.Lock()
 	}
 }
-
-// closedTime stands for a deferral timer that has fired.
-var closedTime = func() <-chan time.Time {
-	c := make(chan time.Time)
-	close(c)
-	return c
-}()
-
-// expiredNow reports whether a deferral timer's channel has fired (or is closedTime).
-func expiredNow(c <-chan time.Time) bool { return c == closedTime }
 
 // Stats returns the gate's counters (zero for a nil Gate).
 func (g *Gate) Stats() Stats {
