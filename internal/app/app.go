@@ -128,6 +128,14 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_
 		a.auth = cfg.HTTPConfig.authenticator(a.db, cfg.DevMode)
 	}
 	host, _ := os.Hostname()
+	gate := cfg.newGate()
+	if gate != nil {
+		log.Info("queries go before ingest work in this process", "ingest_slots", gate.Slots(), "max_defer", cfg.IngestMaxDefer)
+		// Registered with the process's meter provider, which lives as long as the process.
+		if _, err := gate.Observe(); err != nil {
+			return nil, fmt.Errorf("query-priority metrics: %w", err)
+		}
+	}
 	deps := service.Deps{
 		Auth:       a.auth,
 		Logger:     log,
@@ -137,11 +145,16 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_
 		Embedder:   emb,
 		Partitions: cfg.Partitions,
 		Instance:   host + "-" + strconv.Itoa(os.Getpid()),
+		Priority:   gate,
+	}
+	var ingestEmb embedding.Embedder
+	if emb != nil {
+		ingestEmb = cfg.ingestEmbedder(emb, gate)
 	}
 	for _, t := range cfg.TargetList() {
 		// Each service uses its own NATS connection (its own least-privilege user where there are several).
 		deps.NATS, deps.JS = a.nats.byService[t].nc, a.nats.byService[t].js
-		svc, err := newService(t, deps)
+		svc, err := newService(t, deps, ingestEmb)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t, err)
 		}
@@ -156,8 +169,9 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_
 	return a, nil
 }
 
-// newService builds one target with its own configuration read from the environment.
-func newService(target string, deps service.Deps) (service.Service, error) {
+// newService builds one target with its own configuration read from the environment. ingestEmb is what the
+// embedder stage embeds with (deps.Embedder, the query's, is the model itself).
+func newService(target string, deps service.Deps, ingestEmb embedding.Embedder) (service.Service, error) {
 	switch target {
 	case "ingest":
 		var c ingest.Config
@@ -170,13 +184,13 @@ func newService(target string, deps service.Deps) (service.Service, error) {
 		if err := config.Load(&c); err != nil {
 			return nil, err
 		}
-		return extractor.New(extractor.Deps{Logger: deps.Logger, JS: deps.JS}, c)
+		return extractor.New(extractor.Deps{Logger: deps.Logger, JS: deps.JS, Gate: deps.Priority}, c)
 	case "embedder":
 		var c embedder.Config
 		if err := config.Load(&c); err != nil {
 			return nil, err
 		}
-		return embedder.New(embedder.Deps{Logger: deps.Logger, JS: deps.JS, Embedder: deps.Embedder, Partitions: deps.Partitions}, c)
+		return embedder.New(embedder.Deps{Logger: deps.Logger, JS: deps.JS, Embedder: ingestEmb, Partitions: deps.Partitions}, c)
 	case "reconciler":
 		var c reconciler.Config
 		if err := config.Load(&c); err != nil {

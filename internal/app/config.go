@@ -61,6 +61,7 @@ type Config struct {
 	// workspaces, so it refuses to start on 0.0.0.0 or a LAN address unless this is true.
 	DevModeAllowNonLoopback bool `env:"MNEME_DEV_MODE_ALLOW_NON_LOOPBACK" envDefault:"false"`
 	TelemetryConfig
+	PriorityConfig
 }
 
 // embeddedNATS reports whether this process starts the embedded NATS server.
@@ -115,6 +116,7 @@ func (c Config) Validate() error {
 	}
 	errs = append(errs, c.HTTPConfig.validate()...)
 	errs = append(errs, c.TelemetryConfig.validate()...)
+	errs = append(errs, c.PriorityConfig.validate()...)
 	if (c.NATSServerTLSCert == "") != (c.NATSServerTLSKey == "") {
 		errs = append(errs, errors.New("MNEME_NATS_SERVER_TLS_CERT and MNEME_NATS_SERVER_TLS_KEY go together: set both (PEM certificate and key files) or neither"))
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/embedding"
+	"github.com/mneme-ai/mneme/pkg/priority"
 )
 
 // Deps are the shared resources the composition root builds once and hands to every service.
@@ -32,6 +33,10 @@ type Deps struct {
 	// Auth, when set, is the process's one HTTP authenticator (shared key cache and rate limits); services
 	// with HTTP routes build their own from DB otherwise.
 	Auth *auth.Authenticator
+	// Priority, when set, is the process's query-over-ingest gate: the query service marks its requests in
+	// flight and the ingest stages run their units behind them (pkg/priority). Nil in processes that do not
+	// serve queries beside ingest.
+	Priority *priority.Gate
 }
 
 // Service is one stage of Mneme.

@@ -28,6 +28,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/llm"
+	"github.com/mneme-ai/mneme/pkg/priority"
 	"github.com/mneme-ai/mneme/pkg/tokens"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 	"github.com/mneme-ai/mneme/services/extractor/llmextract"
@@ -57,6 +58,9 @@ type Service struct {
 	stage *bus.StageRecorder
 	// turns is the consumer of the turns stream (the shared runtime, pkg/bus).
 	turns *bus.Consumer
+	// rules is the rule-based extractor (primary or fallback), whose windows run as units of gate.
+	rules extract.Extractor
+	gate  *priority.Gate
 }
 
 // Deps are what the extractor needs from the composition root. It is a stage without a database: its module
@@ -66,6 +70,9 @@ type Deps struct {
 	Logger *slog.Logger
 	// JS is the JetStream handle of the extractor's NATS connection. Required.
 	JS jetstream.JetStream
+	// Gate, when set, runs each window's rule-based extraction (CPU work in this process) as an ingest unit
+	// behind the process's queries (pkg/priority). An LLM call is not gated: it waits on the network.
+	Gate *priority.Gate
 }
 
 // New builds the extractor from its dependencies and its configuration. The result implements the
@@ -96,7 +103,7 @@ func New(deps Deps, cfg Config) (*Service, error) {
 	}
 	s := &Service{cfg: cfg, log: log, js: deps.JS, counter: counter, metrics: m, stage: bus.NewStageRecorder(dlqStage)}
 	ruleEx := rules.New(rules.WithPolicy(policy))
-	s.primary = ruleEx
+	s.primary, s.rules, s.gate = ruleEx, ruleEx, deps.Gate
 	if cfg.LLMEnabled() {
 		rec, err := llm.OTelRecorder(otelMeterProvider())
 		if err != nil {
@@ -321,6 +328,13 @@ func (p *panicError) Error() string { return fmt.Sprintf("extractor panicked: %v
 // extract runs the primary extractor, falling back to the rules when the LLM fails for good.
 func (s *Service) extract(ctx context.Context, b batch) (res extract.Result, name, version string, err error) {
 	run := func(ex extract.Extractor) (r extract.Result, err error) {
+		if ex == s.rules {
+			release, err := s.gate.Ingest(ctx)
+			if err != nil {
+				return extract.Result{}, err
+			}
+			defer release()
+		}
 		defer func() {
 			if v := recover(); v != nil {
 				err = &panicError{v: v}

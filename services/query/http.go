@@ -28,6 +28,8 @@ type request struct {
 func (s *Service) handler(name string, h func(w http.ResponseWriter, r *request) error) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, hr *http.Request) {
 		start := time.Now()
+		// Ingest work in this process waits for the request (at most the gate's deferral) before it starts.
+		defer s.priority.Query()()
 		w := &statusWriter{ResponseWriter: rw}
 		defer func() { s.metrics.request(context.WithoutCancel(hr.Context()), name, w.status, time.Since(start)) }()
 		ctx, cancel := context.WithTimeout(hr.Context(), s.cfg.RequestTimeout)

@@ -34,6 +34,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/auth"
 	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/llm"
+	"github.com/mneme-ai/mneme/pkg/priority"
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/pkg/tokens"
@@ -52,6 +53,8 @@ type Service struct {
 	tok      *tokens.Counter
 	llm      *llm.Client
 	metrics  *metrics
+	// priority is the process's query-over-ingest gate (nil: none); every request is marked in flight on it.
+	priority *priority.Gate
 
 	// dense caches whether dense retrieval can run: the store's pinned embedding model must be the query
 	// embedder's (vectors of different models are not comparable). Re-checked until a dimension is pinned.
@@ -98,7 +101,7 @@ func New(deps service.Deps, cfg Config, opts ...Option) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: metrics: %w", err)
 	}
-	s := &Service{cfg: cfg, log: log.With("service", Name), db: deps.DB, embedder: deps.Embedder, tok: tok, metrics: m}
+	s := &Service{cfg: cfg, log: log.With("service", Name), db: deps.DB, embedder: deps.Embedder, tok: tok, metrics: m, priority: deps.Priority}
 	for _, o := range opts {
 		o(s)
 	}

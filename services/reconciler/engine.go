@@ -23,6 +23,7 @@ import (
 	"github.com/mneme-ai/mneme/pkg/bus"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/priority"
 	"github.com/mneme-ai/mneme/pkg/promptguard"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
@@ -88,6 +89,8 @@ type engine struct {
 
 	// tel reports batch latency, dead letters and decisions (nil-safe).
 	tel *telemetry
+	// gate runs each batch as an ingest unit behind the process's queries (nil: none; pkg/priority).
+	gate *priority.Gate
 
 	// faultHook, set only by tests, fails applying chosen items (to exercise bounded retries).
 	faultHook func(*item) error

@@ -78,6 +78,9 @@ func newEngine(deps service.Deps, cfg Config, live bool) (*engine, error) {
 	}
 	e := &engine{cfg: cfg, policy: pol, js: deps.JS, pool: deps.DB, log: deps.Logger, partitions: deps.Partitions,
 		instance: deps.Instance, live: live, pinned: map[string]error{}, tel: newTelemetry()}
+	if live {
+		e.gate = deps.Priority
+	}
 	e.judge = &judge{model: judgeModelLabel(cfg), timeout: cfg.JudgeTimeout, log: deps.Logger}
 	if live && cfg.judgeEnabled() {
 		c, err := llm.New(llm.Config{BaseURL: cfg.Judge.BaseURL, Model: cfg.Judge.Model, APIKey: cfg.Judge.APIKey,

@@ -290,6 +290,12 @@ func (w *partitionWorker) process(ctx context.Context, batch []jetstream.Msg) (e
 	if len(msgs) == 0 {
 		return nil
 	}
+	// A batch is ingest work: it starts behind the queries in flight in this process (bounded deferral).
+	release, err := w.e.gate.Ingest(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	start := time.Now()
 	ctx, endSpans := batchSpans(ctx, w.partition, msgs)
 	defer func() {

@@ -163,6 +163,15 @@ func Load(dir string, opts ...Option) (*Model, error) {
 	return m, nil
 }
 
+// ThreadLimited returns a model that shares m's weights and kernel but whose Embed uses at most n goroutines
+// for its matrix products (n < 1 means 1). It costs no memory for weights: a process can keep one for
+// background work (ingest embeddings on at most part of the cores) beside m for latency-bound calls.
+func (m *Model) ThreadLimited(n int) *Model {
+	o := m.opts
+	o.threads = max(n, 1)
+	return &Model{tok: m.tok, params: m.params, opts: o, kernel: m.kernel}
+}
+
 // Model implements embedding.Embedder.
 func (m *Model) Model() string { return ModelID }
 
