@@ -115,7 +115,8 @@ func TestClusterKeepsAcknowledgedWritesWhenANodeStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// The whole test, elections included, on a loaded machine with -race and an fsync per write.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var stream jetstream.Stream
 	waitFor(t, 20*time.Second, "an R3 stream", func() bool {
@@ -125,9 +126,12 @@ func TestClusterKeepsAcknowledgedWritesWhenANodeStops(t *testing.T) {
 	publish := func(from, to int) {
 		for i := from; i < to; i++ {
 			for {
-				// A publish during a leader election may fail; the client retries under the same id, so an
-				// acknowledged message is stored once.
-				_, err := js.Publish(ctx, "s.x", []byte(strconv.Itoa(i)), jetstream.WithMsgID(strconv.Itoa(i)))
+				// A publish during a leader election may fail or go unanswered (sent to the node that stopped);
+				// the client sends it again under the same id after a short wait, so an acknowledged message is
+				// stored once.
+				pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+				_, err := js.Publish(pctx, "s.x", []byte(strconv.Itoa(i)), jetstream.WithMsgID(strconv.Itoa(i)))
+				pcancel()
 				if err == nil {
 					break
 				}
