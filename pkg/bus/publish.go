@@ -65,12 +65,25 @@ func JetStreamOptions() []jetstream.JetStreamOpt {
 	return []jetstream.JetStreamOpt{jetstream.WithPublishAsyncTimeout(PublishAsyncTimeout)}
 }
 
-// PublishAttemptTimeout bounds one wait for a JetStream acknowledgement in PublishEvent and PublishBatch: a
-// message not acknowledged within it is sent again under the same Nats-Msg-Id (so it is stored once) until the
+// PublishAttemptTimeout bounds the first wait for a JetStream acknowledgement in PublishEvent and PublishBatch:
+// a message not acknowledged within it is sent again under the same Nats-Msg-Id (so it is stored once) until the
 // caller's context ends. When the NATS server leading a stream dies, what was sent to it is never answered;
 // the stream's next leader is elected within seconds and a message sent again after that is stored at once,
-// where one wait bounded only by the caller's timeout would hold the message for all of it.
-const PublishAttemptTimeout = 2 * time.Second
+// where one wait bounded only by the caller's timeout would hold the message for all of it. Each later wait is
+// twice the one before, up to maxPublishAttemptTimeout: a server that is alive but slow (a loaded machine, an
+// fsync per write) is not made slower still by every unanswered message of a large batch sent again every few
+// seconds — with a fixed 2 s wait, six 400-event batches on a loaded machine were sent again and again until
+// the requests' 10 s and even 60 s publish timeouts ended them (TestConcurrentDecodesBounded), and a first wait
+// of 5 s still did on a machine at load 9. 10 s is longer than a stall of a live server and than ingest's
+// default publish timeout, so an HTTP write is never sent twice; what the wait costs is recovery time after a
+// stream leader's death (docs/benchmarks.md, scale-out).
+const PublishAttemptTimeout = 10 * time.Second
+
+// maxPublishAttemptTimeout caps the doubling waits between sends of the same message.
+const maxPublishAttemptTimeout = 30 * time.Second
+
+// nextAttemptTimeout is the wait after one of d.
+func nextAttemptTimeout(d time.Duration) time.Duration { return min(2*d, maxPublishAttemptTimeout) }
 
 // publishRetryWait is the pause before sending again after NATS answered that it cannot store the message now
 // (no responders or no leader yet, or the same id being stored at that moment).
@@ -99,8 +112,8 @@ func PublishEvent(ctx context.Context, js jetstream.JetStream, subject string, e
 	if err != nil {
 		return nil, err
 	}
-	for {
-		actx, cancel := context.WithTimeout(ctx, PublishAttemptTimeout)
+	for wait := PublishAttemptTimeout; ; wait = nextAttemptTimeout(wait) {
+		actx, cancel := context.WithTimeout(ctx, wait)
 		ack, err := js.PublishMsg(actx, msg)
 		timedOut := actx.Err() != nil
 		cancel()
@@ -142,7 +155,7 @@ func PublishBatch(ctx context.Context, js jetstream.JetStream, msgs []*nats.Msg)
 	for i := range msgs {
 		todo[i] = i
 	}
-	for len(todo) > 0 {
+	for wait := PublishAttemptTimeout; len(todo) > 0; wait = nextAttemptTimeout(wait) {
 		if ctx.Err() != nil {
 			for _, i := range todo {
 				if res[i].Err == nil {
@@ -175,7 +188,7 @@ func PublishBatch(ctx context.Context, js jetstream.JetStream, msgs []*nats.Msg)
 		// The wait ends when no acknowledgement has arrived for PublishAttemptTimeout: a large batch on a loaded
 		// server is acknowledged bit by bit and is left alone, while a batch sent to a leader that died hears
 		// nothing at all and is sent again.
-		idle := time.NewTimer(PublishAttemptTimeout)
+		idle := time.NewTimer(wait)
 		quiet := false
 		for _, s := range inflight {
 			settled := func(ack *jetstream.PubAck, err error) {
@@ -184,7 +197,7 @@ func PublishBatch(ctx context.Context, js jetstream.JetStream, msgs []*nats.Msg)
 					again, refused = append(again, s.i), true
 				}
 				if !quiet {
-					idle.Reset(PublishAttemptTimeout)
+					idle.Reset(wait)
 				}
 			}
 			if !quiet {
@@ -208,7 +221,7 @@ func PublishBatch(ctx context.Context, js jetstream.JetStream, msgs []*nats.Msg)
 			case err := <-s.f.Err():
 				settled(nil, err)
 			default:
-				res[s.i].Err = fmt.Errorf("no acknowledgement within %s: %w", PublishAttemptTimeout, context.DeadlineExceeded)
+				res[s.i].Err = fmt.Errorf("no acknowledgement within %s: %w", wait, context.DeadlineExceeded)
 				again = append(again, s.i)
 			}
 		}

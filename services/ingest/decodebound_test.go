@@ -15,7 +15,9 @@ import (
 // and the NATS inbox (four inbox workers) are decoded one at a time — the peak of bodies inside decoding is 1
 // — and every one of them is still accepted: the others wait for the slot, they are not refused.
 func TestConcurrentDecodesBounded(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.MaxConcurrentDecodes = 1; c.InboxConcurrency = 4 })
+	// Publishing 400 events with an fsync each can pass the default 10 s on a loaded machine; the bound under
+	// test is decoding, so the publish wait is generous.
+	e := newEnv(t, func(c *Config) { c.MaxConcurrentDecodes = 1; c.InboxConcurrency = 4; c.PublishTimeout = time.Minute })
 	e.runInbox()
 	// 400 claims of ~1 KiB each: a body that takes a noticeable time to decode and validate.
 	batch := func(tag string) string {
