@@ -142,11 +142,13 @@ func (c *conn) publish(t *testing.T, subject string, hdr nats.Header, body strin
 func eventually(t *testing.T, within time.Duration, what string, f func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(within)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
 	for !f() {
 		if time.Now().After(deadline) {
 			t.Fatalf("not within %s: %s", within, what)
 		}
-		time.Sleep(20 * time.Millisecond)
+		<-tick.C
 	}
 }
 

@@ -80,13 +80,15 @@ func (w *watchedConn) asyncErrors() []error {
 func (w *watchedConn) violation(t *testing.T, subject string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
 	for time.Now().Before(deadline) {
 		for _, err := range w.asyncErrors() {
 			if errors.Is(err, nats.ErrPermissionViolation) && strings.Contains(err.Error(), subject) {
 				return
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
+		<-tick.C
 	}
 	t.Fatalf("no permission violation for %q; async errors: %v", subject, w.asyncErrors())
 }
@@ -495,6 +497,8 @@ func TestAgentCredentialExpires(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
 	for {
 		nc, err := nats.Connect(s.url, nats.UserCredentials(path), nats.NoReconnect())
 		if err != nil {
@@ -504,7 +508,7 @@ func TestAgentCredentialExpires(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("an expired credential still connects")
 		}
-		time.Sleep(100 * time.Millisecond)
+		<-tick.C
 	}
 	for _, bad := range [][2]string{{"Bad WS", "a"}, {"ws1", "no spaces"}, {"ws1", ""}, {"ws1", strings.Repeat("a", 129)}} {
 		if _, err := s.setup.IssueAgent(bad[0], bad[1], 0); err == nil {

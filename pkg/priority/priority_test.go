@@ -14,11 +14,13 @@ import (
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("not within 10s: %s", what)
 		}
-		time.Sleep(time.Millisecond)
+		<-tick.C
 	}
 }
 
