@@ -41,8 +41,9 @@ type factRelation struct {
 }
 
 // factRelations lists MQuAKE's relation templates as FactConsolidation states them, most specific
-// first: a sentence takes the first shape that matches. The shapes are the published ones, typos
-// ("univeristy", "origianl") included, because they are what the data says.
+// first: a sentence takes the first shape that matches. The shapes are the published ones; where a
+// template's word is misspelled in the data, the shape matches any word there (\pL+) and keys on the rest of
+// the template, so no misspelling is written into the code.
 var factRelations = []factRelation{
 	{
 		ID: "P35", Name: "head of state",
@@ -94,7 +95,7 @@ var factRelations = []factRelation{
 	},
 	{
 		ID: "P69", Name: "educated at",
-		Published: regexp.MustCompile(`^The univeristy where (?P<s>.+) was educated is (?P<o>.+)$`),
+		Published: regexp.MustCompile(`^The \pL+ where (?P<s>.+) was educated is (?P<o>.+)$`),
 		Facts: phrasingPools{
 			Dev:   []string{"{s} studied at {o}.", "{s} was educated at {o}.", "{s} graduated from {o}."},
 			Check: []string{"{o} is where {s} went to university.", "{s} is an alumnus of {o}.", "~{s} went to {o}"},
@@ -142,7 +143,7 @@ var factRelations = []factRelation{
 	},
 	{
 		ID: "P449", Name: "original broadcaster",
-		Published: regexp.MustCompile(`^The origianl broadcaster of (?P<s>.+) is (?P<o>.+)$`),
+		Published: regexp.MustCompile(`^The \pL+ broadcaster of (?P<s>.+) is (?P<o>.+)$`),
 		Facts: phrasingPools{
 			Dev:   []string{"{s} originally aired on {o}.", "{s} was first broadcast by {o}."},
 			Check: []string{"{o} is the network that first aired {s}.", "{s} premiered on {o}.", "{o} originally broadcast {s}."},
