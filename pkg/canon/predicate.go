@@ -129,6 +129,9 @@ func predicateKeyOnce(p string) string {
 			continue
 		case haveForms[w] && next != "" && isParticiple(next):
 			continue
+		case getForms[w] && next != "" && isPastParticiple(next):
+			// The get-passive: "got hired by" is "hired by", "got married to" is "married to".
+			continue
 		case w == "of" && len(kept) >= 2 && fillerOf[kept[len(kept)-1]] && isLocativePrep(kept[len(kept)-2]):
 			// "in city of" → "in": drop the filler noun and this "of".
 			kept = kept[:len(kept)-1]
@@ -154,6 +157,14 @@ func isLocativePrep(w string) bool {
 		return true
 	}
 	return false
+}
+
+// getForms are the forms of "get" that make a passive before a past participle ("got hired", "gets paid").
+var getForms = map[string]bool{"get": true, "gets": true, "got": true, "gotten": true, "getting": true}
+
+// isPastParticiple reports a past participle: irregular, or a regular "-ed" form.
+func isPastParticiple(w string) bool {
+	return participles[w] || (len(w) > 3 && strings.HasSuffix(w, "ed"))
 }
 
 func isParticiple(w string) bool {
