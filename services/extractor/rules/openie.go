@@ -1484,7 +1484,13 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			}
 		}
 		if np.to == len(p.toks) || p.low(np.to) == "," || p.low(np.to) == "and" {
-			return []triple{{subject: subjText, relation: "is a", object: p.span(np.from+1, np.to), key: "is_a"}}
+			obj := p.span(np.from+1, np.to)
+			if !p.numbered && occupationNoun(obj) {
+				// "Emma is still a data scientist": a person noun of work names the subject's occupation, as
+				// "I am a nurse" does the speaker's.
+				return []triple{{subject: subjText, relation: "works as", object: obj, key: "occupation"}}
+			}
+			return []triple{{subject: subjText, relation: "is a", object: obj, key: "is_a"}}
 		}
 	}
 	return nil

@@ -48,6 +48,27 @@ func TestCollectMentions(t *testing.T) {
 	}
 }
 
+// TestPronounAcrossATurnThatNamesNoOne checks that a question in between ("Is she still a data scientist?",
+// naming no one) does not hide the person a later "she" refers to.
+func TestPronounAcrossATurnThatNamesNoOne(t *testing.T) {
+	ref := time.Date(2024, 3, 15, 9, 0, 0, 0, time.UTC)
+	turns := []event.TurnAcceptedV1{
+		{TurnID: "a", SessionID: "s", Speaker: "Kim", Role: "user", Content: "My sister Emma left Google and joined Anthropic.", OccurredAt: ref},
+		{TurnID: "b", SessionID: "s", Role: "assistant", Content: "Congratulations to her! What does she do there?", OccurredAt: ref},
+		{TurnID: "c", SessionID: "s", Speaker: "Kim", Role: "user", Content: "She's still a data scientist.", OccurredAt: ref},
+	}
+	res, err := New().Extract(context.Background(), extract.Window{SessionID: "s", Turns: turns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Claims {
+		if c.TurnIDs[0] == "c" && c.SubjectKey == "emma" && c.PredicateKey == "occupation" && c.Object == "data scientist" {
+			return
+		}
+	}
+	t.Fatalf("no claim that Emma is a data scientist; claims: %+v", res.Claims)
+}
+
 // FuzzExtractWindow extracts two turns of one session (the second may resolve pronouns to the first): claims
 // are complete and never dated after their turn.
 func FuzzExtractWindow(f *testing.F) {

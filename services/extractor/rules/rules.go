@@ -94,7 +94,12 @@ func (e *Extractor) Extract(ctx context.Context, w extract.Window) (extract.Resu
 		}
 		cs, ms := e.extractTurn(t, prev)
 		res.Claims = append(res.Claims, cs...)
-		prev, session = ms, t.SessionID
+		// A turn that names no one (the assistant's "Is she still a data scientist?") leaves the people of the
+		// turns before it as what later pronouns refer to.
+		if len(ms) > 0 {
+			prev = ms
+		}
+		session = t.SessionID
 	}
 	return res, nil
 }
@@ -279,7 +284,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 	for i, clause := range parts {
 		clause = stripDiscourse(clause)
 		clause = strings.TrimRight(clause, ".!? ")
-		clause = assertedPart(uncleft(clause))
+		clause = possessiveFirst(assertedPart(uncleft(clause)))
 		if clause == "" {
 			continue
 		}
@@ -444,7 +449,7 @@ func (e *Extractor) pastClaims(tc *turnCtx, clause, present, verb string, seq *i
 // claim completes a spec: subject defaults to the speaker, text to the clause in the third person with
 // absolute dates; keys, policy and valid time are applied.
 func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *int64) extract.Claim {
-	subject := s.subject
+	subject := withoutDuration(s.subject)
 	if subject == "" {
 		subject = tc.speaker
 	}
@@ -476,6 +481,9 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		functional = false
 	}
 	object := s.object
+	if !s.verbatim {
+		object = withoutDuration(object)
+	}
 	if !tc.numbered && !s.verbatim {
 		// "Rob invited me to a yoga class": the object names the speaker too.
 		object = toThirdPerson(object, tc.speaker)
@@ -493,6 +501,20 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		Sequence:     seq,
 		Confidence:   s.confidence,
 	}
+}
+
+// reDuration is a duration adverbial closing a phrase ("for years", "for a long time", "for three decades",
+// "since 2019"): English puts it at the end of the clause, where it says how long the relation held, and a
+// name or a value read up to the end of the clause must not take it in ("married to Ana Ruiz for years").
+var reDuration = regexp.MustCompile(`(?i),?\s+(?:for\s+(?:(?:many|several|a\s+few|a\s+couple\s+of|some|\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?(?:years|decades|months|ages|centuries|generations)|for\s+a\s+(?:while|long\s+time|decade|century|year)|since\s+\d{4})$`)
+
+// withoutDuration drops a closing duration adverbial from a subject or an object phrase; a phrase that is
+// nothing but one is kept.
+func withoutDuration(phrase string) string {
+	if loc := reDuration.FindStringIndex(phrase); loc != nil && loc[0] > 0 {
+		return phrase[:loc[0]]
+	}
+	return phrase
 }
 
 // fallback returns the sentence-level claim for the assertive clauses of a sentence unless the structured
@@ -1215,10 +1237,10 @@ func matchNamed(clause string, dates []when) (spec, bool) {
 }
 
 var (
-	reKin = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?(?i:(?:two|three|four|five|six|\d{1,2})\s+)?((?i)[a-z-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\b`)
+	reKin = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?(?i:(?:two|three|four|five|six|\d{1,2})\s+)?((?i)[\p{L}-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\b`)
 	// reKinMore continues a kinship apposition with more names: "my two cats, Miso and Tofu".
 	reKinMore = regexp.MustCompile(`^(?:\s*,\s*|,?\s+and\s+)(\p{Lu}\p{Ll}+)\b`)
-	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[a-z-]+\s+)?[a-z-]+,?\s+([A-Z][a-z]+\s)`)
+	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+,?\s+([A-Z][a-z]+\s)`)
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
 	reLeadIn   = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+)((?:I|we)\s)`)
 	reFave     = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s)\s+(?:definitely\s+|totally\s+|really\s+|still\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s*,.*)?$`)

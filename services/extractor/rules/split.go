@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
 // line is one line of a turn: a numbered fact line carries its number as sequence.
@@ -155,7 +157,68 @@ func splitClauses(s string) []string {
 	if p := strings.TrimSpace(s[last:]); p != "" {
 		out = append(out, p)
 	}
-	return splitAndI(out)
+	return splitAndI(splitCommaSplices(out))
+}
+
+// reSpliceSubject finds, after a comma and an optional coordinator, the start of what may be a clause of its
+// own: a personal pronoun (not "it", which points back into the clause before it: "went camping and it was
+// great" stays one statement), a possessive or definite noun phrase ("my husband", "the team") or a capitalized
+// name (group 1 is where that clause starts). "and" and "but" join clauses without a comma as well.
+var reSpliceSubject = regexp.MustCompile(`(?:,\s+(?:(?:and|so|but|then|now|plus|though)\s+)?|\s+(?:and|but)\s+)((?:he|she|they|we|I|He|She|They|We)(?:'s|'re|'ve|'d|'ll)?\s|(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he)\s+\p{L}|\p{Lu}\p{Ll}+\s)`)
+
+// splitCommaSplices splits a clause where two independent clauses meet ("Mateo jumped ship, he's at Stripe
+// now", "I'm in Riga and flights are complicated"): English joins clauses with a comma alone in speech and
+// chat (the comma splice) as well as with "and", "but" or "so". Both sides
+// must be clauses — the left with a finite verb, the right a subject followed by its finite verb, as the
+// part-of-speech tagger reads it — so lists ("Paris, London and Rome"), appositions ("my vet, Dr. Alvarez,")
+// and fronted phrases ("In Paris, Anna works") stay whole.
+func splitCommaSplices(clauses []string) []string {
+	var out []string
+	for _, c := range clauses {
+		for {
+			end, next := spliceAt(c)
+			if next < 0 {
+				break
+			}
+			out = append(out, strings.TrimSpace(c[:end]))
+			c = c[next:]
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// spliceAt returns where the first clause of a splice in c ends and where the second starts, or -1, -1.
+func spliceAt(c string) (end, next int) {
+	if !strings.Contains(c, ", ") && !strings.Contains(c, " and ") && !strings.Contains(c, " but ") {
+		return -1, -1
+	}
+	for _, m := range reSpliceSubject.FindAllStringSubmatchIndex(c, -1) {
+		left := c[:m[0]]
+		if len(strings.Fields(left)) < 3 || !finiteClause(left, false) || !finiteClause(c[m[2]:], true) {
+			continue
+		}
+		return m[0], m[2]
+	}
+	return -1, -1
+}
+
+// finiteClause reports whether s has a finite verb (a present or past tense, or a modal) by its parts of
+// speech; with subjectFirst, that verb must follow the clause's opening noun phrase, at most a few words in,
+// with nothing but nouns, determiners, possessives and adverbs before it.
+func finiteClause(s string, subjectFirst bool) bool {
+	toks := nlp.Analyze(s)
+	for i, t := range toks {
+		switch {
+		case t.Tag == "VBZ" || t.Tag == "VBD" || t.Tag == "VBP" || t.Tag == "MD":
+			return i > 0
+		case !subjectFirst:
+			continue
+		case i > 4 || t.Text == "," || !(nlp.IsNoun(t.Tag) || t.Tag == "PRP" || t.Tag == "PRP$" || t.Tag == "DT" || t.Tag == "RB" || nlp.IsAdjective(t.Tag) || t.Tag == "POS"):
+			return false
+		}
+	}
+	return false
 }
 
 var reAndI = regexp.MustCompile(`\s+and\s+(?:then\s+)?((?:I|we)\s)`)

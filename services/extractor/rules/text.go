@@ -19,6 +19,11 @@ var contractions = []struct {
 	{regexp.MustCompile(`(?i)\b(?:I\s+)?can(?:no|')?t\s+wait\s+(?:for|to)\b`), "I look forward to"},
 	{regexp.MustCompile(`(?i)\b(I)'m\b`), "$1 am"},
 	{regexp.MustCompile(`\b([A-Z][a-z]+)'s\s+(my|our)\s`), "$1 is $2 "},
+	// "Anna's a doctor", "my physio's called Anders", "Tom's been promoted": after a name or a possessive noun
+	// phrase, "'s" before a word that cannot follow a possessive (an article, a preposition, an adverb, a
+	// participle) is "is", or "has" before "been", "got" and "gone".
+	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2"},
+	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|moving|going|getting|starting|leaving|staying|working|living|studying|retiring)\s`), "$1 is $2 "},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they)'ve\b`), "$1 have"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she|it)'ll\b`), "$1 will"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she)'d\b`), "$1 would"},
@@ -326,4 +331,24 @@ func uncleft(clause string) string {
 		return focus + " " + rest
 	}
 	return rest + " " + focus
+}
+
+var (
+	// reNameIsMy is "Luca is my husband": a name equated with a possessive noun phrase.
+	reNameIsMy = regexp.MustCompile(`^(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\s+(?:is|was)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)((?:\s*,.*)?)$`)
+	// reCalled is "my physio is called Anders": the name given by "called" or "named".
+	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
+)
+
+// possessiveFirst rewrites the equative clauses that name whom a possessive noun phrase refers to into the
+// order the possessive patterns read, "my Y is X": "Luca is my husband" (an equative copula reads both ways)
+// and "my physio is called Anders" (naming with "called" or "named"). Other clauses are returned as they are.
+func possessiveFirst(clause string) string {
+	if m := reNameIsMy.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
+		return m[2] + " is " + m[1] + m[3]
+	}
+	if m := reCalled.FindStringSubmatchIndex(clause); m != nil {
+		return clause[:m[3]] + " " + clause[m[4]:m[5]] + " " + clause[m[6]:]
+	}
+	return clause
 }
