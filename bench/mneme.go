@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cenkalti/backoff/v4"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -187,7 +189,7 @@ func (m *Mneme) ingest(ctx context.Context, conv *Conversation) (IngestStats, er
 			size += len(turns[j].Content) + 512
 			j++
 		}
-		if _, err := m.Client.API.Turns(ctx, ws, api.TurnsRequest{Turns: turns[i:j]}); err != nil {
+		if err := sendTurns(ctx, m.Client.API, ws, turns[i:j]); err != nil {
 			return stats, fmt.Errorf("mneme: ingesting %s turns %d..%d: %w", conv.ID, i, j-1, err)
 		}
 		i = j
@@ -490,4 +492,26 @@ func (m *Mneme) TurnClaims(ctx context.Context, conv *Conversation, turnIDs []st
 		}
 	}
 	return out, nil
+}
+
+// ingestRetryFor bounds how long one batch of turns is sent again while the service answers 429 or 503.
+const ingestRetryFor = 3 * time.Minute
+
+// sendTurns sends a batch of turns, again with backoff while the service is busy (429) or could not store them
+// durably yet (503): a loaded machine answers so for a while, and the harness should measure the system rather
+// than give up on it. Sending again is safe: turns carry their ids, and ingest deduplicates by them.
+func sendTurns(ctx context.Context, c *client.Client, ws string, turns []api.TurnInput) error {
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = time.Second, 15*time.Second, ingestRetryFor
+	return backoff.Retry(func() error {
+		_, err := c.Turns(ctx, ws, api.TurnsRequest{Turns: turns})
+		var e *client.Error
+		if errors.As(err, &e) && (e.Status == http.StatusTooManyRequests || e.Status == http.StatusServiceUnavailable) {
+			return err
+		}
+		if err != nil {
+			return backoff.Permanent(err)
+		}
+		return nil
+	}, backoff.WithContext(b, ctx))
 }
