@@ -195,12 +195,25 @@ func spliceAt(c string) (end, next int) {
 	}
 	for _, m := range reSpliceSubject.FindAllStringSubmatchIndex(c, -1) {
 		left := c[:m[0]]
-		if len(strings.Fields(left)) < 3 || !finiteClause(left, false) || !finiteClause(c[m[2]:], true) {
+		// The subject and its verb come within the first words of the right clause, and tagging a few
+		// words of each side is what the decision needs: the extractor tags every candidate comma.
+		if len(strings.Fields(left)) < 3 || !finiteClause(lastWords(left, 12), false) || !finiteClause(firstWords(c[m[2]:], 8), true) {
 			continue
 		}
 		return m[0], m[2]
 	}
 	return -1, -1
+}
+
+// firstWords returns the first n words of s; lastWords the last n.
+func firstWords(s string, n int) string {
+	ws := strings.Fields(s)
+	return strings.Join(ws[:min(n, len(ws))], " ")
+}
+
+func lastWords(s string, n int) string {
+	ws := strings.Fields(s)
+	return strings.Join(ws[max(0, len(ws)-n):], " ")
 }
 
 // finiteClause reports whether s has a finite verb (a present or past tense, or a modal) by its parts of
