@@ -284,3 +284,32 @@ func TestSlotBoundOutlastsAQueryByMaxDefer(t *testing.T) {
 		t.Fatal("ingest stayed bounded after no query for MaxDefer")
 	}
 }
+
+// TestLateUnitWaitsWithoutSpinning: a unit whose MaxDefer has passed while a query is in flight and every slot
+// is taken waits for a slot asleep. The bug this guards against spun on the fired deferral timer, burning a
+// core for as long as the slot stayed taken; the process's CPU time over a quarter-second wait shows it.
+func TestLateUnitWaitsWithoutSpinning(t *testing.T) {
+	g := priority.New(priority.Options{Slots: 1, MaxDefer: 5 * time.Millisecond})
+	ctx := context.Background()
+	done := g.Query()
+	defer done()
+	first := <-ingestAsync(ctx, g) // admitted after MaxDefer: the one slot is free
+	second := ingestAsync(ctx, g)
+	eventually(t, "the second unit is deferred past MaxDefer", func() bool { return g.Stats().Expired >= 1 && g.Stats().Waiting == 1 })
+	before := cpuTime(t)
+	wait := time.NewTimer(250 * time.Millisecond)
+	select {
+	case <-second:
+		t.Fatal("the second unit ran while the only slot was taken")
+	case <-wait.C:
+	}
+	if used := cpuTime(t) - before; used > 100*time.Millisecond {
+		t.Fatalf("the process used %v of CPU while one unit waited 250ms for a slot: the wait spins", used)
+	}
+	first()
+	release, ok := <-second
+	if !ok {
+		t.Fatal("the second unit was not admitted once the slot was free")
+	}
+	release()
+}
