@@ -23,7 +23,7 @@ var contractions = []struct {
 	// phrase, "'s" before a word that cannot follow a possessive (an article, a preposition, an adverb, a
 	// participle) is "is", or "has" before "been", "got" and "gone".
 	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2"},
-	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|moving|going|getting|starting|leaving|staying|working|living|studying|retiring)\s`), "$1 is $2 "},
+	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named)\s`), "$1 is $2 "},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they)'ve\b`), "$1 have"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she|it)'ll\b`), "$1 will"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she)'d\b`), "$1 would"},
@@ -39,12 +39,25 @@ var contractions = []struct {
 	{regexp.MustCompile(`(?i)\bi\b`), "I"},
 }
 
+// reProgressiveS is "'s" before an -ing word and a preposition or particle, after a name or a possessive noun
+// phrase: "Nora's transferring to Glasgow", "Tom's living in Oslo" — unless the -ing word is a noun.
+var reProgressiveS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(\p{Ll}+ing)(\s+(?:to|into|back|away|out|off|for|from|at|in|on|with|abroad|home|there|here)\b)`)
+
 // expand normalizes typography and expands the contractions the patterns care about.
 func expand(s string) string {
 	s = typographic.Replace(s)
 	for _, c := range contractions {
 		s = c.re.ReplaceAllString(s, c.repl)
 	}
+	s = reProgressiveS.ReplaceAllStringFunc(s, func(m string) string {
+		g := reProgressiveS.FindStringSubmatch(m)
+		if nlp.Known(g[2] + "s") {
+			// An -ing word with a plural is a noun ("Anna's wedding in May", "Tom's meeting with Ana"): the
+			// "'s" is a possessive.
+			return m
+		}
+		return g[1] + " is " + g[2] + g[3]
+	})
 	return strings.Join(strings.Fields(s), " ")
 }
 
