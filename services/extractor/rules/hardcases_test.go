@@ -390,7 +390,7 @@ func TestHardCases(t *testing.T) {
 		{name: "contracted progressive after a name", content: "Nora's moving to Glasgow.",
 			want: []claim{{"nora", "lives_in", "Glasgow", false}}},
 		{name: "possessive before an -ing noun", content: "Anna's wedding in May was lovely.",
-			absent: []claim{{"anna", "", "May", false}, {"anna", "is_wedding_in", "", false}}},
+			absent: []claim{{"anna", "weds_in", "", false}}},
 		{name: "get-passive", content: "Sofia got hired by Spotify.",
 			want: []claim{{"sofia", "works_at", "Spotify", false}}, functional: []string{"Spotify"}},
 		{name: "a closing duration is not part of a name", content: "Ana Ruiz has been married to Jon Dahl for years.",
