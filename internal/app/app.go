@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -64,6 +65,24 @@ func LoadConfig() (Config, error) {
 	var c Config
 	err := config.Load(&c)
 	return c, err
+}
+
+// RunFromEnvironment is `mneme run` with nothing but the environment: it reads and validates the configuration,
+// logs to logOut, builds the configured targets and runs them until ctx is cancelled. Processes that stand in
+// for cmd/mneme (the load benchmark's and the scale-out test's re-executed binaries) call it.
+func RunFromEnvironment(ctx context.Context, logOut io.Writer) error {
+	cfg, err := LoadConfig()
+	if err == nil {
+		err = cfg.Validate()
+	}
+	if err != nil {
+		return err
+	}
+	a, err := Build(ctx, cfg, NewLogger(logOut, cfg.LogLevel, cfg.LogFormat))
+	if err != nil {
+		return err
+	}
+	return a.Run(ctx)
 }
 
 // Build connects to everything the configured targets need and constructs the services. It fails fast, with

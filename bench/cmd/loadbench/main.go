@@ -210,21 +210,7 @@ func main() {
 func mnemeMain() int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	cfg, err := app.LoadConfig()
-	if err == nil {
-		err = cfg.Validate()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	log := app.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
-	a, err := app.Build(ctx, cfg, log)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if err := a.Run(ctx); err != nil {
+	if err := app.RunFromEnvironment(ctx, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
