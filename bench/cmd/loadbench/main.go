@@ -52,6 +52,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/mneme-ai/mneme/bench"
 	"github.com/mneme-ai/mneme/internal/app"
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/bus/embedded"
@@ -237,7 +238,7 @@ func run(ctx context.Context, c config) error {
 	}
 	res := results{
 		Started: time.Now().UTC(), GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Commit: gitCommit(), Label: c.label,
-		Writers: c.writers, Searchers: c.searchers, Duration: c.duration.String(), Idle: c.idle.String(), LoadAvgBefore: loadavg(),
+		Writers: c.writers, Searchers: c.searchers, Duration: c.duration.String(), Idle: c.idle.String(), LoadAvgBefore: bench.LoadAverage(),
 	}
 	fmt.Printf("loadbench: %d writers, %d searchers, %s load after %s idle, topologies %v, load average %s\n",
 		c.writers, c.searchers, c.duration, c.idle, c.topologies, res.LoadAvgBefore)
@@ -248,7 +249,7 @@ func run(ctx context.Context, c config) error {
 		}
 		res.Topologies = append(res.Topologies, r)
 	}
-	res.LoadAvgAfter = loadavg()
+	res.LoadAvgAfter = bench.LoadAverage()
 	printTable(os.Stdout, res)
 	if err := os.MkdirAll(filepath.Dir(c.out), 0o755); err != nil {
 		return err
@@ -769,7 +770,7 @@ func (t *tally) phase(elapsed time.Duration) phase {
 		WriteP50Ms: pct(t.writeLat, 50), WriteP99Ms: pct(t.writeLat, 99),
 		Searches: len(t.searchLat), SearchErrors: t.searchErrors, SearchesPerSec: round1(float64(len(t.searchLat)) / secs),
 		SearchP50Ms: pct(t.searchLat, 50), SearchP95Ms: pct(t.searchLat, 95), SearchP99Ms: pct(t.searchLat, 99), SearchMaxMs: pct(t.searchLat, 100),
-		LoadAvg: loadavg(), FirstError: t.firstError,
+		LoadAvg: bench.LoadAverage(), FirstError: t.firstError,
 	}
 	return p
 }
@@ -955,18 +956,6 @@ func freePorts(n int) ([]int, error) {
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // gitCommit is the commit the binary was built from (Go's VCS stamp; "-dirty" with uncommitted changes), or ""
