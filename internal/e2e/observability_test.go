@@ -65,6 +65,12 @@ func postJSON(t *testing.T, url string, headers map[string]string, body any) int
 // claimsIn counts the claims of workspace ws in the projection.
 func claimsIn(t *testing.T, dbURL, ws string) int {
 	t.Helper()
+	return countRows(t, dbURL, `SELECT count(*) FROM claims WHERE workspace_id = $1`, ws)
+}
+
+// countRows runs a count query against the projection on a connection of its own.
+func countRows(t *testing.T, dbURL, query string, args ...any) int {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, dbURL)
@@ -73,7 +79,7 @@ func claimsIn(t *testing.T, dbURL, ws string) int {
 	}
 	defer conn.Close(ctx)
 	var n int
-	if err := conn.QueryRow(ctx, `SELECT count(*) FROM claims WHERE workspace_id = $1`, ws).Scan(&n); err != nil {
+	if err := conn.QueryRow(ctx, query, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

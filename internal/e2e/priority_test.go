@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/mneme-ai/mneme/internal/app/apptest"
 	"github.com/mneme-ai/mneme/pkg/api"
 )
@@ -101,19 +99,8 @@ func search(url, agent, query string) int {
 // turnsWithClaims counts the turns of ws that have at least one claim in the projection.
 func turnsWithClaims(t *testing.T, dbURL, ws string) int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var n int
-	if err := conn.QueryRow(ctx, `SELECT count(DISTINCT t.turn) FROM claims c
-		CROSS JOIN LATERAL jsonb_array_elements_text(c.provenance->'turn_ids') AS t(turn) WHERE c.workspace_id = $1`, ws).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return countRows(t, dbURL, `SELECT count(DISTINCT t.turn) FROM claims c
+		CROSS JOIN LATERAL jsonb_array_elements_text(c.provenance->'turn_ids') AS t(turn) WHERE c.workspace_id = $1`, ws)
 }
 
 // metricValue is the value of an unlabelled series in a Prometheus exposition (-1 when absent).
