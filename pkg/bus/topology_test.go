@@ -3,7 +3,6 @@ package bus_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"strconv"
 	"sync"
 	"testing"
@@ -19,18 +18,9 @@ import (
 // the cluster has a metadata leader.
 func startCluster(t *testing.T) string {
 	t.Helper()
-	var ls []net.Listener
-	var ports []int
-	for range 6 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	for _, l := range ls {
-		_ = l.Close()
+	ports, err := embedded.FreePorts(6)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var routes []string
 	for i := range 3 {

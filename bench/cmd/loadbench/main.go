@@ -459,7 +459,7 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 			sys.procs[i].stop()
 		}
 	}()
-	ports, err := freePorts(3)
+	ports, err := embedded.FreePorts(3)
 	if err != nil {
 		return res, err
 	}
@@ -498,7 +498,7 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 		if err := waitTCP(ctx, np, natsAddr, time.Minute); err != nil {
 			return res, err
 		}
-		more, err := freePorts(len(app.Targets))
+		more, err := embedded.FreePorts(len(app.Targets))
 		if err != nil {
 			return res, err
 		}
@@ -937,25 +937,6 @@ func firstLine(s string) string {
 		s = s[:200]
 	}
 	return s
-}
-
-func freePorts(n int) ([]int, error) {
-	var ports []int
-	var ls []net.Listener
-	defer func() {
-		for _, l := range ls {
-			_ = l.Close()
-		}
-	}()
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
 }
 
 // gitCommit is the commit the binary was built from (Go's VCS stamp; "-dirty" with uncommitted changes), or ""

@@ -11,7 +11,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -134,7 +133,7 @@ func measure(nodes, pubs int, interval time.Duration, n, size int) (result, erro
 }
 
 func start(dir string, nodes int, interval time.Duration) ([]*embedded.Server, []string, error) {
-	ports, err := freePorts(2 * nodes)
+	ports, err := embedded.FreePorts(2 * nodes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -166,17 +165,4 @@ func start(dir string, nodes int, interval time.Duration) ([]*embedded.Server, [
 		}
 	}
 	return servers, urls, nil
-}
-
-func freePorts(n int) ([]int, error) {
-	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		defer l.Close()
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
 }

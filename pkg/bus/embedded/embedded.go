@@ -192,3 +192,25 @@ func (e *Server) Shutdown() {
 	e.srv.Shutdown()
 	e.srv.WaitForShutdown()
 }
+
+// FreePorts returns n distinct loopback TCP ports that were free a moment ago: it holds them all at once, so
+// none repeats, and releases them before returning. A cluster's nodes each list every route, so the route
+// ports must be known before any node starts; another process may still take a port in between.
+func FreePorts(n int) ([]int, error) {
+	ports := make([]int, 0, n)
+	var held []net.Listener
+	defer func() {
+		for _, l := range held {
+			_ = l.Close()
+		}
+	}()
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		held = append(held, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
