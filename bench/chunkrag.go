@@ -199,7 +199,7 @@ func (x *ChunkIndex) Rank(ctx context.Context, query string) ([]int, error) {
 		for i, ws := range x.windowVecs {
 			best := math.Inf(-1)
 			for _, v := range ws {
-				best = max(best, cosine(qv[0], v))
+				best = max(best, embedding.Cosine(qv[0], v))
 			}
 			dense[i] = best
 		}
@@ -230,19 +230,6 @@ func rankBy(scores []float64) []int {
 		return a - b
 	})
 	return idx
-}
-
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
 
 // Retrieve assembles the chunk-rag context for a query within a token budget: chunks in fused order, the

@@ -102,7 +102,7 @@ func (c *ClaimsRRF) Retrieve(ctx context.Context, conv *Conversation, q *Questio
 		dense := make([]float64, len(x.docs))
 		for i, d := range x.docs {
 			if d.vec != nil {
-				dense[i] = cosine(qv[0], d.vec)
+				dense[i] = embedding.Cosine(qv[0], d.vec)
 			}
 		}
 		ranked := rankBy(dense)

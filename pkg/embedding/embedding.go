@@ -8,6 +8,7 @@ package embedding
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 )
@@ -71,4 +72,21 @@ func isDir(path string) bool {
 func isFile(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// Cosine is the cosine similarity of two vectors of the same length (0 when either is all zeros). It is
+// computed in float64 with explicit conversions, which forbid fused multiply-add: the same inputs give the same
+// bits on every architecture, so a replay elsewhere makes the same decisions from it.
+func Cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += float64(x * y)
+		na += float64(x * x)
+		nb += float64(y * y)
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }

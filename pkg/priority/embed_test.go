@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"testing"
 	"time"
@@ -35,16 +34,6 @@ func ingestTexts(n int) []string {
 		out[i] = fmt.Sprintf("%s moved to %s in spring and works as a nurse at the hospital near the river (%d).", people[i%len(people)], cities[i%len(cities)], i)
 	}
 	return out
-}
-
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	return dot / math.Sqrt(na*nb)
 }
 
 // A query's embedding, asked for while a large ingest batch is being embedded by the same local model, is
@@ -113,7 +102,7 @@ func TestQueryEmbeddingJumpsAheadOfIngestBatch(t *testing.T) {
 		t.Fatalf("%d vectors for %d texts", len(res.vecs), n)
 	}
 	for i := range want {
-		if c := cosine(res.vecs[i], want[i]); c < 0.9999 {
+		if c := embedding.Cosine(res.vecs[i], want[i]); c < 0.9999 {
 			t.Errorf("text %d: chunked vector differs from the model's (cosine %.6f)", i, c)
 		}
 	}

@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"math"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/promptguard"
 	"github.com/mneme-ai/mneme/pkg/store"
@@ -143,7 +143,7 @@ func (d *decider) slotFor(it item) (slot, note string) {
 			if !visible(p) || p.model != pe.Model || len(p.embedding) != len(pe.Values) || negatedKey(p.predicateKey) != c.Negated {
 				continue
 			}
-			sim := cosine(p.embedding, pe.Values)
+			sim := embedding.Cosine(p.embedding, pe.Values)
 			if sim < d.cfg.PredicateSimilarity {
 				continue
 			}
@@ -202,22 +202,6 @@ func (d *decider) addPredicate(it item, owner, pk, slot string, sim *float64) {
 		row.Embedding = pe.Values
 	}
 	d.out.Predicates = append(d.out.Predicates, row)
-}
-
-// cosine is computed in float64 with explicit conversions, which forbid fused multiply-add: the same inputs give
-// the same bits on every architecture, so a replay elsewhere merges the same predicates.
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		x, y := float64(a[i]), float64(b[i])
-		dot += float64(x * y)
-		na += float64(x * x)
-		nb += float64(y * y)
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }
 
 // decide applies the segment's items in stream order and returns everything to write. Gates due by horizon (if

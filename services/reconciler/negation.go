@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/event"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
@@ -99,7 +100,7 @@ func (d *decider) linkContradictions(it *item, k tierKey) {
 		if o.negated == n.negated || o.scope != n.scope || o.owner != n.owner || o.model != n.model || len(o.vec) != len(n.vec) || o.id == n.id {
 			continue
 		}
-		sim := cosine(o.vec, n.vec)
+		sim := embedding.Cosine(o.vec, n.vec)
 		if sim < d.cfg.NegationSimilarity || !(countShared(o.words, n.words) >= 2 || countShared(o.names, n.names) >= 1) {
 			continue
 		}
