@@ -189,10 +189,14 @@ write_conf() {
   case "$shm_mb" in '' | *[!0-9]*) shm_mb=0 ;; esac
   [ "$shm_mb" -ge $((maint + 64)) ] || workers=0
   # pg_prewarm's autoprewarm reloads the buffer pool's contents after a restart, so a restart does not leave the
-  # HNSW index cold.
-  if [ -f "$("$BINDIR/pg_config" --pkglibdir 2>/dev/null || echo /nonexistent)/pg_prewarm.so" ]; then
-    preload="shared_preload_libraries = 'pg_prewarm'"
-  fi
+  # HNSW index cold. pg_stat_statements counts each statement's time and buffers, which is how the benchmarks
+  # say where a search's Postgres time goes (loadbench); its cost is a hash lookup per statement.
+  local libdir lib libs=""
+  libdir="$("$BINDIR/pg_config" --pkglibdir 2>/dev/null || echo /nonexistent)"
+  for lib in pg_prewarm pg_stat_statements; do
+    [ -f "$libdir/$lib.so" ] && libs="${libs:+$libs,}$lib"
+  done
+  [ -z "$libs" ] || preload="shared_preload_libraries = '$libs'"
   as_owner mkdir -p "$SOCKDIR"
   as_owner sh -c "cat >'$DATA/mneme.conf'" <<EOF
 # Written by scripts/pg.sh on every start; edit the script, not this file. Sized for ${mem} MB of memory.

@@ -27,6 +27,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -110,7 +111,19 @@ type phase struct {
 	// backends connected to the scratch database (the system's own connections and the bench's).
 	MnemeCores    float64 `json:"mneme_cores"`
 	PostgresCores float64 `json:"postgres_cores"`
-	FirstError    string  `json:"first_error,omitempty"`
+	// Statements are the scratch database's statements that took the most Postgres time during the phase
+	// (pg_stat_statements, when the server loads it): where a search's database time goes.
+	Statements []statementCost `json:"top_statements,omitempty"`
+	FirstError string          `json:"first_error,omitempty"`
+}
+
+// statementCost is one normalized statement's share of a phase: its calls and its planning plus execution time.
+type statementCost struct {
+	Query  string  `json:"query"`
+	Calls  int64   `json:"calls"`
+	TimeMs float64 `json:"time_ms"`
+	// PerSearchMs is TimeMs divided by the phase's searches.
+	PerSearchMs float64 `json:"ms_per_search"`
 }
 
 // topologyResult is one topology's measurements.
@@ -398,11 +411,13 @@ func (s *system) measureCPU(ctx context.Context, dbName string, f func() phase) 
 	for _, p := range s.procs {
 		mnemePids = append(mnemePids, p.cmd.Process.Pid)
 	}
+	stmtsBefore := s.statementTimes(ctx, dbName)
 	pgBefore, mnBefore := sum(pgPids()), sum(mnemePids)
 	began := time.Now()
 	ph := f()
 	secs := time.Since(began).Seconds()
 	pgAfter, mnAfter := sum(pgPids()), sum(mnemePids)
+	ph.Statements = topStatements(stmtsBefore, s.statementTimes(ctx, dbName), ph.Searches, 8)
 	delta := func(before, after map[int]int64) float64 {
 		var d int64
 		for pid, a := range after {
@@ -414,6 +429,62 @@ func (s *system) measureCPU(ctx context.Context, dbName string, f func() phase) 
 	}
 	ph.MnemeCores, ph.PostgresCores = delta(mnBefore, mnAfter), delta(pgBefore, pgAfter)
 	return ph
+}
+
+// statementTimes reads pg_stat_statements for the scratch database: per statement, its calls and planning plus
+// execution time so far. It returns nil when the server does not load the module or the extension cannot be
+// created (then the phase reports no statements).
+func (s *system) statementTimes(ctx context.Context, dbName string) map[int64]statementCost {
+	if _, err := s.db.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_stat_statements`); err != nil {
+		return nil
+	}
+	rows, err := s.db.Query(ctx, `SELECT s.queryid, s.query, s.calls, s.total_exec_time + s.total_plan_time
+		FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1`, dbName)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	out := map[int64]statementCost{}
+	for rows.Next() {
+		var id int64
+		var c statementCost
+		if rows.Scan(&id, &c.Query, &c.Calls, &c.TimeMs) == nil {
+			out[id] = c
+		}
+	}
+	if rows.Err() != nil {
+		return nil
+	}
+	return out
+}
+
+// printStatements prints a phase's top statements: Postgres milliseconds per search, calls, the statement.
+func printStatements(w io.Writer, sts []statementCost) {
+	for _, st := range sts {
+		fmt.Fprintf(w, "    %7.2f ms/search %7d calls  %s\n", st.PerSearchMs, st.Calls, firstLine(st.Query))
+	}
+}
+
+// topStatements is the n statements whose time grew most from before to after, with their growth.
+func topStatements(before, after map[int64]statementCost, searches, n int) []statementCost {
+	if before == nil || after == nil {
+		return nil
+	}
+	var out []statementCost
+	for id, a := range after {
+		b := before[id]
+		d := statementCost{Query: strings.Join(strings.Fields(a.Query), " "), Calls: a.Calls - b.Calls, TimeMs: a.TimeMs - b.TimeMs}
+		if d.Calls <= 0 || d.TimeMs <= 0 {
+			continue
+		}
+		d.TimeMs = round2(d.TimeMs)
+		if searches > 0 {
+			d.PerSearchMs = round2(d.TimeMs / float64(searches))
+		}
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(x, y statementCost) int { return cmp.Compare(y.TimeMs, x.TimeMs) })
+	return out[:min(n, len(out))]
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
@@ -553,6 +624,7 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 	// 2. Idle baseline: searchers alone.
 	res.Idle = sys.measureCPU(ctx, dbName, func() phase { return ld.mixed(ctx, 0, c.searchers, c.idle) })
 	fmt.Fprintf(os.Stderr, "  %s idle: %d searches, p50/p95/p99 %.1f/%.1f/%.1f ms\n", topology, res.Idle.Searches, res.Idle.SearchP50Ms, res.Idle.SearchP95Ms, res.Idle.SearchP99Ms)
+	printStatements(os.Stderr, res.Idle.Statements)
 
 	// 3. The mixed load, sampling RSS every second.
 	rssBefore, _ := sys.rss()
@@ -583,6 +655,7 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 	res.RSSPeakMiB, res.RSSAfterMiB, res.RSSAfterBy = round1(max(peak, rssAfter)), round1(rssAfter), by
 	fmt.Fprintf(os.Stderr, "  %s load: %.1f turns/s (%d errors), %d searches (%d errors), p50/p95/p99 %.1f/%.1f/%.1f ms\n", topology,
 		res.Load.TurnsPerSec, res.Load.WriteErrors, res.Load.Searches, res.Load.SearchErrors, res.Load.SearchP50Ms, res.Load.SearchP95Ms, res.Load.SearchP99Ms)
+	printStatements(os.Stderr, res.Load.Statements)
 
 	// 4. Ingest lag.
 	res.LastTurnLagSecs, res.AllTurnsLagSecs = -1, -1
