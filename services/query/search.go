@@ -206,13 +206,18 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 		a := v.Args()
 		a["qvec"] = vectorLiteral(qvec)
 		a["n"] = n
-		b1.Queue(denseEnterSQL).Exec(func(pgconn.CommandTag) error { return nil })
-		b1.Queue(denseSQL(v, dim), a).Query(func(rows pgx.Rows) error {
+		indexed := s.denseIndexes.covers(ctx, s, v.Workspace)
+		if indexed {
+			b1.Queue(denseEnterSQL).Exec(func(pgconn.CommandTag) error { return nil })
+		}
+		b1.Queue(denseSQL(v, dim, indexed), a).Query(func(rows pgx.Rows) error {
 			ids, err := scanIDs(rows)
 			denseIDs = ids
 			return err
 		})
-		b1.Queue(denseExitSQL).Exec(func(pgconn.CommandTag) error { return nil })
+		if indexed {
+			b1.Queue(denseExitSQL).Exec(func(pgconn.CommandTag) error { return nil })
+		}
 	}
 	if len(terms) > 0 {
 		b1.Queue(lexicalSQL(v), lexicalArgs(v, strings.Join(terms, " "), n)).Query(func(rows pgx.Rows) error {
@@ -326,11 +331,15 @@ const (
 	denseExitSQL  = `SET LOCAL enable_sort TO DEFAULT`
 )
 
-// denseSQL is the dense query: the @n claims nearest @qvec among those the view selects, by the workspace's own
-// HNSW index when it has one, else exactly (pkg/store/dense.go). It restricts claim_vectors itself to the
-// workspace, which is what proves a workspace index's predicate.
-func denseSQL(v store.View, dim int) string {
-	expr := store.DenseIndexExpr("cv", dim)
+// denseSQL is the dense query: the @n claims nearest @qvec among those the view selects — by the workspace's own
+// HNSW index when indexed (the statement orders by the indexed expression), else exactly by the full-precision
+// vectors (pkg/store/dense.go). It restricts claim_vectors itself to the workspace, which is what proves a
+// workspace index's predicate.
+func denseSQL(v store.View, dim int, indexed bool) string {
+	expr := store.ExactDenseExpr("cv")
+	if indexed {
+		expr = store.DenseIndexExpr("cv", dim)
+	}
 	return `SELECT c.id::text, ` + expr + ` <=> @qvec::vector AS dist
 		FROM claim_vectors cv
 		JOIN claims c ON c.id = cv.claim_id

@@ -133,7 +133,7 @@ func TestDenseSearchKeepsWorkspacePlan(t *testing.T) {
 		a := v.Args()
 		a["qvec"] = vectorLiteral(make([]float32, h.emb.Dim()))
 		a["n"] = h.svc.cfg.Candidates
-		_, args, err := a.RewriteQuery(ctx, busiest, denseSQL(v, h.emb.Dim()), nil)
+		_, args, err := a.RewriteQuery(ctx, busiest, denseSQL(v, h.emb.Dim(), true), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,11 +168,21 @@ func TestDenseSearchKeepsWorkspacePlan(t *testing.T) {
 	if p := planOf("big", ""); !strings.Contains(p, `"Index Name": "`+bigIndex+`"`) {
 		t.Errorf("after %d searches the large workspace's dense plan does not scan its index %s:\n%s", most.custom, bigIndex, indent(p))
 	}
+	// Were the small workspace searched by the statement of indexed workspaces, it would still be sorted.
 	if p := planOf("small", ""); strings.Contains(p, "hnsw") || !strings.Contains(p, `"Node Type": "Sort"`) {
 		t.Errorf("the small workspace's dense plan is not an exact sort of its own rows:\n%s", indent(p))
 	} else if strings.Contains(p, `"JIT"`) {
 		// The disabled sort's cost penalty must not make Postgres compile the plan (seconds under load).
 		t.Errorf("the small workspace's dense plan is JIT-compiled:\n%s", indent(p))
+	}
+	// The service searches it by its full-precision vectors instead (no cast per row), and the large one by its index.
+	if !h.svc.denseIndexes.covers(ctx, h.svc, "big") || h.svc.denseIndexes.covers(ctx, h.svc, "small") {
+		t.Errorf("dense index cache: covers big = %v, small = %v; want true, false",
+			h.svc.denseIndexes.covers(ctx, h.svc, "big"), h.svc.denseIndexes.covers(ctx, h.svc, "small"))
+	}
+	if sql := denseSQL(store.View{Workspace: "small"}, h.emb.Dim(), false); strings.Contains(sql, "halfvec") ||
+		!strings.Contains(sql, "ORDER BY "+store.ExactDenseExpr("cv")+" <=> @qvec::vector") {
+		t.Errorf("the exact dense statement does not order by the full-precision vector:\n%s", sql)
 	}
 	// The check sees the difference: a generic plan, made without the workspace value, cannot use the index.
 	if p := planOf("big", "force_generic_plan"); strings.Contains(p, bigIndex) {

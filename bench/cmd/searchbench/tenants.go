@@ -332,7 +332,13 @@ func withConn(ctx context.Context, dbURL string, f func(*pgx.Conn) error) error 
 // measureTenants runs every query twice on conn, as the service runs its dense query: in a read-only
 // transaction after the settings, the statement prepared once and cached.
 func measureTenants(ctx context.Context, conn *pgx.Conn, settings string, ef int, classes []tenantClass, qs []*tenantQuery, lr *layoutResult) error {
-	sql := recallSQL(store.DenseIndexExpr("cv", dim))
+	// As the service does: a workspace with an HNSW index the statement can use is ordered by the indexed
+	// expression, any other by its full-precision vectors.
+	indexes, err := store.ReadDenseIndexes(ctx, conn)
+	if err != nil {
+		return err
+	}
+	indexedSQL, exactSQL := recallSQL(store.DenseIndexExpr("cv", dim)), recallSQL(store.ExactDenseExpr("cv"))
 	first := make([][]time.Duration, len(classes))
 	later := make([][]time.Duration, len(classes))
 	hits := make([]int, len(classes))
@@ -347,6 +353,10 @@ func measureTenants(ctx context.Context, conn *pgx.Conn, settings string, ef int
 			err := pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 				if _, err := tx.Exec(ctx, settings, strconv.Itoa(ef)); err != nil {
 					return err
+				}
+				sql := exactSQL
+				if indexes.Covers(q.ws) {
+					sql = indexedSQL
 				}
 				t0 := time.Now()
 				rows, err := tx.Query(ctx, sql, q.ws, agent, pgvector.NewVector(q.vec))
