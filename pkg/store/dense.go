@@ -130,6 +130,23 @@ type IndexReport struct {
 // workspace being indexed stay exact until its index is valid. Only one process indexes at a time; the others
 // return with Busy set. A store with no pinned dimension has nothing to index.
 func IndexWorkspaces(ctx context.Context, pool *pgxpool.Pool, minVectors int) (IndexReport, error) {
+	return indexWorkspaces(ctx, pool, minVectors, nil)
+}
+
+// IndexGrownWorkspaces is IndexWorkspaces for the given workspaces only — those a writer has just added vectors
+// to — so it can run every few seconds: it counts each one's vectors through the workspace B-tree, stopping at
+// minVectors, where IndexWorkspaces counts the whole table. It never drops the store-wide index (other large
+// workspaces may still need it).
+func IndexGrownWorkspaces(ctx context.Context, pool *pgxpool.Pool, minVectors int, workspaces []string) (IndexReport, error) {
+	if len(workspaces) == 0 {
+		return IndexReport{}, nil
+	}
+	return indexWorkspaces(ctx, pool, minVectors, workspaces)
+}
+
+// indexWorkspaces builds the missing indexes of the workspaces with at least minVectors vectors: among only, or
+// among all when only is nil (then the store-wide index is dropped afterwards).
+func indexWorkspaces(ctx context.Context, pool *pgxpool.Pool, minVectors int, only []string) (IndexReport, error) {
 	var rep IndexReport
 	if minVectors <= 0 {
 		return rep, fmt.Errorf("store: workspace index threshold %d must be positive", minVectors)
@@ -153,8 +170,21 @@ func IndexWorkspaces(ctx context.Context, pool *pgxpool.Pool, minVectors int) (I
 	}
 	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, indexLockID) }()
 
-	rows, err := conn.Query(ctx, `SELECT workspace_id FROM claim_vectors GROUP BY workspace_id
-		HAVING count(*) >= $1 ORDER BY count(*) DESC, workspace_id`, minVectors)
+	var rows pgx.Rows
+	if only == nil {
+		rows, err = conn.Query(ctx, `SELECT workspace_id FROM claim_vectors GROUP BY workspace_id
+			HAVING count(*) >= $1 ORDER BY count(*) DESC, workspace_id`, minVectors)
+	} else {
+		// A workspace with a valid index of its own needs no count; any other is counted up to the threshold.
+		names := make([]string, len(only))
+		for i, ws := range only {
+			names[i] = WorkspaceIndexName(ws)
+		}
+		rows, err = conn.Query(ctx, `SELECT t.w FROM unnest($1::text[], $2::text[]) AS t(w, name)
+			WHERE NOT coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(t.name)), false)
+			  AND (SELECT count(*) FROM (SELECT 1 FROM claim_vectors WHERE workspace_id = t.w LIMIT $3) x) >= $3
+			ORDER BY t.w`, only, names, minVectors)
+	}
 	if err != nil {
 		return rep, fmt.Errorf("store: count workspace vectors: %w", err)
 	}
@@ -186,6 +216,9 @@ func IndexWorkspaces(ctx context.Context, pool *pgxpool.Pool, minVectors int) (I
 			return rep, fmt.Errorf("store: index workspace %q: %w", ws, err)
 		}
 		rep.Indexed = append(rep.Indexed, ws)
+	}
+	if only != nil {
+		return rep, nil
 	}
 	for _, name := range []string{storeWideIndexName, legacyDenseIndexName} {
 		var exists bool

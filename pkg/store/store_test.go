@@ -158,13 +158,27 @@ func TestIndexWorkspaces(t *testing.T) {
 	if err := store.PinEmbedding(ctx, pool, "m", dim); err != nil {
 		t.Fatal(err)
 	}
-	// The store-wide index an earlier version created at its pin.
+	// An id that must be quoted to appear in the index predicate.
+	const big, quoted, small = "big", "o'brien; drop", "small"
+	covered := func(want map[string]bool) {
+		t.Helper()
+		d, err := store.ReadDenseIndexes(ctx, pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ws := range []string{big, quoted, small} {
+			if d.Covers(ws) != want[ws] {
+				t.Errorf("ReadDenseIndexes: Covers(%q) = %v, want %v", ws, d.Covers(ws), want[ws])
+			}
+		}
+	}
+	covered(map[string]bool{})
+	// The store-wide index an earlier version created at its pin serves every workspace.
 	if _, err := pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX claim_vectors_halfvec_hnsw_idx ON claim_vectors
 		USING hnsw ((embedding::halfvec(%d)) halfvec_cosine_ops)`, dim)); err != nil {
 		t.Fatal(err)
 	}
-	// An id that must be quoted to appear in the index predicate.
-	const big, quoted, small = "big", "o'brien; drop", "small"
+	covered(map[string]bool{big: true, quoted: true, small: true})
 	insertVectors(t, pool, big, 30)
 	insertVectors(t, pool, quoted, 25)
 	insertVectors(t, pool, small, 19)
@@ -175,6 +189,7 @@ func TestIndexWorkspaces(t *testing.T) {
 	if strings.Join(rep.Indexed, "|") != big+"|"+quoted || !rep.DroppedStoreWide {
 		t.Fatalf("IndexWorkspaces = %+v, want %q and %q indexed (largest first) and the store-wide index dropped", rep, big, quoted)
 	}
+	covered(map[string]bool{big: true, quoted: true})
 	defs := indexDefs(t, pool)
 	if len(defs) != 2 {
 		t.Fatalf("HNSW indexes = %v, want one per large workspace", defs)
@@ -209,6 +224,40 @@ func TestIndexWorkspaces(t *testing.T) {
 	rep, err = store.IndexWorkspaces(ctx, pool, 20)
 	if err != nil || strings.Join(rep.Indexed, "|") != small || rep.DroppedStoreWide {
 		t.Fatalf("second IndexWorkspaces = %+v, %v; want only %q indexed", rep, err, small)
+	}
+	covered(map[string]bool{big: true, quoted: true, small: true})
+}
+
+// The check of grown workspaces indexes those of the given workspaces that reached the threshold and have no
+// valid index, and leaves the store-wide index to the full pass.
+func TestIndexGrownWorkspaces(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	if err := store.PinEmbedding(ctx, pool, "m", dim); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, fmt.Sprintf(`CREATE INDEX claim_vectors_halfvec_hnsw_idx ON claim_vectors
+		USING hnsw ((embedding::halfvec(%d)) halfvec_cosine_ops)`, dim)); err != nil {
+		t.Fatal(err)
+	}
+	const grown, unnamed, small = "grown", "large but not named", "small"
+	insertVectors(t, pool, grown, 20)
+	insertVectors(t, pool, unnamed, 25)
+	insertVectors(t, pool, small, 19)
+	rep, err := store.IndexGrownWorkspaces(ctx, pool, 20, []string{small, grown, "absent"})
+	if err != nil || strings.Join(rep.Indexed, "|") != grown || rep.DroppedStoreWide || rep.Busy {
+		t.Fatalf("IndexGrownWorkspaces = %+v, %v; want only %q indexed and the store-wide index kept", rep, err, grown)
+	}
+	defs := indexDefs(t, pool)
+	if _, ok := defs["claim_vectors_halfvec_hnsw_idx"]; !ok || len(defs) != 2 {
+		t.Fatalf("HNSW indexes = %v, want the store-wide one and %q's", defs, grown)
+	}
+	// Already indexed: nothing to build; nothing named: nothing to do.
+	if rep, err := store.IndexGrownWorkspaces(ctx, pool, 20, []string{grown}); err != nil || len(rep.Indexed) != 0 {
+		t.Fatalf("IndexGrownWorkspaces again = %+v, %v; want nothing built", rep, err)
+	}
+	if rep, err := store.IndexGrownWorkspaces(ctx, pool, 20, nil); err != nil || len(rep.Indexed) != 0 {
+		t.Fatalf("IndexGrownWorkspaces(nil) = %+v, %v; want nothing", rep, err)
 	}
 }
 

@@ -60,6 +60,11 @@ type Config struct {
 	// WorkspaceIndexInterval is how often the reconciler looks for workspaces that crossed WorkspaceIndexMin and
 	// builds their indexes (one replica at a time, CONCURRENTLY). Default 1m.
 	WorkspaceIndexInterval time.Duration `env:"MNEME_RECONCILER_WORKSPACE_INDEX_INTERVAL" envDefault:"1m"`
+	// WorkspaceIndexCheckInterval is how often the reconciler checks the workspaces it has written vectors to
+	// since its last check, and indexes those that crossed WorkspaceIndexMin — a count up to the threshold per
+	// workspace, cheap where the full pass counts the whole table — so a fast-growing workspace is not searched
+	// exactly for up to WorkspaceIndexInterval. Default 5s.
+	WorkspaceIndexCheckInterval time.Duration `env:"MNEME_RECONCILER_WORKSPACE_INDEX_CHECK_INTERVAL" envDefault:"5s"`
 
 	// Judge is the chat endpoint of the LLM judge, for the policy rules that ask for it (without it, rules
 	// only); its model is part of every judge-log key.
@@ -108,6 +113,9 @@ func (c Config) Defaults() Config {
 	}
 	if c.WorkspaceIndexInterval == 0 {
 		c.WorkspaceIndexInterval = time.Minute
+	}
+	if c.WorkspaceIndexCheckInterval == 0 {
+		c.WorkspaceIndexCheckInterval = 5 * time.Second
 	}
 	if c.JudgeTimeout == 0 {
 		c.JudgeTimeout = 30 * time.Second
@@ -170,6 +178,9 @@ func (c Config) validateOwn() error {
 	}
 	if c.WorkspaceIndexInterval < 10*time.Millisecond || c.WorkspaceIndexInterval > 24*time.Hour {
 		bad("MNEME_RECONCILER_WORKSPACE_INDEX_INTERVAL=%s is out of range: use 10ms..24h (default 1m)", c.WorkspaceIndexInterval)
+	}
+	if c.WorkspaceIndexCheckInterval < 10*time.Millisecond || c.WorkspaceIndexCheckInterval > time.Hour {
+		bad("MNEME_RECONCILER_WORKSPACE_INDEX_CHECK_INTERVAL=%s is out of range: use 10ms..1h (default 5s)", c.WorkspaceIndexCheckInterval)
 	}
 	for _, m := range c.Judge.Check("MNEME_RECONCILER_JUDGE_") {
 		bad("%s", m)

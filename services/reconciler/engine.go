@@ -97,6 +97,39 @@ type engine struct {
 
 	pinMu  sync.Mutex
 	pinned map[string]error // "model/dim" → PinEmbedding result (nil = pinned)
+
+	// grown holds the workspaces this process has written vectors to since the index check last took them
+	// (live engines only): the candidates for an index of their own (Service.indexWorkspaces).
+	grownMu sync.Mutex
+	grown   map[string]bool
+}
+
+// noteGrown records the workspaces of vectors just written.
+func (e *engine) noteGrown(vectors []store.VectorRow) {
+	if !e.live || len(vectors) == 0 {
+		return
+	}
+	e.grownMu.Lock()
+	defer e.grownMu.Unlock()
+	if e.grown == nil {
+		e.grown = map[string]bool{}
+	}
+	for _, v := range vectors {
+		e.grown[v.Workspace] = true
+	}
+}
+
+// takeGrown returns the workspaces noted since the last call, sorted, and forgets them.
+func (e *engine) takeGrown() []string {
+	e.grownMu.Lock()
+	defer e.grownMu.Unlock()
+	out := make([]string, 0, len(e.grown))
+	for ws := range e.grown {
+		out = append(out, ws)
+	}
+	clear(e.grown)
+	slices.Sort(out)
+	return out
 }
 
 // errFenced means another owner advanced the partition: this process no longer owns it.
@@ -400,6 +433,8 @@ func (e *engine) applySegment(ctx context.Context, tx pgx.Tx, partition int, ite
 	if err := store.Write(ctx, tx, changes); err != nil {
 		return nil, fmt.Errorf("reconciler: %w", err)
 	}
+	// Noted before the commit: a rolled-back batch costs the index check one needless count.
+	e.noteGrown(changes.Vectors)
 	return changes.Decisions, nil
 }
 

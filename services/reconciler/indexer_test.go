@@ -10,13 +10,15 @@ import (
 )
 
 // A workspace whose claims reach the threshold gets its own dense index from the running reconciler, without
-// any other step; a smaller workspace gets none.
+// any other step; a smaller workspace gets none. The full pass runs only at start, before any claim, so the
+// index comes from the check of the workspaces the reconciler has just written vectors to.
 func TestReconcilerIndexesLargeWorkspaces(t *testing.T) {
 	pool, _ := newStore(t)
 	b := startBus(t)
 	cfg := testConfig()
 	cfg.WorkspaceIndexMin = 100
-	cfg.WorkspaceIndexInterval = 50 * time.Millisecond
+	cfg.WorkspaceIndexInterval = time.Hour
+	cfg.WorkspaceIndexCheckInterval = 50 * time.Millisecond
 	runService(t, pool, b, cfg, "r1")
 	at := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 100 {

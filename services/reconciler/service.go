@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -145,30 +146,51 @@ func (s *Service) Run(ctx context.Context) error {
 	return err
 }
 
-// indexWorkspaces gives workspaces that crossed WorkspaceIndexMin vectors their own HNSW index, at start and
-// every WorkspaceIndexInterval, until ctx is done (store.IndexWorkspaces; one replica builds at a time). The
+// indexWorkspaces gives workspaces that crossed WorkspaceIndexMin vectors their own HNSW index: every
+// workspace at start and every WorkspaceIndexInterval (store.IndexWorkspaces), and the workspaces this process
+// wrote vectors to every WorkspaceIndexCheckInterval (store.IndexGrownWorkspaces), until ctx is done. One
+// replica builds at a time; a check that finds another building keeps its workspaces for the next one. The
 // reconciler runs it because it writes the vectors: it is the one service every deployment runs beside the
 // store. A build cancelled by shutdown leaves an invalid index that the next run rebuilds.
 func (s *Service) indexWorkspaces(ctx context.Context) {
-	t := time.NewTicker(s.cfg.WorkspaceIndexInterval)
-	defer t.Stop()
-	for {
-		rep, err := store.IndexWorkspaces(ctx, s.deps.DB, s.cfg.WorkspaceIndexMin)
+	full := time.NewTicker(s.cfg.WorkspaceIndexInterval)
+	defer full.Stop()
+	check := time.NewTicker(s.cfg.WorkspaceIndexCheckInterval)
+	defer check.Stop()
+	report := func(rep store.IndexReport, err error) {
 		switch {
 		case ctx.Err() != nil:
-			return
 		case err != nil:
 			s.log.WarnContext(ctx, "reconciler: indexing large workspaces failed; their dense search stays exact until the next run", "err", err)
 		case len(rep.Indexed) > 0 || rep.DroppedStoreWide:
 			s.log.InfoContext(ctx, "reconciler: workspaces got their own dense index", "workspaces", rep.Indexed,
 				"min_vectors", s.cfg.WorkspaceIndexMin, "dropped_store_wide_index", rep.DroppedStoreWide)
 		}
+	}
+	var pending []string
+	report(store.IndexWorkspaces(ctx, s.deps.DB, s.cfg.WorkspaceIndexMin))
+	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-full.C:
+			report(store.IndexWorkspaces(ctx, s.deps.DB, s.cfg.WorkspaceIndexMin))
+		case <-check.C:
+			pending = mergeSorted(pending, s.engine.takeGrown())
+			rep, err := store.IndexGrownWorkspaces(ctx, s.deps.DB, s.cfg.WorkspaceIndexMin, pending)
+			report(rep, err)
+			if err == nil && !rep.Busy {
+				pending = pending[:0]
+			}
 		}
 	}
+}
+
+// mergeSorted returns the sorted union of two sorted lists.
+func mergeSorted(a, b []string) []string {
+	out := append(a, b...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // settingPolicyVersion is the store setting holding the version of the resolution policy last in force.
