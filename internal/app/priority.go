@@ -18,9 +18,10 @@ type PriorityConfig struct {
 	// MNEME_INGEST_MAX_DEFER each), and bounds it to MNEME_INGEST_SLOTS units while queries are in flight. It
 	// applies only to a process that runs the query service beside the extractor, embedder or reconciler
 	// (the all-in-one process); with no query in flight ingest runs unbounded. Accepting writes (ingest's
-	// HTTP and inbox) is never delayed. Off by default until measured: the runs so far (docs/benchmarks.md,
-	// "Searches while ingesting") had a busy-wait bug in the gate, since fixed, and came out worse with it.
-	QueryPriority bool `env:"MNEME_QUERY_PRIORITY" envDefault:"false"`
+	// HTTP and inbox) is never delayed. On by default: in two back-to-back pairs on 2 cores it cut search p99
+	// under ingest by a quarter while the process accepted 1.5–1.7× the turns (docs/benchmarks.md, "Searches
+	// while ingesting"); the projection then lags further behind the accepted writes.
+	QueryPriority bool `env:"MNEME_QUERY_PRIORITY" envDefault:"true"`
 	// IngestSlots bounds the ingest units running at once while queries are in flight. 0 means half the
 	// process's GOMAXPROCS, at least 1.
 	IngestSlots int `env:"MNEME_INGEST_SLOTS" envDefault:"0"`
