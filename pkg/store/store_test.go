@@ -259,6 +259,25 @@ func TestIndexGrownWorkspaces(t *testing.T) {
 	if rep, err := store.IndexGrownWorkspaces(ctx, pool, 20, nil); err != nil || len(rep.Indexed) != 0 {
 		t.Fatalf("IndexGrownWorkspaces(nil) = %+v, %v; want nothing", rep, err)
 	}
+	// While another replica builds (it holds the lock), the check builds nothing and says so; afterwards it does.
+	insertVectors(t, pool, small, 1)
+	other, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Release()
+	if _, err := other.Exec(ctx, `SELECT pg_advisory_lock($1)`, store.IndexLockID); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := store.IndexGrownWorkspaces(ctx, pool, 20, []string{small}); err != nil || !rep.Busy || len(rep.Indexed) != 0 {
+		t.Fatalf("IndexGrownWorkspaces while another builds = %+v, %v; want Busy and nothing built", rep, err)
+	}
+	if _, err := other.Exec(ctx, `SELECT pg_advisory_unlock($1)`, store.IndexLockID); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := store.IndexGrownWorkspaces(ctx, pool, 20, []string{small}); err != nil || strings.Join(rep.Indexed, "|") != small {
+		t.Fatalf("IndexGrownWorkspaces after the other build = %+v, %v; want %q indexed", rep, err, small)
+	}
 }
 
 func TestDenseIndexExpr(t *testing.T) {
