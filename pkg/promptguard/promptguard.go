@@ -48,7 +48,9 @@ const (
 //     (<|im_start|>, <|im_end|>), Llama 2 ([INST], <<SYS>>), Llama 3 (<|start_header_id|>, <|eot_id|>), Gemma
 //     (<start_of_turn>), Phi/Zephyr (<|system|>, <|user|>, <|assistant|>, <|end|>), GPT (<|endoftext|>) — and
 //     the plain-text transcript convention of a line that starts with a role name and a colon.
-//   - forged markers: the annotations the query service itself writes into contexts.
+//   - forged markers: the annotations the query service itself writes into contexts — the bracketed markers
+//     and the attribution that ends a line ("; by planner, shared)"), which a line by the writer a context's
+//     header names does not repeat, so content must not be able to write one.
 var rules = []struct {
 	name string
 	re   *regexp.Regexp
@@ -61,6 +63,7 @@ var rules = []struct {
 	{RulePromptLeak, regexp.MustCompile(`(?i)\b(reveal|print|show|repeat|output|leak|disclose|display)\b[^.!?\n]{0,30}?\b(system\s+prompt|hidden\s+prompt|initial\s+prompt|your\s+(instructions|prompt|rules))\b`)},
 	{RuleNewOrders, regexp.MustCompile(`(?i)\b(new|updated|real|actual|additional|override)\s+(system\s+)?(instructions?|directives?|system\s+prompt)\s*:`)},
 	{RuleMarker, regexp.MustCompile(`\[\s*(FORMER|DISPUTED|CONFLICTING|QUARANTINED|SYSTEM|INSTRUCTIONS?)\s*\]`)},
+	{RuleMarker, regexp.MustCompile(`(?i)[(;]\s*by\s+\S+,\s*(shared|private)\s*\)`)},
 }
 
 // invisible are the characters an attacker inserts to split a phrase for a filter while a model still reads
