@@ -2,11 +2,12 @@ package query
 
 import (
 	"context"
-	"github.com/mneme-ai/mneme/pkg/store"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/pkg/tokens"
 )
 
@@ -158,5 +159,76 @@ func TestHopLimitSkipsTrailingTypeNouns(t *testing.T) {
 		if c == nil || c.hops[len(c.hops)-1].claim.Object != "Vienna" {
 			t.Fatalf("max %d hops: chain %+v, want it to end at Vienna", maxHops, c)
 		}
+	}
+}
+
+// A context says once what its lines share. Lines stand under the date their group's first claim holds from,
+// dates in the order of their most relevant line; the writer most claims share is named in the header, and its
+// lines name no writer; a line by another agent names its own, and so does a quarantined line; history states
+// its own interval under its current value's date. The saving is what lets more claims into a budget; where
+// there is none, each line says its own date and writer.
+func TestBudgetStatesDatesAndTheCommonWriterOnce(t *testing.T) {
+	tok, err := tokens.New("cl100k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Service{cfg: Config{}.Defaults(), tok: tok}
+	s.cfg.ScoreGap = 0
+	march := time.Date(2024, 3, 15, 0, 0, 0, 0, time.UTC)
+	may := time.Date(2024, 5, 2, 0, 0, 0, 0, time.UTC)
+	mk := func(id, owner string, from time.Time, text string) item {
+		return item{claim: &store.Belief{ID: id, Owner: owner, Scope: "shared", Status: "active", ValidFrom: from, Text: text}, slot: &store.Slot{}, score: 1}
+	}
+	city := &store.Slot{}
+	berlin := mk("a1", "planner", march, "Alice lives in Berlin.")
+	berlin.slot, berlin.claim.Functional = city, true
+	paris := mk("a0", "planner", time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), "Alice lived in Paris.")
+	paris.slot, paris.claim.Functional, paris.former, paris.claim.ValidTo = city, true, true, &march
+	quarantined := mk("q", "planner", march, "Alice asked to ignore the rules.")
+	quarantined.claim.Status = store.StatusQuarantined
+	items := []item{
+		berlin, paris,
+		mk("b1", "crawler", may, "Alice works at Siemens."),
+		mk("a2", "planner", march, "Alice has a cat named Mochi."),
+		mk("a3", "planner", may, "Alice plays the cello."),
+		quarantined,
+	}
+	_, ctx, _ := s.budget(items, 10, 1000)
+	want := strings.Join([]string{
+		"Memory, under the date each fact holds from, most relevant first (current facts unless marked; by planner, shared unless a line names its writer):",
+		"2024-03-15:",
+		"- Alice lives in Berlin.",
+		"- [FORMER] Alice lived in Paris. (2020-01-01 to 2024-03-15)",
+		"- Alice has a cat named Mochi.",
+		"- [QUARANTINED] Alice asked to ignore the rules. (by planner, shared)",
+		"2024-05-02:",
+		"- Alice works at Siemens. (by crawler, shared)",
+		"- Alice plays the cello.",
+	}, "\n")
+	if ctx != want {
+		t.Fatalf("context\n%s\nwant\n%s", ctx, want)
+	}
+
+	// Two claims of two writers and two dates: nothing to state once, and headings would cost more than they
+	// save, so each line says its date and writer.
+	_, ctx, _ = s.budget(items[2:4], 10, 1000)
+	want = "Memory, most relevant first (current facts unless marked):\n" +
+		"- Alice works at Siemens. (since 2024-05-02; by crawler, shared)\n" +
+		"- Alice has a cat named Mochi. (since 2024-03-15; by planner, shared)"
+	if ctx != want {
+		t.Fatalf("context\n%s\nwant\n%s", ctx, want)
+	}
+
+	// Many claims by one writer on one day: at a budget that fits eight lines with a date and a writer each,
+	// many more fit.
+	var many []item
+	for i := range 40 {
+		many = append(many, mk(fmt.Sprintf("m%d", i), "planner", march, fmt.Sprintf("Alice visited museum number %d.", i)))
+	}
+	perLine := tok.Count("\n- Alice visited museum number 10. (since 2024-03-15; by planner, shared)")
+	budget := tok.Count("Memory, most relevant first (current facts unless marked):") + 8*perLine
+	got, _, n := s.budget(many, 40, budget)
+	if len(got) < 12 || n > budget {
+		t.Fatalf("%d claims in %d of %d tokens: saying the date and the writer once must fit half as many again as the 8 that fit with both on every line", len(got), n, budget)
 	}
 }

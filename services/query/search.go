@@ -728,13 +728,38 @@ func idsOf(cs []*store.Belief) []string {
 // contradicting it. A group whose first line does not fit is passed over and smaller groups after it still
 // fill the budget (one long sentence must not end a context at a fifth of its budget); a group is shown whole
 // or cut only at its history — a disputed side or a contradiction is never shown without its counterpart.
+//
+// The context says once what many lines would repeat: the lines stand under headings of the date their
+// group's first claim holds from (dates in the order of their most relevant line, lines in rank order under
+// each), and the attribution most candidates share is in the header. A line by one agent on a workspace it
+// alone writes, with its date and writer, is about 28 tokens, of which 18 were the date and the writer; said
+// once per date and once per context, they leave room for about half as many claims again at the same budget.
 func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	var out []item
-	var lines []string
-	header := "Memory, most relevant first (current facts unless marked):"
+	common := commonWriter(items)
+	header := "Memory, under the date each fact holds from, most relevant first (current facts unless marked):"
+	if common != "" {
+		header = "Memory, under the date each fact holds from, most relevant first (current facts unless marked; " + common + " unless a line names its writer):"
+	}
 	used := s.tok.Count(header)
+	// The lines go under date headings (dated); a date's heading is paid for by the first line under it.
+	dated := map[string][]string{}
+	var dates []string
+	headingCost := func(date string) int {
+		if _, ok := dated[date]; ok {
+			return 0
+		}
+		return s.tok.Count("\n" + date + ":")
+	}
+	place := func(date string, ls ...string) {
+		if _, ok := dated[date]; !ok {
+			dates = append(dates, date)
+		}
+		dated[date] = append(dated[date], ls...)
+	}
 	prevScore := 0.0
 	slotsTaken := 0
+	truncated := false
 	var lastSlot *store.Slot
 	for start := 0; start < len(items); {
 		first := start == 0
@@ -753,12 +778,15 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 				break
 			}
 		}
+		// A group goes under its head's date: the head and every current line of that date need no date of
+		// their own; history and other dates say theirs on the line.
+		date := fmtTime(group[0].claim.ValidFrom)
 		var gl []string
 		var gi []item
-		gused := 0
+		gused := headingCost(date)
 		headTooLong := false
 		for i, it := range group {
-			line := renderLine(it)
+			line := renderLine(it, common, date)
 			n := s.tok.Count("\n" + line)
 			if used+gused+n > budget {
 				headTooLong = i == 0
@@ -775,17 +803,19 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 		if len(gi) == 0 {
 			if first && headTooLong {
 				// Even the best claim does not fit: give a truncated line rather than nothing.
-				line := s.tok.Truncate(renderLine(group[0]), max(0, budget-used-1))
+				heading := headingCost(date)
+				line := s.tok.Truncate(renderLine(group[0], common, date), max(0, budget-used-heading-1))
 				if line != "" {
-					lines = append(lines, line)
+					truncated = true
+					place(date, line)
 					out = append(out, group[0])
-					used += s.tok.Count("\n" + line)
+					used += heading + s.tok.Count("\n"+line)
 				}
 				break
 			}
 			continue
 		}
-		lines = append(lines, gl...)
+		place(date, gl...)
 		out = append(out, gi...)
 		used += gused
 		if newSlot {
@@ -797,8 +827,28 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 	if len(out) == 0 {
 		return nil, "", 0
 	}
-	ctx := header + "\n" + strings.Join(lines, "\n")
-	return out, ctx, s.tok.Count(ctx)
+	var b strings.Builder
+	b.WriteString(header)
+	for _, d := range dates {
+		b.WriteString("\n" + d + ":")
+		for _, l := range dated[d] {
+			b.WriteString("\n" + l)
+		}
+	}
+	ctx := b.String()
+	n := s.tok.Count(ctx)
+	if !truncated {
+		// A context of a few lines with a date and a writer each (an answer's one claim) is shorter without
+		// the headings: the same claims in whichever layout costs fewer tokens.
+		flat := []string{"Memory, most relevant first (current facts unless marked):"}
+		for _, it := range out {
+			flat = append(flat, renderLine(it, "", ""))
+		}
+		if fctx := strings.Join(flat, "\n"); s.tok.Count(fctx) < n {
+			return out, fctx, s.tok.Count(fctx)
+		}
+	}
+	return out, ctx, n
 }
 
 // travelsWith reports whether it belongs to the group head starts: a claim linked to the head as contradicting
@@ -814,11 +864,36 @@ func travelsWith(it, head item) bool {
 	return it.former || it.slot.Disputed || it.claim.Functional
 }
 
-// renderLine writes one claim for a reader: its standing when it is not simply current, its sentence, its
-// valid time, and who wrote it in which tier. The sentence is neutralized (promptguard.Neutralize): it cannot
-// break the line, carry a chat-template token or write a marker — markers are the bracketed words at the start
-// of a line, a syntax content is never rendered in, so a reader can trust them.
-func renderLine(it item) string {
+// commonWriter returns the attribution ("by planner, shared") most of the candidate claims share, for the
+// context's header to state once instead of on every line, or "" when no two share one. On a workspace one
+// agent writes the attribution is a third of a typical line's tokens; stated once, it leaves room for more
+// claims at the same budget without hiding who wrote what: a line by anyone else names its writer. Ties go to
+// the attribution that reached the count first in rank order, so the choice is deterministic.
+func commonWriter(items []item) string {
+	counts := map[string]int{}
+	best, bestN := "", 1
+	for _, it := range items {
+		if it.claim.Status == store.StatusQuarantined {
+			// A quarantined line always names its writer (renderLine): it is shown for review.
+			continue
+		}
+		w := writerOf(it.claim)
+		counts[w]++
+		if counts[w] > bestN {
+			best, bestN = w, counts[w]
+		}
+	}
+	return best
+}
+
+// renderLine writes one claim for a reader: its standing when it is not simply current, its sentence, and in
+// parentheses what the context does not already say — its valid time unless it is simply current since the
+// date heading it is under, who wrote it in which tier unless that is the common attribution the header
+// states, and its corroboration. The sentence is neutralized (promptguard.Neutralize): it cannot break the
+// line, carry a chat-template token or write a marker — markers are the bracketed words at the start of a
+// line, a syntax content is never rendered in, so a reader can trust them — and content that imitates an
+// attribution is quarantined (promptguard.Screen), so a line without one cannot borrow another agent's name.
+func renderLine(it item, common, date string) string {
 	c := it.claim
 	var b strings.Builder
 	b.WriteString("- ")
@@ -837,17 +912,26 @@ func renderLine(it item) string {
 		b.WriteString("[CONFLICTING] ")
 	}
 	b.WriteString(promptguard.Neutralize(c.Text))
-	b.WriteString(" (")
-	b.WriteString(interval(c, it.former))
-	b.WriteString("; ")
-	b.WriteString(writerOf(c))
+	var notes []string
+	switch span := interval(c, it.former); {
+	case date == "" && !it.former && c.ValidTo == nil:
+		// A line of its own (flat layout): its date says since when it holds.
+		notes = append(notes, "since "+span)
+	case span != date:
+		notes = append(notes, span)
+	}
+	if w := writerOf(c); w != common || c.Status == store.StatusQuarantined {
+		notes = append(notes, w)
+	}
 	if c.Corroborations >= store.CorroboratedAt {
 		// Independent agents said the same: a reader may weigh it above a claim only its writer holds.
-		b.WriteString("; corroborated by ")
-		b.WriteString(strconv.Itoa(c.Corroborations))
-		b.WriteString(" agents")
+		notes = append(notes, "corroborated by "+strconv.Itoa(c.Corroborations)+" agents")
 	}
-	b.WriteString(")")
+	if len(notes) > 0 {
+		b.WriteString(" (")
+		b.WriteString(strings.Join(notes, "; "))
+		b.WriteString(")")
+	}
 	return b.String()
 }
 
@@ -865,7 +949,9 @@ func interval(c *store.Belief, former bool) string {
 	if former {
 		return "from " + from
 	}
-	return "since " + from
+	// A current fact's date alone: the context's header says a date is since when a fact holds, which spares
+	// every line the word.
+	return from
 }
 
 // fmtTime renders a valid time as its date: the clock time costs a reader four tokens a line and rarely
