@@ -400,6 +400,19 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"sable", "citizen_of", "Chile", false}}},
 		{name: "third person's occupation", content: "Lea is still a data scientist.",
 			want: []claim{{"lea", "occupation", "data scientist", false}}, functional: []string{"data scientist"}},
+		{name: "coordinated noun phrases", content: "I drive a Honda Civic and a Vespa.",
+			want:   []claim{{"kim", "", "a Honda Civic", false}, {"kim", "", "a Vespa", false}},
+			absent: []claim{{"kim", "", "a Honda Civic and a Vespa", false}}},
+		{name: "appositive names in a list", content: "I have a dog, Rufus, and a parrot named Kiwi.",
+			want: []claim{{"kim", "", "a dog named Rufus", false}, {"kim", "", "a parrot named Kiwi", false},
+				{"kim", "dog", "Rufus", false}, {"kim", "parrot", "Kiwi", false}},
+			absent: []claim{{"kim", "", "a dog", false}}},
+		{name: "names after a plural noun", content: "We have two cats, Miso and Tofu.",
+			want: []claim{{"kim", "", "two cats", false}, {"kim", "cat", "Miso", false}, {"kim", "cat", "Tofu", false}}},
+		{name: "a name qualified by its country is one name", content: "Tariq lives in Lyon, France.",
+			absent: []claim{{"tariq", "", "France", false}}},
+		{name: "a pair said as one thing stays whole", content: "Ines loves salt and pepper.",
+			absent: []claim{{"ines", "", "salt", false}, {"ines", "", "pepper", false}}},
 	}
 	e := New()
 	for _, c := range cases {
@@ -548,6 +561,27 @@ func TestChangeCue(t *testing.T) {
 	} {
 		if got := changeCue(clause); got != want {
 			t.Errorf("changeCue(%q) = %v, want %v", clause, got, want)
+		}
+	}
+}
+
+// TestCoordinatedObjectsHaveTextsOfTheirOwn: each conjunct of a list is a claim whose text states it alone, so
+// that a later statement ending one ("we rehomed Kiwi") leaves no current text that still states it beside the
+// others. The texts were written from the sentences.
+func TestCoordinatedObjectsHaveTextsOfTheirOwn(t *testing.T) {
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	e := New()
+	for content, want := range map[string][]string{
+		"I have a dog, Rufus, and a parrot named Kiwi.": {"Kim has a dog named Rufus.", "Kim has a parrot named Kiwi.", "Kim's dog is Rufus.", "Kim's parrot is Kiwi."},
+		"I drive a Honda Civic and a Vespa.":            {"Kim drives a Honda Civic.", "Kim drives a Vespa."},
+	} {
+		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at})
+		var texts []string
+		for _, c := range got {
+			texts = append(texts, c.Text)
+		}
+		if strings.Join(texts, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: texts\n%s\nwant\n%s", content, strings.Join(texts, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }

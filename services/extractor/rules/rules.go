@@ -46,7 +46,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.3.0"
+	Version = "2.4.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -338,7 +338,7 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 		inner = resolvePronoun(inner, tc.named, tc.prevNamed)
 		dates := findDates(inner, tc.ref)
 		for _, s := range e.specs(*tc, inner, dates, numbered, false) {
-			claims = append(claims, e.claim(*tc, s, inner, dates, seq))
+			claims = append(claims, e.coordinated(*tc, e.claim(*tc, s, inner, dates, seq), inner, dates, seq)...)
 		}
 		if len(claims) > 0 {
 			return claims
@@ -358,7 +358,13 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 	dates := findDates(clause, tc.ref)
 	for _, s := range e.specs(*tc, clause, dates, numbered, first) {
 		s.change = s.change || cue
-		claims = append(claims, e.claim(*tc, s, clause, dates, seq))
+		c := e.claim(*tc, s, clause, dates, seq)
+		if numbered {
+			// A list of facts keeps its objects whole: titles hold "and" and commas.
+			claims = append(claims, c)
+			continue
+		}
+		claims = append(claims, e.coordinated(*tc, c, clause, dates, seq)...)
 	}
 	return claims
 }
