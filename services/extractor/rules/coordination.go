@@ -229,3 +229,46 @@ func article(noun string) string {
 	}
 	return "a"
 }
+
+// listTexts gives each claim of a list its own text where the clause reader split the list but left every
+// claim the clause's text ("Greta has a big aviary and lots of time" for both "a big aviary" and "lots of
+// time"): the list in the text is replaced by the claim's own conjunct. Claims of one subject and relation
+// with one text are a list when their objects, in order, are all the text holds between the first and the
+// last, apart from commas and "and"/"or".
+func listTexts(cs []extract.Claim) {
+	for i := range cs {
+		group := []int{i}
+		for j := i + 1; j < len(cs); j++ {
+			if cs[j].Text == cs[i].Text && cs[j].SubjectKey == cs[i].SubjectKey && cs[j].PredicateKey == cs[i].PredicateKey && cs[j].Object != cs[i].Object {
+				group = append(group, j)
+			}
+		}
+		if len(group) < 2 {
+			continue
+		}
+		text := cs[i].Text
+		from, end, at := -1, -1, 0
+		var between strings.Builder
+		for _, k := range group {
+			o := cs[k].Object
+			idx := strings.Index(text[at:], o)
+			if idx < 0 || o == "" {
+				from = -1
+				break
+			}
+			if from < 0 {
+				from = at + idx
+			} else {
+				between.WriteString(text[at : at+idx])
+			}
+			at += idx + len(o)
+			end = at
+		}
+		if from < 0 || strings.Trim(strings.NewReplacer(" and ", "", " or ", "", ",", "").Replace(between.String()), " ") != "" {
+			continue
+		}
+		for _, k := range group {
+			cs[k].Text = text[:from] + cs[k].Object + text[end:]
+		}
+	}
+}

@@ -574,6 +574,9 @@ func TestCoordinatedObjectsHaveTextsOfTheirOwn(t *testing.T) {
 	for content, want := range map[string][]string{
 		"I have a dog, Rufus, and a parrot named Kiwi.": {"Kim has a dog named Rufus.", "Kim has a parrot named Kiwi.", "Kim's dog is Rufus.", "Kim's parrot is Kiwi."},
 		"I drive a Honda Civic and a Vespa.":            {"Kim drives a Honda Civic.", "Kim drives a Vespa."},
+		"Greta has a big aviary and lots of time.":      {"Greta has a big aviary.", "Greta has lots of time."},
+		"Tom speaks French, German, and Italian fluently.": {"Tom speaks French fluently.", "Tom speaks German fluently.",
+			"Tom speaks Italian fluently."},
 	} {
 		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at})
 		var texts []string

@@ -301,6 +301,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			cs = append(cs, e.attributeValues(tc, clause, seq, append(claims, cs...))...)
 		}
 		if !numbered {
+			listTexts(cs)
 			ownTexts(cs)
 			if needsFallback(clause, cs) {
 				uncovered = append(uncovered, clause)
