@@ -588,3 +588,33 @@ func TestCoordinatedObjectsHaveTextsOfTheirOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestPronounRewritesKeepNonASCIIWords: rewriting "I", "my", "we" to the speaker must not find those words
+// inside names written with letters outside ASCII ("Iași" ends in an "i" after "ș", which Go's \b takes for
+// a word boundary). The texts were written from the sentences.
+func TestPronounRewritesKeepNonASCIIWords(t *testing.T) {
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	e := New()
+	for content, want := range map[string]string{
+		"I moved to Iași.":                 "Kim moved to Iași.",
+		"My brother teaches in Iași.":      "Kim's brother teaches in Iași.",
+		"We have a flat in Ploiești, too.": "Kim and others have a flat in Ploiești, too.",
+	} {
+		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at})
+		found := false
+		for _, c := range got {
+			found = found || c.Text == want
+		}
+		if !found {
+			t.Errorf("%q: no claim with the text %q in %q", content, want, texts(got))
+		}
+	}
+}
+
+func texts(cs []extract.Claim) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Text)
+	}
+	return out
+}

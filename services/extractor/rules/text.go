@@ -47,7 +47,7 @@ var reProgressiveS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|the
 func expand(s string) string {
 	s = typographic.Replace(s)
 	for _, c := range contractions {
-		s = c.re.ReplaceAllString(s, c.repl)
+		s = replaceWords(c.re, s, c.repl)
 	}
 	s = reProgressiveS.ReplaceAllStringFunc(s, func(m string) string {
 		g := reProgressiveS.FindStringSubmatch(m)
@@ -269,14 +269,15 @@ func toThirdPerson(clause, speaker string) string {
 		if strings.HasSuffix(speaker, "s") {
 			poss = speaker + "'"
 		}
-		s = reAndIAm.ReplaceAllString(s, "and "+speaker+" are")
-		s = reAndIHave.ReplaceAllString(s, "and "+speaker+" have")
-		s = reIAm.ReplaceAllString(s, speaker+" is")
-		s = reIHave.ReplaceAllString(s, speaker+" has")
-		s = reIWas.ReplaceAllString(s, speaker+" was")
-		s = reIDo.ReplaceAllString(s, speaker+" does")
-		s = reIVerb.ReplaceAllStringFunc(s, func(m string) string {
-			sub := reIVerb.FindStringSubmatch(m)
+		// The speaker's name is literal text in a replacement template ("$" in a name is no group).
+		name, owner := strings.ReplaceAll(speaker, "$", "$$"), strings.ReplaceAll(poss, "$", "$$")
+		s = replaceWords(reAndIAm, s, "and "+name+" are")
+		s = replaceWords(reAndIHave, s, "and "+name+" have")
+		s = replaceWords(reIAm, s, name+" is")
+		s = replaceWords(reIHave, s, name+" has")
+		s = replaceWords(reIWas, s, name+" was")
+		s = replaceWords(reIDo, s, name+" does")
+		s = replaceWordsFunc(reIVerb, s, func(sub []string) string {
 			verb := sub[2]
 			if b, ok := verbForms[verb]; ok && b == verb {
 				verb = thirdPerson(verb)
@@ -285,12 +286,12 @@ func toThirdPerson(clause, speaker string) string {
 			}
 			return speaker + sub[1] + " " + verb
 		})
-		s = reI.ReplaceAllString(s, speaker)
-		s = reMy.ReplaceAllString(s, poss)
-		s = reMe.ReplaceAllString(s, speaker)
-		s = reWeAre.ReplaceAllString(s, speaker+" and others $1")
-		s = reWe.ReplaceAllString(s, speaker+" and others")
-		s = reOur.ReplaceAllString(s, poss)
+		s = replaceWords(reI, s, name)
+		s = replaceWords(reMy, s, owner)
+		s = replaceWords(reMe, s, name)
+		s = replaceWords(reWeAre, s, name+" and others $1")
+		s = replaceWords(reWe, s, name+" and others")
+		s = replaceWords(reOur, s, owner)
 	}
 	return s
 }
@@ -365,3 +366,69 @@ func possessiveFirst(clause string) string {
 	}
 	return clause
 }
+
+// replaceWords is re.ReplaceAllString(s, template) for the matches that are words of their own in Unicode. Go's
+// \b knows only ASCII letters, so in "Iași" it finds a word "i" after the "ș", and the pronoun rewrites would
+// turn the city into "IașAlice"; a match that starts or ends with a letter or digit counts only where no
+// letter, mark or digit is next to it.
+func replaceWords(re *regexp.Regexp, s, template string) string {
+	return replaceWordsWith(re, s, func(dst []byte, m []int) []byte { return re.ExpandString(dst, template, s, m) })
+}
+
+// replaceWordsFunc is replaceWords with the replacement computed from the match's submatches.
+func replaceWordsFunc(re *regexp.Regexp, s string, repl func(sub []string) string) string {
+	return replaceWordsWith(re, s, func(dst []byte, m []int) []byte {
+		sub := make([]string, len(m)/2)
+		for i := range sub {
+			if m[2*i] >= 0 {
+				sub[i] = s[m[2*i]:m[2*i+1]]
+			}
+		}
+		return append(dst, repl(sub)...)
+	})
+}
+
+func replaceWordsWith(re *regexp.Regexp, s string, expand func(dst []byte, m []int) []byte) string {
+	ms := re.FindAllStringSubmatchIndex(s, -1)
+	if ms == nil {
+		return s
+	}
+	var b []byte
+	last := 0
+	for _, m := range ms {
+		if !wordBounded(s, m[0], m[1]) {
+			continue
+		}
+		b = append(b, s[last:m[0]]...)
+		b = expand(b, m)
+		last = m[1]
+	}
+	if last == 0 && b == nil {
+		return s
+	}
+	return string(append(b, s[last:]...))
+}
+
+// wordBounded reports whether s[i:j] has no word character of any script right outside it at an end where
+// it has one inside.
+func wordBounded(s string, i, j int) bool {
+	if i >= j {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(s[i:])
+	if i > 0 && wordRune(first) {
+		if before, _ := utf8.DecodeLastRuneInString(s[:i]); wordRune(before) {
+			return false
+		}
+	}
+	lastRune, _ := utf8.DecodeLastRuneInString(s[:j])
+	if j < len(s) && wordRune(lastRune) {
+		if after, _ := utf8.DecodeRuneInString(s[j:]); wordRune(after) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordRune is a letter, a combining mark or a digit of any script.
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '_' }
