@@ -430,5 +430,7 @@ func wordBounded(s string, i, j int) bool {
 	return true
 }
 
-// wordRune is a letter, a combining mark or a digit of any script.
-func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '_' }
+// wordRune is a letter, a combining mark or a digit of any script, or the underscore (as in \w).
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '_'
+}
