@@ -29,12 +29,6 @@ var namedThing = regexp.MustCompile(`^(?i:a|an|my|our|one|the|his|her|their)\s+(
 // name of their thing ("I adopted a puppy named Pepper" → "Hiroshi's dog is Pepper").
 var possessionVerbs = map[string]bool{"have": true, "own": true, "adopt": true, "get": true, "rescue": true, "raise": true, "keep": true}
 
-// conjunct is one noun phrase of a coordinated object.
-type conjunct struct {
-	toks []nlp.Token
-	text string
-}
-
 // coordinated returns the claims of c, one per conjunct of its object, each with its own text, and for a
 // possession verb the name each named thing has; a claim whose object is no coordination or apposition comes
 // back alone.
