@@ -45,6 +45,10 @@ func TestAnalyze(t *testing.T) {
 		{"My budget is $2,000 now.", map[string]string{"2,000": "CD 2,000", "is": "VBZ be"}},
 		{"He stopped running and started swimming.", map[string]string{"stopped": "VBD stop", "running": "VBG run"}},
 		{"Pedro Pierluisi worked in Washington, D.C..", map[string]string{"worked": "VBD work", "D.C.": "NNP D.C."}},
+		// Between a question word and the question's auxiliary stands a noun, which the tagger reads as a verb.
+		{"What pets does Lena have?", map[string]string{"pets": "NNS pet", "does": "VBZ do"}},
+		{"Which languages do they speak?", map[string]string{"languages": "NNS language", "do": "VBP do"}},
+		{"What does Lena have?", map[string]string{"does": "VBZ do"}},
 	}
 	for _, c := range cases {
 		ts := Analyze(c.in)

@@ -36,6 +36,10 @@ func TestQuestionReading(t *testing.T) {
 		{q: "What is the capital city of the country whose citizenship is held by the CEO of Apple?", entity: "Apple", chain: []string{"ceo", "citizen_of", "?country", "capital"}},
 		{q: "What is the university that Zoë attended?", entity: "Zoë", chain: []string{"attends", "?university"}},
 		{q: "Which university did Zoë attend?", entity: "Zoë", chain: []string{"attends"}},
+		// A plural type noun the tagger reads as a verb ("pets"/VBZ before "does") is still the type noun: the
+		// question asks what Lena has, not about a relation "pets" of hers.
+		{q: "What pets does Lena have?", entity: "Lena", chain: []string{"has"}},
+		{q: "Which languages does Mara speak?", entity: "Mara", chain: []string{"speaks"}},
 		{q: "Who wrote Our Mutual Friend?", entity: "Our Mutual Friend", chain: []string{"author"}, kind: kindPerson},
 		{q: "Who lives in Berlin?", entity: "Berlin", chain: []string{"~lives_in"}, kind: kindPerson},
 		{q: "What is Kraków the capital of?", entity: "Kraków", chain: []string{"~capital"}},
