@@ -48,3 +48,27 @@ func TestPredicateSimilarityFallback(t *testing.T) {
 		}
 	}
 }
+
+// The phrase compared by meaning with a subject's predicates: the relation as said with the question's type
+// noun, except that after a light verb the type noun alone is the relation ("What pets does Tobias have?"
+// asks for his pets, "Which activity does Mia do?" for her activity).
+func TestUnitPhrase(t *testing.T) {
+	for _, c := range []struct {
+		q, entity, want string
+	}{
+		{"What pets does Tobias have?", "Tobias", "pet"},
+		{"Which activity does Mia do?", "Mia", "activity"},
+		{"Which drink does Alice like?", "Alice", "like drink"},
+		{"Where does Zoë work?", "Zoë", "work"},
+	} {
+		m := mentionOf(t, c.q, c.entity)
+		qp := readQuestion(analyzeQuestion(c.q), &m)
+		if len(qp.units) != 1 {
+			t.Errorf("%q: %d relations, want 1", c.q, len(qp.units))
+			continue
+		}
+		if got := unitPhrase(&qp.units[0]); got != c.want {
+			t.Errorf("%q: phrase %q, want %q", c.q, got, c.want)
+		}
+	}
+}

@@ -654,8 +654,12 @@ func (r *resolver) predSim(ctx context.Context, u *relUnit, w *store.Belief) (fl
 }
 
 // unitPhrase is the text of a unit compared by meaning: as said (else its lemmas), with the question's type
-// noun ("Which drink does Alice like best?" asks about drinks).
+// noun ("Which drink does Alice like best?" asks about drinks). With a light verb the type noun alone is the
+// relation: "What pets does Tobias have?" asks for Tobias's pets, whatever verb said he has them.
 func unitPhrase(u *relUnit) string {
+	if len(u.typ) > 0 && len(u.words) == 1 && lightVerbs[u.words[0]] {
+		return strings.Join(u.typ, " ")
+	}
 	s := u.said
 	if s == "" {
 		s = strings.Join(u.words, " ")
