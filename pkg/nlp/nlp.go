@@ -282,11 +282,12 @@ func fixTag(ts []Token, i int) string {
 				}
 			}
 		}
-		if (tag == "VBZ" || tag == "VBP" || tag == "VBD") && i > 0 && i+1 < len(ts) && whDeterminers[strings.ToLower(ts[i-1].Text)] &&
+		if (tag == "VBZ" || tag == "VBP") && i > 0 && i+1 < len(ts) && whDeterminers[strings.ToLower(ts[i-1].Text)] &&
 			questionAuxiliaries[strings.ToLower(ts[i+1].Text)] && !questionAuxiliaries[t.Lower] {
 			// "What pets does Lena have?", "Which languages do they speak?": between a question word and the
-			// auxiliary that is the question's finite verb stands the noun the question asks about, never a
-			// verb (the tagger reads "pets" and "languages" there as verbs).
+			// "do" or modal that is the question's finite verb stands the noun the question asks about, never a
+			// verb (the tagger reads "pets" and "languages" there as verbs). Before a form of "be" or "have" the
+			// word may be the verb of a free relative ("What matters is family", "What helps has been rest").
 			if strings.HasSuffix(t.Lower, "s") && tag == "VBZ" {
 				return "NNS"
 			}
@@ -344,11 +345,10 @@ func fixTag(ts []Token, i int) string {
 // whDeterminers are the question words that can stand before a noun ("which city", "what pets").
 var whDeterminers = map[string]bool{"what": true, "which": true, "whose": true}
 
-// questionAuxiliaries are English's auxiliary and modal verbs, which carry a question's tense after its
-// question phrase ("What pets does …", "Which city is …").
-var questionAuxiliaries = map[string]bool{"do": true, "does": true, "did": true, "is": true, "are": true, "was": true,
-	"were": true, "has": true, "have": true, "had": true, "can": true, "could": true, "will": true, "would": true,
-	"shall": true, "should": true, "may": true, "might": true, "must": true}
+// questionAuxiliaries are the auxiliaries that carry a question's tense after its question phrase and never
+// follow a free relative's verb: "do" and the modals ("What pets does …", "Which city can …").
+var questionAuxiliaries = map[string]bool{"do": true, "does": true, "did": true, "can": true, "could": true,
+	"will": true, "would": true, "shall": true, "should": true, "may": true, "might": true, "must": true}
 
 // pastShaped reports a word that could be a past tense or participle by its spelling: the regular -ed, the
 // irregular endings of English's strong and mixed verbs (-en, -n, -t, -d, -ne, -ung, -uck, -ook, -ew, -ought),

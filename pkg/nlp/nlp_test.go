@@ -49,6 +49,7 @@ func TestAnalyze(t *testing.T) {
 		{"What pets does Lena have?", map[string]string{"pets": "NNS pet", "does": "VBZ do"}},
 		{"Which languages do they speak?", map[string]string{"languages": "NNS language", "do": "VBP do"}},
 		{"What does Lena have?", map[string]string{"does": "VBZ do"}},
+		{"What matters is family.", map[string]string{"matters": "VBZ matter"}},
 	}
 	for _, c := range cases {
 		ts := Analyze(c.in)
