@@ -37,17 +37,21 @@ func (e *Extractor) coordinated(tc turnCtx, c extract.Claim, clause string, date
 		return []extract.Claim{c}
 	}
 	object := c.Object
+	var objects []string
 	if i := strings.Index(clause, object); i >= 0 && strings.HasPrefix(clause[i+len(object):], ",") && strings.Contains(c.Text, clause[i:]) {
 		// A reader that ends the object at a comma leaves an apposition or the rest of a list behind ("I have
 		// a dog, Rufus, and a parrot"): the rest of the clause, when it is one, belongs to the object.
-		if rest := strings.TrimRight(clause[i:], ".!? "); splitObject(rest) != nil {
+		rest := strings.TrimRight(clause[i:], ".!? ")
+		if objects = splitObject(rest); objects != nil {
 			object = rest
 		}
 	}
-	if !strings.Contains(object, ",") && !strings.Contains(object, " and ") && !strings.Contains(object, " or ") && !strings.Contains(object, " named ") && !strings.Contains(object, " called ") {
-		return []extract.Claim{c}
+	if objects == nil {
+		if !strings.Contains(object, ",") && !strings.Contains(object, " and ") && !strings.Contains(object, " or ") && !strings.Contains(object, " named ") && !strings.Contains(object, " called ") {
+			return []extract.Claim{c}
+		}
+		objects = splitObject(object)
 	}
-	objects := splitObject(object)
 	if len(objects) == 0 {
 		return []extract.Claim{c}
 	}

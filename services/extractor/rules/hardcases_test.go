@@ -579,12 +579,8 @@ func TestCoordinatedObjectsHaveTextsOfTheirOwn(t *testing.T) {
 			"Tom speaks Italian fluently."},
 	} {
 		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at})
-		var texts []string
-		for _, c := range got {
-			texts = append(texts, c.Text)
-		}
-		if strings.Join(texts, "|") != strings.Join(want, "|") {
-			t.Errorf("%q: texts\n%s\nwant\n%s", content, strings.Join(texts, "\n"), strings.Join(want, "\n"))
+		if got := texts(got); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: texts\n%s\nwant\n%s", content, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }
