@@ -71,6 +71,49 @@ func ExactDenseExpr(alias string) string {
 	return alias + ".embedding"
 }
 
+// The cut of DenseBySignsSQL: the @n nearest visible claims are looked for among the vectors whose signs are
+// nearest the question's, SignsCutFactor·@n of them or one in SignsCutShare of the workspace's vectors when that
+// is more. Reading the cut's full vectors back is most of the statement's cost (about 10 µs a vector), so the cut
+// is as small as keeps recall. On LoCoMo's conversations (USE-lite vectors; docs/benchmarks.md, "Dense search by
+// signs first") the cut of 160 held 99.8–99.9% of the 40 nearest claims by full precision in workspaces of
+// 700–1,400 vectors; over all 8,172 vectors as one workspace it held 98.8% at 160, 99.7% at 240 and 99.95% at
+// 320 — recall follows the cut's share of the workspace, hence the floor.
+const (
+	SignsCutFactor = 4
+	SignsCutShare  = 25
+)
+
+// DenseBySignsSQL is the dense query of a workspace without an HNSW index of its own: the @n claims nearest
+// @qvec among those view v selects, as (id, dist, scanned) rows, nearest first; @cut is SignsCutFactor·@n.
+//
+// Sorting the workspace by its full-precision vectors reads every one back from TOAST (about 10 µs each) and,
+// joined first, every claim and belief version of the workspace, to keep a few dozen: 9–13 ms for a 1,400-claim
+// workspace (EXPLAIN ANALYZE on a 2-core machine). Instead, in three steps: the vectors whose signs
+// (claim_vector_signs, 64 bytes kept in the row) are nearest the question's by Hamming distance, under 1 µs a
+// row; those ranked by their full-precision distance (ExactDenseExpr); and the view's filters over them only.
+//
+// The rows are the nearest visible claims of the cut, which are the @n nearest visible claims of the workspace
+// unless one of those has signs farther than the cut's. When fewer than @n pass the filters and scanned (the
+// number of vectors the cut held) is at least @cut, the workspace may hold nearer visible claims beyond the cut
+// (another agent's private claims, superseded or retired ones nearest the question): sort it exactly then.
+func DenseBySignsSQL(v View) string {
+	return `WITH cut AS MATERIALIZED (
+			SELECT s.claim_id
+			FROM claim_vector_signs s
+			WHERE s.workspace_id = @ws
+			ORDER BY s.signs <~> binary_quantize(@qvec::vector)
+			LIMIT greatest(@cut, (SELECT count(*) FROM claim_vector_signs WHERE workspace_id = @ws) / ` + fmt.Sprint(SignsCutShare) + `)
+		)
+		SELECT c.id::text AS id, ` + ExactDenseExpr("cv") + ` <=> @qvec::vector AS dist, (SELECT count(*) FROM cut) AS scanned
+		FROM cut
+		JOIN claim_vectors cv ON cv.claim_id = cut.claim_id
+		JOIN claims c ON c.id = cut.claim_id
+		JOIN claim_versions v ON v.claim_id = cut.claim_id AND ` + v.Belief() + `
+		WHERE ` + v.Where() + `
+		ORDER BY dist, c.id
+		LIMIT @n`
+}
+
 // DenseIndexes says which workspaces a dense query can search through an HNSW index: those with a valid index of
 // their own, or every workspace while the store-wide index of an earlier version exists.
 type DenseIndexes struct {

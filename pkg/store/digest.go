@@ -26,6 +26,7 @@ var fullDigest = []digestTable{
 		functional, scope, owner_agent, confidence, valid_from, sequence, provenance, partition, stream_seq, recorded_at,
 		source_key, extractor, negated, screen, trust`, "claims", "id"},
 	{"claim_vectors", "claim_id, workspace_id, model, dim, embedding", "claim_vectors", "claim_id"},
+	{"claim_vector_signs", "claim_id, workspace_id, signs", "claim_vector_signs", "claim_id"},
 	{"claim_versions", `claim_id, version, workspace_id, status, valid_from, valid_to, recorded_at, retired_at,
 		decision_id, superseded_by`, "claim_versions", "claim_id, version"},
 	{"decisions", `id, workspace_id, subject_key, slot_key, scope, owner_agent, operator, policy_version, inputs, winner,

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"maps"
 	"testing"
 	"time"
 
@@ -106,5 +107,71 @@ func TestWriteReadsBackThroughTheReadModel(t *testing.T) {
 	}
 	if len(hist) != 2 || hist[0].ID != paris || hist[0].Status != "superseded" || len(hist[0].SupersededBy) != 1 || hist[0].SupersededBy[0] != rome {
 		t.Fatalf("history %+v", hist)
+	}
+}
+
+// Every vector a writer copies in has its signs beside it (one bit per dimension, set where the component is
+// positive), in its workspace, and an erasure takes them with the vector.
+func TestVectorSignsFollowTheirVectors(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	const (
+		ws  = "wss"
+		ann = "00000000-0000-5000-8000-0000000000a1"
+		bob = "00000000-0000-5000-8000-0000000000b1"
+		dec = "00000000-0000-5000-8000-0000000000d1"
+	)
+	t0 := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	claim := func(id, subject string) store.ClaimRow {
+		return store.ClaimRow{ID: id, Workspace: ws, SubjectKey: subject, Subject: subject, PredicateKey: "lives_in",
+			Predicate: "lives in", SlotKey: "lives_in", Object: "paris", ObjectKey: "paris", Text: subject + " lives in paris",
+			Functional: true, Scope: "shared", OwnerAgent: "a", Confidence: 1, ValidFrom: t0, Provenance: `{"agent_id":"a"}`,
+			StreamSeq: 1, RecordedAt: t0, SourceKey: "agent:a", Extractor: "structured", Trust: 1}
+	}
+	ch := &store.Changes{
+		Claims: []store.ClaimRow{claim(ann, "ann"), claim(bob, "bob")},
+		Vectors: []store.VectorRow{
+			{ClaimID: ann, Workspace: ws, Model: "m", Dim: 8, Embedding: []float32{0.5, -1, 0, 2, -0.1, 0, 3, -3}},
+			{ClaimID: bob, Workspace: ws, Model: "m", Dim: 8, Embedding: []float32{-0.5, 1, 1e-6, -2, 0.1, -1e-6, -3, 3}},
+		},
+		Versions: []store.VersionRow{
+			{ClaimID: ann, Version: 1, Workspace: ws, Status: "active", ValidFrom: t0, RecordedAt: t0, DecisionID: dec},
+			{ClaimID: bob, Version: 1, Workspace: ws, Status: "active", ValidFrom: t0, RecordedAt: t0, DecisionID: dec},
+		},
+	}
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return store.Write(ctx, tx, ch) }); err != nil {
+		t.Fatal(err)
+	}
+	signs := func() map[string]string {
+		t.Helper()
+		rows, err := pool.Query(ctx, `SELECT claim_id::text || '@' || workspace_id, signs::text FROM claim_vector_signs`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for rows.Next() {
+			var k, v string
+			if err := rows.Scan(&k, &v); err != nil {
+				t.Fatal(err)
+			}
+			m[k] = v
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	want := map[string]string{ann + "@" + ws: "10010010", bob + "@" + ws: "01101001"}
+	if got := signs(); !maps.Equal(got, want) {
+		t.Fatalf("signs after the write = %v; want %v", got, want)
+	}
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		return store.Delete(ctx, tx, store.Deletion{Workspace: ws, Subjects: []string{"ann"}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	delete(want, ann+"@"+ws)
+	if got := signs(); !maps.Equal(got, want) {
+		t.Fatalf("signs after erasing ann = %v; want %v", got, want)
 	}
 }

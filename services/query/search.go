@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"sort"
 	"strconv"
@@ -183,7 +184,8 @@ func (s *Service) search(ctx context.Context, v store.View, p searchParams) (*se
 // retrieve returns fused candidates (best first) from the three modes, in two round trips to Postgres inside
 // one read-only transaction. The first batch runs the dense query, the precise lexical query (every term) and
 // the entity lookup; the second fetches the mentioned subjects' claims and, only when the precise lexical
-// query found too little, a bounded any-term lexical query. The transaction's settings (searchSettingsSQL)
+// query found too little, a bounded any-term lexical query (and the exact dense query, in the rare case that
+// the signs-first one found too few visible claims). The transaction's settings (searchSettingsSQL)
 // plan every statement for its workspace and tune the HNSW scan.
 func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec []float32, dim int) ([]candidate, *timing, error) {
 	tm := &timing{}
@@ -200,23 +202,35 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 
 	var denseIDs, lexicalIDs []string
 	var known map[string][]string
+	// denseShort is set when the signs-first dense query's cut left fewer than n visible claims of a workspace
+	// holding more vectors than the cut: the second round trip then sorts every visible claim exactly.
+	denseShort := false
+	var denseArgs pgx.NamedArgs
 	b1 := &pgx.Batch{}
 	b1.Queue(searchSettingsSQL, fmt.Sprint(s.cfg.EfSearch)).Exec(func(pgconn.CommandTag) error { return nil })
 	if qvec != nil {
-		a := v.Args()
-		a["qvec"] = vectorLiteral(qvec)
-		a["n"] = n
-		indexed := s.denseIndexes.covers(ctx, s, v.Workspace)
-		if indexed {
+		denseArgs = v.Args()
+		denseArgs["qvec"] = vectorLiteral(qvec)
+		denseArgs["n"] = n
+		if s.denseIndexes.covers(ctx, s, v.Workspace) {
 			b1.Queue(denseEnterSQL).Exec(func(pgconn.CommandTag) error { return nil })
-		}
-		b1.Queue(denseSQL(v, dim, indexed), a).Query(func(rows pgx.Rows) error {
-			ids, err := scanIDs(rows)
-			denseIDs = ids
-			return err
-		})
-		if indexed {
+			b1.Queue(denseSQL(v, dim, true), denseArgs).Query(func(rows pgx.Rows) error {
+				ids, err := scanIDs(rows)
+				denseIDs = ids
+				return err
+			})
 			b1.Queue(denseExitSQL).Exec(func(pgconn.CommandTag) error { return nil })
+		} else {
+			// Searched by its vectors' signs first; the cut's size makes the recall (store.DenseBySignsSQL).
+			cut := store.SignsCutFactor * n
+			a := maps.Clone(denseArgs)
+			a["cut"] = cut
+			b1.Queue(store.DenseBySignsSQL(v), a).Query(func(rows pgx.Rows) error {
+				ids, scanned, err := scanBySigns(rows)
+				denseIDs = ids
+				denseShort = len(ids) < n && (len(ids) == 0 || scanned >= cut)
+				return err
+			})
 		}
 	}
 	if len(terms) > 0 {
@@ -250,6 +264,13 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 	}
 	var subjRows []store.Belief
 	b2 := &pgx.Batch{}
+	if denseShort {
+		b2.Queue(denseSQL(v, dim, false), denseArgs).Query(func(rows pgx.Rows) error {
+			ids, err := scanIDs(rows)
+			denseIDs = ids
+			return err
+		})
+	}
 	if len(subjects) > 0 {
 		sql, a := store.ClaimsBySubjectsSQL(v, dedupe(subjects), subjectClaimsLimit, "")
 		b2.Queue(sql, a).Query(func(rows pgx.Rows) error {
@@ -426,6 +447,20 @@ func scanIDs(rows pgx.Rows) ([]string, error) {
 		ids = append(ids, id)
 	}
 	return ids, rows.Err()
+}
+
+// scanBySigns reads store.DenseBySignsSQL's rows: the claim ids, and how many vectors its cut held.
+func scanBySigns(rows pgx.Rows) (ids []string, scanned int, err error) {
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var dist float64
+		if err := rows.Scan(&id, &dist, &scanned); err != nil {
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, scanned, rows.Err()
 }
 
 // mentionsOf turns known n-gram keys into mentions: longest first, overlapping shorter ones dropped

@@ -333,12 +333,14 @@ func withConn(ctx context.Context, dbURL string, f func(*pgx.Conn) error) error 
 // transaction after the settings, the statement prepared once and cached.
 func measureTenants(ctx context.Context, conn *pgx.Conn, settings string, ef int, classes []tenantClass, qs []*tenantQuery, lr *layoutResult) error {
 	// As the service does: a workspace with an HNSW index the statement can use is ordered by the indexed
-	// expression, any other by its full-precision vectors.
+	// expression, any other searched by its vectors' signs first (store.DenseBySignsSQL, 40 candidates, top 10).
 	indexes, err := store.ReadDenseIndexes(ctx, conn)
 	if err != nil {
 		return err
 	}
-	indexedSQL, exactSQL := recallSQL(store.DenseIndexExpr("cv", dim)), recallSQL(store.ExactDenseExpr("cv"))
+	indexedSQL := recallSQL(store.DenseIndexExpr("cv", dim))
+	bySignsSQL := `WITH cand AS MATERIALIZED (` + store.DenseBySignsSQL(store.View{}) + `)
+		SELECT id FROM cand ORDER BY dist, id LIMIT 10`
 	first := make([][]time.Duration, len(classes))
 	later := make([][]time.Duration, len(classes))
 	hits := make([]int, len(classes))
@@ -354,12 +356,13 @@ func measureTenants(ctx context.Context, conn *pgx.Conn, settings string, ef int
 				if _, err := tx.Exec(ctx, settings, strconv.Itoa(ef)); err != nil {
 					return err
 				}
-				sql := exactSQL
+				sql, args := bySignsSQL, []any{pgx.NamedArgs{"ws": q.ws, "agent": agent, "qvec": pgvector.NewVector(q.vec),
+					"n": 40, "cut": store.SignsCutFactor * 40}}
 				if indexes.Covers(q.ws) {
-					sql = indexedSQL
+					sql, args = indexedSQL, []any{q.ws, agent, pgvector.NewVector(q.vec)}
 				}
 				t0 := time.Now()
-				rows, err := tx.Query(ctx, sql, q.ws, agent, pgvector.NewVector(q.vec))
+				rows, err := tx.Query(ctx, sql, args...)
 				if err != nil {
 					return err
 				}

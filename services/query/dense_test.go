@@ -1,0 +1,69 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/mneme-ai/mneme/pkg/store"
+)
+
+// denseOnly runs the query service's retrieval for a question made only of stopwords, naming no subject of the
+// workspace: no lexical term and no known name, so every candidate comes from the dense mode, best first.
+func denseOnly(t *testing.T, h *harness, ws, agent, question string) []string {
+	t.Helper()
+	ctx := context.Background()
+	if terms := lexicalTerms(question); len(terms) > 0 {
+		t.Fatalf("question %q has lexical terms %v; the test needs the dense mode alone", question, terms)
+	}
+	vecs, err := h.emb.Embed(ctx, []string{question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, _, err := h.svc.retrieve(ctx, store.View{Workspace: ws, Agent: agent}, question, vecs[0], h.emb.Dim())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range cands {
+		ids = append(ids, c.id)
+	}
+	return ids
+}
+
+// A workspace without an index of its own is searched by its vectors' signs first, its nearest vectors among
+// those next and the view's filters last. When the vectors nearest the question are claims the agent may not read, the claims it may read are
+// still found, however far down the workspace's order they are.
+func TestExactDenseFindsVisibleClaimsBeyondTheNearestCut(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.Candidates = 2 }) // the cut holds store.SignsCutFactor·2 = 8 vectors
+	f := h.workspace("team")
+	const question = "about over under into onto"
+	// Twenty private claims of agent-b share every word of the question: they are the nearest vectors, more
+	// than the cut holds.
+	var private []string
+	for i := range 20 {
+		private = append(private, f.add(fclaim{Subject: fmt.Sprintf("Item%d", i), Predicate: "note",
+			Object: fmt.Sprintf("x%d", i), Text: "about over under into onto " + fmt.Sprintf("n%d", i),
+			Scope: "private", Owner: "agent-b"}))
+	}
+	// Shared claims share fewer words, the first more than the second; a third shares none.
+	nearer := f.add(fclaim{Subject: "Alpha", Predicate: "note", Object: "a", Text: "about over under alpha"})
+	farther := f.add(fclaim{Subject: "Beta", Predicate: "note", Object: "b", Text: "about beta gamma delta"})
+	f.add(fclaim{Subject: "Gamma", Predicate: "note", Object: "c", Text: "epsilon zeta eta theta"})
+
+	if got, want := denseOnly(t, h, "team", "agent-a", question), []string{nearer, farther}; !slices.Equal(got, want) {
+		t.Errorf("agent-a's dense candidates = %v; want the two nearest shared claims %v", got, want)
+	}
+	// agent-b reads its own private claims, nearest of all.
+	got := denseOnly(t, h, "team", "agent-b", question)
+	if len(got) != 2 || !slices.Contains(private, got[0]) || !slices.Contains(private, got[1]) {
+		t.Errorf("agent-b's dense candidates = %v; want two of its private claims", got)
+	}
+	// A workspace smaller than the cut whose claims are all hidden from the agent gives nothing, not an error.
+	g := h.workspace("small")
+	g.add(fclaim{Subject: "Delta", Predicate: "note", Object: "d", Text: "about over", Scope: "private", Owner: "agent-b"})
+	if got := denseOnly(t, h, "small", "agent-a", question); len(got) != 0 {
+		t.Errorf("agent-a's dense candidates in a workspace of agent-b's private claims = %v; want none", got)
+	}
+}
