@@ -31,6 +31,8 @@ type natsClients struct {
 	byService map[string]natsClient
 	// all lists each connection once, in the order made.
 	all []*nats.Conn
+	// stops end the connections' leader watches.
+	stops []func()
 }
 
 type natsClient struct {
@@ -143,6 +145,25 @@ func connectServices(cfg Config, natsURL string, setup *natsauth.Setup, log *slo
 		c := natsClient{nc: nc, js: js}
 		byCreds[creds], clients.byService[t] = c, c
 	}
+	// Each connection watches the leaders of the streams its services publish to, so a publish sent to a leader
+	// that died is sent again as soon as the next one is elected (bus.WatchLeaders).
+	for _, nc := range clients.all {
+		var streams []string
+		for t, c := range clients.byService {
+			if c.nc == nc {
+				streams = append(streams, bus.PublishedStreams[t]...)
+			}
+		}
+		slices.Sort(streams)
+		if streams = slices.Compact(streams); len(streams) == 0 {
+			continue
+		}
+		stop, err := bus.WatchLeaders(nc, streams...)
+		if err != nil {
+			return clients, err
+		}
+		clients.stops = append(clients.stops, stop)
+	}
 	return clients, nil
 }
 
@@ -177,6 +198,9 @@ func (c *natsClients) ready() error {
 func (c *natsClients) close(timeout context.Context) {
 	if c == nil {
 		return
+	}
+	for _, stop := range c.stops {
+		stop()
 	}
 	for _, nc := range c.all {
 		done := make(chan struct{})

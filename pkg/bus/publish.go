@@ -76,7 +76,8 @@ func JetStreamOptions() []jetstream.JetStreamOpt {
 // the requests' 10 s and even 60 s publish timeouts ended them (TestConcurrentDecodesBounded), and a first wait
 // of 5 s still did on a machine at load 9. 10 s is longer than a stall of a live server and than ingest's
 // default publish timeout, so an HTTP write is never sent twice; what the wait costs is recovery time after a
-// stream leader's death (docs/benchmarks.md, scale-out).
+// stream leader's death (docs/benchmarks.md, scale-out), unless the connection watches its streams' leaders
+// (WatchLeaders): then what is unacknowledged is sent again as soon as a new leader is elected.
 const PublishAttemptTimeout = 10 * time.Second
 
 // maxPublishAttemptTimeout caps the doubling waits between sends of the same message.
@@ -105,8 +106,9 @@ func republish(err error) bool {
 
 // PublishEvent publishes env to subject and waits for the JetStream acknowledgement, so the event is durable
 // when it returns. A duplicate (same event id within the duplicate window) is not an error: ack.Duplicate says
-// so. A publish NATS leaves unanswered for PublishAttemptTimeout, or refuses for want of a leader, is sent again
-// until ctx ends; ack.Duplicate may then be the echo of an earlier send of this call.
+// so. A publish NATS leaves unanswered for PublishAttemptTimeout (or until a watched stream elects a new leader:
+// WatchLeaders), or refuses for want of a leader, is sent again until ctx ends; ack.Duplicate may then be the
+// echo of an earlier send of this call.
 func PublishEvent(ctx context.Context, js jetstream.JetStream, subject string, env event.Envelope) (*jetstream.PubAck, error) {
 	msg, err := EventMsg(ctx, subject, env)
 	if err != nil {
@@ -114,13 +116,24 @@ func PublishEvent(ctx context.Context, js jetstream.JetStream, subject string, e
 	}
 	for wait := PublishAttemptTimeout; ; wait = nextAttemptTimeout(wait) {
 		actx, cancel := context.WithTimeout(ctx, wait)
+		if elected := leaderElected(js); elected != nil {
+			// A new leader stores what is sent now: stop waiting for the one that may have died (WatchLeaders).
+			go func() {
+				select {
+				case <-elected:
+					cancel()
+				case <-actx.Done():
+				}
+			}()
+		}
 		ack, err := js.PublishMsg(actx, msg)
 		timedOut := actx.Err() != nil
 		cancel()
 		if err == nil {
 			return ack, nil
 		}
-		if ctx.Err() != nil || !republish(err) {
+		// An attempt that ran out of time or was cut short by an election is sent again whatever its error says.
+		if ctx.Err() != nil || !(timedOut || republish(err)) {
 			return nil, fmt.Errorf("bus: publish %s to %s: %w", env.Type, subject, err)
 		}
 		if !timedOut {
@@ -146,8 +159,8 @@ type PublishResult struct {
 }
 
 // PublishBatch publishes msgs asynchronously (each with its Nats-Msg-Id set) and waits for every
-// acknowledgement. When no acknowledgement at all has arrived for PublishAttemptTimeout, the messages still
-// unacknowledged are sent again, and so are those refused because NATS had no leader or was storing the same id
+// acknowledgement. When no acknowledgement at all has arrived for PublishAttemptTimeout, or a watched stream
+// elected a new leader (WatchLeaders), the messages still unacknowledged are sent again, and so are those refused because NATS had no leader or was storing the same id
 // at that moment, until ctx ends; other refusals end the message at once. Results are in the order of msgs.
 func PublishBatch(ctx context.Context, js jetstream.JetStream, msgs []*nats.Msg) []PublishResult {
 	res := make([]PublishResult, len(msgs))
@@ -172,6 +185,8 @@ func PublishBatch(ctx context.Context, js jetstream.JetStream, msgs []*nats.Msg)
 		}
 		var inflight []sent
 		var again []int
+		// A new leader stores what is sent again at once (WatchLeaders).
+		elected := leaderElected(js)
 		refused := false // NATS answered: wait a little before sending again
 		for _, i := range todo {
 			res[i].Sends++
@@ -209,6 +224,8 @@ func PublishBatch(ctx context.Context, js jetstream.JetStream, msgs []*nats.Msg)
 					settled(nil, err)
 					continue
 				case <-idle.C:
+					quiet = true
+				case <-elected:
 					quiet = true
 				case <-ctx.Done():
 					quiet = true

@@ -132,3 +132,52 @@ func TestPublishEventSendsAgainWhatIsUnanswered(t *testing.T) {
 		t.Errorf("nobody answering: %d sends within one and a half attempts, want 2", n)
 	}
 }
+
+// TestPublishesSendAgainWhenALeaderIsElected: on a connection that watches its streams' leaders, a publish whose
+// first send is never answered (its stream's leader died) is sent again as soon as the stream elects a new
+// leader, well before PublishAttemptTimeout, by PublishEvent and by PublishBatch alike.
+func TestPublishesSendAgainWhenALeaderIsElected(t *testing.T) {
+	srv := bustest.Start(t)
+	stop, err := bus.WatchLeaders(srv.NC, "LATE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	// elect announces a new leader of LATE, as JetStream does, once the first send has arrived.
+	elect := func(l *lateResponder) {
+		for len(l.received()) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := srv.NC.Publish(bus.LeaderElectedSubject("LATE"), []byte(`{"type":"io.nats.jetstream.advisory.v1.stream_leader_elected"}`)); err != nil {
+			t.Error(err)
+		}
+	}
+	// Less than one attempt's wait: only the advisory can bring the second send in time.
+	budget := bus.PublishAttemptTimeout * 8 / 10
+
+	one := &lateResponder{}
+	one.start(t, srv.NC, "late.one", 1)
+	env, err := event.New(event.TypeDecisionRecorded, "decision-2", "test", "acme", time.Now(), map[string]string{"k": "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go elect(one)
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	if ack, err := bus.PublishEvent(ctx, srv.JS, "late.one", env); err != nil || ack == nil || ack.Stream != "LATE" {
+		t.Fatalf("PublishEvent = %+v, %v; want the acknowledgement of the send after the election", ack, err)
+	}
+	if got := one.received(); len(got) != 2 {
+		t.Errorf("PublishEvent: sends %v, want two", got)
+	}
+
+	batch := &lateResponder{}
+	batch.start(t, srv.NC, "late.batch", 1)
+	go elect(batch)
+	bctx, bcancel := context.WithTimeout(context.Background(), budget)
+	defer bcancel()
+	res := bus.PublishBatch(bctx, srv.JS, []*nats.Msg{msgWithID("late.batch", "batch-1")})
+	if res[0].Err != nil || res[0].Ack == nil || res[0].Sends != 2 {
+		t.Fatalf("PublishBatch = %+v; want the acknowledgement of the second send", res[0])
+	}
+}

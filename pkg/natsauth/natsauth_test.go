@@ -450,8 +450,13 @@ func TestServiceUsersAreLeastPrivileged(t *testing.T) {
 				t.Errorf("%s may use %s", u, subj)
 			}
 		}
-		if len(p.Sub.Allow) != 1 || p.Sub.Allow[0] != "_INBOX_UKEY.>" {
-			t.Errorf("%s subscribes to %v, want only its own inbox", u, p.Sub.Allow)
+		// Its own inbox, and the leader advisories of the streams it publishes to: never a stream's messages.
+		wantSub := []string{"_INBOX_UKEY.>"}
+		for _, s := range bus.PublishedStreams[u] {
+			wantSub = append(wantSub, "$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED."+s)
+		}
+		if !slices.Equal(p.Sub.Allow, wantSub) {
+			t.Errorf("%s subscribes to %v, want %v: its own inbox and its streams' leader advisories", u, p.Sub.Allow, wantSub)
 		}
 		manages := slices.ContainsFunc(p.Pub.Allow, func(s string) bool {
 			return strings.Contains(s, "STREAM.CREATE") || strings.Contains(s, "STREAM.UPDATE")

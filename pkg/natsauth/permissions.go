@@ -105,7 +105,8 @@ func readMessages(stream string) []string {
 // ServicePermissions returns what the user of a Mneme service (or the replay command) may publish and
 // subscribe to, derived from what the service does:
 //
-//   - every service: its own reply inbox;
+//   - every service: its own reply inbox; a service that publishes, the leader-elected advisories of the streams
+//     it publishes to (bus.PublishedStreams);
 //   - the reconciler (TopologyOwner): ensuring the topology (stream create/update/info); ingest, extractor
 //     and embedder: waiting for it (stream info);
 //   - ingest: pull from the inbox consumer "ingest", publish accepted turns and proposed claims, dead-letter;
@@ -123,6 +124,11 @@ func readMessages(stream string) []string {
 func ServicePermissions(user, userKey string) (jwt.Permissions, error) {
 	var p jwt.Permissions
 	p.Sub.Allow.Add(InboxPrefix(userKey) + ".>")
+	for _, s := range bus.PublishedStreams[user] {
+		// JetStream's advisory that the stream has a new leader (its name, leader and replicas, no content): a
+		// publish sent to a leader that died is sent again as soon as it arrives (bus.WatchLeaders).
+		p.Sub.Allow.Add(bus.LeaderElectedSubject(s))
+	}
 	pub := func(s ...string) { p.Pub.Allow.Add(s...) }
 	judge := "KV_" + bus.BucketJudge
 	switch user {
