@@ -54,8 +54,8 @@ var leaderWatches sync.Map // *nats.Conn → *leaderWatch
 // (docs/benchmarks.md, scale-out). Sending again is safe: the message keeps its Nats-Msg-Id and is stored once.
 //
 // The advisories need no JetStream API access, only a subscription to LeaderElectedSubject of each stream (the
-// services' NATS users may make it: natsauth). It lasts until nc closes or stop is called; calling it again for
-// nc replaces the watched streams.
+// services' NATS users may make it: natsauth). It lasts until nc closes or stop is called. A later call for nc
+// takes over from an earlier one, whose subscriptions last until its own stop.
 func WatchLeaders(nc *nats.Conn, streams ...string) (stop func(), err error) {
 	w := &leaderWatch{changed: make(chan struct{})}
 	var subs []*nats.Subscription

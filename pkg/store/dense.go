@@ -15,9 +15,10 @@ import (
 // their rows until it has enough of its own (tens of milliseconds beside a 200k-claim workspace, issue 15).
 // So the layout is per workspace, chosen by size:
 //
-//   - below a threshold (DefaultWorkspaceIndexMin vectors), a workspace is searched exactly: its rows through
-//     the B-tree claim_vectors_workspace_idx, sorted by their full-precision distance (ExactDenseExpr) — exact
-//     recall, and a few milliseconds because the workspace is small;
+//   - below a threshold (DefaultWorkspaceIndexMin vectors), a workspace is searched by its vectors' signs first
+//     (DenseBySignsSQL): the nearest by the Hamming distance of their signs, those ranked by their
+//     full-precision distance (ExactDenseExpr) — a few milliseconds because the workspace is small, and
+//     recall near 1; sorted exactly when the signs' cut holds too few claims the reader may see;
 //   - above it, the workspace has an HNSW index of its own, partial on workspace_id = <it>
 //     (WorkspaceIndexName), which IndexWorkspaces builds. Postgres uses a partial index only when the query's
 //     predicate proves the index's, that is, when the plan is made for the workspace value: the search
@@ -31,9 +32,9 @@ import (
 // RUNTIME.md): an index is built beside the rows, never by rewriting them. Half precision also raises pgvector's
 // HNSW dimension limit from 2,000 to 4,000; embeddings are unit-scale, far inside its range (±65,504).
 
-// DefaultWorkspaceIndexMin is the number of vectors at which a workspace gets its own HNSW index. Below it an
-// exact scan costs about as much as the rest of a search (a few µs per row: the 2 KB vectors are TOASTed); above
-// it the scan would dominate. A higher threshold means fewer indexes for the planner to consider on every
+// DefaultWorkspaceIndexMin is the number of vectors at which a workspace gets its own HNSW index. Below it the
+// search by signs costs about as much as the rest of a search (under 1 µs per row, and a cut of a few hundred
+// TOASTed vectors read back); above it the scan would dominate. A higher threshold means fewer indexes for the planner to consider on every
 // statement over claim_vectors, a lower one faster medium workspaces.
 const DefaultWorkspaceIndexMin = 2000
 
