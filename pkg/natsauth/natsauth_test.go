@@ -387,6 +387,34 @@ func TestInitKeepsKeys(t *testing.T) {
 	if _, err := natsauth.ReadCreds(second.Creds(natsauth.UserQuery)); err != nil {
 		t.Fatalf("deleted credential not restored: %v", err)
 	}
+	// A credential issued with other rights than this version gives its service (here the extractor's, in the
+	// embedder's place, as an upgrade that changed the embedder's rights would leave it) is issued again.
+	extractor, err := os.ReadFile(second.Creds(natsauth.UserExtractor))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(second.Creds(natsauth.UserEmbedder), extractor, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := natsauth.Init(dir, natsauth.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	embedder, err := natsauth.ReadCreds(second.Creds(natsauth.UserEmbedder))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := natsauth.ServicePermissions(natsauth.UserEmbedder, embedder.UserKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if embedder.Claims.Name != natsauth.UserEmbedder || !slices.Equal(embedder.Claims.Pub.Allow, want.Pub.Allow) ||
+		!slices.Equal(embedder.Claims.Sub.Allow, want.Sub.Allow) {
+		t.Errorf("the embedder's credential after init: %s may publish %v and subscribe %v; want the embedder's %v and %v",
+			embedder.Claims.Name, embedder.Claims.Pub.Allow, embedder.Claims.Sub.Allow, want.Pub.Allow, want.Sub.Allow)
+	}
+	if again, _ := os.ReadFile(second.Creds(natsauth.UserIngest)); string(again) != string(ingest) {
+		t.Fatal("init replaced a current service credential")
+	}
 	for _, secret := range []string{filepath.Join(dir, "operator.nk"), second.Creds(natsauth.UserIngest)} {
 		fi, err := os.Stat(secret)
 		if err != nil {

@@ -22,6 +22,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"sort"
 
 	"github.com/nats-io/jwt/v2"
@@ -107,7 +109,9 @@ type account struct {
 }
 
 // Init creates the credentials directory, or completes an existing one: keys already there are kept (so
-// issued credentials stay valid), missing service credentials and the server configuration are (re)written.
+// issued credentials stay valid), missing service credentials, those issued with other permissions than this
+// version's ServicePermissions (an upgrade that gives a service a new right), and the server configuration
+// are (re)written.
 // opts.ResolverDir, when set, replaces the recorded one.
 func Init(dir string, opts Options) (*Setup, error) {
 	l := Layout{Dir: dir}
@@ -133,7 +137,7 @@ func Init(dir string, opts Options) (*Setup, error) {
 		return nil, err
 	}
 	for _, u := range append(append([]string(nil), ServiceUsers...), UserSystem) {
-		if _, err := os.Stat(l.Creds(u)); err == nil {
+		if _, err := os.Stat(l.Creds(u)); err == nil && (u == UserSystem || servicePermissionsCurrent(l.Creds(u), u)) {
 			continue
 		}
 		if err := s.writeServiceCreds(u); err != nil {
@@ -372,4 +376,21 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// servicePermissionsCurrent reports whether the service credential at path grants exactly what
+// ServicePermissions gives user now. A credential that cannot be read counts as not current.
+func servicePermissionsCurrent(path, user string) bool {
+	c, err := ReadCreds(path)
+	if err != nil || c.Claims.Name != user {
+		return false
+	}
+	want, err := ServicePermissions(user, c.UserKey)
+	if err != nil {
+		return false
+	}
+	got := c.Claims.Permissions
+	return slices.Equal(got.Pub.Allow, want.Pub.Allow) && slices.Equal(got.Pub.Deny, want.Pub.Deny) &&
+		slices.Equal(got.Sub.Allow, want.Sub.Allow) && slices.Equal(got.Sub.Deny, want.Sub.Deny) &&
+		reflect.DeepEqual(got.Resp, want.Resp)
 }
