@@ -160,8 +160,9 @@ type PublishResult struct {
 
 // PublishBatch publishes msgs asynchronously (each with its Nats-Msg-Id set) and waits for every
 // acknowledgement. When no acknowledgement at all has arrived for PublishAttemptTimeout, or a watched stream
-// elected a new leader (WatchLeaders), the messages still unacknowledged are sent again, and so are those refused because NATS had no leader or was storing the same id
-// at that moment, until ctx ends; other refusals end the message at once. Results are in the order of msgs.
+// elected a new leader (WatchLeaders), the messages still unacknowledged are sent again, and so are those
+// refused because NATS had no leader or was storing the same id at that moment, until ctx ends; other refusals
+// end the message at once. Results are in the order of msgs.
 func PublishBatch(ctx context.Context, js jetstream.JetStream, msgs []*nats.Msg) []PublishResult {
 	res := make([]PublishResult, len(msgs))
 	todo := make([]int, len(msgs))
