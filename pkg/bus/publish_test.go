@@ -145,8 +145,16 @@ func TestPublishesSendAgainWhenALeaderIsElected(t *testing.T) {
 	defer stop()
 	// elect announces a new leader of LATE, as JetStream does, once the first send has arrived.
 	elect := func(l *lateResponder) {
+		// Runs on its own goroutine, so a timeout is reported with t.Error, not eventually's t.Fatalf.
+		deadline := time.Now().Add(bus.PublishAttemptTimeout)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
 		for len(l.received()) == 0 {
-			time.Sleep(10 * time.Millisecond)
+			if time.Now().After(deadline) {
+				t.Error("the first send never arrived")
+				return
+			}
+			<-tick.C
 		}
 		if err := srv.NC.Publish(bus.LeaderElectedSubject("LATE"), []byte(`{"type":"io.nats.jetstream.advisory.v1.stream_leader_elected"}`)); err != nil {
 			t.Error(err)
