@@ -573,6 +573,10 @@ func (p *ie) verbs(i int) (verbGroup, bool) {
 		case t.Lower == "not" || t.Lower == "never" || t.Lower == "n't":
 			vg.negated = true
 		case nlp.IsAdverb(t.Tag) && vg.main < 0 || t.Tag == "RB" && j+1 < len(p.toks) && nlp.IsVerb(p.tag(j+1)):
+		case nlp.IsAdverb(t.Tag) && vg.main >= 0 && isBe(p.toks[vg.main]) && (nounPhraseStart(p.tag(j+1)) || adverbs[t.Lower] && nlp.IsAdjective(p.tag(j+1))):
+			// "is currently Acme", "is still Paris", "is mostly jazz" (the tagger reads a noun after an adverb
+			// as an adjective): an adverb between the copula and its noun phrase qualifies the link, it is not
+			// part of the value. A degree adverb before an adjective ("is very tall") stays with it.
 		case degreeBeforeParticiple(t) && vg.main >= 0 && isBe(p.toks[vg.main]) && j+1 < len(p.toks) && p.tag(j+1) == "VBN":
 			// "is best known for", "was first broadcast by": a degree or order word the tagger reads as an
 			// adjective modifies the participle like an adverb.
@@ -816,6 +820,17 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		return nil
 	}
 	lemma := verb.Lemma
+	if substitutionVerbs[lemma] && !s.pronoun && !ok {
+		// "Oat milk replaced cow milk as my default", "Tim Cook succeeded Steve Jobs as CEO of Apple": the
+		// subject takes the role the object held, so the role's value is now the subject (a change: the
+		// object's tenure ends), and the object is not the role's value at all.
+		if obj, found := p.nounPhrase(j); found && !obj.pronoun && p.low(obj.to) == "as" {
+			if t, found := p.roleAfterAs(obj.to+1, subjText); found {
+				return []triple{t}
+			}
+			return nil
+		}
+	}
 	// "X has Y as its Z", "X uses Y as its official language", "X named Y as its CEO" → (X, Z, Y): the
 	// possessive pronoun points back at the subject, whose Z is Y, whatever the verb (English grammars'
 	// complex-transitive "as" complement).
@@ -1122,8 +1137,56 @@ func (p *ie) nominalSubject(s phrase) (owner, rel, key string, end int, ok bool)
 			// "the music X plays" (no relative pronoun).
 			return p.relativeSubject(s, after-1)
 		}
+		if p.tag(after) == "PRP" && (p.low(after) == "i" || p.low(after) == "we") {
+			// "the car I drive": the speaker's (a third-person pronoun there was resolved before, or the
+			// clause says nothing of anyone known).
+			owner, rel, key, end, ok = p.relativeSubject(s, after-1)
+			return "", rel, key, end, ok
+		}
 	}
-	return "", "", "", 0, false
+	return p.zeroRelativeInside(s)
+}
+
+// zeroRelativeInside reads a relative clause without its pronoun that the noun phrase s swallowed, because a
+// name is a noun to the phrase reader: "the music Michael Mantler plays is …" was read as one noun phrase
+// headed by "Mantler", and in "the company Ana works for is …" the tagger read "works" as a noun. The reading
+// holds only where the main clause's "be" follows the relative clause (after a stranded preposition), so "the
+// band Queen plays rock" — a name in apposition, then the verb — stays as it was.
+func (p *ie) zeroRelativeInside(s phrase) (owner, rel, key string, end int, ok bool) {
+	m := s.from + 1
+	for m < s.to && !nlp.IsProper(p.tag(m)) && (nlp.IsNoun(p.tag(m)) || nlp.IsAdjective(p.tag(m))) {
+		m++
+	}
+	if m == s.from+1 || m >= s.to || !nlp.IsProper(p.tag(m)) || !nlp.IsNoun(p.tag(m-1)) {
+		return "", "", "", 0, false
+	}
+	e := p.properRun(m)
+	var restore func()
+	if e == s.to-1 && (p.tag(e) == "NN" || p.tag(e) == "NNS") {
+		// "Ana works for": a third-person verb form the tagger took for a plural noun.
+		t := &p.toks[e]
+		b := nlp.VerbLemma(t.Lower)
+		if b == t.Lower || nlp.ThirdPerson(b) != t.Lower {
+			return "", "", "", 0, false
+		}
+		old := *t
+		t.Tag, t.Lemma = "VBZ", b
+		restore = func() { p.toks[e] = old }
+	} else if e != s.to {
+		return "", "", "", 0, false
+	}
+	head := phrase{from: s.from, to: m, head: m - 1, definite: true}
+	owner, rel, key, end, ok = p.relativeSubject(head, m-1)
+	for ok && end < len(p.toks) && nlp.IsAdverb(p.tag(end)) {
+		end++
+	}
+	if !ok || end >= len(p.toks) || !isBe(p.toks[end]) {
+		if restore != nil {
+			restore()
+		}
+		return "", "", "", 0, false
+	}
+	return owner, rel, key, end, true
 }
 
 // readSubject extends a subject noun phrase over a title in apposition and reads a nominal relation in it.
@@ -1811,4 +1874,60 @@ func noteSpec(sent string) (spec, bool) {
 		return spec{}, false
 	}
 	return spec{subject: owner, predicate: strings.ToLower(strings.Join(words, " ")), object: value, key: joinKey(keys...), definite: true, confidence: confRelation}, true
+}
+
+// nounPhraseStart reports a tag that opens a noun phrase: a determiner, a possessive pronoun, a noun or a
+// number.
+func nounPhraseStart(tag string) bool {
+	switch tag {
+	case "DT", "PDT", "PRP$", "CD":
+		return true
+	}
+	return nlp.IsNoun(tag)
+}
+
+// substitutionVerbs are the English verbs of taking over another's role, with the role in an "as" phrase
+// ("A replaced B as C", "A succeeded B as C").
+var substitutionVerbs = map[string]bool{"replace": true, "succeed": true, "supersede": true, "displace": true}
+
+// roleAfterAs reads the role of an "as" phrase at k whose holder it names, as a triple giving it the value
+// holder: "as my favourite band" (the speaker's), "as Apple's CEO", "as (the) CEO of Apple". A role whose
+// owner the phrase does not name ("as CEO") gives nothing.
+func (p *ie) roleAfterAs(k int, holder string) (triple, bool) {
+	role, ok := p.nounPhrase(k)
+	if !ok || role.pronoun {
+		return triple{}, false
+	}
+	owner, end := "", role.to
+	switch {
+	case role.proper && role.possessor == nil:
+		// "as CEO of Apple" in capitals reads as one name: an office of what follows its "of".
+		of := p.officeOf(role)
+		if of < 0 {
+			return triple{}, false
+		}
+		first := role.from
+		if p.low(first) == "the" {
+			first++
+		}
+		rel := phrase{from: first, to: of, head: of - 1}
+		if end != len(p.toks) && p.low(end) != "," {
+			return triple{}, false
+		}
+		return triple{subject: p.span(of+1, role.to), relation: p.span(first, of), object: holder, key: relKeyNoun(p, rel), definite: true, change: true}, true
+	case role.pronounPossessor == "my" || role.pronounPossessor == "our":
+		// The speaker's role: the empty subject is the speaker.
+	case role.possessor != nil:
+		owner = p.span(role.possessor.from, role.possessor.to)
+	default:
+		of, e, found := p.ofObject(role.to)
+		if !found || p.low(role.to) != "of" || !of.proper {
+			return triple{}, false
+		}
+		owner, end = p.span(of.from, of.to), e
+	}
+	if end != len(p.toks) && p.low(end) != "," {
+		return triple{}, false
+	}
+	return triple{subject: owner, relation: p.nounText(role), object: holder, key: relKeyNoun(p, role), definite: true, change: true}, true
 }

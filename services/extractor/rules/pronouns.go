@@ -72,7 +72,11 @@ var (
 	// rePersonObject finds a name after a verb or noun that only takes people.
 	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called))\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
 	rePairSubject  = regexp.MustCompile(`^([A-Z][a-z]+)\s+and\s+([A-Z][a-z]+)\s+([a-z]+)`)
-	reHeShe        = regexp.MustCompile(`^(?:(?i:and|so|but|then|now)[,\s]+)*((?i:he|she))'s\s(?:(been|got|gotten|had|done|made|seen|taken)\b)?`)
+	// rePronounInRelative finds "he", "she" or "they" as the subject of a relative clause without its pronoun
+	// that modifies the clause's subject ("The city she lives in …", "The company they work for …"): the
+	// noun is one or two words after "the", then the pronoun and its verb.
+	rePronounInRelative = regexp.MustCompile(`^((?i:the)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+)(he|she|they)\s+([a-z]+)`)
+	reHeShe             = regexp.MustCompile(`^(?:(?i:and|so|but|then|now)[,\s]+)*((?i:he|she))'s\s(?:(been|got|gotten|had|done|made|seen|taken)\b)?`)
 )
 
 // collectMentions records the people a clause names, in order.
@@ -173,6 +177,10 @@ func resolvePronoun(clause string, turn, prev mentions) string {
 		clause = clause[:m[3]] + verb + clause[m[3]+2:]
 	}
 	m := rePronounSubject.FindStringSubmatchIndex(clause)
+	if m == nil {
+		// "The city she lives in is Paris": the subject of a relative clause without its pronoun.
+		m = rePronounInRelative.FindStringSubmatchIndex(clause)
+	}
 	if m == nil {
 		return said
 	}
