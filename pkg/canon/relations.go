@@ -26,8 +26,8 @@ import "strings"
 // "based out of" a place (American English) is where an organization is based; whoever hired someone (at or
 // by) and a job, position, role or post at or with an organization name the employer, a promotion to a title
 // names the occupation, and being transferred to a place (another post of the same employer) names where one
-// works; a parent company owns its subsidiary, a degree from a university says one was educated there, and a
-// musician records for their label.
+// works; a parent company owns its subsidiary, a degree from a university says one was educated there, a
+// (native, fluent) speaker of a language speaks it, and a musician records for their label.
 var relationAliases = map[string][]string{
 	"born_in":           {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":           {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -56,7 +56,7 @@ var relationAliases = map[string][]string{
 	"located_in":        {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},
 	"comes_from":        {"hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
 	"religion":          {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in"},
-	"speaks":            {"fluent_in", "languages_spoken", "language_spoken"},
+	"speaks":            {"fluent_in", "languages_spoken", "language_spoken", "speaker_of", "native_speaker_of", "fluent_speaker_of"},
 	"member_of":         {"part_of", "membership_of", "member"},
 	"child":             {"son", "daughter", "children", "kid"},
 	"lives_in":          {"resides_in", "residence", "home", "current_city", "place_of_residence"},

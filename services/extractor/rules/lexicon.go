@@ -184,3 +184,35 @@ var notNames = map[string]bool{
 	"hmm": true, "ah": true, "aw": true, "aww": true, "ooh": true, "yay": true, "woohoo": true, "ha": true,
 	"agreed": true, "exactly": true, "absolutely!": true, "right": true, "okay": true, "ok": true, "indeed": true,
 }
+
+// evaluativeAdjectives are the common qualitative adjectives of everyday English that judge or describe a
+// thing — its quality, difficulty, size, age, cost, pace — rather than identify it. After a relation's noun
+// ("my job is exhausting", "Ana's husband is amazing", "my boss is strict") they say what the value is like,
+// not what it is: read as the value, they would supersede the real one (the job, the husband's name). A value
+// is a noun phrase, a name, a number or a date, or a classifying adjective ("vegan", "single", "French",
+// "blue"), none of which is listed. The list is general English (judgements people give in conversation).
+var evaluativeAdjectives = map[string]bool{
+	"good": true, "great": true, "bad": true, "awful": true, "terrible": true, "horrible": true, "amazing": true,
+	"awesome": true, "fantastic": true, "wonderful": true, "excellent": true, "brilliant": true, "lovely": true,
+	"nice": true, "fine": true, "okay": true, "ok": true, "alright": true, "decent": true, "perfect": true,
+	"incredible": true, "superb": true, "cool": true, "fun": true, "boring": true, "exhausting": true,
+	"tiring": true, "stressful": true, "hard": true, "easy": true, "difficult": true, "tough": true, "rough": true,
+	"brutal": true, "busy": true, "hectic": true, "crazy": true, "insane": true, "intense": true, "weird": true,
+	"strange": true, "interesting": true, "exciting": true, "annoying": true, "frustrating": true,
+	"demanding": true, "rewarding": true, "fulfilling": true, "beautiful": true, "gorgeous": true, "cute": true,
+	"ugly": true, "tiny": true, "huge": true, "big": true, "small": true, "large": true, "long": true,
+	"short": true, "old": true, "expensive": true, "cheap": true, "pricey": true, "affordable": true,
+	"strict": true, "sweet": true, "funny": true, "smart": true, "nice-looking": true,
+	"quiet": true, "loud": true, "noisy": true, "messy": true, "clean": true, "slow": true, "fast": true,
+	"healthy": true, "happy": true, "sad": true, "lonely": true, "comfortable": true, "cozy": true, "cosy": true,
+	"spacious": true, "cramped": true, "safe": true, "dangerous": true, "far": true, "close": true,
+	"convenient": true, "inconvenient": true, "unbearable": true, "manageable": true, "reasonable": true,
+	"ridiculous": true, "unreal": true, "wild": true, "chill": true, "relaxed": true, "relaxing": true,
+}
+
+// intensifiers grade an adjective without changing what it says ("really great", "a bit long").
+var intensifiers = map[string]bool{
+	"very": true, "really": true, "so": true, "pretty": true, "quite": true, "super": true, "too": true,
+	"extremely": true, "incredibly": true, "totally": true, "absolutely": true, "fairly": true, "rather": true,
+	"kinda": true, "sorta": true, "still": true, "always": true, "less": true, "more": true,
+}

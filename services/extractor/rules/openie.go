@@ -1546,6 +1546,17 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 				return []triple{{subject: subjText, relation: "is by " + p.toks[np.to+1].Lower, object: p.span(np.from+1, np.to), key: attr}}
 			}
 		}
+		if p.toks[np.head].Lemma == "speaker" && np.head > np.from+1 && nlp.Capitalized(p.toks[np.head-1].Text) && np.to == len(p.toks) {
+			// "X is an English speaker", "X is a native Spanish speaker": a speaker of a language is someone
+			// who speaks it, not an occupation.
+			return []triple{{subject: subjText, relation: "speaks", object: p.toks[np.head-1].Text, key: "speaks"}}
+		}
+		if p.toks[np.head].Lemma == "speaker" && p.low(np.to) == "of" {
+			// "X is a fluent speaker of French".
+			return p.objects(np.to+1, func(obj string, isDate bool) triple {
+				return triple{subject: subjText, relation: "speaks", object: obj, key: "speaks"}
+			})
+		}
 		if np.to == len(p.toks) || p.low(np.to) == "," || p.low(np.to) == "and" {
 			obj := p.span(np.from+1, np.to)
 			if !p.numbered && occupationNoun(obj) {

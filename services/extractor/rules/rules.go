@@ -245,7 +245,7 @@ func changeCue(clause string) bool {
 var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
-	sent := plainly(stripDiscourse(expand(raw)), tc.ref)
+	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
 		c := e.claim(*tc, s, sent, findDates(sent, tc.ref), seq)
@@ -610,7 +610,27 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 	if numbered {
 		return out
 	}
-	return schoolSpecs(clause, roleEmployers(clause, out))
+	kept := out[:0]
+	for _, s := range out {
+		if !evaluation(s.object) {
+			kept = append(kept, s)
+		}
+	}
+	return schoolSpecs(clause, roleEmployers(clause, kept))
+}
+
+// evaluation reports an object that only judges or describes ("exhausting", "really great", "a bit
+// long"): no value of the relation (evaluativeAdjectives). The clause then keeps its words in a sentence
+// claim instead.
+func evaluation(object string) bool {
+	ws := strings.Fields(strings.ToLower(strings.Trim(object, " .!?,")))
+	if len(ws) > 1 && ws[0] == "a" && ws[1] == "bit" {
+		ws = ws[2:]
+	}
+	for len(ws) > 1 && intensifiers[ws[0]] {
+		ws = ws[1:]
+	}
+	return len(ws) == 1 && evaluativeAdjectives[ws[0]]
 }
 
 // clauseSpecs runs the patterns over one assertive clause.
@@ -1329,11 +1349,20 @@ func tokenize(s string, base int) []token {
 // isASpec is the claim of "I am a/an N": the speaker's occupation when N is a person noun of work ("a nurse",
 // "a senior product designer at Figma"), else class membership ("is a").
 func isASpec(object string, conf float64) spec {
+	if m := reLanguageSpeaker.FindStringSubmatch(object); m != nil {
+		// "an English speaker", "a native Spanish speaker": a speaker of a language speaks it; it is no
+		// occupation.
+		return spec{predicate: "speaks", object: m[1], key: "speaks", confidence: conf}
+	}
 	if occupationNoun(object) {
 		return spec{predicate: "works as", object: object, key: "occupation", confidence: conf}
 	}
 	return spec{predicate: "is a", object: object, confidence: conf}
 }
+
+// reLanguageSpeaker is "(a|an) [adjectives] Language speaker": the language is the capitalized word before
+// "speaker".
+var reLanguageSpeaker = regexp.MustCompile(`^(?i:an?\s+)?(?:[\p{Ll}-]+\s+)*(\p{Lu}[\p{L}-]*)\s+(?i:speaker)$`)
 
 // occupationNoun reports a noun phrase whose head names a person by the work they do: English forms such nouns
 // with the agent suffixes -er, -or, -ist, -ian, -ant, -ent ("designer", "translator", "scientist",

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
@@ -433,4 +434,46 @@ func wordBounded(s string, i, j int) bool {
 // wordRune is a letter, a combining mark or a digit of any script, or the underscore (as in \w).
 func wordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '_'
+}
+
+// trueCase gives a sentence typed all in lower case, as people chat, the capitals written English has: its
+// first letter, the pronoun "I", and the names the tagger finds (pkg/nlp reads a word English does not have
+// as a name in such text, and extends names over the dictionary words that belong to them: "tim cook runs …").
+// Every reader then sees the names as it would in written text ("my sister emma just started working at …"
+// reads as "My sister Emma just started working at …"). A sentence with any capital letter is returned as
+// it is: its writer chose its capitals.
+func trueCase(s string) string {
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			return s
+		}
+	}
+	s = nlp.Normalize(s)
+	up := map[int]bool{}
+	toks := nlp.Analyze(s)
+	for i, t := range toks {
+		switch {
+		case t.Lower == "i":
+			up[t.Start] = true
+		case nlp.IsProper(t.Tag) && t.Lower != "'s" && !canon.KnownRelation(canon.RelationKey(t.Lower)):
+			// A relational noun the dictionary does not know ("ceo", "hq") is no name.
+			up[t.Start] = true
+		case i > 0 && (toks[i-1].Lower == "named" || toks[i-1].Lower == "called") && nlp.IsNoun(t.Tag):
+			// "a dog named biscuit": what "named" or "called" introduces is a name.
+			up[t.Start] = true
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	first := true
+	for i, r := range s {
+		if unicode.IsLetter(r) && (first || up[i]) {
+			r = unicode.ToUpper(r)
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			first = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
