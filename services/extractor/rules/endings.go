@@ -28,3 +28,21 @@ func matchEnds(clause string) []spec {
 	}
 	return nil
 }
+
+// withoutStatedReplacement drops the ending claim of "X replaced Y as my N" when the clause's triples give N its
+// new value X: that claim supersedes Y in N's slot, and the ending claim (whose predicate names N) would only
+// stand beside it in the slot as a second value of the same moment.
+func withoutStatedReplacement(specs []spec, ts []triple) []spec {
+	out := specs[:0]
+	for _, s := range specs {
+		role, ok := strings.CutPrefix(s.predicate, "replaced as ")
+		stated := false
+		for _, t := range ts {
+			stated = stated || ok && t.change && t.subject == "" && strings.EqualFold(t.relation, role)
+		}
+		if !stated {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -225,3 +225,58 @@ var honorifics = map[string]bool{"Mr": true, "Mrs": true, "Ms": true, "Miss": tr
 var auxiliaries = map[string]bool{"is": true, "was": true, "are": true, "were": true, "has": true, "have": true,
 	"had": true, "will": true, "would": true, "can": true, "could": true, "does": true, "did": true, "do": true,
 	"should": true, "might": true, "must": true, "may": true}
+
+// "It" and "they" naming a thing. A speaker who has just named a show, a band or a car often says what it is to
+// them in the next breath: "I finished Gilmore Girls and started Severance. It's my new favourite show.",
+// "New obsession: Wet Leg. They've replaced Arctic Monkeys as my favourite band." Such a clause identifies the
+// value of one of the speaker's attributes — "my" or "our" with a word that marks the current value (new,
+// current, favourite, usual, go-to) — and its pronoun is the thing named last in the same turn. Only that
+// clause shape is resolved: elsewhere "it" is as often the situation as a thing ("it was a long day").
+var (
+	reThingPronoun  = regexp.MustCompile(`^((?:(?i:and|so|but|now|honestly|seriously)[,\s]+)*)((?i:it|they))(\s|'s\s|'re\s|'ve\s)`)
+	reValueIdentity = regexp.MustCompile(`(?i)\b(?:my|our)\s+(?:new|current|favou?rite|fave|usual|go-to)\b`)
+	reCapitalRun    = regexp.MustCompile(`\p{Lu}[\p{L}\p{M}\p{N}'-]*(?:\s+(?:(?:of|the|de|and|&)\s+)?\p{Lu}[\p{L}\p{M}\p{N}'-]*)*`)
+)
+
+// resolveThing rewrites a clause of that shape with the thing named last (things, most recent last).
+func resolveThing(clause string, things []string) string {
+	if len(things) == 0 || !reValueIdentity.MatchString(clause) {
+		return clause
+	}
+	m := reThingPronoun.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return clause
+	}
+	rest := clause[m[6]:m[7]]
+	switch strings.ToLower(strings.TrimSpace(rest)) {
+	case "'s":
+		rest = " is "
+	case "'re":
+		rest = " are "
+	case "'ve":
+		rest = " have "
+	}
+	return clause[:m[4]] + things[len(things)-1] + rest + clause[m[7]:]
+}
+
+// namedThings returns the names a sentence gives that are not people (those are mentions): capitalized runs
+// other than the sentence's first word alone, "I", months and days.
+func namedThings(sent string, people mentions) []string {
+	var out []string
+	for _, loc := range reCapitalRun.FindAllStringIndex(sent, -1) {
+		name := sent[loc[0]:loc[1]]
+		if loc[0] == 0 && !strings.Contains(name, " ") || name == "I" || strings.HasPrefix(name, "I ") || isDayOrMonth(name) {
+			continue
+		}
+		person := false
+		for _, p := range people {
+			if p.name == name || strings.HasPrefix(p.name, name+" ") {
+				person = true
+			}
+		}
+		if !person && !notNames[strings.ToLower(strings.Fields(name)[0])] {
+			out = append(out, name)
+		}
+	}
+	return out
+}

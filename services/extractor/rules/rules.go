@@ -124,6 +124,8 @@ type turnCtx struct {
 	numbered bool
 	// people named so far in this turn and in the turn before it, for pronoun subjects.
 	named, prevNamed mentions
+	// things named so far in this turn, most recent last, for "it" and "they" (thingReferent).
+	things []string
 }
 
 // lowerFirst lower-cases the first letter of s when on is set and the first word is not a name.
@@ -189,6 +191,9 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 			}
 			for _, c := range e.sentenceClaims(tc, sent, seq, numbered) {
 				add(c)
+			}
+			if !numbered {
+				tc.things = append(tc.things, namedThings(sent, tc.named)...)
 			}
 			for _, c := range e.negatedClaims(tc, sent, seq) {
 				add(c)
@@ -284,6 +289,10 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 	for i, clause := range parts {
 		clause = stripDiscourse(clause)
 		clause = strings.TrimRight(clause, ".!? ")
+		if !numbered {
+			// Before the readers reorder it: "It's my new favourite show" names the thing said last.
+			clause = resolveThing(clause, tc.things)
+		}
 		clause = possessiveFirst(assertedPart(uncleft(clause)))
 		if clause == "" {
 			continue
@@ -691,6 +700,7 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 	// Open information extraction from the parts of speech: every relation of a statement about someone or
 	// something else; the passive and copular relations of the speaker's own ("I was born in Lisbon").
 	if ts := openIE(clause, dates, numbered, firstPersonClause(clause)); len(ts) > 0 {
+		out = withoutStatedReplacement(out, ts)
 		for _, t := range ts {
 			out = append(out, t.spec(numbered))
 		}
