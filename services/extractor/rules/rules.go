@@ -1072,7 +1072,13 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 		return spec{}, false
 	}
 	if b, ok := verbBase(toks[i].lower); ok {
-		return verbWithObject(toks, i, b, toks[i].lower, obj, conf)
+		pred := toks[i].lower
+		if pred == b {
+			// "I drive a Civic" states what "Raj drives a Civic" does: the relation is keyed in the third
+			// person whoever says it (a bare "drive" or "run" is also a noun, and would key differently).
+			pred = thirdPerson(b)
+		}
+		return verbWithObject(toks, i, b, pred, obj, conf)
 	}
 	return spec{}, false
 }
