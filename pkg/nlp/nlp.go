@@ -311,6 +311,11 @@ func fixTag(ts []Token, i int) string {
 	initial := i == 0 || isBoundary(ts[i-1].Text)
 	if initial {
 		// The first word of a sentence is capitalized anyway: only a word English does not have is a name.
+		if tag == "RB" && !lemmatize.InDict(t.Lower) && !strings.HasSuffix(t.Lower, "ly") && !commonAdverbs[t.Lower] && !strings.Contains(t.Text, "'") {
+			// "Emma relocated to Oslo": the tagger read an unfamiliar first name as an adverb. The dictionary
+			// lists few adverbs, so the adverbs English forms with -ly and its common other ones stay adverbs.
+			return "NNP"
+		}
 		if (tag == "NN" || tag == "JJ" || tag == "FW" || tag == "NNS") && !lemmatize.InDict(strings.ToLower(t.Text)) {
 			return "NNP"
 		}
@@ -341,6 +346,19 @@ func fixTag(ts []Token, i int) string {
 	}
 	return tag
 }
+
+// commonAdverbs are the adverbs of everyday English not formed with -ly (time, place, degree, frequency,
+// stance), which the lemmatizer's dictionary does not list.
+var commonAdverbs = map[string]bool{"now": true, "then": true, "here": true, "there": true, "maybe": true,
+	"perhaps": true, "anyway": true, "anyways": true, "instead": true, "again": true, "once": true, "twice": true,
+	"already": true, "almost": true, "always": true, "never": true, "quite": true, "too": true, "very": true,
+	"yet": true, "together": true, "abroad": true, "away": true, "tonight": true, "meanwhile": true,
+	"otherwise": true, "somehow": true, "nowadays": true, "sometimes": true, "anymore": true, "besides": true,
+	"thus": true, "hence": true, "indeed": true, "ever": true, "afterwards": true, "overseas": true,
+	"downstairs": true, "upstairs": true, "outside": true, "inside": true, "meantime": true, "not": true,
+	"so": true, "well": true, "even": true, "only": true, "rather": true, "else": true, "elsewhere": true,
+	"anywhere": true, "everywhere": true, "somewhere": true, "nowhere": true, "ago": true, "before": true,
+	"after": true, "since": true, "first": true, "last": true, "next": true, "far": true, "back": true}
 
 // whDeterminers are the question words that can stand before a noun ("which city", "what pets").
 var whDeterminers = map[string]bool{"what": true, "which": true, "whose": true}

@@ -1476,6 +1476,17 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 		}
 	}
 	bare := np.from == k && !np.indef && !np.definite && np.possessor == nil
+	if !np.proper && !np.indef && np.possessor == nil && officeNouns[p.toks[np.head].Lemma] && p.low(np.to) == "of" {
+		// "Emma is (now) head of design", "Ana is the director of research": an office over a field or a
+		// department — no organization named — is the subject's job title.
+		if field, ok := p.nounPhrase(np.to + 1); ok && !field.proper && !field.definite && !field.indef && !field.pronoun && field.possessor == nil && field.pronounPossessor == "" && (field.to == len(p.toks) || p.low(field.to) == ",") {
+			first := np.from
+			if np.definite {
+				first++
+			}
+			return []triple{{subject: subjText, relation: "works as", object: p.span(first, field.to), key: "occupation"}}
+		}
+	}
 	if bare && !np.proper && np.head == np.from && p.toks[np.head].Lemma == "part" && p.low(np.to) == "of" {
 		// "Tarvia is part of Oceania": the subject is the part, not the whole's "part".
 		return p.objects(np.to+1, func(obj string, isDate bool) triple {
@@ -1942,3 +1953,8 @@ func (p *ie) roleAfterAs(k int, holder string) (triple, bool) {
 	}
 	return triple{subject: owner, relation: p.nounText(role), object: holder, key: relKeyNoun(p, role), definite: true, change: true}, true
 }
+
+// officeNouns head a job title when their "of" names a field or department rather than an organization ("head
+// of design", "director of research", "vice president of sales").
+var officeNouns = map[string]bool{"head": true, "director": true, "chief": true, "president": true,
+	"manager": true, "lead": true, "dean": true, "chair": true, "professor": true, "editor": true}

@@ -839,7 +839,7 @@ var (
 	reDatedEvent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+(?:a|an|my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:on|at|this|next|for|in)\s`)
 	// reDue: "My thesis is due on April 30", "the report is now due May 31".
 	reDue       = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
-	reMovedTo   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
+	reMovedTo   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
 	reMovedFrom = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
 	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
 	reBackIn    = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
@@ -1399,7 +1399,7 @@ func occupationNoun(np string) bool {
 }
 
 func agentSuffix(w string) bool {
-	if _, kin := kinship[w]; kin || len(w) < 5 {
+	if _, kin := kinship[w]; kin && !paidRoles[w] || len(w) < 5 {
 		return false
 	}
 	switch w {
@@ -1421,6 +1421,10 @@ func agentSuffix(w string) bool {
 	}
 	return false
 }
+
+// paidRoles are the person nouns that name both someone in the speaker's life ("my teacher Ana", for the
+// kinship readers) and a job ("Emma is a teacher").
+var paidRoles = map[string]bool{"teacher": true, "coach": true, "manager": true, "mentor": true, "tutor": true}
 
 // nameOnly cuts a phrase that starts with a name at the first word that cannot continue it ("Kraków for a job
 // at a game studio" → "Kraków"); names joined by connectors ("Rio de Janeiro") stay whole. A phrase that does
