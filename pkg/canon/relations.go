@@ -27,7 +27,8 @@ import "strings"
 // by) and a job, position, role or post at or with an organization name the employer, a promotion to a title
 // names the occupation, and being transferred to a place (another post of the same employer) names where one
 // works; a parent company owns its subsidiary, a degree from a university says one was educated there, a
-// (native, fluent) speaker of a language speaks it, and a musician records for their label.
+// (native, fluent) speaker of a language speaks it, one reports to one's manager (supervisor, line manager),
+// and a musician records for their label.
 var relationAliases = map[string][]string{
 	"born_in":           {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":           {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -61,6 +62,7 @@ var relationAliases = map[string][]string{
 	"child":             {"son", "daughter", "children", "kid"},
 	"lives_in":          {"resides_in", "residence", "home", "current_city", "place_of_residence"},
 	"head_coach":        {"coach", "coached_by"},
+	"manager":           {"line_manager", "supervisor", "supervised_by", "managed_by", "reports_to"},
 	"record_label":      {"signed_to", "label", "records_for"},
 	"official_language": {"language_of_state", "official_tongue"},
 	"position":          {"plays_as", "position_played", "plays_position", "plays_position_of"},

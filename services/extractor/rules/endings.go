@@ -18,8 +18,18 @@ var (
 	reReplacedAs = regexp.MustCompile(`\b(?i:replaced|displaced|dethroned)\s+(.+?)\s+as\s+(?i:my|our)\s+((?i:[a-z-]+\s+){0,2}[a-z-]+)$`)
 )
 
-// matchEnds returns the speaker's ending claims of a clause.
+// reMutualUnion is "Name and I got married / got engaged": the reciprocal start of a union, said as the end
+// of one is, with the partner beside the speaker as the subject.
+var reMutualUnion = regexp.MustCompile(`^(?:(?i:my|our)\s+[\p{L}-]+\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?)\s+and\s+I\s+(?:(?i:have|had|just|finally|officially|recently)\s+)*(?i:(got\s+married|married|got\s+hitched|got\s+engaged|are\s+engaged|are\s+married))\b`)
+
+// matchEnds returns the speaker's ending claims of a clause, and the start of a union said the same way.
 func matchEnds(clause string) []spec {
+	if m := reMutualUnion.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
+		if strings.Contains(strings.ToLower(m[2]), "engaged") {
+			return []spec{{predicate: "engaged to", object: m[1], confidence: confFirst, change: true}}
+		}
+		return []spec{{predicate: "married to", object: m[1], confidence: confFirst, change: true}}
+	}
 	if m := reMutualEnd.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
 		return []spec{{predicate: "broke up with", object: m[1], confidence: confFirst}}
 	}

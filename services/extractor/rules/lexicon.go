@@ -17,7 +17,7 @@ install intern invest invite join jog keep kick knit know land launch lead learn
 lose love make manage marry meditate meet mentor miss move need nurse offer open order organize own paint
 participate pass perform pick plan plant play practice practise prefer prepare present produce promote
 publish purchase put quit race raise reach read realize receive recommend record recover redo refurbish
-register relax relocate remember renovate rent repair research rest retire retake return ride run save
+register relax relocate remember renovate rent repair report research rest retire retake return ride run save
 score sculpt see sell send serve set share shoot shop sign sing sit skate ski sleep snowboard solve speak
 spend sponsor start stay stop study surf swim take talk teach team tell test text think throw train travel
 treat try turn tutor understand upgrade use visit volunteer vote wait walk want watch wear win wish work

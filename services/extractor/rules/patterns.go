@@ -72,8 +72,10 @@ func properNoun(np string) bool {
 
 var (
 	reObjectStop = regexp.MustCompile(`(?i)\s*(?:[;!?]|[,:](?:\s|$))|\s+[-=]+>|\.(?:\s|$)|\s+[-–—]\s+|\s+(?:and\s+(?:it|that|this|he|she|they|we|I|you|then|so|now|also|am|have|was|is|had|got|the|my|our|his|her|their|its)|but|because|since|which|who|whom|whose|where|so\s+that|so\s+(?:I|we|you|he|she|they|it)|while|when|whenever|as\s+well\s+as|although|though|until|after|before|if|unless|like\s+I|for\s+(?:a|the|some|about)\s+(?:while|bit|time|long|hours?|days?|weeks?|months?|years?))\b`)
-	reTrailing   = regexp.MustCompile(`(?i)(?:\s+(?:again|too|now|lately|recently|already|together|today|tonight|as\s+well|instead|anymore|any\s+more|these\s+days|and|or|with|by|to|for|at|in|on|of|the|a|an|so|really|very|starting|beginning|effective|from))+$`)
-	reLeadAdv    = regexp.MustCompile(`(?i)^(?:(?:just|really|also|finally|recently|now|still|actually|totally|definitely|officially)\s+)+`)
+	// reSomeoneNamed is an indefinite person introduced by name ("someone called Leo", "a guy named Sam").
+	reSomeoneNamed = regexp.MustCompile(`^(?i:someone|somebody|a\s+(?:guy|girl|man|woman|person|lady|bloke))\s+(?i:called|named)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)?)$`)
+	reTrailing     = regexp.MustCompile(`(?i)(?:\s+(?:again|too|now|lately|recently|already|together|today|tonight|as\s+well|instead|anymore|any\s+more|these\s+days|and|or|with|by|to|for|at|in|on|of|the|a|an|so|really|very|starting|beginning|effective|from))+$`)
+	reLeadAdv      = regexp.MustCompile(`(?i)^(?:(?:just|really|also|finally|recently|now|still|actually|totally|definitely|officially)\s+)+`)
 )
 
 // objectPhrase trims the text after a predicate down to its object: up to the end of the clause or the
@@ -111,6 +113,10 @@ func objectPhrase(rest string, dates []when, offset int) string {
 		rest = t
 	}
 	rest = strings.Trim(rest, ` "'.,`)
+	if m := reSomeoneNamed.FindStringSubmatch(rest); m != nil {
+		// "dating someone called Leo": the person is the name.
+		rest = m[1]
+	}
 	if ws := strings.Fields(rest); len(ws) > maxObjectWord {
 		rest = strings.Join(ws[:maxObjectWord], " ")
 	}

@@ -749,7 +749,9 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 var (
 	rePossessive = regexp.MustCompile(`^(.+?)'s?\s+([a-zA-Z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
 	reMyIs       = regexp.MustCompile(`(?i)^(?:my|our)\s+([a-z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
-	reFavourite  = regexp.MustCompile(`(?i)^(favou?rite|fave)\s+(.+)$`)
+	// reValueAdverb is a time adverb between the copula and the value ("now", "currently", "still").
+	reValueAdverb = regexp.MustCompile(`(?i)^(?:now|currently|still|officially|finally)\s+`)
+	reFavourite   = regexp.MustCompile(`(?i)^(favou?rite|fave)\s+(.+)$`)
 	// Go's \b is ASCII-only ("In" would end at "Inès"), hence the explicit boundary.
 	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)(?:[^\p{L}\p{N}]|$)`)
 )
@@ -774,6 +776,12 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 			}
 		}
 		objStart := m[4]
+		// "my appointment is now on March 3", "my boss is still Priya": an adverb after the copula says when the
+		// value holds, not what it is.
+		if lead := reValueAdverb.FindString(clause[objStart:]); lead != "" && len(clause) > objStart+len(lead) {
+			now = now || !strings.HasPrefix(strings.ToLower(lead), "still")
+			objStart += len(lead)
+		}
 		if fm := reFavourite.FindStringSubmatch(attr); fm != nil {
 			attr = "favourite " + fm[2]
 		}
