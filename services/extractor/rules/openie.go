@@ -1140,7 +1140,7 @@ func (p *ie) nominalSubject(s phrase) (owner, rel, key string, end int, ok bool)
 		if p.tag(after) == "PRP" && (p.low(after) == "i" || p.low(after) == "we") {
 			// "the car I drive": the speaker's (a third-person pronoun there was resolved before, or the
 			// clause says nothing of anyone known).
-			owner, rel, key, end, ok = p.relativeSubject(s, after-1)
+			_, rel, key, end, ok = p.relativeSubject(s, after-1)
 			return "", rel, key, end, ok
 		}
 	}
