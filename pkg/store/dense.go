@@ -48,6 +48,11 @@ const (
 	indexLockID = migrateLockID + 2
 )
 
+// IndexLockID is the session advisory lock a process holds while it builds workspace indexes
+// (IndexWorkspaces, IndexGrownWorkspaces): pg_locks shows who builds (objid is its low 32 bits), and a test can
+// play another replica building.
+const IndexLockID int64 = indexLockID
+
 // DenseIndexExpr returns the SQL expression the dense (HNSW, cosine) indexes are built over, for a query that
 // names claim_vectors by alias ("" for the bare column) in a store of dimension dim. A query uses a workspace's
 // index only when it orders by exactly this expression and restricts claim_vectors to that workspace:

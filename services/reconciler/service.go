@@ -176,6 +176,8 @@ func (s *Service) indexWorkspaces(ctx context.Context) {
 		case <-full.C:
 			report(store.IndexWorkspaces(ctx, s.deps.DB, s.cfg.WorkspaceIndexMin))
 		case <-check.C:
+			// Workspaces stay pending while another replica builds (Busy) or the check fails: the writes
+			// that made them grow are over, and nothing else would name them before the next full pass.
 			pending = mergeSorted(pending, s.engine.takeGrown())
 			rep, err := store.IndexGrownWorkspaces(ctx, s.deps.DB, s.cfg.WorkspaceIndexMin, pending)
 			report(rep, err)
