@@ -470,6 +470,8 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "manager", "Priya", false}}, functional: []string{"Priya"}},
 		{name: "someone introduced by name is the name", content: "I'm dating someone called Leo.",
 			want: []claim{{"kim", "", "Leo", false}}, absent: []claim{{"kim", "", "someone called Leo", false}}},
+		{name: "being at a school is going to it", content: "Lily has switched schools, she's at Oakwood Primary now.",
+			want: []claim{{"lily", "school", "Oakwood Primary", false}}, functional: []string{"Oakwood Primary"}},
 		{name: "an evaluation is no value", content: "Ana's husband is amazing.",
 			absent: []claim{{"ana", "spouse", "", false}, {"ana", "", "amazing", false}}},
 		{name: "a graded evaluation is no value", content: "My job is really exhausting.",

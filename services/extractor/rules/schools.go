@@ -91,5 +91,14 @@ func schoolSpecs(clause string, specs []spec) []spec {
 	if moved.key != "" {
 		out = append(out, moved)
 	}
+	if len(out) == 0 {
+		// "Lily is at Oakwood Primary (now)": being at a school is going to it.
+		if m := reAtSchool.FindStringSubmatch(clause); m != nil && schoolName(m[2]) && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
+			out = append(out, spec{subject: m[1], predicate: "goes to school at", object: m[2], key: "school", change: changeCue(clause), confidence: confRelation})
+		}
+	}
 	return out
 }
+
+// reAtSchool is "NAME is (now) at/in SCHOOL (now)".
+var reAtSchool = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)\s+(?:is|'s)\s+(?:(?i:now|currently|still)\s+)?(?i:at|in)\s+(\p{Lu}[\pL\pM'.-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.-]*))*)(?:\s+(?i:now|these\s+days|this\s+year))?$`)
