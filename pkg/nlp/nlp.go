@@ -282,6 +282,12 @@ func fixTag(ts []Token, i int) string {
 				}
 			}
 		}
+		if tag == "NN" && i > 0 && IsProper(ts[i-1].Tag) && i+1 < len(ts) && (IsProper(ts[i+1].Tag) || ts[i+1].Tag == "DT" || ts[i+1].Tag == "PRP$") &&
+			irregularVerb[t.Lower] == t.Lower && irregularParticiple[t.Lower] {
+			// "Emma quit Google", "Apple cut its prices": after a name and before an object stands the verb
+			// whose past is spelt like its base, which the tagger read as a noun.
+			return "VBD"
+		}
 		if (tag == "VBZ" || tag == "VBP") && i > 0 && i+1 < len(ts) && whDeterminers[strings.ToLower(ts[i-1].Text)] &&
 			questionAuxiliaries[strings.ToLower(ts[i+1].Text)] && !questionAuxiliaries[t.Lower] {
 			// "What pets does Lena have?", "Which languages do they speak?": between a question word and the

@@ -41,6 +41,9 @@ var idioms = []struct {
 	{regexp.MustCompile(`(?i)\b(has|had)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+at\s+the\s+helm\b`), "$1 $2 as its head"},
 	// marriage
 	{regexp.MustCompile(`(?i)\btied\s+the\s+knot\s+with\b`), "married"},
+	// a move between organizations: "left Deloitte to join PwC" says what "left Deloitte and joined PwC" does
+	// (the purpose infinitive of "join" after leaving)
+	{regexp.MustCompile(`\b((?i:left|quit))\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:to\s+join)\b`), "$1 $2 and joined"},
 	// authorship: "to pen" is to write
 	{regexp.MustCompile(`\b((?i:was|were|been|is|are|be|being))\s+penned\b`), "$1 written"},
 	{regexp.MustCompile(`\bpenned\b`), "wrote"},

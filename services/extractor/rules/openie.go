@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
@@ -1769,6 +1770,10 @@ func possessiveTitle(clause string) bool {
 // a value) or the speaker's own "Phone: +48 601 234 567", "New address: 12 Elm Street". The value after the
 // colon has no verb (else the words before the colon are a heading: "Big news: Emma left Google"), and the
 // words before it end in a noun that names the attribute.
+// reNewThingHead is a clause that ends with the speaker's new attribute: "… a new phone number", "… my new
+// manager".
+var reNewThingHead = regexp.MustCompile(`(?i)(?:^(?:I|we)\b.*\b(?:a|my|our)|(?:^|\s)(?:my|our))\s+new\s+([\p{L}-]+(?:\s+[\p{L}-]+){0,2})$`)
+
 func noteSpec(sent string) (spec, bool) {
 	colon := strings.Index(sent, ": ")
 	if colon <= 0 || strings.Count(sent, ":") > 1 {
@@ -1780,6 +1785,11 @@ func noteSpec(sent string) (spec, bool) {
 		if i := strings.Index(strings.ToLower(head), sub); i > 0 {
 			head = head[:i]
 		}
+	}
+	if m := reNewThingHead.FindStringSubmatch(head); m != nil {
+		// "I've got a new phone number: 555-0142", "Meet my new manager: Priya": the clause before the colon
+		// announces the speaker's new value of the attribute it ends with.
+		head = "New " + m[1]
 	}
 	if value == "" || len(strings.Fields(head)) > 6 || len(strings.Fields(value)) > 8 {
 		return spec{}, false

@@ -1136,6 +1136,11 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 		}
 		o = nameOnly(o)
 	}
+	if b == "join" && pred == "joined" && properNoun(o) {
+		// "I joined Spotify in May": joining an organization is where one works from then on, as it is for
+		// anyone else ("Emma joined Anthropic", changeVerbs in openie.go).
+		return spec{predicate: "works at", object: o, confidence: conf, change: true}, true
+	}
 	if strings.HasSuffix(pred, " to") && reTellYou.MatchString(o) {
 		return spec{}, false
 	}
