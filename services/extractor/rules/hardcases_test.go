@@ -432,6 +432,8 @@ func TestHardCases(t *testing.T) {
 		{name: "lower-case chat: a kin noun and its name", content: "my sister emma just started working at google as a data scientist",
 			want:   []claim{{"emma", "works_at", "Google", false}, {"emma", "occupation", "data scientist", false}},
 			absent: []claim{{"kim", "works_at", "", false}}, functional: []string{"Google"}},
+		{name: "lower-case chat: a noun the dictionary lacks after my is no name", content: "my username is cool_cat42",
+			want: []claim{{"kim", "username", "cool_cat42", false}}},
 		{name: "lower-case chat: a name after named", content: "we adopted a dog named biscuit",
 			want: []claim{{"kim", "dog", "Biscuit", false}}},
 		{name: "lower-case chat: the speaker's move", content: "i moved to portland in may",

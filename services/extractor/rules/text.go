@@ -455,8 +455,11 @@ func trueCase(s string) string {
 		switch {
 		case t.Lower == "i":
 			up[t.Start] = true
-		case nlp.IsProper(t.Tag) && t.Lower != "'s" && !canon.KnownRelation(canon.RelationKey(t.Lower)):
-			// A relational noun the dictionary does not know ("ceo", "hq") is no name.
+		case nlp.IsProper(t.Tag) && t.Lower != "'s" && !canon.KnownRelation(canon.RelationKey(t.Lower)) &&
+			(i == 0 || toks[i-1].Tag != "PRP$" && toks[i-1].Tag != "DT"):
+			// A relational noun the dictionary does not know ("ceo", "hq") is no name, nor is a word after a
+			// determiner or a possessive ("my username is …"): that is a noun English has that the dictionary
+			// lacks.
 			up[t.Start] = true
 		case i > 0 && (toks[i-1].Lower == "named" || toks[i-1].Lower == "called") && nlp.IsNoun(t.Tag):
 			// "a dog named biscuit": what "named" or "called" introduces is a name.
