@@ -124,7 +124,7 @@ type turnCtx struct {
 	numbered bool
 	// people named so far in this turn and in the turn before it, for pronoun subjects.
 	named, prevNamed mentions
-	// things named so far in this turn, most recent last, for "it" and "they" (thingReferent).
+	// things named so far in this turn, most recent last, for "it" and "they" (resolveThing).
 	things []string
 }
 
