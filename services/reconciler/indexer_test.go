@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -15,10 +17,7 @@ import (
 func TestReconcilerIndexesLargeWorkspaces(t *testing.T) {
 	pool, _ := newStore(t)
 	b := startBus(t)
-	cfg := testConfig()
-	cfg.WorkspaceIndexMin = 100
-	cfg.WorkspaceIndexInterval = time.Hour
-	cfg.WorkspaceIndexCheckInterval = 50 * time.Millisecond
+	cfg := indexCheckConfig()
 	runService(t, pool, b, cfg, "r1")
 	at := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 100 {
@@ -28,19 +27,10 @@ func TestReconcilerIndexesLargeWorkspaces(t *testing.T) {
 		publishClaim(t, b.js, mkClaim("small", fmt.Sprintf("Person %d", i), "lives in", "Town", at, cfg.Partitions))
 	}
 	waitApplied(t, pool, b.js, cfg.Partitions, time.Minute)
-	valid := func(ws string) bool {
-		var ok bool
-		err := pool.QueryRow(context.Background(), `SELECT coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)), false)`,
-			store.WorkspaceIndexName(ws)).Scan(&ok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ok
-	}
 	waitFor(t, time.Minute, func() (bool, string) {
-		return valid("big"), "the 100-claim workspace has no valid index of its own"
+		return indexValid(t, pool, "big"), "the 100-claim workspace has no valid index of its own"
 	})
-	if valid("small") {
+	if indexValid(t, pool, "small") {
 		t.Error("the 3-claim workspace got an index of its own")
 	}
 }
@@ -50,10 +40,7 @@ func TestReconcilerIndexesLargeWorkspaces(t *testing.T) {
 func TestGrownWorkspaceWaitsForAnotherReplicasBuild(t *testing.T) {
 	pool, _ := newStore(t)
 	b := startBus(t)
-	cfg := testConfig()
-	cfg.WorkspaceIndexMin = 100
-	cfg.WorkspaceIndexInterval = time.Hour
-	cfg.WorkspaceIndexCheckInterval = 50 * time.Millisecond
+	cfg := indexCheckConfig()
 	ctx := context.Background()
 	other, err := pool.Acquire(ctx)
 	if err != nil {
@@ -81,15 +68,7 @@ func TestGrownWorkspaceWaitsForAnotherReplicasBuild(t *testing.T) {
 		defer svc.engine.grownMu.Unlock()
 		return len(svc.engine.grown) == 0, "the index check has not taken the grown workspaces"
 	})
-	valid := func() bool {
-		var ok bool
-		if err := pool.QueryRow(ctx, `SELECT coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)), false)`,
-			store.WorkspaceIndexName("big")).Scan(&ok); err != nil {
-			t.Fatal(err)
-		}
-		return ok
-	}
-	if valid() {
+	if indexValid(t, pool, "big") {
 		t.Fatal("the workspace was indexed while another replica held the index lock")
 	}
 	if _, err := other.Exec(ctx, `SELECT pg_advisory_unlock($1)`, store.IndexLockID); err != nil {
@@ -97,6 +76,27 @@ func TestGrownWorkspaceWaitsForAnotherReplicasBuild(t *testing.T) {
 	}
 	locked = false
 	waitFor(t, 30*time.Second, func() (bool, string) {
-		return valid(), "the workspace that grew while another replica built got no index once the lock was free"
+		return indexValid(t, pool, "big"), "the workspace that grew while another replica built got no index once the lock was free"
 	})
+}
+
+// indexCheckConfig is the test configuration with a 100-vector index threshold, the full pass an hour away and
+// the check of grown workspaces every 50 ms.
+func indexCheckConfig() Config {
+	cfg := testConfig()
+	cfg.WorkspaceIndexMin = 100
+	cfg.WorkspaceIndexInterval = time.Hour
+	cfg.WorkspaceIndexCheckInterval = 50 * time.Millisecond
+	return cfg
+}
+
+// indexValid reports whether workspace ws has a valid dense index of its own.
+func indexValid(t *testing.T, pool *pgxpool.Pool, ws string) bool {
+	t.Helper()
+	var ok bool
+	if err := pool.QueryRow(context.Background(), `SELECT coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)), false)`,
+		store.WorkspaceIndexName(ws)).Scan(&ok); err != nil {
+		t.Fatal(err)
+	}
+	return ok
 }

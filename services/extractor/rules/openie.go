@@ -1931,6 +1931,7 @@ func (p *ie) roleAfterAs(k int, holder string) (triple, bool) {
 		return triple{}, false
 	}
 	owner, end := "", role.to
+	relation, key := p.nounText(role), relKeyNoun(p, role)
 	switch {
 	case role.proper && role.possessor == nil:
 		// "as CEO of Apple" in capitals reads as one name: an office of what follows its "of".
@@ -1942,11 +1943,7 @@ func (p *ie) roleAfterAs(k int, holder string) (triple, bool) {
 		if p.low(first) == "the" {
 			first++
 		}
-		rel := phrase{from: first, to: of, head: of - 1}
-		if end != len(p.toks) && p.low(end) != "," {
-			return triple{}, false
-		}
-		return triple{subject: p.span(of+1, role.to), relation: p.span(first, of), object: holder, key: relKeyNoun(p, rel), definite: true, change: true}, true
+		owner, relation, key = p.span(of+1, role.to), p.span(first, of), relKeyNoun(p, phrase{from: first, to: of, head: of - 1})
 	case role.pronounPossessor == "my" || role.pronounPossessor == "our":
 		// The speaker's role: the empty subject is the speaker.
 	case role.possessor != nil:
@@ -1961,7 +1958,7 @@ func (p *ie) roleAfterAs(k int, holder string) (triple, bool) {
 	if end != len(p.toks) && p.low(end) != "," {
 		return triple{}, false
 	}
-	return triple{subject: owner, relation: p.nounText(role), object: holder, key: relKeyNoun(p, role), definite: true, change: true}, true
+	return triple{subject: owner, relation: relation, object: holder, key: key, definite: true, change: true}, true
 }
 
 // officeNouns head a job title when their "of" names a field or department rather than an organization ("head
