@@ -59,6 +59,10 @@ func TestPredicateKey(t *testing.T) {
 		{"is a citizen of", "citizen_of"},
 		{"is the capital of", "capital_of"},
 		{"works for", "works_for"},
+		// A passive keeps its participle, however the active verb is keyed.
+		{"is owned by", "owned_by"},
+		{"was played by", "played_by"},
+		{"owned", "owns"},
 		{"is currently working at", "works_at"},
 		{"favorite color", "favourite_colour"},
 		{"Favourite Colour", "favourite_colour"},

@@ -137,6 +137,12 @@ func predicateKeyOnce(p string) string {
 			kept = kept[:len(kept)-1]
 			continue
 		}
+		if len(kept) == 0 && next == "by" && isPastParticiple(w) && spellings[w] == "" {
+			// A passive keeps its participle, as "founded by" does: "is owned by" is owned_by, not owns_by (and
+			// stays so on the next pass, where its auxiliary is gone).
+			kept = append(kept, w)
+			continue
+		}
 		if l, ok := lemmas[w]; ok && (len(kept) == 0 || spellings[w] != "") {
 			// Verb forms are lemmatized in the verb's place, the head of the phrase ("lived in", "has been
 			// working at"); later in the phrase the same word is a noun: "place of work", "most famous work".

@@ -5,78 +5,83 @@ import "strings"
 // Relation identity: the same relation said in other words gets one key, so that a fact restated in another
 // phrasing lands in the same slot and supersedes (or corroborates) the first.
 //
-// Most of it is structural and done by the extractor from parts of speech (auxiliaries, determiners and
-// adverbs dropped, verbs lemmatized, a passive "founded by" keyed by its agent noun "founder", "X's capital"
-// and "the capital of X" alike). What structure cannot show is that two different words name one relation:
-// "birthplace" and "born in", "spouse" and "married to", "employer" and "works for". relationAliases lists
-// those, for the relations people state most about persons, organizations, places and works: the aliases
-// Wikidata gives its most used properties (place and date of birth and death, spouse, employer, occupation,
-// citizenship, education, headquarters, notable work, author, creator, developer, performer, founder,
-// producer and manufacturer, chairperson, chief executive, capital, location, origin, religion, languages spoken,
-// membership, child, original broadcaster, twinned administrative body, genre, original language, language of
-// a work, sport, member of sports team — "plays for" —, native language — "mother tongue"), and the everyday attributes of a person (the names forms and profiles give salary, phone
-// number and e-mail address). It is general English for these relations,
-// written from the properties' meaning, not from any data set's sentences; relations outside it keep their
-// structural key, and the reconciler still merges a subject's paraphrased predicates by embedding similarity.
-// The converse nouns of a relation said of its subject ("X is an alumnus of Y", "X is a creation of Y") and
-// Wikidata's own aliases of these properties ("built by" for manufacturer, "head office" for headquarters,
-// "premiered on" for original broadcaster) are listed with them, and so are the dictionary synonyms of a
-// relation's verb or noun in everyday English: "hails from" is "comes from", a passport is the document of a
-// citizenship, an adherent, follower or believer of a faith holds it as their religion, a home base or being
-// "based out of" a place (American English) is where an organization is based; whoever hired someone (at or
-// by) and a job, position, role or post at or with an organization name the employer, a promotion to a title
-// names the occupation, and being transferred to a place (another post of the same employer) names where one
-// works; a parent company owns its subsidiary, a degree from a university says one was educated there, a
-// (native, fluent) speaker of a language speaks it, one reports to one's manager (supervisor, line manager),
-// and a musician records for their label.
+// Most of it is structural and done by the extractor from parts of speech (auxiliaries, determiners and adverbs
+// dropped, verbs lemmatized, a passive "founded by" keyed by its agent noun "founder", "X's capital" and "the
+// capital of X" alike). What structure cannot show is that two different words name one relation: "birthplace" and
+// "born in", "spouse" and "married to", "employer" and "works for". relationAliases lists those, for the relations
+// people state most about persons, organizations, places and works: the aliases Wikidata gives its most used
+// properties (place and date of birth and death, spouse, employer, occupation, citizenship, education,
+// headquarters, notable work, author, creator, developer, performer, founder, producer and manufacturer,
+// chairperson, chief executive, capital, location, origin, religion, languages spoken, membership, child, head of
+// state — "president", "monarch" —, head of government — "prime minister", "premier" —, original broadcaster,
+// twinned administrative body, genre, original language, language of a work, sport, member of sports team — "plays
+// for" —, native language — "mother tongue"), and the everyday attributes of a person (the names forms and profiles
+// give salary, phone number and e-mail address). It is general English for these relations, written from the
+// properties' meaning, not from any data set's sentences; relations outside it keep their structural key, and the
+// reconciler still merges a subject's paraphrased predicates by embedding similarity. The converse nouns of a
+// relation said of its subject ("X is an alumnus of Y", "X is a creation of Y") and Wikidata's own aliases of these
+// properties ("built by" for manufacturer, "head office" for headquarters, "premiered on" for original broadcaster)
+// are listed with them, and so are the dictionary synonyms of a relation's verb or noun in everyday English: "hails
+// from" is "comes from", a passport is the document of a citizenship, an adherent, follower or believer of a faith
+// holds it as their religion, a home base or being "based out of" a place (American English) is where an
+// organization is based; whoever leads, heads or runs an organization is its chief executive; whoever hired someone
+// (at or by) and a job, position, role or post at or with an organization name the employer, a promotion to a title
+// names the occupation, and being transferred to a place (another post of the same employer) names where one works;
+// a parent company owns its subsidiary, one's boss is one's manager, whoever one dates (a girlfriend, a boyfriend)
+// is one's partner, one who converts to a faith holds it, a degree from a university says one was educated there, a
+// (native, fluent) speaker of a language speaks it, one reports to one's manager (supervisor, line manager), and a
+// musician records for their label.
 var relationAliases = map[string][]string{
-	"born_in":           {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
-	"born_on":           {"birthday", "date_of_birth", "birth_date", "birthdate"},
-	"died_in":           {"place_of_death", "death_place", "passes_away_in", "dies_in", "died_at", "dies_at"},
-	"died_on":           {"date_of_death", "death_date", "dies_on", "passes_away_on"},
-	"spouse":            {"married_to", "husband", "wife", "marries", "is_married_to", "weds"},
-	"works_at":          {"job_at", "job_with", "position_at", "role_at", "post_at", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
-	"works_in":          {"place_of_work", "work_location", "workplace", "transferred_to"},
-	"occupation":        {"profession", "job", "works_as", "job_title", "career", "promoted_to"},
-	"citizen_of":        {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport", "passport_from", "passport_of"},
-	"educated_at":       {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "alma_mater", "studied_at", "education"},
-	"headquartered_in":  {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
-	"known_for":         {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
-	"author":            {"writer", "written_by", "authored_by"},
-	"creator":           {"created_by", "creation_of"},
-	"developer":         {"developed_by"},
-	"performer":         {"performed_by"},
-	"founder":           {"founded_by", "established_by", "cofounder", "co-founder"},
-	"founded_in":        {"established_in", "formed_in"},
-	"owner":             {"owned_by", "parent_company", "parent_organization", "subsidiary_of"},
-	"producer":          {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
-	"chair":             {"chairperson", "chairman", "chairwoman", "chaired_by"},
-	"ceo":               {"chief_executive_officer", "chief_executive"},
-	"director":          {"directed_by", "managing_director"},
-	"capital":           {"capital_city"},
-	"located_in":        {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},
-	"comes_from":        {"hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
-	"religion":          {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in"},
-	"speaks":            {"fluent_in", "languages_spoken", "language_spoken", "speaker_of", "native_speaker_of", "fluent_speaker_of"},
-	"member_of":         {"part_of", "membership_of", "member"},
-	"child":             {"son", "daughter", "children", "kid"},
-	"lives_in":          {"resides_in", "residence", "home", "current_city", "place_of_residence"},
-	"head_coach":        {"coach", "coached_by"},
-	"manager":           {"line_manager", "supervisor", "supervised_by", "managed_by", "reports_to"},
-	"record_label":      {"signed_to", "label", "records_for"},
-	"official_language": {"language_of_state", "official_tongue"},
-	"position":          {"plays_as", "position_played", "plays_position", "plays_position_of"},
-	"broadcaster":       {"aired_by", "premieres_on", "premiered_on", "premiers_on", "broadcast_on", "original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
-	"twinned_with":      {"sister_city", "twin_city", "twin_town", "sister_town", "partner_city", "twinned_administrative_body"},
-	"genre":             {"music", "music_genre", "musical_genre", "film_genre", "literary_genre", "artistic_genre", "type_of_music", "kind_of_music", "style_of_music"},
-	"original_language": {"original_language_of_work", "language_of_original_work"},
-	"written_in":        {"language_of_work", "language_of_work_or_name", "in_language"},
-	"sport":             {"plays_sport", "sports"},
-	"team":              {"plays_for", "played_for", "member_of_sports_team", "club", "sports_team"},
-	"native_language":   {"mother_tongue", "first_language", "native_tongue"},
-	"salary":            {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns"},
-	"phone_number":      {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
-	"email":             {"email_address", "e-mail", "e_mail", "mail_address"},
+	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
+	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
+	"died_in":            {"place_of_death", "death_place", "passes_away_in", "passed_away_in", "passes_away_at", "passed_away_at", "dies_in", "died_at", "dies_at"},
+	"died_on":            {"date_of_death", "death_date", "dies_on", "passes_away_on", "passed_away_on"},
+	"partner":            {"girlfriend", "boyfriend", "dates", "significant_other", "romantic_partner", "in_relationship_with"},
+	"spouse":             {"married_to", "husband", "wife", "marries", "is_married_to", "weds"},
+	"works_at":           {"job_at", "job_with", "position_at", "role_at", "post_at", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
+	"works_in":           {"place_of_work", "work_location", "workplace", "transferred_to"},
+	"occupation":         {"profession", "job", "works_as", "job_title", "career", "promoted_to"},
+	"citizen_of":         {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport", "passport_from", "passport_of"},
+	"educated_at":        {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "alma_mater", "studied_at", "education"},
+	"headquartered_in":   {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
+	"known_for":          {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
+	"author":             {"writer", "written_by", "authored_by"},
+	"creator":            {"created_by", "creation_of"},
+	"developer":          {"developed_by"},
+	"performer":          {"performed_by"},
+	"founder":            {"founded_by", "established_by", "cofounder", "co-founder"},
+	"founded_in":         {"established_in", "formed_in"},
+	"owner":              {"owned_by", "parent_company", "parent_organization", "subsidiary_of"},
+	"producer":           {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
+	"chair":              {"chairperson", "chairman", "chairwoman", "chaired_by"},
+	"head_of_state":      {"president", "monarch"},
+	"head_of_government": {"prime_minister", "premier"},
+	"ceo":                {"chief_executive_officer", "chief_executive", "leader", "led_by", "head", "headed_by", "runner", "run_by"},
+	"director":           {"directed_by", "managing_director"},
+	"capital":            {"capital_city"},
+	"located_in":         {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},
+	"comes_from":         {"hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
+	"religion":           {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in", "converts_to", "converted_to"},
+	"speaks":             {"fluent_in", "languages_spoken", "language_spoken", "speaker_of", "native_speaker_of", "fluent_speaker_of"},
+	"member_of":          {"part_of", "membership_of", "member"},
+	"child":              {"son", "daughter", "children", "kid"},
+	"lives_in":           {"resides_in", "residence", "home", "current_city", "place_of_residence", "moves_to", "moved_to", "relocates_to", "relocated_to"},
+	"head_coach":         {"coach", "coached_by"},
+	"manager":            {"line_manager", "boss", "supervisor", "supervised_by", "managed_by", "reports_to"},
+	"record_label":       {"signed_to", "label", "records_for"},
+	"official_language":  {"language_of_state", "official_tongue"},
+	"position":           {"plays_as", "position_played", "plays_position", "plays_position_of"},
+	"broadcaster":        {"aired_by", "premieres_on", "premiered_on", "premiers_on", "broadcast_on", "original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
+	"twinned_with":       {"sister_city", "twin_city", "twin_town", "sister_town", "partner_city", "twinned_administrative_body"},
+	"genre":              {"music", "music_genre", "musical_genre", "film_genre", "literary_genre", "artistic_genre", "type_of_music", "kind_of_music", "style_of_music"},
+	"original_language":  {"original_language_of_work", "language_of_original_work"},
+	"written_in":         {"language_of_work", "language_of_work_or_name", "in_language"},
+	"sport":              {"plays_sport", "sports"},
+	"team":               {"plays_for", "played_for", "member_of_sports_team", "club", "sports_team"},
+	"native_language":    {"mother_tongue", "first_language", "native_tongue"},
+	"salary":             {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns"},
+	"phone_number":       {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
+	"email":              {"email_address", "e-mail", "e_mail", "mail_address"},
 }
 
 var canonicalRelation = func() map[string]string {

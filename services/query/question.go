@@ -696,6 +696,14 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 			// tagger read "follow" as a noun).
 			j--
 		}
+		// "X's place of birth", "X's country of citizenship": an "of"-compound without a determiner inside
+		// is one relational noun, as after "the" (nounPhraseBefore).
+		for j > from && j+1 < len(t) && p.low(j) == "of" && !t[j].used && p.isNoun(j+1) && !t[j+1].ent {
+			j += 2
+			for j < len(t) && p.isNoun(j) && !t[j].ent {
+				j++
+			}
+		}
 		if j > from {
 			t[e].used = true
 			p.addNounUnit(from, j, false)
@@ -1002,7 +1010,7 @@ func (p *qparser) verbGroup(i int, gap []string, subjectIsAnswer, beAux, inClaus
 	}
 	start := j
 	// Idioms first: "pass away", "do for a living", "tie the knot".
-	if id, n := matchIdiom(t[j:]); n > 0 {
+	if id, n := matchIdiom(t[j:]); n > 0 && (!id.untyped || len(p.q.typ) == 0) {
 		u := p.unitFromIdiom(id, j, j+n, gap)
 		p.markUsed(i, j+n)
 		return u, j + n, true
@@ -1691,6 +1699,8 @@ type idiom struct {
 	verb    string
 	passive bool
 	noun    string
+	// untyped idioms hold only in a question that names no kind of answer ("What does X do?").
+	untyped bool
 }
 
 // idioms are common English idioms for the relations people ask about: dying, making a living, marrying,
@@ -1703,6 +1713,9 @@ var idioms = []idiom{
 	{pattern: []string{"do", "for", "work"}, noun: "occupation"},
 	{pattern: []string{"do", "for", "money"}, noun: "occupation"},
 	{pattern: []string{"work", "as"}, noun: "occupation"},
+	// "What does Emma do?" with nothing after the verb asks what she does for a living ("What sport does
+	// she do?" names its own kind).
+	{pattern: []string{"do", "$"}, noun: "occupation", untyped: true},
 	{pattern: []string{"tie", "the", "knot"}, verb: "marry"},
 	{pattern: []string{"get", "married"}, verb: "marry"},
 	{pattern: []string{"set", "up"}, verb: "found"},
@@ -1724,11 +1737,20 @@ var idioms = []idiom{
 // matchIdiom returns the idiom at the start of ts and how many tokens it spans.
 func matchIdiom(ts []qtok) (idiom, int) {
 	for _, id := range idioms {
-		if len(ts) < len(id.pattern) {
+		pattern := id.pattern
+		atEnd := pattern[len(pattern)-1] == "$"
+		if atEnd {
+			// "$": the idiom ends the question.
+			pattern = pattern[:len(pattern)-1]
+			if len(ts) != len(pattern) {
+				continue
+			}
+		}
+		if len(ts) < len(pattern) {
 			continue
 		}
 		ok := true
-		for j, w := range id.pattern {
+		for j, w := range pattern {
 			if ts[j].ent {
 				ok = false
 				break
@@ -1746,7 +1768,7 @@ func matchIdiom(ts []qtok) (idiom, int) {
 			}
 		}
 		if ok {
-			return id, len(id.pattern)
+			return id, len(pattern)
 		}
 	}
 	return idiom{}, 0

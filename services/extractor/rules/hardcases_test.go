@@ -66,11 +66,12 @@ func TestHardCases(t *testing.T) {
 		{name: "inverse copula", content: "Canberra is the capital of Australia.",
 			want: []claim{{"australia", "capital", "Canberra", false}}, functional: []string{"Canberra"}},
 		{name: "office in capitals", content: "Emmanuel Macron is the President of France.",
-			want: []claim{{"france", "president", "Emmanuel Macron", false}}, functional: []string{"Emmanuel Macron"}},
+			want: []claim{{"france", "head_of_state", "Emmanuel Macron", false}}, functional: []string{"Emmanuel Macron"}},
 		{name: "apposition", content: "Tim Cook, the CEO of Apple, visited Berlin.",
 			want: []claim{{"apple", "ceo", "Tim Cook", false}, {"tim_cook", "visits", "Berlin", false}}},
+		// Running an organization is leading it, as its chief executive: one fact, said twice.
 		{name: "role after the object", content: "Satya Nadella runs Microsoft as CEO.",
-			want: []claim{{"satya_nadella", "runs", "Microsoft", false}, {"microsoft", "ceo", "Satya Nadella", false}}},
+			want: []claim{{"microsoft", "ceo", "Satya Nadella", false}}, functional: []string{"Satya Nadella"}},
 		{name: "light verb", content: "Anna holds French citizenship.",
 			want: []claim{{"anna", "citizen_of", "French", false}}},
 		{name: "relative clause subject", content: "The studio that produced Spirited Away is Studio Ghibli.",
@@ -312,7 +313,7 @@ func TestHardCases(t *testing.T) {
 		{name: "a native of a place", content: "Henrik Aas is a Narvik native.",
 			want: []claim{{"henrik_aas", "born_in", "Narvik", false}}},
 		{name: "at the helm", content: "Siri Lund is at the helm of Velto.",
-			want: []claim{{"velto", "head", "Siri Lund", false}}, functional: []string{"Siri Lund"}},
+			want: []claim{{"velto", "ceo", "Siri Lund", false}}, functional: []string{"Siri Lund"}},
 		{name: "a verb synonym of writing in the passive", content: "Cold Harbour was penned by Ida Berg.",
 			want: []claim{{"cold_harbour", "author", "Ida Berg", false}}},
 		{name: "fronted topic owns a definite relational noun", content: "In Tarvia, the head of state is Ana Ruiz.",
@@ -489,6 +490,13 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "diet", "vegan", false}}},
 		{name: "a pair said as one thing stays whole", content: "Ines loves salt and pepper.",
 			absent: []claim{{"ines", "", "salt", false}, {"ines", "", "pepper", false}}},
+		// Leading or running an organization is being its chief executive.
+		{name: "led by", content: "Brightwave is led by Omar Haddad.",
+			want: []claim{{"brightwave", "ceo", "Omar Haddad", false}}, functional: []string{"Omar Haddad"}},
+		{name: "run by", content: "Kestrel Foods is run by Abena Mensah.",
+			want: []claim{{"kestrel_foods", "ceo", "Abena Mensah", false}}, functional: []string{"Abena Mensah"}},
+		{name: "converting to a religion", content: "Ana Lucas converted to Islam.",
+			want: []claim{{"ana_lucas", "religion", "Islam", false}}},
 	}
 	e := New()
 	for _, c := range cases {
