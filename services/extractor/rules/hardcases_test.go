@@ -490,6 +490,14 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "diet", "vegan", false}}},
 		{name: "a pair said as one thing stays whole", content: "Ines loves salt and pepper.",
 			absent: []claim{{"ines", "", "salt", false}, {"ines", "", "pepper", false}}},
+		// Moving or changing one of the subject's own attributes gives it the value after "to"; moving a thing
+		// that names no attribute does not.
+		{name: "moving its own attribute", content: "Velmora moved its capital to Tarsk.",
+			want: []claim{{"velmora", "capital", "Tarsk", false}}, functional: []string{"Tarsk"}},
+		{name: "relocating the headquarters", content: "Corvane relocated its headquarters to York.",
+			want: []claim{{"corvane", "headquartered_in", "York", false}}, functional: []string{"York"}},
+		{name: "moving a thing", content: "Ana moved her car to the garage.",
+			absent: []claim{{"ana", "car", "", false}, {"ana", "lives_in", "", false}}},
 		// Leading or running an organization is being its chief executive.
 		{name: "led by", content: "Brightwave is led by Omar Haddad.",
 			want: []claim{{"brightwave", "ceo", "Omar Haddad", false}}, functional: []string{"Omar Haddad"}},
@@ -497,6 +505,16 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kestrel_foods", "ceo", "Abena Mensah", false}}, functional: []string{"Abena Mensah"}},
 		{name: "converting to a religion", content: "Ana Lucas converted to Islam.",
 			want: []claim{{"ana_lucas", "religion", "Islam", false}}},
+		// Going to (attending, transferring to) a university is being educated there; transferring replaces
+		// the place before.
+		{name: "transferring to a university", content: "I transferred to Leeds Beckett University.",
+			want: []claim{{"kim", "educated_at", "Leeds Beckett University", false}}, functional: []string{"Leeds Beckett University"},
+			absent: []claim{{"kim", "works_in", "", false}, {"kim", "school", "", false}}},
+		{name: "a student at a college", content: "Emma is a nursing student at Sacramento City College.",
+			want:   []claim{{"emma", "educated_at", "Sacramento City College", false}},
+			absent: []claim{{"emma", "occupation", "", false}}},
+		{name: "attending a university", content: "Emma attends the University of Leeds.",
+			want: []claim{{"emma", "educated_at", "the University of Leeds", false}}, absent: []claim{{"emma", "school", "", false}}},
 	}
 	e := New()
 	for _, c := range cases {

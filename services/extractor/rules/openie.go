@@ -847,6 +847,22 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			}
 		}
 	}
+	if movingVerbs[lemma] && p.tag(j) == "PRP$" {
+		// "Velmora moved its capital to Tarsk", "Acme changed its name to Beta": what the subject moves or
+		// changes is one of its own attributes (a relational noun after a possessive), and "to" names the value
+		// it has now.
+		// The noun must name an attribute (a relation English names, as namedRole) or an event given a new
+		// date ("moved our wedding to May 3"): "moved her car to the garage" gives the car no value.
+		if rel, ok := p.nounPhrase(j); ok && rel.to+1 < len(p.toks) && p.low(rel.to) == "to" {
+			key := relKeyNoun(p, rel)
+			moved := p.objects(rel.to+1, func(obj string, isDate bool) triple {
+				return triple{subject: subjText, relation: p.nounText(rel), object: obj, key: key, definite: true, change: true}
+			})
+			if len(moved) > 0 && (namedRole(key) || moved[0].objectIsDate) {
+				return moved
+			}
+		}
+	}
 	if lightVerbs[lemma] {
 		// "X has its headquarters in Y" → (X, headquarters in, Y), as "X's headquarters are in Y"; "X has a
 		// job at Y" → (X, job at, Y).
@@ -987,6 +1003,11 @@ var changeVerbs = map[string]string{
 	// Transferring (intransitive) is moving to another post of the same employer: where one works changes.
 	"transfer|to": "works_in",
 }
+
+// movingVerbs are the verbs of English that move or change a thing from one place or value to another
+// ("move", "relocate", "shift", "transfer", "change", "switch"): with the subject's own attribute as object and
+// "to" after it, the attribute takes the value after "to".
+var movingVerbs = map[string]bool{"move": true, "relocate": true, "shift": true, "transfer": true, "change": true, "switch": true}
 
 // roleNoun is the noun naming whoever does what verb lemma says, as the relation of the thing it is done to:
 // a role noun English uses as a verb unchanged ("chairs" → chair, "heads" → head, "coaches" → coach), else

@@ -46,7 +46,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.5.0"
+	Version = "2.6.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.

@@ -21,6 +21,27 @@ var schoolWords = map[string]bool{"school": true, "academy": true, "elementary":
 	"kindergarten": true, "preschool": true, "pre-school": true, "daycare": true, "nursery": true,
 	"montessori": true, "primary": true, "middle": true, "prep": true, "gymnasium": true, "lyceum": true}
 
+// higherEdWords are the English nouns that name a place of higher education in its name ("Leeds Beckett
+// University", "University of Leeds", "Sacramento City College", "Royal Conservatory"). Someone who goes to,
+// attends, enrolls at or transfers to one is educated there (`educated_at`, as "studies at"), not at a
+// `school`; enrolling and transferring say the new place replaces the one before.
+var higherEdWords = map[string]bool{"university": true, "college": true, "polytechnic": true, "conservatory": true,
+	"conservatoire": true, "institute": true}
+
+// higherEdVerbs are the verbs of schoolVerbs that say someone is a student at a place of higher education;
+// starting or beginning at a university may be a job.
+var higherEdVerbs = map[string]bool{"go": true, "attend": true, "enroll": true, "enrol": true, "transfer": true}
+
+// higherEdName reports whether a capitalized phrase names a place of higher education.
+func higherEdName(obj string) bool {
+	for _, w := range strings.Fields(strings.TrimRight(obj, ".,;!? ")) {
+		if higherEdWords[strings.ToLower(w)] && nlp.Capitalized(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // schoolVerbs are the verbs, by lemma, with which English says someone goes to a school; true marks the
 // verbs of change, whose object replaces the school before.
 var schoolVerbs = map[string]bool{"go": false, "attend": false, "start": true, "begin": true, "enroll": true,
@@ -29,6 +50,9 @@ var schoolVerbs = map[string]bool{"go": false, "attend": false, "start": true, "
 // reSchoolAt finds the school in an object that says what the subject does there ("kindergarten at
 // Hawthorne Elementary", "third grade at Westbrook High").
 var reSchoolAt = regexp.MustCompile(`\b(?:at|to|in)\s+(\p{Lu}.*)$`)
+
+// reStudentAt is an occupation's object "(a) (nursing) student at PLACE".
+var reStudentAt = regexp.MustCompile(`^(?i:(?:an?\s+)?(?:[\pL-]+\s+)?(?:student|pupil)\s+(?:at|of|in))\s+(\p{Lu}.*)$`)
 
 // reCausativeMove is "(we) moved/switched/transferred/enrolled NAME to/in/at SCHOOL": the name is the one
 // who goes to the school.
@@ -79,8 +103,18 @@ func schoolSpecs(clause string, specs []spec) []spec {
 		if m := reSchoolAt.FindStringSubmatch(obj); m != nil && ok && schoolName(m[1]) {
 			obj = m[1]
 		}
-		if ok && schoolName(obj) && !strings.HasPrefix(s.key, "used_to_") {
+		if m := reStudentAt.FindStringSubmatch(obj); m != nil && s.key == "occupation" {
+			// "Emma is a student at Leeds Beckett University": being a student (pupil) at a place is going
+			// there, a school or a university, not a job.
+			obj, verb, ok, change = m[1], "attend", true, false
+		}
+		switch {
+		case strings.HasPrefix(s.key, "used_to_"):
+		case ok && schoolName(obj):
 			s.predicate, s.key, s.object = "goes to school at", "school", strings.TrimRight(obj, ".,;!? ")
+			s.change = s.change || change || changeCue(clause)
+		case higherEdVerbs[verb] && higherEdName(obj):
+			s.predicate, s.key, s.object = "studies at", "educated_at", strings.TrimRight(obj, ".,;!? ")
 			s.change = s.change || change || changeCue(clause)
 		}
 		if moved.key != "" && s.subject == moved.subject && s.key == "school" {

@@ -243,8 +243,8 @@ var reAndVerb = regexp.MustCompile(`,?\s+and\s+(?:then\s+)?(?:(?:also|finally|ju
 // reColonClause is a colon between two clauses ("The raise came through: my salary is now €58,500").
 var reColonClause = regexp.MustCompile(`:\s+((?:my|our|the|I|we|[A-Z]\w*)\s)`)
 
-// splitAndI splits "I live in Toronto and I work for Shopify" into two clauses; a short left part stays
-// whole ("My GF and I went ...").
+// splitAndI splits "I live in Toronto and I work for Shopify" into two clauses; a short left part without a
+// verb stays whole ("My GF and I went ...").
 func splitAndI(clauses []string) []string {
 	var out []string
 	var split []string
@@ -263,10 +263,14 @@ func splitAndI(clauses []string) []string {
 	clauses = nil
 	for _, c := range split {
 		// "We talked it over and raised our budget to $3,250": the second verb phrase keeps the subject.
-		if m := reAndVerb.FindStringSubmatchIndex(c); m != nil && reFirstSubject.MatchString(c) {
+		if m := reAndVerb.FindStringSubmatchIndex(c); m != nil && (reFirstSubject.MatchString(c) || diaryStart(c)) {
 			w := c[m[2]:m[3]]
 			if b, ok := verbBase(w); ok && b != w && !strings.HasSuffix(w, "ing") {
+				// A diary clause ("Sold the Focus and bought a Niro") leaves out its subject, the speaker.
 				subj := reFirstSubject.FindString(c)
+				if subj == "" {
+					subj = "I "
+				}
 				clauses = append(clauses, strings.TrimSpace(c[:m[0]]), subj+c[m[2]:])
 				continue
 			}
@@ -276,7 +280,8 @@ func splitAndI(clauses []string) []string {
 	for _, c := range clauses {
 		for {
 			loc := reAndI.FindStringSubmatchIndex(c)
-			if loc == nil || len(strings.Fields(c[:loc[0]])) < 3 {
+			// "I retrained and I'm now …": a left part with a verb of its own is a clause however short.
+			if loc == nil || len(strings.Fields(c[:loc[0]])) < 3 && !hasVerbWord(c[:loc[0]]) {
 				break
 			}
 			out = append(out, strings.TrimSpace(c[:loc[0]]))
@@ -285,6 +290,20 @@ func splitAndI(clauses []string) []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// diaryStart reports a clause that starts with a verb in the past tense, its subject (the speaker) left out
+// as in a diary or a chat ("Sold the Focus last week", "Finally quit my job").
+func diaryStart(c string) bool {
+	for _, w := range strings.Fields(c) {
+		w = strings.ToLower(strings.Trim(w, ",.;!?\"'"))
+		if adverbs[w] {
+			continue
+		}
+		b, ok := verbBase(w)
+		return ok && b != w && !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "s")
+	}
+	return false
 }
 
 // reFirstSubject is a first-person subject at the start of a clause.

@@ -15,6 +15,12 @@ import (
 const (
 	// updateVerb is a verb of change whose "to" phrase is the new value.
 	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded)`
+	// updateDone is a verb of change in its base form after a verb saying it was done ("had to push the
+	// wedding back", "decided to move the party"): the change happened.
+	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise)`
+	// updateParticle is the adverbial particle of a phrasal verb of change after its object ("pushed the
+	// wedding back to", "moved the party up to").
+	updateParticle = `(?:\s+(?:back|forward|up|out))?`
 	// updateAttr is the attribute's noun phrase (without its determiner).
 	updateAttr = `([a-zA-Z][\w\s'/-]{1,60}?)`
 	// updateFrom is an optional "from X" before "to Y".
@@ -30,7 +36,7 @@ var (
 	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
 	// "I've adjusted the snack budget to $75"
 	// (the agent may be someone else: "My landlord raised the rent to R$ 3.650")
-	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + updateVerb + `\s+(?:my|our|the)\s+` + updateAttr + updateFrom + `\s+to\s+(\S.*)$`)
+	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:my|our|the)\s+` + updateAttr + updateParticle + updateFrom + `\s+to\s+(\S.*)$`)
 	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
