@@ -25,6 +25,7 @@ func TestRelationKey(t *testing.T) {
 		{"dates", "partner"},
 		{"moved_to", "lives_in"},
 		{"converted_to", "religion"},
+		{"attends_university", "educated_at"},
 		// a verb whose object is a relational noun says the noun's relation
 		{"performs_genre", "genre"},
 		{"plays_music", "genre"},

@@ -1011,7 +1011,7 @@ func (p *qparser) verbGroup(i int, gap []string, subjectIsAnswer, beAux, inClaus
 	start := j
 	// Idioms first: "pass away", "do for a living", "tie the knot".
 	if id, n := matchIdiom(t[j:]); n > 0 && (!id.untyped || len(p.q.typ) == 0) {
-		u := p.unitFromIdiom(id, j, j+n, gap)
+		u := p.unitFromIdiom(id, j, j+n, gap, subjectIsAnswer)
 		p.markUsed(i, j+n)
 		return u, j + n, true
 	}
@@ -1363,6 +1363,12 @@ func (p *qparser) subjectVerb(j, s, e int, beAux bool) (relUnit, bool) {
 	}
 	if j >= s || !p.contentAt(j) {
 		return relUnit{}, false
+	}
+	if id, n := matchIdiom(t[j:s]); n > 0 && id.verb != "" && !id.passive {
+		// "Who set up X" is who founded it.
+		u := p.unitFromIdiom(id, j, j+n, nil, true)
+		p.markUsed(j, j+n)
+		return u, true
 	}
 	lemma := t[j].Lemma
 	if !nlp.IsVerb(t[j].Tag) || lemma == "" {
@@ -1723,6 +1729,8 @@ var idioms = []idiom{
 	{pattern: []string{"come", "into", "being"}, verb: "found", passive: true},
 	{pattern: []string{"go", "to", "school"}, verb: "study"},
 	{pattern: []string{"go", "to", "college"}, verb: "study"},
+	{pattern: []string{"go", "to", "university"}, verb: "study"},
+	{pattern: []string{"go", "to", "uni"}, verb: "study"},
 	{pattern: []string{"grow", "up"}, verb: "live"},
 	// Verbs whose event English names with another word, the noun a statement of it uses: one pays a price,
 	// earns a salary, flies on a flight ("How much is Linh paying for the house?" asks the price she
@@ -1774,8 +1782,9 @@ func matchIdiom(ts []qtok) (idiom, int) {
 	return idiom{}, 0
 }
 
-// unitFromIdiom builds the unit of an idiom spanning [from, to), with the prepositions after it.
-func (p *qparser) unitFromIdiom(id idiom, from, to int, gap []string) relUnit {
+// unitFromIdiom builds the unit of an idiom spanning [from, to), with the prepositions after it;
+// subjectIsAnswer as for verbGroup.
+func (p *qparser) unitFromIdiom(id idiom, from, to int, gap []string, subjectIsAnswer bool) relUnit {
 	var said []string
 	for k := from; k < to; k++ {
 		said = append(said, p.t[k].Text)
@@ -1797,7 +1806,7 @@ func (p *qparser) unitFromIdiom(id idiom, from, to int, gap []string) relUnit {
 		if id.passive {
 			form = nlp.PastRegular(id.verb)
 		}
-		u = verbUnit(id.verb, form, id.passive, preps, gap, nil, false)
+		u = verbUnit(id.verb, form, id.passive, preps, gap, nil, subjectIsAnswer)
 	}
 	u.said = strings.Join(said, " ")
 	u.field = p.t[from].field
