@@ -18,17 +18,31 @@ var (
 	reReplacedAs = regexp.MustCompile(`\b(?i:replaced|displaced|dethroned)\s+(.+?)\s+as\s+(?i:my|our)\s+((?i:[a-z-]+\s+){0,2}[a-z-]+)$`)
 )
 
-// reMutualUnion is "Name and I got married / got engaged": the reciprocal start of a union, said as the end
-// of one is, with the partner beside the speaker as the subject.
-var reMutualUnion = regexp.MustCompile(`^(?:(?i:my|our)\s+[\p{L}-]+\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?)\s+and\s+I\s+(?:(?i:have|had|just|finally|officially|recently)\s+)*(?i:(got\s+married|married|got\s+hitched|got\s+engaged|are\s+engaged|are\s+married))\b`)
+// reMutualUnion is "Name and I got married / got engaged / are getting married": the reciprocal start of a
+// union, said as the end of one is, with the partner beside the speaker as the subject. A marriage still to
+// come is an engagement, and its date, when the clause says one, is the wedding's.
+var reMutualUnion = regexp.MustCompile(`^(?:(?i:my|our)\s+[\p{L}-]+\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?)\s+and\s+I\s+(?:(?i:have|had|just|finally|officially|recently)\s+)*(?i:(got\s+married|married|got\s+hitched|got\s+engaged|are\s+engaged|are\s+married|are\s+getting\s+married|are\s+going\s+to\s+get\s+married|will\s+get\s+married|are\s+tying\s+the\s+knot))\b`)
 
 // matchEnds returns the speaker's ending claims of a clause, and the start of a union said the same way.
-func matchEnds(clause string) []spec {
-	if m := reMutualUnion.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
-		if strings.Contains(strings.ToLower(m[2]), "engaged") {
-			return []spec{{predicate: "engaged to", object: m[1], confidence: confFirst, change: true}}
+func matchEnds(clause string, dates []when) []spec {
+	if m := reMutualUnion.FindStringSubmatchIndex(clause); m != nil && !notNames[strings.ToLower(strings.Fields(clause[m[2]:m[3]])[0])] {
+		partner, how := clause[m[2]:m[3]], strings.ToLower(clause[m[4]:m[5]])
+		if strings.Contains(how, "engaged") {
+			return []spec{{predicate: "engaged to", object: partner, confidence: confFirst, change: true}}
 		}
-		return []spec{{predicate: "married to", object: m[1], confidence: confFirst, change: true}}
+		if !strings.Contains(how, "married") || strings.Contains(how, "get") {
+			// Still to come ("are getting married", "will get married", "are tying the knot"): engaged.
+			out := []spec{{predicate: "engaged to", object: partner, confidence: confFirst, change: true}}
+			for _, d := range dates {
+				if d.start >= m[1] {
+					// "… are getting married on September 14, 2025": the wedding's date.
+					out = append(out, spec{predicate: "wedding", object: strings.TrimPrefix(strings.TrimPrefix(d.phrase, "on "), "in "), confidence: confFirst, definite: true})
+					break
+				}
+			}
+			return out
+		}
+		return []spec{{predicate: "married to", object: partner, confidence: confFirst, change: true}}
 	}
 	if m := reMutualEnd.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
 		return []spec{{predicate: "broke up with", object: m[1], confidence: confFirst}}

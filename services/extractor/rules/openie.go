@@ -1732,6 +1732,13 @@ func (p *ie) objects(j int, mk func(obj string, isDate bool) triple) []triple {
 			// "…, and Tom moved": a new clause, not a list.
 			break
 		}
+		if next.to == next.from+1 && next.to < len(p.toks) && !next.proper && p.tag(next.from) == "NNS" &&
+			nlp.VerbLemma(p.low(next.from)) != p.low(next.from) && (p.tag(next.to) == "IN" && p.low(next.to) != "of" || p.tag(next.to) == "TO" || p.tag(next.to) == "DT" || p.tag(next.to) == "PRP$") {
+			// "arrives on the 20th and stays for two weeks": a bare word that is a verb's third person, with a
+			// complement after it, is a second predicate of the subject, not a second object ("lots of time"
+			// is a noun's "of").
+			break
+		}
 		j = k
 	}
 	return out

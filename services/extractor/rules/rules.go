@@ -656,7 +656,7 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 	}
 	out = append(out, matchKinship(clause, tc.speaker)...)
 	if !numbered {
-		out = append(out, matchEnds(clause)...)
+		out = append(out, matchEnds(clause, dates)...)
 	}
 	// Match on the clause without a leading time phrase ("Yesterday I took ...", "Last week, I ..."); the
 	// claim text keeps it, resolved.
@@ -686,6 +686,16 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 				attr := updateAttribute(clause[m[2]:m[3]])
 				if attr != "" {
 					return append(out, spec{predicate: attr + " due date", object: v, confidence: confFirst, definite: true})
+				}
+			}
+		}
+		if m := reTheValue.FindStringSubmatchIndex(clause); m != nil && (dateAt(dates, m[1]) || reAmountStart.MatchString(clause[m[1]:])) {
+			// "The rent is $3,100", "The closing is on June 28": in conversation, a definite noun without an
+			// owner whose value is a date or an amount is the speaker's (their rent, their closing date);
+			// "the weather is nice" names neither.
+			if v := valuePhrase(clause[m[1]:], dates, m[1]); v != "" {
+				if attr := updateAttribute(clause[m[2]:m[3]]); attr != "" {
+					return append(out, spec{predicate: attr, object: v, confidence: confFirst, definite: true})
 				}
 			}
 		}
@@ -846,15 +856,20 @@ var (
 	// reDatedEvent: "I have a dentist appointment on Tuesday at 9": an event of the speaker's and its date.
 	reDatedEvent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+(?:a|an|my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:on|at|this|next|for|in)\s`)
 	// reDue: "My thesis is due on April 30", "the report is now due May 31".
-	reDue       = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
-	reMovedTo   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
-	reMovedFrom = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
-	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
-	reBackIn    = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
-	reIsA       = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
-	reBadIsA    = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
-	reSubjVerb  = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
-	reNamedVerb = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
+	// reTheValue is "the N is VALUE": a definite common noun (lower case: "The Nile" is a name), a copula, then
+	// a date ("on June 28") or an amount.
+	reTheValue = regexp.MustCompile(`^(?:The|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:is|was|will\s+be|'s)\s+(?:(?:now|currently|still|officially|finally)\s+)?`)
+	// reAmountStart is an amount of money or a number first: "$3,100", "€58,500", "R$ 3.650", "1,200".
+	reAmountStart = regexp.MustCompile(`^(?:[$€£¥₹]|R\$|[A-Z]{3}\s)?\s?\d`)
+	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
+	reMovedTo     = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
+	reMovedFrom   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
+	reNewJob      = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
+	reBackIn      = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
+	reIsA         = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
+	reBadIsA      = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
+	reSubjVerb    = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
+	reNamedVerb   = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
 )
 
 // matchFirstPerson handles statements whose subject is the speaker ("I ...", "we ...", or none: "Lost my
