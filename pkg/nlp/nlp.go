@@ -299,6 +299,17 @@ func fixTag(ts []Token, i int) string {
 			}
 			return "NN"
 		}
+		if tag == "VB" && i > 0 && ts[i-1].Tag == "TO" {
+			// "allergic to peanuts", "allergic to penicillin": after "to" the tagger expects an infinitive, but a
+			// verb's -s form is never its base, and a word with neither a regular past nor a gerund in the
+			// dictionary is no verb: both are the noun a preposition governs.
+			if b := VerbLemma(t.Lower); b != t.Lower && ThirdPerson(b) == t.Lower {
+				return "NNS"
+			}
+			if len(t.Lower) > 2 && !Known(PastRegular(t.Lower)) && !Known(Gerund(t.Lower)) && VerbLemma(t.Lower) == t.Lower {
+				return "NN"
+			}
+		}
 		if (tag == "VBN" || tag == "VBD") && !pastShaped(t.Lower) && VerbLemma(t.Lower) == t.Lower {
 			// "X's sport is rugby union": a word with no past-tense shape that is no verb form either is the
 			// noun the tagger's context guessed wrong.

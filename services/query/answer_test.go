@@ -56,6 +56,7 @@ func TestVerbsAskTheirEventNoun(t *testing.T) {
 	f := newMemFacts()
 	f.add("Linh", "price", "$640,000", "Linh is buying the townhouse for $640,000.", 1)
 	f.add("Linh", "husband", "Bao", "Linh's husband is Bao.", 2)
+	f.add("Linh", "closing", "28 June 2025", "Linh's closing is on 28 June 2025.", 7)
 	f.add("Ingrid", "flight to Denver", "15 October 2024", "Ingrid's flight to Denver is on 15 October 2024.", 3)
 	f.add("Ingrid", "hotel", "the Maven", "Ingrid's hotel is the Maven.", 4)
 	f.add("Lukas", "salary", "€58,500", "Lukas's salary is €58,500.", 5)
@@ -64,6 +65,7 @@ func TestVerbsAskTheirEventNoun(t *testing.T) {
 		"How much is Linh paying for the townhouse?": "$640,000",
 		"When is Ingrid flying to Denver?":           "15 October 2024",
 		"How much does Lukas earn?":                  "€58,500",
+		"When does Linh close on the townhouse?":     "28 June 2025",
 	} {
 		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
 		c, _, err := r.resolve(context.Background(), q)

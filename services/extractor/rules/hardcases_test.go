@@ -259,6 +259,13 @@ func TestHardCases(t *testing.T) {
 		// A marriage still to come is an engagement; its date is the wedding's.
 		{name: "getting married", content: "Tom and I are getting married on September 14, 2025, at a vineyard in Napa.",
 			want: []claim{{"kim", "engaged_to", "Tom", false}, {"kim", "wedding", "14 September 2025", false}}},
+		// A lasting state with its preposition, said by the speaker or of someone else; a passing feeling is none.
+		{name: "an allergy", content: "Also, note for restaurant suggestions: I'm allergic to peanuts.",
+			want: []claim{{"kim", "allergic_to", "peanuts", false}}},
+		{name: "an allergy of someone else", content: "Greta is allergic to penicillin.",
+			want: []claim{{"greta", "allergic_to", "penicillin", false}}},
+		{name: "a feeling is no state", content: "I'm excited about the trip to Lisbon.",
+			absent: []claim{{"kim", "excited_about", "", false}}},
 		{name: "a vocative", content: "Oh, Mel, I live in Oslo now.",
 			want: []claim{{"kim", "lives_in", "Oslo", false}}},
 		{name: "a pet named in a later sentence", content: "We rescued a kitten last weekend. The kids named him Mochi.",

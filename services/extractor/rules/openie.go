@@ -691,8 +691,10 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 		}
 		if speaker {
 			// The speaker's states the first-person patterns do not read: "I was born in Lisbon", "I am
-			// married to Carlos", "I am a citizen of Peru" — not feelings ("I am swamped with work").
-			if vg.passive && !nonVerbsEd[p.low(vg.main)] && speakerPreps[p.low(vg.to)] || vg.copular && p.low(vg.to) == "a" && p.low(vg.to+2) == "of" {
+			// married to Carlos", "I am a citizen of Peru", "I'm allergic to peanuts" — not feelings ("I am
+			// swamped with work", "I'm excited about the trip").
+			if vg.passive && !nonVerbsEd[p.low(vg.main)] && speakerPreps[p.low(vg.to)] || vg.copular && p.low(vg.to) == "a" && p.low(vg.to+2) == "of" ||
+				vg.copular && p.lastingState(vg.to) {
 				s.pronoun = false
 				for _, t := range p.complements(s, vg) {
 					t.subject = ""
@@ -1002,6 +1004,28 @@ var changeVerbs = map[string]string{
 	"join|": "works_at", "start|at": "works_at", "marry|": "married_to",
 	// Transferring (intransitive) is moving to another post of the same employer: where one works changes.
 	"transfer|to": "works_in",
+}
+
+// lastingStates are the adjectives of English that, with a preposition, state a lasting condition of a
+// person rather than a passing feeling: health ("allergic to", "intolerant of"), ability ("fluent in",
+// "proficient in", "good at"), fear ("afraid of"), dependence ("addicted to"), interest ("interested in") and
+// kinship or union ("related to", "engaged to", "married to").
+var lastingStates = map[string]bool{"allergic": true, "intolerant": true, "fluent": true, "proficient": true,
+	"skilled": true, "good": true, "afraid": true, "scared": true, "terrified": true, "addicted": true,
+	"interested": true, "related": true, "engaged": true, "married": true}
+
+// lastingState reports a lasting state with its preposition at i, after adverbs ("allergic to", "now fluent in").
+func (p *ie) lastingState(i int) bool {
+	k := p.skipAdverbs(i)
+	return lastingStates[p.low(k)] && (p.tag(k+1) == "IN" || p.tag(k+1) == "TO")
+}
+
+// skipAdverbs returns the first index from i that is not an adverb.
+func (p *ie) skipAdverbs(i int) int {
+	for i < len(p.toks) && nlp.IsAdverb(p.tag(i)) {
+		i++
+	}
+	return i
 }
 
 // movingVerbs are the verbs of English that move or change a thing from one place or value to another
@@ -1459,10 +1483,7 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 		return nil
 	}
 	// "X is famous for Y", "X is from Y", "X is now in Y".
-	k := j
-	for k < len(p.toks) && nlp.IsAdverb(p.tag(k)) {
-		k++
-	}
+	k := p.skipAdverbs(j)
 	if k < len(p.toks) && nlp.IsAdjective(p.tag(k)) && k+1 < len(p.toks) && (p.tag(k+1) == "IN" || p.tag(k+1) == "TO") {
 		adj, prep := p.low(k), p.low(k+1)
 		return p.objects(k+2, func(obj string, isDate bool) triple {
