@@ -266,6 +266,13 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"greta", "allergic_to", "penicillin", false}}},
 		{name: "a feeling is no state", content: "I'm excited about the trip to Lisbon.",
 			absent: []claim{{"kim", "excited_about", "", false}}},
+		// A subject "X and I" states where both live, work or study; not what they did together.
+		{name: "a named person beside the speaker", content: "My brother Eli and I both work at Shopify.",
+			want: []claim{{"kim", "works_at", "Shopify", false}, {"eli", "works_at", "Shopify", false}}},
+		{name: "a shared home", content: "Tom and I live in Berlin.",
+			want: []claim{{"kim", "lives_in", "Berlin", false}, {"tom", "lives_in", "Berlin", false}}},
+		{name: "a shared evening is the speaker's", content: "Tom and I had dinner at Nopa.",
+			absent: []claim{{"tom", "", "", false}}},
 		{name: "a vocative", content: "Oh, Mel, I live in Oslo now.",
 			want: []claim{{"kim", "lives_in", "Oslo", false}}},
 		{name: "a pet named in a later sentence", content: "We rescued a kitten last weekend. The kids named him Mochi.",

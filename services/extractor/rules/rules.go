@@ -643,8 +643,7 @@ func evaluation(object string) bool {
 }
 
 // clauseSpecs runs the patterns over one assertive clause.
-func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
-	var out []spec
+func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) (out []spec) {
 	if possessiveTitle(clause) {
 		// A title ("Our Mutual Friend was written by …") is no statement of the speaker's.
 		if ts := openIE(clause, dates, numbered, false); len(ts) > 0 {
@@ -727,12 +726,35 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 			return out
 		}
 	}
+	partner := ""
 	if m := reCompound.FindStringSubmatchIndex(clause); m != nil {
 		// "My GF and I just had ..." / "Samantha and I decided ...": the speaker is the subject.
+		left := strings.TrimSuffix(strings.TrimSpace(clause[:m[2]]), " and")
+		if n := reTrailingName.FindString(left); n != "" && !notNames[strings.ToLower(strings.Fields(n)[0])] {
+			partner = n
+		}
 		cut := m[2]
 		clause = clause[cut:]
 		dates = shiftDates(dates, cut, 0)
 	}
+	defer func() {
+		// "My brother Eli and I both work at Shopify": where the speaker lives, works or studies, the named
+		// person beside them in the subject does too.
+		if partner == "" {
+			return
+		}
+		for _, s := range out {
+			key := s.key
+			if key == "" {
+				key = canon.PredicateKey(s.predicate)
+			}
+			if s.subject == "" && sharedStates[canon.RelationKey(key)] {
+				t := s
+				t.subject = partner
+				out = append(out, t)
+			}
+		}
+	}()
 	if s, ok := matchPossessive(clause, dates); ok {
 		out = append(out, s)
 	} else if s, ok := matchFirstPerson(clause, dates, firstClause); ok {
@@ -1313,10 +1335,19 @@ var (
 	reKinMore = regexp.MustCompile(`^(?:\s*,\s*|,?\s+and\s+)(\p{Lu}\p{Ll}+)\b`)
 	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+,?\s+([A-Z][a-z]+\s)`)
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
-	reLeadIn   = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+)((?:I|we)\s)`)
-	reFave     = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s)\s+(?:definitely\s+|totally\s+|really\s+|still\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s*,.*)?$`)
-	reCompound = regexp.MustCompile(`^(?:(?i:my|our)\s+[\w-]+|\p{Lu}\p{Ll}[\p{L}\p{M}]*)\s+and\s+(I|we)\b`)
+	reLeadIn = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+)((?:I|we)\s)`)
+	reFave   = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s)\s+(?:definitely\s+|totally\s+|really\s+|still\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s*,.*)?$`)
+	// reTrailingName is a name at the end of a phrase ("My brother Eli", "Samantha"): capitalized words with
+	// lower-case letters ("GF" is no name).
+	reTrailingName = regexp.MustCompile(`\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)*$`)
+	reCompound     = regexp.MustCompile(`^` + compoundPartner + `\s+and\s+(I|we)\b`)
 )
+
+// sharedStates are the relations that a subject "X and I" states of both: where one lives, works or studies,
+// was born, and one's citizenship and memberships. Relations between the two ("Tom and I got married") and
+// what they did together are not listed.
+var sharedStates = map[string]bool{"lives_in": true, "works_at": true, "works_in": true, "educated_at": true,
+	"school": true, "born_in": true, "citizen_of": true, "member_of": true, "team": true}
 
 // matchMyFavourite handles "Blue's my fave", "Star Wars is my favorite movie".
 func matchMyFavourite(clause string, dates []when) (spec, bool) {

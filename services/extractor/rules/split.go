@@ -280,8 +280,12 @@ func splitAndI(clauses []string) []string {
 	for _, c := range clauses {
 		for {
 			loc := reAndI.FindStringSubmatchIndex(c)
-			// "I retrained and I'm now …": a left part with a verb of its own is a clause however short.
-			if loc == nil || len(strings.Fields(c[:loc[0]])) < 3 && !hasVerbWord(c[:loc[0]]) {
+			// "I retrained and I'm now …": a left part with a verb of its own is a clause however short; "My
+			// brother Eli and I …" is a subject.
+			if loc == nil {
+				break
+			}
+			if left := c[:loc[0]]; len(strings.Fields(left)) < 3 && !hasVerbWord(left) || reCompoundWhole.MatchString(strings.TrimSpace(left)) {
 				break
 			}
 			out = append(out, strings.TrimSpace(c[:loc[0]]))
@@ -305,6 +309,14 @@ func diaryStart(c string) bool {
 	}
 	return false
 }
+
+// reCompoundWhole is a whole phrase that can stand beside "I" in a subject: "My brother Eli", "our neighbour",
+// "Samantha".
+var reCompoundWhole = regexp.MustCompile(`^` + compoundPartner + `$`)
+
+// compoundPartner is who stands beside "I" or "we" in a subject: a possessive and a noun, perhaps a name
+// after it, or a name alone.
+const compoundPartner = `(?:(?i:my|our)\s+[\w-]+(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}]*)?|\p{Lu}\p{Ll}[\p{L}\p{M}]*)`
 
 // reFirstSubject is a first-person subject at the start of a clause.
 var reFirstSubject = regexp.MustCompile(`^(?:I|We|we)\s`)
