@@ -273,6 +273,13 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "lives_in", "Berlin", false}, {"tom", "lives_in", "Berlin", false}}},
 		{name: "a shared evening is the speaker's", content: "Tom and I had dinner at Nopa.",
 			absent: []claim{{"tom", "", "", false}}},
+		// Taking a job offer is going to work there; an offer alone is not.
+		{name: "an offer taken", content: "Eli got an offer from Amazon and took it.",
+			want: []claim{{"eli", "works_at", "Amazon", false}}, functional: []string{"Amazon"}},
+		{name: "an offer accepted", content: "I accepted an offer from Stripe.",
+			want: []claim{{"kim", "works_at", "Stripe", false}}},
+		{name: "an offer declined", content: "Eli got an offer from Amazon but turned it down.",
+			absent: []claim{{"eli", "works_at", "", false}}},
 		{name: "a vocative", content: "Oh, Mel, I live in Oslo now.",
 			want: []claim{{"kim", "lives_in", "Oslo", false}}},
 		{name: "a pet named in a later sentence", content: "We rescued a kitten last weekend. The kids named him Mochi.",

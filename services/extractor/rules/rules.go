@@ -706,6 +706,14 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 			out = append(out, s)
 		}
 	}
+	if m := reOfferTaken.FindStringSubmatch(clause); m != nil && (m[1] == "I" || !notNames[strings.ToLower(strings.Fields(m[1])[0])]) {
+		// Taking a job offer from an organization is going to work there.
+		subject, org := m[1], m[2]+m[3]
+		if subject == "I" {
+			subject = ""
+		}
+		return append(out, spec{subject: subject, predicate: "works at", object: org, key: "works_at", confidence: confFirst, change: true})
+	}
 	// Open information extraction from the parts of speech: every relation of a statement about someone or
 	// something else; the passive and copular relations of the speaker's own ("I was born in Lisbon").
 	if ts := openIE(clause, dates, numbered, firstPersonClause(clause)); len(ts) > 0 {
@@ -886,12 +894,15 @@ var (
 	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
 	reMovedTo     = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
 	reMovedFrom   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
-	reNewJob      = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
-	reBackIn      = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
-	reIsA         = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
-	reBadIsA      = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
-	reSubjVerb    = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
-	reNamedVerb   = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
+	// reOfferTaken is an accepted job offer: "Eli got an offer from Amazon and took it", "I accepted an offer
+	// from Stripe", "Mia took the job offer at Figma".
+	reOfferTaken = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?:(?:got|received|had)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)\s+and\s+(?:(?i:just|finally)\s+)?(?:took|accepted|signed)\s+it|(?:accepted|took|signed)\s+(?:a|an|the|their|its)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*))`)
+	reNewJob     = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
+	reBackIn     = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
+	reIsA        = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
+	reBadIsA     = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
+	reSubjVerb   = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
+	reNamedVerb  = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
 )
 
 // matchFirstPerson handles statements whose subject is the speaker ("I ...", "we ...", or none: "Lost my
