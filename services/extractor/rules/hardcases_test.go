@@ -728,6 +728,9 @@ func TestCoordinatedObjectsHaveTextsOfTheirOwn(t *testing.T) {
 		"Greta has a big aviary and lots of time.":      {"Greta has a big aviary.", "Greta has lots of time."},
 		"Tom speaks French, German, and Italian fluently.": {"Tom speaks French fluently.", "Tom speaks German fluently.",
 			"Tom speaks Italian fluently."},
+		// Shared by the speaker and someone named beside them: when one moves on, the other's text must not
+		// still name them.
+		"Eli and I both work at Shopify.": {"Kim works at Shopify.", "Eli works at Shopify."},
 	} {
 		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at})
 		if got := texts(got); strings.Join(got, "|") != strings.Join(want, "|") {

@@ -751,14 +751,17 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		if partner == "" {
 			return
 		}
-		for _, s := range out {
+		// Each gets a text of its own: when one of them moves on, the other's text must not still name them.
+		for i, n := 0, len(out); i < n; i++ {
+			s := &out[i]
 			key := s.key
 			if key == "" {
 				key = canon.PredicateKey(s.predicate)
 			}
 			if s.subject == "" && sharedStates[canon.RelationKey(key)] {
-				t := s
-				t.subject = partner
+				t := *s
+				t.subject, t.text = partner, canon.ClaimText(partner, s.predicate, s.object)
+				s.text = canon.ClaimText(tc.speaker, s.predicate, s.object)
 				out = append(out, t)
 			}
 		}
