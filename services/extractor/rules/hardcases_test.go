@@ -270,7 +270,9 @@ func TestHardCases(t *testing.T) {
 		{name: "a named person beside the speaker", content: "My brother Eli and I both work at Shopify.",
 			want: []claim{{"kim", "works_at", "Shopify", false}, {"eli", "works_at", "Shopify", false}}},
 		{name: "a shared home", content: "Tom and I live in Berlin.",
-			want: []claim{{"kim", "lives_in", "Berlin", false}, {"tom", "lives_in", "Berlin", false}}},
+			want: []claim{{"kim", "lives_in", "Berlin", false}, {"tom", "lives_in", "Berlin", false}, {"kim", "lives_with", "Tom", false}}},
+		{name: "a relative by marriage", content: "My mother-in-law Rosa arrives on the 20th.",
+			want: []claim{{"kim", "mother_in_law", "Rosa", false}, {"rosa", "arrives_on", "the 20th", false}}},
 		{name: "a shared evening is the speaker's", content: "Tom and I had dinner at Nopa.",
 			absent: []claim{{"tom", "", "", false}}},
 		// Taking a job offer is going to work there; an offer alone is not.

@@ -159,6 +159,12 @@ var kinship = map[string]string{
 	"coach": "coach", "teacher": "teacher", "roommate": "roommate", "neighbor": "neighbor", "neighbour": "neighbor",
 	"teammate": "teammate", "dog": "dog", "cat": "cat", "puppy": "dog", "pup": "dog", "kitten": "cat",
 	"pet": "pet", "turtle": "pet", "bird": "pet", "horse": "pet", "snake": "pet", "hamster": "pet",
+	// Relatives by marriage and step-relatives, grandchildren and twins: the rest of English kinship terms.
+	"mother-in-law": "mother-in-law", "father-in-law": "father-in-law", "sister-in-law": "sister-in-law",
+	"brother-in-law": "brother-in-law", "son-in-law": "son-in-law", "daughter-in-law": "daughter-in-law",
+	"stepmother": "stepmother", "stepfather": "stepfather", "stepson": "stepson", "stepdaughter": "stepdaughter",
+	"stepbrother": "stepbrother", "stepsister": "stepsister", "grandson": "grandson", "granddaughter": "granddaughter",
+	"grandchild": "grandchild", "twin": "twin",
 }
 
 // notNames are capitalized words that start sentences but do not name anyone.

@@ -763,6 +763,11 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 				t.subject, t.text = partner, canon.ClaimText(partner, s.predicate, s.object)
 				s.text = canon.ClaimText(tc.speaker, s.predicate, s.object)
 				out = append(out, t)
+				if canon.RelationKey(key) == "lives_in" {
+					// "Joaquín and I rent a place in Providencia": they live together.
+					out = append(out, spec{predicate: "lives with", object: partner, key: "lives_with", confidence: s.confidence,
+						text: canon.ClaimText(tc.speaker, "lives with", partner)})
+				}
 			}
 		}
 	}()
