@@ -1733,8 +1733,8 @@ var idioms = []idiom{
 	{pattern: []string{"go", "to", "uni"}, verb: "study"},
 	{pattern: []string{"grow", "up"}, verb: "live"},
 	// Verbs whose event English names with another word, the noun a statement of it uses: one pays a price,
-	// earns a salary, closes on a house at its closing, flies on a flight ("How much is Linh paying for the house?" asks the price she
-	// stated; "When is Ingrid flying to Denver?" the date of her flight).
+	// earns a salary, closes on a house at its closing, flies on a flight ("How much is Linh paying for the
+	// house?" asks the price she stated; "When is Ingrid flying to Denver?" the date of her flight).
 	{pattern: []string{"pay", "for"}, noun: "price"},
 	{pattern: []string{"cost"}, noun: "price"},
 	{pattern: []string{"earn"}, noun: "salary"},
