@@ -282,6 +282,10 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "works_at", "Stripe", false}}},
 		{name: "an offer declined", content: "Eli got an offer from Amazon but turned it down.",
 			absent: []claim{{"eli", "works_at", "", false}}},
+		// A date is no place: an event moved to a date gets that date, nobody lives in it.
+		{name: "an event moved to a date", content: "Emma's party moved to Saturday.",
+			want:   []claim{{"emma", "party", "", false}},
+			absent: []claim{{"", "lives_in", "", false}}},
 		{name: "a vocative", content: "Oh, Mel, I live in Oslo now.",
 			want: []claim{{"kim", "lives_in", "Oslo", false}}},
 		{name: "a pet named in a later sentence", content: "We rescued a kitten last weekend. The kids named him Mochi.",

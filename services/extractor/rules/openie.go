@@ -935,9 +935,19 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	if change, ok := changeVerbs[lemma+"|"+prep]; ok {
 		// "moved to Seattle", "joined Anthropic": the value of a slot of everyday life changes.
 		key, relation = change, strings.ReplaceAll(change, "_", " ")
-		return p.objects(k, func(obj string, isDate bool) triple {
+		moved := p.objects(k, func(obj string, isDate bool) triple {
 			return triple{subject: subjText, relation: relation, object: obj, key: key, change: true}
 		})
+		if len(moved) == 0 || !moved[0].objectIsDate && !weekdayFirst(moved[0].object) {
+			return moved
+		}
+		// "Emma's party moved to Saturday": a date (or a bare weekday, which the date reader leaves to its
+		// context) is no place; an owner's event got a new date.
+		if s.possessor != nil && !s.proper {
+			return []triple{{subject: p.span(s.possessor.from, s.possessor.to), relation: p.nounText(s), object: moved[0].object,
+				key: relKeyNoun(p, s), definite: true, change: true, objectIsDate: true}}
+		}
+		return nil
 	}
 	var out []triple
 	roleAt := -1
@@ -1026,6 +1036,16 @@ func (p *ie) skipAdverbs(i int) int {
 		i++
 	}
 	return i
+}
+
+// weekdayFirst reports a phrase that starts with the name of a weekday ("Saturday", "Friday at 2 pm").
+func weekdayFirst(s string) bool {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return false
+	}
+	_, ok := weekdays[strings.ToLower(strings.Trim(f[0], ",."))]
+	return ok
 }
 
 // movingVerbs are the verbs of English that move or change a thing from one place or value to another
