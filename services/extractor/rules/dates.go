@@ -19,6 +19,11 @@ type when struct {
 	future bool
 }
 
+// value is the date as a value: the phrase without its preposition ("on 7 May 2023" → "7 May 2023").
+func (d when) value() string {
+	return strings.TrimPrefix(strings.TrimPrefix(d.phrase, "on "), "in ")
+}
+
 var months = map[string]time.Month{
 	"january": time.January, "jan": time.January, "february": time.February, "feb": time.February,
 	"march": time.March, "mar": time.March, "april": time.April, "apr": time.April, "may": time.May,

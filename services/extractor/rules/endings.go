@@ -36,7 +36,7 @@ func matchEnds(clause string, dates []when) []spec {
 			for _, d := range dates {
 				if d.start >= m[1] {
 					// "… are getting married on September 14, 2025": the wedding's date.
-					out = append(out, spec{predicate: "wedding", object: strings.TrimPrefix(strings.TrimPrefix(d.phrase, "on "), "in "), confidence: confFirst, definite: true})
+					out = append(out, spec{predicate: "wedding", object: d.value(), confidence: confFirst, definite: true})
 					break
 				}
 			}

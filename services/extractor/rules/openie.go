@@ -1711,7 +1711,7 @@ func (p *ie) objects(j int, mk func(obj string, isDate bool) triple) []triple {
 	// A date object.
 	for _, d := range p.dates {
 		if d.start == p.toks[j].Start || (d.start <= p.toks[j].Start && p.toks[j].Start < d.end) {
-			v := strings.TrimPrefix(strings.TrimPrefix(d.phrase, "on "), "in ")
+			v := d.value()
 			t := mk(v, true)
 			t.objectIsDate = true
 			return []triple{t}

@@ -643,7 +643,8 @@ func evaluation(object string) bool {
 }
 
 // clauseSpecs runs the patterns over one assertive clause.
-func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) (out []spec) {
+func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
+	var out []spec
 	if possessiveTitle(clause) {
 		// A title ("Our Mutual Friend was written by …") is no statement of the speaker's.
 		if ts := openIE(clause, dates, numbered, false); len(ts) > 0 {
@@ -745,32 +746,6 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		clause = clause[cut:]
 		dates = shiftDates(dates, cut, 0)
 	}
-	defer func() {
-		// "My brother Eli and I both work at Shopify": where the speaker lives, works or studies, the named
-		// person beside them in the subject does too.
-		if partner == "" {
-			return
-		}
-		// Each gets a text of its own: when one of them moves on, the other's text must not still name them.
-		for i, n := 0, len(out); i < n; i++ {
-			s := &out[i]
-			key := s.key
-			if key == "" {
-				key = canon.PredicateKey(s.predicate)
-			}
-			if s.subject == "" && sharedStates[canon.RelationKey(key)] {
-				t := *s
-				t.subject, t.text = partner, canon.ClaimText(partner, s.predicate, s.object)
-				s.text = canon.ClaimText(tc.speaker, s.predicate, s.object)
-				out = append(out, t)
-				if canon.RelationKey(key) == "lives_in" {
-					// "Joaquín and I rent a place in Providencia": they live together.
-					out = append(out, spec{predicate: "lives with", object: partner, key: "lives_with", confidence: s.confidence,
-						text: canon.ClaimText(tc.speaker, "lives with", partner)})
-				}
-			}
-		}
-	}()
 	if s, ok := matchPossessive(clause, dates); ok {
 		out = append(out, s)
 	} else if s, ok := matchFirstPerson(clause, dates, firstClause); ok {
@@ -789,6 +764,35 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		if s, ok := matchNamed(clause[m[2]:], shiftDates(dates, m[2], 0)); ok {
 			s.text = thirdPersonText(replaceDates(clause, dates), tc.speaker)
 			out = append(out, s)
+		}
+	}
+	return withPartner(out, partner, tc.speaker)
+}
+
+// withPartner adds, for a subject "X and I" ("My brother Eli and I both work at Shopify"), the speaker's
+// shared states (sharedStates) for the named partner too, and that they live together. Each gets a text of
+// its own: when one of them moves on, the other's text must not still name them.
+func withPartner(out []spec, partner, speaker string) []spec {
+	if partner == "" {
+		return out
+	}
+	for i, n := 0, len(out); i < n; i++ {
+		s := &out[i]
+		key := s.key
+		if key == "" {
+			key = canon.PredicateKey(s.predicate)
+		}
+		if s.subject != "" || !sharedStates[canon.RelationKey(key)] {
+			continue
+		}
+		t := *s
+		t.subject, t.text = partner, canon.ClaimText(partner, s.predicate, s.object)
+		s.text = canon.ClaimText(speaker, s.predicate, s.object)
+		out = append(out, t)
+		if canon.RelationKey(key) == "lives_in" {
+			// "Joaquín and I rent a place in Providencia": they live together.
+			out = append(out, spec{predicate: "lives with", object: partner, key: "lives_with", confidence: s.confidence,
+				text: canon.ClaimText(speaker, "lives with", partner)})
 		}
 	}
 	return out

@@ -122,7 +122,7 @@ func updateAttribute(attr string) string {
 func valuePhrase(rest string, dates []when, offset int) string {
 	for _, d := range dates {
 		if d.start-offset >= 0 && d.start-offset <= 1 {
-			v := strings.TrimPrefix(strings.TrimPrefix(d.phrase, "on "), "in ")
+			v := d.value()
 			if end := d.end - offset; end <= len(rest) {
 				// "April 22 at 11 AM": the time of day is part of the value.
 				if t := reTimeOfDay.FindString(rest[end:]); t != "" {
