@@ -354,7 +354,7 @@ func StaleInContext(q *Question, r *Retrieval) string {
 var formerCues = func() [][]string {
 	var out [][]string
 	for _, c := range []string{
-		"left", "leaving", "quit", "quitting", "stopped", "gave up", "given up", "no longer", "anymore", "any more",
+		"left", "leaving", "quit", "quits", "quitting", "stopped", "gave up", "given up", "no longer", "anymore", "any more",
 		"used to", "former", "formerly", "previous", "previously", "before", "earlier", "originally", "old", "ex",
 		"until", "till", "broke up", "split up", "called off", "divorced", "moved from", "moved away", "moved out",
 		"relocated from", "switched from", "transferred from", "changed from", "away from", "sold", "traded in",

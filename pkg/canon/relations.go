@@ -30,7 +30,7 @@ import "strings"
 // a parent company owns its subsidiary, one's boss is one's manager, whoever one dates (a girlfriend, a boyfriend)
 // is one's partner, one who converts to a faith holds it, a degree from (or attending) a university or college says
 // one was educated there, a (native, fluent) speaker of a language speaks it, one reports to one's manager
-// (supervisor, line manager), and a musician records for their label.
+// (supervisor, line manager, team lead), a musician records for their label, and what one takes up (a pastime) is a hobby.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -67,7 +67,7 @@ var relationAliases = map[string][]string{
 	"child":              {"son", "daughter", "children", "kid"},
 	"lives_in":           {"resides_in", "residence", "home", "current_city", "place_of_residence", "moves_to", "moved_to", "relocates_to", "relocated_to"},
 	"head_coach":         {"coach", "coached_by"},
-	"manager":            {"line_manager", "boss", "supervisor", "supervised_by", "managed_by", "reports_to"},
+	"manager":            {"line_manager", "boss", "supervisor", "supervised_by", "managed_by", "reports_to", "team_lead", "team_leader"},
 	"record_label":       {"signed_to", "label", "records_for"},
 	"official_language":  {"language_of_state", "official_tongue"},
 	"position":           {"plays_as", "position_played", "plays_position", "plays_position_of"},
@@ -82,6 +82,7 @@ var relationAliases = map[string][]string{
 	"salary":             {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns"},
 	"phone_number":       {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
 	"email":              {"email_address", "e-mail", "e_mail", "mail_address"},
+	"hobby":              {"hobbies", "pastime", "pastimes", "takes_up", "took_up"},
 }
 
 var canonicalRelation = func() map[string]string {

@@ -156,6 +156,10 @@ var datePatterns = []datePattern{
 		t, p := shift(ref, 1, strings.ToLower(m[1]))
 		return t, p, true, true
 	}},
+	{regexp.MustCompile(`(?i)\b(last|this\s+past|this\s+coming|this|next)\s+(spring|summer|autumn|fall|winter)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		t := season(ref, strings.ToLower(m[2]), strings.Fields(strings.ToLower(m[1])))
+		return t, "in the " + strings.ToLower(m[2]) + " of " + strconv.Itoa(t.Year()), t.After(ref), true
+	}},
 	{regexp.MustCompile(`(?i)\bnext\s+` + weekdayRe + `\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t := nextWeekday(ref, weekdays[strings.ToLower(m[1])])
 		return t, weekdayPhrase(t), true, true
@@ -238,6 +242,37 @@ var datePatterns = []datePattern{
 		t := time.Date(y, 1, 1, 0, 0, 0, 0, ref.Location())
 		return t, strings.ToLower(strings.Fields(m[1])[0]) + " " + m[2], y > ref.Year(), true
 	}},
+}
+
+// seasonStart is the month each season starts in, by the meteorological reckoning of the northern hemisphere
+// (where most English speakers live): spring in March, summer in June, autumn in September, winter in December.
+var seasonStart = map[string]time.Month{"spring": time.March, "summer": time.June, "autumn": time.September,
+	"fall": time.September, "winter": time.December}
+
+// season is the start of the season named with lead ("last", "this", "this past", "this coming", "next") as
+// seen at ref: "this" is the season ref is in, else this calendar year's when it has passed and the coming one
+// when it has not ("this summer" said in November is the summer gone, said in February the one ahead); "last"
+// the latest one that has ended; "next" the first one that has not begun.
+func season(ref time.Time, name string, lead []string) time.Time {
+	mo := seasonStart[name]
+	y := ref.Year()
+	if mo > ref.Month() {
+		y--
+	}
+	latest := time.Date(y, mo, 1, 0, 0, 0, 0, ref.Location()) // the latest start at or before ref
+	in := ref.Before(latest.AddDate(0, 3, 0))
+	switch {
+	case lead[0] == "last" || lead[0] == "this" && len(lead) > 1 && lead[1] == "past":
+		if in {
+			return latest.AddDate(-1, 0, 0)
+		}
+		return latest
+	case lead[0] == "next" || len(lead) > 1 && lead[1] == "coming":
+		return latest.AddDate(1, 0, 0)
+	case in || latest.Year() == ref.Year():
+		return latest
+	}
+	return latest.AddDate(1, 0, 0)
 }
 
 func dayOfMonth(ref time.Time, month, dom, year string) (time.Time, string, bool, bool) {

@@ -38,7 +38,7 @@ func appositiveName(clause string) (string, int) {
 }
 
 // objectStop returns where the object in rest ends (reObjectStop), reading past a comma that introduces a
-// noble title.
+// noble title and past the period of an abbreviation or an initial ("Dr. Okafor", "St. Mary's").
 func objectStop(rest string) int {
 	from := 0
 	for {
@@ -47,6 +47,10 @@ func objectStop(rest string) int {
 			return -1
 		}
 		at := from + loc[0]
+		if rest[at] == '.' && at > 0 && isAbbreviation(rest[:at]) && at+1 < len(rest) {
+			from = at + 1
+			continue
+		}
 		if t := reTitleContinuation.FindStringIndex(rest[at:]); t != nil && at > 0 && capitalizedWordBefore(rest[:at]) {
 			from = at + t[1]
 			continue

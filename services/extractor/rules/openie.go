@@ -693,6 +693,13 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 			// The speaker's states the first-person patterns do not read: "I was born in Lisbon", "I am
 			// married to Carlos", "I am a citizen of Peru", "I'm allergic to peanuts" — not feelings ("I am
 			// swamped with work", "I'm excited about the trip").
+			if vg.copular {
+				if t, ok := p.placeOfWork(s, "", p.skipAdverbs(vg.to)); ok {
+					s.pronoun = false
+					out = append(out, t)
+					continue
+				}
+			}
 			if vg.passive && !nonVerbsEd[p.low(vg.main)] && speakerPreps[p.low(vg.to)] || vg.copular && p.low(vg.to) == "a" && p.low(vg.to+2) == "of" ||
 				vg.copular && p.lastingState(vg.to) {
 				s.pronoun = false
@@ -939,6 +946,12 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			return triple{subject: subjText, relation: relation, object: obj, key: key, change: true}
 		})
 		if len(moved) == 0 || !moved[0].objectIsDate && !weekdayFirst(moved[0].object) {
+			// "Emma joined Google as a data scientist": the role taken is her occupation from now on.
+			if at := p.asAt(k); at > 0 && len(moved) > 0 {
+				if role, ok := p.nounPhrase(at + 1); ok && role.indef && occupationNoun(p.span(role.from+1, role.to)) {
+					moved = append(moved, triple{subject: subjText, relation: "works as", object: p.span(role.from+1, role.to), key: "occupation", change: true})
+				}
+			}
 			return moved
 		}
 		// "Emma's party moved to Saturday": a date (or a bare weekday, which the date reader leaves to its
@@ -980,16 +993,7 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		}
 	}
 	// "Y runs X as CEO": the role is X's attribute too.
-	for x := k; x < len(p.toks); x++ {
-		if p.low(x) == "as" {
-			roleAt = x
-			break
-		}
-		if p.low(x) == "and" || p.low(x) == "," {
-			break
-		}
-	}
-	if roleAt > 0 && len(out) > 0 {
+	if roleAt = p.asAt(k); roleAt > 0 && len(out) > 0 {
 		if role, ok := p.nounPhrase(roleAt + 1); ok && !role.pronoun {
 			roleText := p.span(role.from, role.to)
 			if role.indef {
@@ -1006,12 +1010,55 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	return out
 }
 
+// stateAdverbs say that what a copula states holds for some time from now on, not at this moment only.
+var stateAdverbs = map[string]bool{"now": true, "currently": true, "still": true, "nowadays": true}
+
+// placeOfWork reads "X is at Org now", "I'm still at McKinsey", "she's at KPMG these days": a person at a named
+// organization with an adverb of a lasting state is where they work (or study, when the name is a
+// university's); "at" a place for the moment ("I'm at the airport") names no organization, and without the
+// adverb a visit is as likely as a job, so neither is read.
+func (p *ie) placeOfWork(s phrase, subjText string, k int) (triple, bool) {
+	if p.low(k) != "at" || !(s.proper && !s.definite || s.pronoun) || s.nominal != nil {
+		return triple{}, false
+	}
+	org, ok := p.nounPhrase(k + 1)
+	if !ok || !org.proper || org.possessor != nil {
+		return triple{}, false
+	}
+	lasting := false
+	for x := 0; x < len(p.toks); x++ {
+		lasting = lasting || stateAdverbs[p.low(x)] || p.low(x) == "these" && p.low(x+1) == "days"
+	}
+	if !lasting || org.to < len(p.toks) && !stateAdverbs[p.low(org.to)] && p.low(org.to) != "these" && p.tag(org.to) != "," {
+		return triple{}, false
+	}
+	name := p.span(org.from, org.to)
+	if higherEdName(name) {
+		return triple{subject: subjText, relation: "studies at", object: name, key: "educated_at", change: true}, true
+	}
+	return triple{subject: subjText, relation: "works at", object: name, key: "works_at", change: true}, true
+}
+
+// asAt returns the index of the "as" that introduces a role after the object at k ("runs X as CEO", "joined
+// Google as a data scientist") within the same coordinate, or -1.
+func (p *ie) asAt(k int) int {
+	for x := k; x < len(p.toks); x++ {
+		if p.low(x) == "as" {
+			return x
+		}
+		if p.low(x) == "and" || p.low(x) == "," {
+			break
+		}
+	}
+	return -1
+}
+
 // changeVerbs are verbs of everyday life whose object is the new value of one of the subject's single-valued
 // attributes, keyed by lemma and particle: moving changes where someone lives, joining or being hired by an
 // organization where they work, marrying whom they are married to.
 var changeVerbs = map[string]string{
 	"move|to": "lives_in", "relocate|to": "lives_in", "move|into": "lives_in",
-	"join|": "works_at", "start|at": "works_at", "marry|": "married_to",
+	"join|": "works_at", "start|at": "works_at", "sign|with": "works_at", "marry|": "married_to",
 	// Transferring (intransitive) is moving to another post of the same employer: where one works changes.
 	"transfer|to": "works_in",
 }
@@ -1515,6 +1562,9 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			return triple{subject: subjText, relation: "is from", object: obj, key: "from"}
 		})
 	}
+	if t, ok := p.placeOfWork(s, subjText, k); ok {
+		return []triple{t}
+	}
 	if k < len(p.toks) && locativePreps[p.low(k)] && k+1 < len(p.toks) && !(p.low(k+1) == "the" && p.low(k+3) == "of" && !classifierNouns[p.low(k+2)]) {
 		// "X is in Y", "X is on the continent of Y", "X is within Y": a copula with a locative phrase says
 		// where X is, whichever preposition the ground takes ("in Asia", "on the continent").
@@ -1635,7 +1685,11 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			obj := p.span(np.from+1, np.to)
 			if !p.numbered && occupationNoun(obj) {
 				// "Emma is still a data scientist": a person noun of work names the subject's occupation, as
-				// "I am a nurse" does the speaker's.
+				// "I am a nurse" does the speaker's; "a paramedic with Boston EMS" names the employer too.
+				if m := reRoleAtLead.FindStringSubmatch(obj); m != nil && occupationNoun(m[1]) && !reStudentAt.MatchString(obj) {
+					return []triple{{subject: subjText, relation: "works as", object: m[1], key: "occupation"},
+						{subject: subjText, relation: "works at", object: nameOnly(m[2]), key: "works_at"}}
+				}
 				return []triple{{subject: subjText, relation: "works as", object: obj, key: "occupation"}}
 			}
 			return []triple{{subject: subjText, relation: "is a", object: obj, key: "is_a"}}
@@ -1788,11 +1842,22 @@ func (p *ie) objects(j int, mk func(obj string, isDate bool) triple) []triple {
 // objectText is the object span without the clause's dates and trailing filler.
 func (p *ie) objectText(from, to int) string {
 	start := p.toks[from].Start
-	if nlp.IsProper(p.tag(from)) && p.properRun(from) >= to {
-		// A name is kept whole, commas included ("Washington, D.C.").
+	if nlp.IsProper(p.tag(from)) && p.properRun(from) >= to && !p.dateWithin(start, p.toks[to-1].End) {
+		// A name is kept whole, commas included ("Washington, D.C."); a date in it is no part of the name
+		// ("joined Accenture in March").
 		return cleanNP(p.text[start:p.toks[to-1].End])
 	}
 	return objectPhrase(p.text[start:p.toks[to-1].End], p.dates, start)
+}
+
+// dateWithin reports whether one of the clause's dates lies within [start, end).
+func (p *ie) dateWithin(start, end int) bool {
+	for _, d := range p.dates {
+		if d.start >= start && d.start < end {
+			return true
+		}
+	}
+	return false
 }
 
 // spec turns a triple into the extractor's spec.

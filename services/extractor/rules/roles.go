@@ -93,25 +93,26 @@ var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p
 // promotion keeps the employer, a new job may keep the title). A clause that names a role "as a ROLE at
 // Org" without a claim of it gets both.
 func roleEmployers(clause string, specs []spec) []spec {
-	hasEmployer := false
+	hasEmployer := map[string]bool{}
 	for _, s := range specs {
-		if s.subject == "" && canon.RelationKey(specKey(s)) == "works_at" {
-			hasEmployer = true
+		if canon.RelationKey(specKey(s)) == "works_at" {
+			hasEmployer[s.subject] = true
 		}
 	}
 	var extra []spec
 	occupation := false
 	for i := range specs {
 		s := &specs[i]
-		if s.subject != "" || s.key != "occupation" {
+		if s.key != "occupation" {
 			continue
 		}
-		occupation = true
-		if m := reRoleAtLead.FindStringSubmatch(s.object); m != nil && occupationNoun(m[1]) {
+		occupation = occupation || s.subject == ""
+		if m := reRoleAtLead.FindStringSubmatch(s.object); m != nil && occupationNoun(m[1]) && !reStudentAt.MatchString(s.object) {
+			// (A student at a place goes to school there: schoolSpecs reads it.)
 			s.object = strings.TrimSpace(m[1])
-			if !hasEmployer {
-				extra = append(extra, spec{predicate: "works at", object: nameOnly(m[2]), confidence: s.confidence})
-				hasEmployer = true
+			if !hasEmployer[s.subject] {
+				extra = append(extra, spec{subject: s.subject, predicate: "works at", object: nameOnly(m[2]), confidence: s.confidence, change: s.change})
+				hasEmployer[s.subject] = true
 			}
 		}
 	}
@@ -119,7 +120,7 @@ func roleEmployers(clause string, specs []spec) []spec {
 		if !occupation {
 			extra = append(extra, spec{predicate: "works as", object: m[1], key: "occupation", confidence: confFirst})
 		}
-		if !hasEmployer {
+		if !hasEmployer[""] {
 			extra = append(extra, spec{predicate: "works at", object: nameOnly(m[2]), confidence: confFirst})
 		}
 	}

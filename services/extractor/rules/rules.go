@@ -46,7 +46,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.6.0"
+	Version = "2.7.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -699,6 +699,9 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 				}
 			}
 		}
+		if rs := matchRent(clause); rs != nil {
+			return append(out, rs...)
+		}
 		// Lists of facts are encyclopedic; updates of the speaker's own values come up in conversation.
 		if s, ok := matchUpdate(clause, dates); ok {
 			return append(out, s)
@@ -714,6 +717,13 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 			subject = ""
 		}
 		return append(out, spec{subject: subject, predicate: "works at", object: org, key: "works_at", confidence: confFirst, change: true})
+	}
+	if m := reJobFor.FindStringSubmatch(clause); m != nil && (m[1] == "I" || !notNames[strings.ToLower(strings.Fields(m[1])[0])]) {
+		subject := m[1]
+		if subject == "I" {
+			subject = ""
+		}
+		out = append(out, spec{subject: subject, predicate: "works at", object: m[2], key: "works_at", confidence: confFirst, change: true})
 	}
 	// Open information extraction from the parts of speech: every relation of a statement about someone or
 	// something else; the passive and copular relations of the speaker's own ("I was born in Lisbon").
@@ -827,6 +837,9 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 				break
 			}
 		}
+		// "my manager there is Pieter", "my boss over there", "my GP here": a place adverb says where, not
+		// which attribute.
+		attr = rePlaceAdverb.ReplaceAllString(attr, "")
 		objStart := m[4]
 		// "my appointment is now on March 3", "my boss is still Priya": an adverb after the copula says when the
 		// value holds, not what it is.
@@ -909,12 +922,15 @@ var (
 	// reOfferTaken is an accepted job offer: "Eli got an offer from Amazon and took it", "I accepted an offer
 	// from Stripe", "Mia took the job offer at Figma".
 	reOfferTaken = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?:(?:got|received|had)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)\s+and\s+(?:(?i:just|finally)\s+)?(?:took|accepted|signed)\s+it|(?:accepted|took|signed)\s+(?:a|an|the|their|its)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*))`)
-	reNewJob     = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
-	reBackIn     = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
-	reIsA        = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
-	reBadIsA     = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
-	reSubjVerb   = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
-	reNamedVerb  = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
+	// reJobFor is a move or a departure for a job at an organization: "Luis relocated to Barcelona for a new
+	// job at Glovo", "I left Deloitte for a position with PwC" — the job was taken.
+	reJobFor    = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?i:moved|relocated|left|quit)\s+[^,;]*?\b(?i:for\s+(?:a|an|the|his|her|my|their)\s+(?:new\s+|better\s+)?(?:job|position|role|post)\s+(?:at|with))\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)`)
+	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
+	reBackIn    = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
+	reIsA       = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
+	reBadIsA    = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
+	reSubjVerb  = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
+	reNamedVerb = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
 )
 
 // matchFirstPerson handles statements whose subject is the speaker ("I ...", "we ...", or none: "Lost my
@@ -1151,6 +1167,12 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 	return spec{}, false
 }
 
+// rePlaceAdverb is a trailing adverb of place ("there", "over here", "back home" is a noun's and stays).
+var rePlaceAdverb = regexp.MustCompile(`(?i)(?:\s+(?:over|out|back|down|up|in))?\s+(?:there|here)$`)
+
+// reIndefinite is a leading indefinite article.
+var reIndefinite = regexp.MustCompile(`^(?i:an?)\s+`)
+
 // pronounObject are objects that only point back at something said before.
 var pronounObject = map[string]bool{"it": true, "this": true, "that": true, "them": true, "him": true, "her": true,
 	"one": true, "these": true, "those": true, "so": true, "too": true, "you": true, "it all": true, "them all": true,
@@ -1196,10 +1218,21 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 		}
 		o = nameOnly(o)
 	}
-	if b == "join" && pred == "joined" && properNoun(o) {
-		// "I joined Spotify in May": joining an organization is where one works from then on, as it is for
-		// anyone else ("Emma joined Anthropic", changeVerbs in openie.go).
+	if (b == "join" && pred == "joined" || b == "sign" && pred == "signed with") && properNoun(o) {
+		// "I joined Spotify in May", "I signed with Deloitte as a consultant": joining an organization, or
+		// signing on with one, is where one works from then on, as it is for anyone else ("Emma joined
+		// Anthropic", changeVerbs in openie.go). A role after "as" is the occupation's (roleEmployers).
+		if i := strings.Index(o, " as "); i > 0 {
+			o = strings.TrimSpace(o[:i])
+		}
 		return spec{predicate: "works at", object: o, confidence: conf, change: true}, true
+	}
+	if b == "become" && pred != "become" && reIndefinite.MatchString(o) && occupationNoun(o) {
+		// "I became a paramedic (with Boston EMS)": a copula of change names the occupation from now on, as
+		// "I am a nurse" does the current one.
+		s := isASpec(reIndefinite.ReplaceAllString(o, ""), conf)
+		s.change = true
+		return s, true
 	}
 	if strings.HasSuffix(pred, " to") && reTellYou.MatchString(o) {
 		return spec{}, false

@@ -108,6 +108,14 @@ func schoolSpecs(clause string, specs []spec) []spec {
 			// there, a school or a university, not a job.
 			obj, verb, ok, change = m[1], "attend", true, false
 		}
+		if m := reDegreeAt.FindStringSubmatch(obj); m != nil && degreeVerbs[verb] {
+			// "I'm doing a master's in economics at the University of Toronto", "Hana is pursuing her PhD at
+			// McGill": a degree studied for at a place is where one studies, whatever the place is called.
+			s.predicate, s.key, s.object = "studies at", "educated_at", strings.TrimRight(m[1], ".,;!? ")
+			s.change = s.change || verb != "do" && verb != "study" || changeCue(clause)
+			out = append(out, s)
+			continue
+		}
 		switch {
 		case strings.HasPrefix(s.key, "used_to_"):
 		case ok && schoolName(obj):
@@ -133,6 +141,14 @@ func schoolSpecs(clause string, specs []spec) []spec {
 	}
 	return out
 }
+
+// degreeVerbs are the verbs, by lemma, of working toward (or finishing) an academic degree.
+var degreeVerbs = map[string]bool{"do": true, "study": true, "pursue": true, "start": true, "begin": true,
+	"finish": true, "complete": true, "take": true, "get": true, "earn": true, "switch": true, "work": true}
+
+// reDegreeAt is an object "(a|my) DEGREE (in FIELD) at|from (the) PLACE": the academic degrees English names
+// (bachelor's, master's, doctorate and their abbreviations, a diploma, a postdoc).
+var reDegreeAt = regexp.MustCompile(`^(?i:(?:an?|my|his|her|their|our|the)\s+)?(?i:(?:[\pL-]+\s+)?(?:master'?s|masters|master|bachelor'?s|bachelor|ph\.?d\.?|doctorate|dphil|mba|msc|bsc|ma|ba|mfa|llm|degree|diploma|postdoc|undergrad)(?:\s+degree)?)(?:\s+(?i:in|of|on)\s+[\pL\s'-]+?)?\s+(?i:at|from)\s+(?i:the\s+)?(\p{Lu}.*)$`)
 
 // reAtSchool is "NAME is (now) at/in SCHOOL (now)".
 var reAtSchool = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)\s+(?:is|'s)\s+(?:(?i:now|currently|still)\s+)?(?i:at|in)\s+(\p{Lu}[\pL\pM'.-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.-]*))*)(?:\s+(?i:now|these\s+days|this\s+year))?$`)

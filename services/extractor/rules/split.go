@@ -135,8 +135,9 @@ var reInitialism = regexp.MustCompile(`^(?:\p{L}\.)+\p{L}$`)
 
 // clauseBreak matches where a new clause starts; group 1, when it matched, is the new clause's subject,
 // which stays in the clause. A subordinator that gives a reason (", considering I'm using X", ", especially
-// since I've …") starts a clause of its own: what follows it is stated, not hedged.
-var clauseBreak = regexp.MustCompile(`,\s+(?:(?:and\s+)?(?:also\s+)?considering|given\s+that|especially\s+(?:since|as|because)|seeing\s+as|now\s+that|taking\s+into\s+account)\s+(?:the\s+fact\s+)?(?:that\s+)?|\s+[-–—]+\s+|;\s+|\s*\(\s*|\s*\)\s*|,\s+(?:but|so|because)\s+|\s+(?:but|because|although|though|whereas)\s+|,\s+(?:and\s+)?(?:then\s+)?((?:I|we|my|I'm|I've|we're|we've|I'll|[A-Z][a-z]+\s+and\s+I)\s)`)
+// since I've …") starts a clause of its own: what follows it is stated, not hedged; so is what "since" in time
+// introduces ("He's been my dentist since I moved to Denver": the move happened).
+var clauseBreak = regexp.MustCompile(`,\s+(?:(?:and\s+)?(?:also\s+)?considering|given\s+that|especially\s+(?:since|as|because)|seeing\s+as|now\s+that|taking\s+into\s+account)\s+(?:the\s+fact\s+)?(?:that\s+)?|\s+[-–—]+\s+|;\s+|\s*\(\s*|\s*\)\s*|,\s+(?:but|so|because)\s+|\s+(?:but|because|although|though|whereas)\s+|(?:,\s+(?:and\s+)?(?:then\s+)?|,?\s+since\s+)((?:I|we|my|I'm|I've|we're|we've|I'll|[A-Z][a-z]+\s+and\s+I)\s)`)
 
 // splitClauses splits a sentence into clauses at dashes, semicolons, parentheses and conjunctions that start
 // a new clause. The subject of a clause started by ", and I ..." stays in the clause.

@@ -351,8 +351,9 @@ func uncleft(clause string) string {
 }
 
 var (
-	// reNameIsMy is "Luca is my husband": a name equated with a possessive noun phrase.
-	reNameIsMy = regexp.MustCompile(`^(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\s+(?:is|was)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)((?:\s*,.*)?)$`)
+	// reNameIsMy is "Luca is my husband", "Dr. Alvarez is my therapist": a name (after an honorific of
+	// English address) equated with a possessive noun phrase.
+	reNameIsMy = regexp.MustCompile(`^((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\s+(?:is|was)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)((?:\s*,.*)?)$`)
 	// reCalled is "my physio is called Anders": the name given by "called" or "named".
 	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
 )

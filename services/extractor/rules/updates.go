@@ -14,10 +14,10 @@ import (
 
 const (
 	// updateVerb is a verb of change whose "to" phrase is the new value.
-	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded)`
+	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put|hiked|upped|slashed|doubled|halved)`
 	// updateDone is a verb of change in its base form after a verb saying it was done ("had to push the
 	// wedding back", "decided to move the party"): the change happened.
-	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise)`
+	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|double|halve)`
 	// updateParticle is the adverbial particle of a phrasal verb of change after its object ("pushed the
 	// wedding back to", "moved the party up to").
 	updateParticle = `(?:\s+(?:back|forward|up|out))?`
@@ -45,6 +45,23 @@ var (
 	reTimeOfDay      = regexp.MustCompile(`(?i)^,?\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:[\s,;.]|$)`)
 	reDeterminer     = regexp.MustCompile(`(?i)\b(?:the|my|our)\s`)
 )
+
+// reRentFor is "(I|we) (are) renting/leasing a HOME (in PLACE) for AMOUNT": what the speaker pays for where
+// they live is their rent, and the place named is where they live.
+var reRentFor = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am\s+|are\s+|'m\s+|'re\s+)?(?:(?:now|currently|still|just)\s+)*(?:rent|renting|rented|lease|leasing|leased|sublet|subletting)\s+(?:a|an|the|this|our|my)\s+(?:[\pL-]+\s+){0,2}?(?:flat|apartment|house|room|studio|place|condo|unit|loft|cottage|home|bedroom)(?:\s+(?:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*))?\s+for\s+([$€£]\s?\d[\d,.]*k?|\d[\d,.]*\s?(?:dollars|euros|pounds|bucks))`)
+
+// matchRent reads the rent (and the place, as where the speaker lives) of reRentFor.
+func matchRent(clause string) []spec {
+	m := reRentFor.FindStringSubmatch(clause)
+	if m == nil {
+		return nil
+	}
+	out := []spec{{predicate: "rent", object: m[2], confidence: confFirst}}
+	if m[1] != "" {
+		out = append(out, spec{predicate: "lives in", object: m[1], confidence: confFirst})
+	}
+	return out
+}
 
 // updateSubjects are attributes that name people, who move without being "updated".
 var updateSubjects = map[string]bool{"family": true, "parents": true, "kids": true, "children": true,
