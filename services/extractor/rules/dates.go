@@ -52,6 +52,9 @@ const (
 )
 
 type datePattern struct {
+	// cues are lower-case strings one of which every match contains: a sentence with none is not searched
+	// (most sentences name no time, and the patterns are a fifth of the extractor's time without this).
+	cues    []string
 	re      *regexp.Regexp
 	resolve func(m []string, ref time.Time) (time.Time, string, bool, bool) // at, phrase, future, ok
 }
@@ -116,55 +119,55 @@ func nextWeekday(ref time.Time, wd time.Weekday) time.Time {
 func weekdayPhrase(t time.Time) string { return "on " + t.Weekday().String() + " " + fmtDay(t) }
 
 var datePatterns = []datePattern{
-	{regexp.MustCompile(`(?i)\b(?:the\s+)?day\s+before\s+yesterday\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("yesterday"), regexp.MustCompile(`(?i)\b(?:the\s+)?day\s+before\s+yesterday\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t := day(ref).AddDate(0, 0, -2)
 		return t, "on " + fmtDay(t), false, true
 	}},
-	{regexp.MustCompile(`(?i)\b(?:yesterday|last\s+night)(?:\s+(?:morning|afternoon|evening))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("yesterday|night"), regexp.MustCompile(`(?i)\b(?:yesterday|last\s+night)(?:\s+(?:morning|afternoon|evening))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t := day(ref).AddDate(0, 0, -1)
 		return t, "on " + fmtDay(t), false, true
 	}},
-	{regexp.MustCompile(`(?i)\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("today|tonight|morning|afternoon|evening"), regexp.MustCompile(`(?i)\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		return ref, "on " + fmtDay(ref), false, true
 	}},
-	{regexp.MustCompile(`(?i)\btomorrow\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("tomorrow"), regexp.MustCompile(`(?i)\btomorrow\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t := day(ref).AddDate(0, 0, 1)
 		return t, "on " + fmtDay(t), true, true
 	}},
-	{regexp.MustCompile(`(?i)\b(?:last|this\s+past|past)\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("week"), regexp.MustCompile(`(?i)\b(?:last|this\s+past|past)\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		return day(ref).AddDate(0, 0, -7), "in the " + strings.ToLower(m[1]) + " before " + fmtDay(ref), false, true
 	}},
-	{regexp.MustCompile(`(?i)\b(?:last|past|previous)\s+month\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("month"), regexp.MustCompile(`(?i)\b(?:last|past|previous)\s+month\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t, p := shift(ref, -1, "month")
 		return t, p, false, true
 	}},
-	{regexp.MustCompile(`(?i)\b(?:last|past|previous)\s+year\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("year"), regexp.MustCompile(`(?i)\b(?:last|past|previous)\s+year\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t, p := shift(ref, -1, "year")
 		return t, p, false, true
 	}},
-	{regexp.MustCompile(`(?i)\bthis\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("week"), regexp.MustCompile(`(?i)\bthis\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		return day(ref), "in the " + strings.ToLower(m[1]) + " of " + fmtDay(ref), false, true
 	}},
-	{regexp.MustCompile(`(?i)\bthis\s+(month|year)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("month|year"), regexp.MustCompile(`(?i)\bthis\s+(month|year)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t, p := shift(ref, 0, strings.ToLower(m[1]))
 		return t, p, false, true
 	}},
-	{regexp.MustCompile(`(?i)\bnext\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("week"), regexp.MustCompile(`(?i)\bnext\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		return day(ref).AddDate(0, 0, 7), "in the " + strings.ToLower(m[1]) + " after " + fmtDay(ref), true, true
 	}},
-	{regexp.MustCompile(`(?i)\bnext\s+(month|year)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("month|year"), regexp.MustCompile(`(?i)\bnext\s+(month|year)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t, p := shift(ref, 1, strings.ToLower(m[1]))
 		return t, p, true, true
 	}},
-	{regexp.MustCompile(`(?i)\b(last|this\s+past|this\s+coming|this|next)\s+(spring|summer|autumn|fall|winter)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("spring|summer|autumn|fall|winter"), regexp.MustCompile(`(?i)\b(last|this\s+past|this\s+coming|this|next)\s+(spring|summer|autumn|fall|winter)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t := season(ref, strings.ToLower(m[2]), strings.Fields(strings.ToLower(m[1])))
 		return t, "in the " + strings.ToLower(m[2]) + " of " + strconv.Itoa(t.Year()), t.After(ref), true
 	}},
-	{regexp.MustCompile(`(?i)\bnext\s+` + weekdayRe + `\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("day"), regexp.MustCompile(`(?i)\bnext\s+` + weekdayRe + `\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t := nextWeekday(ref, weekdays[strings.ToLower(m[1])])
 		return t, weekdayPhrase(t), true, true
 	}},
-	{regexp.MustCompile(`(?i)\bthis\s+(?:coming\s+)?` + weekdayRe + `(?:\s+(?:morning|afternoon|evening|night))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("day"), regexp.MustCompile(`(?i)\bthis\s+(?:coming\s+)?` + weekdayRe + `(?:\s+(?:morning|afternoon|evening|night))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		// "this Friday" is the one of the days ahead (today's when it is Friday); the past one is "this past
 		// Friday" or "last Friday".
 		wd := weekdays[strings.ToLower(m[1])]
@@ -174,13 +177,13 @@ var datePatterns = []datePattern{
 		t := nextWeekday(ref, wd)
 		return t, weekdayPhrase(t), true, true
 	}},
-	{regexp.MustCompile(`(?i)\b(last|this\s+past|on)\s+` + weekdayRe + `(?:\s+(?:morning|afternoon|evening|night))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("day"), regexp.MustCompile(`(?i)\b(last|this\s+past|on)\s+` + weekdayRe + `(?:\s+(?:morning|afternoon|evening|night))?\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		wd := weekdays[strings.ToLower(m[2])]
 		lead := strings.ToLower(strings.Fields(m[1])[0])
 		t := lastWeekday(ref, wd, lead == "on")
 		return t, weekdayPhrase(t), false, true
 	}},
-	{regexp.MustCompile(`(?i)\b` + countRe + `\s+` + unitRe + `\s+ago\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("ago"), regexp.MustCompile(`(?i)\b` + countRe + `\s+` + unitRe + `\s+ago\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		n := count(m[1])
 		if n <= 0 {
 			return time.Time{}, "", false, false
@@ -188,7 +191,7 @@ var datePatterns = []datePattern{
 		t, p := shift(ref, -n, strings.ToLower(m[2]))
 		return t, p, false, true
 	}},
-	{regexp.MustCompile(`(?i)\bin\s+` + countRe + `\s+` + unitRe + `\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("day|week|month|year"), regexp.MustCompile(`(?i)\bin\s+` + countRe + `\s+` + unitRe + `\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		n := count(m[1])
 		if n <= 0 {
 			return time.Time{}, "", false, false
@@ -196,15 +199,15 @@ var datePatterns = []datePattern{
 		t, p := shift(ref, n, strings.ToLower(m[2]))
 		return t, p, true, true
 	}},
-	{regexp.MustCompile(`(?i)\b(?:on\s+)?` + monthRe + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"), regexp.MustCompile(`(?i)\b(?:on\s+)?` + monthRe + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		return dayOfMonth(ref, m[1], m[2], m[3])
 	}},
-	{regexp.MustCompile(`(?i)\b(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"), regexp.MustCompile(`(?i)\b(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		return dayOfMonth(ref, m[2], m[1], m[3])
 	}},
 	// A bare month is the last one before the turn, unless the words before it look forward ("next May",
 	// "starting in March", "from June", "until April"): then it is the next one.
-	{regexp.MustCompile(`(?i)\b(?:(starting|beginning|effective|from|until|till|as\s+of)\s+)?(in|since|during|last|this\s+past|next|early|late|mid|by)\s+(?:-\s*)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"), regexp.MustCompile(`(?i)\b(?:(starting|beginning|effective|from|until|till|as\s+of)\s+)?(in|since|during|last|this\s+past|next|early|late|mid|by)\s+(?:-\s*)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		cue := strings.ToLower(m[1])
 		forward := cue != ""
 		m = append(m[:1], m[2:]...)
@@ -230,14 +233,14 @@ var datePatterns = []datePattern{
 		}
 		return t, phrase, t.After(ref), true
 	}},
-	{regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("-"), regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t, err := time.ParseInLocation("2006-01-02", m[0], ref.Location())
 		if err != nil {
 			return time.Time{}, "", false, false
 		}
 		return t, "on " + fmtDay(t), t.After(ref), true
 	}},
-	{regexp.MustCompile(`(?i)\b(in|since|during|from|back\s+in|around)\s+((?:19|20)\d\d)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+	{cueWords("19|20"), regexp.MustCompile(`(?i)\b(in|since|during|from|back\s+in|around)\s+((?:19|20)\d\d)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		y, _ := strconv.Atoi(m[2])
 		t := time.Date(y, 1, 1, 0, 0, 0, 0, ref.Location())
 		return t, strings.ToLower(strings.Fields(m[1])[0]) + " " + m[2], y > ref.Year(), true
@@ -292,6 +295,18 @@ func dayOfMonth(ref time.Time, month, dom, year string) (time.Time, string, bool
 	return t, "on " + fmtDay(t), t.After(day(ref)), true
 }
 
+func cueWords(s string) []string { return strings.Split(s, "|") }
+
+// cued reports whether lower contains one of cues.
+func cued(lower string, cues []string) bool {
+	for _, c := range cues {
+		if strings.Contains(lower, c) {
+			return true
+		}
+	}
+	return false
+}
+
 // findDates returns the temporal expressions of s, resolved against ref, in order of position. Earlier
 // patterns win overlaps (they are the more specific ones).
 func findDates(s string, ref time.Time) []when {
@@ -304,7 +319,11 @@ func findDates(s string, ref time.Time) []when {
 		}
 		return false
 	}
+	lower := strings.ToLower(s)
 	for _, p := range datePatterns {
+		if !cued(lower, p.cues) {
+			continue
+		}
 		for _, loc := range p.re.FindAllStringSubmatchIndex(s, -1) {
 			if taken(loc[0], loc[1]) {
 				continue

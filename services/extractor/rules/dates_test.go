@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -38,6 +39,40 @@ func TestSeasons(t *testing.T) {
 		if !ds[0].at.Equal(c.want) || ds[0].future != c.future {
 			t.Errorf("%q at %s: got %s (future %v), want %s (future %v)", c.text, c.ref.Format("2006-01-02"),
 				ds[0].at.Format("2006-01-02"), ds[0].future, c.want.Format("2006-01-02"), c.future)
+		}
+	}
+}
+
+// TestDateCues checks the invariant findDates' prefilter relies on: every match of every date pattern, in the
+// golden cases and in sentences written to hit each pattern, contains one of the pattern's cues.
+func TestDateCues(t *testing.T) {
+	texts := []string{
+		"the day before yesterday", "last night", "yesterday evening", "Today", "tonight", "this afternoon",
+		"TOMORROW", "this past weekend", "last week", "previous month", "past year", "this weekend", "this Month",
+		"next week", "next year", "last summer", "this coming fall", "next Friday", "this coming Monday night",
+		"this past Sunday", "on Tuesday", "a few days ago", "three weeks ago", "in two months", "in a year",
+		"on March 3rd, 2024", "Sept. 14", "the 5th of June", "3 Dec 2023", "since January", "starting in Oct",
+		"by mid-May", "2024-05-01", "back in 2019", "around 2031",
+	}
+	for _, gc := range loadCases(t) {
+		for _, turn := range gc.Turns {
+			texts = append(texts, turn.Content)
+		}
+	}
+	hits := make([]int, len(datePatterns))
+	for _, s := range texts {
+		for i, p := range datePatterns {
+			for _, m := range p.re.FindAllString(s, -1) {
+				hits[i]++
+				if !cued(strings.ToLower(m), p.cues) {
+					t.Errorf("pattern %d (%s) matched %q, which has none of its cues %q", i, p.re, m, p.cues)
+				}
+			}
+		}
+	}
+	for i, n := range hits {
+		if n == 0 {
+			t.Errorf("pattern %d (%s) matched nothing: add a sentence for it", i, datePatterns[i].re)
 		}
 	}
 }

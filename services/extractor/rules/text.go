@@ -16,28 +16,30 @@ var typographic = strings.NewReplacer("’", "'", "‘", "'", "“", "\"", "”"
 var contractions = []struct {
 	re   *regexp.Regexp
 	repl string
+	// needs is a lower-case string every match contains: a sentence without it is not searched.
+	needs string
 }{
-	{regexp.MustCompile(`(?i)\b(?:I\s+)?can(?:no|')?t\s+wait\s+(?:for|to)\b`), "I look forward to"},
-	{regexp.MustCompile(`(?i)\b(I)'m\b`), "$1 am"},
-	{regexp.MustCompile(`\b([A-Z][a-z]+)'s\s+(my|our)\s`), "$1 is $2 "},
+	{regexp.MustCompile(`(?i)\b(?:I\s+)?can(?:no|')?t\s+wait\s+(?:for|to)\b`), "I look forward to", "wait"},
+	{regexp.MustCompile(`(?i)\b(I)'m\b`), "$1 am", "'"},
+	{regexp.MustCompile(`\b([A-Z][a-z]+)'s\s+(my|our)\s`), "$1 is $2 ", "'"},
 	// "Anna's a doctor", "my physio's called Anders", "Tom's been promoted": after a name or a possessive noun
 	// phrase, "'s" before a word that cannot follow a possessive (an article, a preposition, an adverb, a
 	// participle) is "is", or "has" before "been", "got" and "gone".
-	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2"},
-	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named)\s`), "$1 is $2 "},
-	{regexp.MustCompile(`(?i)\b(I|we|you|they)'ve\b`), "$1 have"},
-	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she|it)'ll\b`), "$1 will"},
-	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she)'d\b`), "$1 would"},
-	{regexp.MustCompile(`(?i)\b(we|you|they)'re\b`), "$1 are"},
-	{regexp.MustCompile(`(?i)\b(can)'t\b`), "${1}not"},
-	{regexp.MustCompile(`(?i)\b(won)'t\b`), "will not"},
-	{regexp.MustCompile(`(?i)\b(\w+)n't\b`), "$1 not"},
-	{regexp.MustCompile(`(?i)\bgonna\b`), "going to"},
-	{regexp.MustCompile(`(?i)\bwanna\b`), "want to"},
-	{regexp.MustCompile(`(?i)\bgotta\b`), "have to"},
-	{regexp.MustCompile(`(?i)\bIm\b`), "I am"},
-	{regexp.MustCompile(`(?i)\bIve\b`), "I have"},
-	{regexp.MustCompile(`(?i)\bi\b`), "I"},
+	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
+	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named)\s`), "$1 is $2 ", "'"},
+	{regexp.MustCompile(`(?i)\b(I|we|you|they)'ve\b`), "$1 have", "'"},
+	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she|it)'ll\b`), "$1 will", "'"},
+	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she)'d\b`), "$1 would", "'"},
+	{regexp.MustCompile(`(?i)\b(we|you|they)'re\b`), "$1 are", "'"},
+	{regexp.MustCompile(`(?i)\b(can)'t\b`), "${1}not", "'"},
+	{regexp.MustCompile(`(?i)\b(won)'t\b`), "will not", "'"},
+	{regexp.MustCompile(`(?i)\b(\w+)n't\b`), "$1 not", "'"},
+	{regexp.MustCompile(`(?i)\bgonna\b`), "going to", "gonna"},
+	{regexp.MustCompile(`(?i)\bwanna\b`), "want to", "wanna"},
+	{regexp.MustCompile(`(?i)\bgotta\b`), "have to", "gotta"},
+	{regexp.MustCompile(`(?i)\bIm\b`), "I am", "im"},
+	{regexp.MustCompile(`(?i)\bIve\b`), "I have", "ive"},
+	{regexp.MustCompile(`(?i)\bi\b`), "I", "i"},
 }
 
 // reProgressiveS is "'s" before an -ing word and a preposition or particle, after a name or a possessive noun
@@ -47,8 +49,17 @@ var reProgressiveS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|the
 // expand normalizes typography and expands the contractions the patterns care about.
 func expand(s string) string {
 	s = typographic.Replace(s)
+	lower := strings.ToLower(s)
 	for _, c := range contractions {
-		s = replaceWords(c.re, s, c.repl)
+		if !strings.Contains(lower, c.needs) {
+			continue
+		}
+		if t := replaceWords(c.re, s, c.repl); t != s {
+			s, lower = t, strings.ToLower(t)
+		}
+	}
+	if !strings.Contains(s, "'s") {
+		return strings.Join(strings.Fields(s), " ")
 	}
 	s = reProgressiveS.ReplaceAllStringFunc(s, func(m string) string {
 		g := reProgressiveS.FindStringSubmatch(m)
