@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
@@ -22,7 +23,10 @@ import (
 
 // reNegated finds a subject, an optional auxiliary, the negation and the verb. Contractions are expanded first
 // ("I've" → "I have", "don't" → "do not", "I'm" → "I am").
-var reNegated = regexp.MustCompile(`\b(I|[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+(?:(have|has|had|do|does|did|am|is|was)\s+)?(never|not\s+ever|not)\s+((?:(?:ever|actually|really|even|once|yet|previously|personally|properly|officially|seriously|successfully|fully)\s+)*)([a-z]+)\b`)
+var reNegated = regexp.MustCompile(`\b(I|[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+(?:(have|has|had|do|does|did|am|is|was)\s+)?(never|not\s+ever|not|no\s+longer)\s+((?:(?:ever|actually|really|even|once|yet|previously|personally|properly|officially|seriously|successfully|fully)\s+)*)([a-z]+)\b`)
+
+// reAnymore is the adverb that makes a negation say a state ended ("not … anymore").
+var reAnymore = regexp.MustCompile(`(?i)\bany\s?more\b`)
 
 // reNegatedParticle is a preposition that belongs to the verb ("worked with", "been to", "enrolled in").
 var reNegatedParticle = regexp.MustCompile(`^\s*(in|into|to|with|on|at|for|about|from|of|through|over|up|out|by|onto)\s+`)
@@ -45,10 +49,11 @@ func negationVerbOK(aux, neg, verb string) bool {
 	case "do", "does", "did":
 		return neg == "not" && known && base == verb
 	case "am", "is", "was":
-		return neg == "not" && strings.HasSuffix(verb, "ing") && len(verb) > 4
+		return neg != "never" && strings.HasSuffix(verb, "ing") && len(verb) > 4
 	default:
-		// "I never use", "Alice never went"; a bare "not" is not a verb negation ("I not only…").
-		return neg == "never" && (known || strings.HasSuffix(verb, "ed"))
+		// "I never use", "Alice never went", "I no longer work"; a bare "not" is not a verb negation ("I not
+		// only…").
+		return (neg == "never" || neg == "no longer") && (known || strings.HasSuffix(verb, "ed"))
 	}
 }
 
@@ -115,7 +120,9 @@ func (e *Extractor) negatedClaims(tc *turnCtx, raw string, seq *int64) []extract
 		if neg == "not ever" {
 			neg = "never"
 		}
-		if !negationVerbOK(aux, neg, verb) || !plainStatement(sent[:m[2]]) {
+		lasting := neg == "no longer" || reAnymore.MatchString(sent[m[11]:])
+		atWork := verb == "at" && (aux == "am" || aux == "is") && lasting
+		if !atWork && !negationVerbOK(aux, neg, verb) || !plainStatement(sent[:m[2]]) {
 			continue
 		}
 		first := subj == "I"
@@ -123,6 +130,15 @@ func (e *Extractor) negatedClaims(tc *turnCtx, raw string, seq *int64) []extract
 			continue
 		}
 		rest := sent[m[11]:]
+		if atWork {
+			// "I'm no longer at Meta", "Emma is not at Google anymore": a named organization one is no longer
+			// at is one no longer worked for (placeOfWork in openie.go reads the positive).
+			org := nameOnly(strings.TrimSpace(rest))
+			if org == "" || !nlp.Capitalized(org) {
+				continue
+			}
+			verb, rest, aux, neg = "work", " at "+org, "", "no longer"
+		}
 		particle := ""
 		if p := reNegatedParticle.FindStringSubmatchIndex(rest); p != nil {
 			particle = rest[p[2]:p[3]]
@@ -147,7 +163,7 @@ func (e *Extractor) negatedClaims(tc *turnCtx, raw string, seq *int64) []extract
 		predicate := negatedPredicate(aux, verb, particle)
 		// The statement as said, in the third person: subject, auxiliary, negation, adverbs, verb, object.
 		verbText := verb
-		if aux == "" && neg == "never" {
+		if aux == "" && (neg == "never" || neg == "no longer") {
 			if b, ok := verbForms[verb]; ok && b == verb {
 				verbText = thirdPerson(verb)
 			}

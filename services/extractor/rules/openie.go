@@ -51,6 +51,10 @@ var lightNouns = map[string]bool{"name": true, "type": true, "kind": true, "sort
 // citizenship, "has a job at" says job.
 var lightVerbs = map[string]bool{"have": true, "hold": true, "get": true, "take": true, "possess": true, "carry": true}
 
+// obtainVerbs say the subject came to have what their indefinite object names: "found a job at Y" is having
+// one there from then on, as "got a job at Y" is.
+var obtainVerbs = map[string]bool{"find": true, "land": true, "secure": true, "accept": true, "score": true}
+
 // aspectualVerbs take a gerund whose verb is the relation: "started working at" works at.
 var aspectualVerbs = map[string]bool{"start": true, "begin": true, "continue": true, "keep": true, "resume": true}
 
@@ -872,10 +876,10 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			}
 		}
 	}
-	if lightVerbs[lemma] {
+	if lightVerbs[lemma] || obtainVerbs[lemma] {
 		// "X has its headquarters in Y" → (X, headquarters in, Y), as "X's headquarters are in Y"; "X has a
-		// job at Y" → (X, job at, Y).
-		if p.tag(j) == "PRP$" || p.low(j) == "a" || p.low(j) == "an" {
+		// job at Y" → (X, job at, Y), and so does finding or landing one.
+		if p.tag(j) == "PRP$" && lightVerbs[lemma] || p.low(j) == "a" || p.low(j) == "an" {
 			if rel, ok := p.nounPhrase(j); ok && rel.to < len(p.toks) && (p.tag(rel.to) == "IN" || p.tag(rel.to) == "TO") && p.low(rel.to) != "of" &&
 				(!rel.indef || canon.KnownRelation(canon.RelationKey(joinKey(relKeyNoun(p, rel), p.low(rel.to))))) {
 				// With "a", only a relation English names so ("a job at"): "has a house in Y" is not one.

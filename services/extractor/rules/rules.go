@@ -500,6 +500,10 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	if !s.verbatim {
 		object = withoutDuration(object)
 	}
+	if m := reKindNamed.FindStringSubmatch(object); m != nil && (pk == "works_at" || pk == "educated_at") {
+		// "Sam's job is at a startup called Nimbus": where one works or studies is the organization's name.
+		object = m[1]
+	}
 	if !tc.numbered && !s.verbatim {
 		// "Rob invited me to a yoga class": the object names the speaker too.
 		object = toThirdPerson(object, tc.speaker)
@@ -1170,6 +1174,10 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 // rePlaceAdverb is a trailing adverb of place ("there", "over here", "back home" is a noun's and stays).
 var rePlaceAdverb = regexp.MustCompile(`(?i)(?:\s+(?:over|out|back|down|up|in))?\s+(?:there|here)$`)
 
+// reKindNamed is an indefinite noun phrase that names its referent: "a startup called Nimbus", "a small firm
+// named Orr & Co".
+var reKindNamed = regexp.MustCompile(`^(?i:an?)\s+(?:[\pL-]+\s+){1,3}?(?i:called|named)\s+(\p{Lu}.*)$`)
+
 // reIndefinite is a leading indefinite article.
 var reIndefinite = regexp.MustCompile(`^(?i:an?)\s+`)
 
@@ -1289,13 +1297,20 @@ func diaryClause(clause string, dates []when) (spec, bool) {
 		return s, ok
 	}
 	if _, past := irregular[w]; past || (strings.HasSuffix(w, "ed") && !nonVerbsEd[w]) {
-		if _, ok := verbBase(w); ok && w != "had" {
+		if _, ok := verbBase(w); ok && w != "had" && pastVerb(w) {
 			s, ok := verbPhrase("I "+clause[toks[i].start:], 1, shiftDates(dates, toks[i].start, -2))
 			s.prefix = "I "
 			return s, ok
 		}
 	}
 	return spec{}, false
+}
+
+// pastVerb reports whether w, spelt like a verb's past, is one the lexicon knows: "Ahmed and his wife moved"
+// starts with a name, not with a diary clause's verb.
+func pastVerb(w string) bool {
+	_, listed := verbForms[w]
+	return listed || nlp.VerbLemma(w) != w
 }
 
 // hasFiniteVerb reports a copula or third-person verb among toks ("Playing games helps me" has one).

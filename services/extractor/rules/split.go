@@ -306,7 +306,7 @@ func diaryStart(c string) bool {
 			continue
 		}
 		b, ok := verbBase(w)
-		return ok && b != w && !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "s")
+		return ok && b != w && !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "s") && pastVerb(w)
 	}
 	return false
 }
