@@ -282,10 +282,11 @@ func fixTag(ts []Token, i int) string {
 				}
 			}
 		}
-		if tag == "NN" && i > 0 && IsProper(ts[i-1].Tag) && i+1 < len(ts) && (IsProper(ts[i+1].Tag) || ts[i+1].Tag == "DT" || ts[i+1].Tag == "PRP$") &&
+		if tag == "NN" && i > 0 && (IsProper(ts[i-1].Tag) || possessedNoun(ts, i-1)) && i+1 < len(ts) && (IsProper(ts[i+1].Tag) || ts[i+1].Tag == "DT" || ts[i+1].Tag == "PRP$") &&
 			irregularVerb[t.Lower] == t.Lower && irregularParticiple[t.Lower] {
-			// "Emma quit Google", "Apple cut its prices": after a name and before an object stands the verb
-			// whose past is spelt like its base, which the tagger read as a noun.
+			// "Emma quit Google", "Apple cut its prices", "my sister quit Deloitte": after a name or a possessed
+			// noun and before an object stands the verb whose past is spelt like its base, which the tagger
+			// read as a noun.
 			return "VBD"
 		}
 		if (tag == "VBZ" || tag == "VBP") && i > 0 && i+1 < len(ts) && whDeterminers[strings.ToLower(ts[i-1].Text)] &&
@@ -384,6 +385,12 @@ var whDeterminers = map[string]bool{"what": true, "which": true, "whose": true}
 // follow a free relative's verb: "do" and the modals ("What pets does …", "Which city can …").
 var questionAuxiliaries = map[string]bool{"do": true, "does": true, "did": true, "can": true, "could": true,
 	"will": true, "would": true, "shall": true, "should": true, "may": true, "might": true, "must": true}
+
+// possessedNoun reports a common noun right after a possessive ("my sister", "Kim's boss"): a whole noun
+// phrase, so a word after it starts the predicate.
+func possessedNoun(ts []Token, i int) bool {
+	return ts[i].Tag == "NN" && i > 0 && (ts[i-1].Tag == "PRP$" || ts[i-1].Tag == "POS")
+}
 
 // pastShaped reports a word that could be a past tense or participle by its spelling: the regular -ed, the
 // irregular endings of English's strong and mixed verbs (-en, -n, -t, -d, -ne, -ung, -uck, -ook, -ew, -ought),

@@ -714,6 +714,13 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 			out = append(out, s)
 		}
 	}
+	if !numbered {
+		// Someone the speaker names only by role, after the speaker's own updates ("my landlord raised the
+		// rent to $2,000" is the speaker's rent).
+		if ss := relativeSubject(tc.speaker, clause, dates); len(ss) > 0 {
+			return append(out, ss...)
+		}
+	}
 	if m := reOfferTaken.FindStringSubmatch(clause); m != nil && (m[1] == "I" || !notNames[strings.ToLower(strings.Fields(m[1])[0])]) {
 		// Taking a job offer from an organization is going to work there.
 		subject, org := m[1], m[2]+m[3]
@@ -1304,6 +1311,57 @@ func diaryClause(clause string, dates []when) (spec, bool) {
 		}
 	}
 	return spec{}, false
+}
+
+// reMyPerson is a clause whose subject is someone the speaker names only by role: "my sister", "our
+// landlord", "my older brother" (a role of one or two words: groups 1 and 2), with what follows (group 3).
+var reMyPerson = regexp.MustCompile(`^(?i:my|our)\s+([a-z-]+)\s+(?:([a-z-]+)\s+)?(.+)$`)
+
+// reIndefiniteComplement is a copula before an indefinite noun phrase: "is a nurse", "was an architect".
+var reIndefiniteComplement = regexp.MustCompile(`^(?:is|was|'s)\s+(?:(?:now|still|also|currently)\s+)?(?:a|an)\s`)
+
+// relativeSubject reads the clause of someone the speaker names only by their role ("My sister works at
+// Google", "Our landlord moved to Spain", "My brother is a nurse") as a statement about the speaker's role
+// holder ("Kim's sister"), as if said in the third person: their values are theirs, not the speaker's, and a
+// later statement about "my sister" supersedes them. A name after the role ("my sister Emma") is read by
+// matchKinship; "my boss is Priya" and "my sister is called Emma" name the holder (matchPossessive).
+func relativeSubject(speaker, clause string, dates []when) []spec {
+	m := reMyPerson.FindStringSubmatchIndex(clause)
+	if m == nil || speaker == "" {
+		return nil
+	}
+	var role, rest string
+	switch {
+	case m[4] >= 0 && roleHead(strings.ToLower(clause[m[4]:m[5]])) && roleHead(strings.ToLower(clause[m[2]:m[5]])):
+		// "my older brother", "my line manager": the head is the second word.
+		role, rest = strings.ToLower(clause[m[2]:m[5]]), clause[m[6]:m[7]]
+	case roleHead(strings.ToLower(clause[m[2]:m[3]])):
+		role, rest = strings.ToLower(clause[m[2]:m[3]]), strings.TrimSpace(clause[m[3]:])
+	default:
+		return nil
+	}
+	if nlp.Capitalized(strings.Fields(rest)[0]) || strings.HasPrefix(rest, "'s ") {
+		return nil
+	}
+	if first := strings.ToLower(strings.Fields(rest)[0]); (first == "is" || first == "was" || first == "'s") && !reIndefiniteComplement.MatchString(rest) {
+		return nil
+	}
+	prefix := speaker + "'s "
+	if loc := reIndefiniteComplement.FindStringIndex(rest); loc != nil {
+		// "My brother is a nurse": the holder's occupation (not who the speaker's brother is).
+		if obj := objectPhrase(rest[loc[1]:], nil, 0); occupationNoun(obj) {
+			return []spec{{subject: prefix + role, predicate: "works as", object: obj, key: "occupation", confidence: confRelation}}
+		}
+		return nil
+	}
+	ts := openIE(prefix+clause[m[2]:], shiftDates(dates, m[2], -len(prefix)), false, false)
+	var out []spec
+	for _, t := range ts {
+		if canon.SubjectKey(t.subject) == canon.SubjectKey(prefix+role) {
+			out = append(out, t.spec(false))
+		}
+	}
+	return out
 }
 
 // pastVerb reports whether w, spelt like a verb's past, is one the lexicon knows: "Ahmed and his wife moved"
