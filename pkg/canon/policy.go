@@ -47,8 +47,8 @@ var builtinFunctional = []string{
 	// things with one current value
 	"capital", "capital_of", "currency", "population", "official_name", "status", "price", "cost", "deadline", "due_date",
 	"version", "rent", "salary", "budget", "score", "balance",
-	// preferences stated as one value
-	"favourite_*", "favourite", "preferred_*",
+	// preferences stated as one value; the diet one keeps
+	"favourite_*", "favourite", "preferred_*", "diet",
 }
 
 // builtinAccumulating lists predicate keys that collect many values (and the fallback predicates of

@@ -37,7 +37,7 @@ var relationAliases = map[string][]string{
 	"died_in":            {"place_of_death", "death_place", "passes_away_in", "passed_away_in", "passes_away_at", "passed_away_at", "dies_in", "died_at", "dies_at"},
 	"died_on":            {"date_of_death", "death_date", "dies_on", "passes_away_on", "passed_away_on"},
 	"partner":            {"girlfriend", "boyfriend", "dates", "significant_other", "romantic_partner", "in_relationship_with"},
-	"spouse":             {"married_to", "husband", "wife", "marries", "is_married_to", "weds"},
+	"spouse":             {"married_to", "husband", "wife", "marries", "married", "is_married_to", "weds", "wed", "wedded"},
 	"works_at":           {"job_at", "job_with", "position_at", "role_at", "post_at", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
 	"works_in":           {"place_of_work", "work_location", "workplace", "transferred_to"},
 	"occupation":         {"profession", "job", "works_as", "job_title", "career", "promoted_to"},
@@ -82,7 +82,7 @@ var relationAliases = map[string][]string{
 	"salary":             {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns"},
 	"phone_number":       {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
 	"email":              {"email_address", "e-mail", "e_mail", "mail_address"},
-	"hobby":              {"hobbies", "pastime", "pastimes", "takes_up", "took_up"},
+	"hobby":              {"hobbies", "pastime", "pastimes", "takes_up", "took_up", "taken_up", "take_up"},
 }
 
 var canonicalRelation = func() map[string]string {

@@ -24,6 +24,8 @@ func TestRelationKey(t *testing.T) {
 		{"team_lead", "manager"},
 		{"took_up", "hobby"},
 		{"pastime", "hobby"},
+		{"taken_up", "hobby"},
+		{"married", "spouse"},
 		{"girlfriend", "partner"},
 		{"dates", "partner"},
 		{"moved_to", "lives_in"},

@@ -650,6 +650,23 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "rent", "$2,000", false}}},
 		{name: "a role holder named", content: "My boss is Priya.",
 			want: []claim{{"kim", "manager", "Priya", false}}, absent: []claim{{"kim's_boss", "", "", false}}},
+		// Switching to a kind of something single-valued gives the attribute the kind.
+		{name: "switching to a kind of diet", content: "I switched to a keto diet.",
+			want: []claim{{"kim", "diet", "keto", false}}, functional: []string{"keto"}},
+		{name: "going on a kind of diet", content: "Ana went on a vegan diet.",
+			want: []claim{{"ana", "diet", "vegan", false}}},
+		{name: "a new diet names no kind", content: "I switched to a new diet.",
+			absent: []claim{{"kim", "diet", "", false}}},
+		{name: "switching schools", content: "My daughter switched schools to Riverside Academy.",
+			want: []claim{{"kim's_daughter", "school", "Riverside Academy", false}}, functional: []string{"Riverside Academy"}},
+		{name: "a pastime taken up", content: "I've taken up pottery.",
+			want: []claim{{"kim", "hobby", "pottery", false}}},
+		// A marriage still to come is an engagement; its date is the wedding's.
+		{name: "getting married to someone on a date", content: "I'm getting married to Tom on June 8.",
+			want:   []claim{{"kim", "engaged_to", "Tom", false}, {"kim", "wedding", "8 June 2024", false}},
+			absent: []claim{{"kim", "spouse", "", false}}},
+		{name: "married someone", content: "I married Tom in 2019.",
+			want: []claim{{"kim", "spouse", "Tom", false}}, validFrom: time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{name: "a move said after since", content: "He's been my dentist since I moved to Denver.",
 			want: []claim{{"kim", "lives_in", "Denver", false}}},
 	}

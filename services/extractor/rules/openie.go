@@ -860,7 +860,9 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			}
 		}
 	}
-	if movingVerbs[lemma] && p.tag(j) == "PRP$" {
+	if movingVerbs[lemma] && (p.tag(j) == "PRP$" || p.tag(j) == "NNS" && (lemma == "switch" || lemma == "change")) {
+		// (A bare plural after "switch" or "change" is the attribute too: "switched schools to Riverside
+		// Academy" is the school now.)
 		// "Velmora moved its capital to Tarsk", "Acme changed its name to Beta": what the subject moves or
 		// changes is one of its own attributes (a relational noun after a possessive), and "to" names the value
 		// it has now.

@@ -483,6 +483,15 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		pk = canon.PredicateKey(s.predicate)
 	}
 	said := pk
+	object := s.object
+	if m := reModifiedHead.FindStringSubmatch(object); m != nil && switchKeys[said] && !genericModifiers[strings.ToLower(m[1])] {
+		// "I switched to a keto diet", "Ana went on a vegan diet": the noun names a single-valued attribute
+		// and its modifier is the new value (diet: keto).
+		if head := canon.RelationKey(nlp.Lemma(strings.ToLower(m[2]), "NN")); e.policy.Functional(head) {
+			pk, said, object = head, head, m[1]
+			s.change = true
+		}
+	}
 	pk = canon.RelationKey(pk)
 	functional, known := e.policy.Lookup(pk)
 	if f, k := e.policy.Lookup(said); k && f {
@@ -496,7 +505,6 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	if s.past {
 		functional = false
 	}
-	object := s.object
 	if !s.verbatim {
 		object = withoutDuration(object)
 	}
@@ -629,7 +637,41 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 			kept = append(kept, s)
 		}
 	}
-	return schoolSpecs(clause, roleEmployers(clause, kept))
+	return futureMarriage(clause, dates, schoolSpecs(clause, roleEmployers(clause, kept)))
+}
+
+// reFutureMarriage is a marriage still to come: "getting married", "going to marry", "will marry".
+var reFutureMarriage = regexp.MustCompile(`(?i)\b(?:(?:am|are|is|'m|'re|'s)\s+(?:getting|going\s+to\s+get)\s+married|(?:going\s+to|will|gonna)\s+(?:get\s+married|marry))\b`)
+
+// futureMarriage files a marriage the clause says is still to come ("I'm getting married to Tom on June 8",
+// "Ana is going to marry Leo") as an engagement, and a date after it as the wedding's: the spouse is not one
+// yet (reMutualUnion reads the same with the partner beside the speaker as subject).
+func futureMarriage(clause string, dates []when, specs []spec) []spec {
+	loc := reFutureMarriage.FindStringIndex(clause)
+	if loc == nil {
+		return specs
+	}
+	wedding := ""
+	for _, d := range dates {
+		if d.start >= loc[1] {
+			wedding = d.value()
+			break
+		}
+	}
+	out := specs[:0:0]
+	for _, s := range specs {
+		if k := canon.RelationKey(specKey(s)); k == "spouse" || k == "married_to" {
+			s.predicate, s.key, s.change = "engaged to", "engaged_to", true
+			out = append(out, s)
+			if wedding != "" {
+				out = append(out, spec{subject: s.subject, predicate: "wedding", object: wedding, confidence: s.confidence, definite: true})
+				wedding = ""
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // evaluation reports an object that only judges or describes ("exhausting", "really great", "a bit
@@ -1181,6 +1223,19 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 // rePlaceAdverb is a trailing adverb of place ("there", "over here", "back home" is a noun's and stays).
 var rePlaceAdverb = regexp.MustCompile(`(?i)(?:\s+(?:over|out|back|down|up|in))?\s+(?:there|here)$`)
 
+// reModifiedHead is an object of one modifier and a head noun: "a keto diet", "the night shift".
+var reModifiedHead = regexp.MustCompile(`^(?i:an?|the)\s+([\pL-]+)\s+([\pL-]+)$`)
+
+// switchKeys are the relation keys of taking up a new value of something: switching, changing or going over
+// to it, going on it.
+var switchKeys = map[string]bool{"switched_to": true, "switches_to": true, "changed_to": true, "changes_to": true,
+	"went_on": true, "goes_on": true, "switched_over_to": true, "converted_to": true}
+
+// genericModifiers say how the new value compares with the old, not what it is ("a new diet", "a better
+// phone").
+var genericModifiers = map[string]bool{"new": true, "different": true, "better": true, "worse": true, "another": true,
+	"bigger": true, "smaller": true, "cheaper": true, "other": true, "strict": true, "stricter": true, "healthier": true}
+
 // reKindNamed is an indefinite noun phrase that names its referent: "a startup called Nimbus", "a small firm
 // named Orr & Co".
 var reKindNamed = regexp.MustCompile(`^(?i:an?)\s+(?:[\pL-]+\s+){1,3}?(?i:called|named)\s+(\p{Lu}.*)$`)
@@ -1343,7 +1398,9 @@ func relativeSubject(speaker, clause string, dates []when) []spec {
 	if nlp.Capitalized(strings.Fields(rest)[0]) || strings.HasPrefix(rest, "'s ") {
 		return nil
 	}
-	if first := strings.ToLower(strings.Fields(rest)[0]); (first == "is" || first == "was" || first == "'s") && !reIndefiniteComplement.MatchString(rest) {
+	if ws := strings.Fields(strings.ToLower(rest)); (ws[0] == "is" || ws[0] == "was" || ws[0] == "'s") && !reIndefiniteComplement.MatchString(rest) &&
+		!(len(ws) > 1 && strings.HasSuffix(ws[1], "ing")) {
+		// (A progressive is a verb's: "my sister is moving to Oslo", "is getting married to Raj".)
 		return nil
 	}
 	prefix := speaker + "'s "
