@@ -667,6 +667,10 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kim", "spouse", "", false}}},
 		{name: "married someone", content: "I married Tom in 2019.",
 			want: []claim{{"kim", "spouse", "Tom", false}}, validFrom: time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "classes at a college", content: "I'm taking prerequisite classes at Sacramento City College for a nursing degree.",
+			want: []claim{{"kim", "educated_at", "Sacramento City College", false}}},
+		{name: "classes at a studio are no studies", content: "I'm taking dance classes at Studio 54.",
+			absent: []claim{{"kim", "educated_at", "", false}}},
 		{name: "a move said after since", content: "He's been my dentist since I moved to Denver.",
 			want: []claim{{"kim", "lives_in", "Denver", false}}},
 	}

@@ -108,6 +108,13 @@ func schoolSpecs(clause string, specs []spec) []spec {
 			// there, a school or a university, not a job.
 			obj, verb, ok, change = m[1], "attend", true, false
 		}
+		if m := reClassesAt.FindStringSubmatch(obj); m != nil && (verb == "take" || verb == "attend") && higherEdName(nameOnly(m[1])) {
+			// "I'm taking prerequisite classes at Sacramento City College": courses taken at a college or a
+			// university are studies there.
+			s.predicate, s.key, s.object = "studies at", "educated_at", nameOnly(m[1])
+			out = append(out, s)
+			continue
+		}
 		if m := reDegreeAt.FindStringSubmatch(obj); m != nil && degreeVerbs[verb] {
 			// "I'm doing a master's in economics at the University of Toronto", "Hana is pursuing her PhD at
 			// McGill": a degree studied for at a place is where one studies, whatever the place is called.
@@ -145,6 +152,9 @@ func schoolSpecs(clause string, specs []spec) []spec {
 // degreeVerbs are the verbs, by lemma, of working toward (or finishing) an academic degree.
 var degreeVerbs = map[string]bool{"do": true, "study": true, "pursue": true, "start": true, "begin": true,
 	"finish": true, "complete": true, "take": true, "get": true, "earn": true, "switch": true, "work": true}
+
+// reClassesAt is an object "(some kind of) classes|courses|a course at (the) PLACE".
+var reClassesAt = regexp.MustCompile(`^(?i:(?:a|an|some|my|the)\s+)?(?:[\pL-]+\s+){0,2}?(?i:classes|courses|course|class|modules|module)\s+(?i:at)\s+(?i:the\s+)?(\p{Lu}.*)$`)
 
 // reDegreeAt is an object "(a|my) DEGREE (in FIELD) at|from (the) PLACE": the academic degrees English names
 // (bachelor's, master's, doctorate and their abbreviations, a diploma, a postdoc).
