@@ -26,6 +26,7 @@ func TestRelationKey(t *testing.T) {
 		{"pastime", "hobby"},
 		{"taken_up", "hobby"},
 		{"married", "spouse"},
+		{"graduated_from", "educated_at"},
 		{"girlfriend", "partner"},
 		{"dates", "partner"},
 		{"moved_to", "lives_in"},

@@ -671,6 +671,12 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "educated_at", "Sacramento City College", false}}},
 		{name: "classes at a studio are no studies", content: "I'm taking dance classes at Studio 54.",
 			absent: []claim{{"kim", "educated_at", "", false}}},
+		{name: "someone's doctorate at a university", content: "Hana is doing her PhD at Oxford on a scholarship.",
+			want: []claim{{"hana", "educated_at", "Oxford", false}}},
+		{name: "a degree got from a university", content: "I got my degree from Leeds.",
+			want: []claim{{"kim", "educated_at", "Leeds", false}}},
+		{name: "graduating from a university", content: "I graduated from the University of Leeds in 2018.",
+			want: []claim{{"kim", "educated_at", "the University of Leeds", false}}, validFrom: time.Date(2018, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{name: "a move said after since", content: "He's been my dentist since I moved to Denver.",
 			want: []claim{{"kim", "lives_in", "Denver", false}}},
 	}

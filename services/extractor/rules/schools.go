@@ -115,11 +115,20 @@ func schoolSpecs(clause string, specs []spec) []spec {
 			out = append(out, s)
 			continue
 		}
-		if m := reDegreeAt.FindStringSubmatch(obj); m != nil && degreeVerbs[verb] {
+		if i := strings.Index(clause, obj); i >= 0 && reDegreeAt.FindStringSubmatch(obj) == nil {
+			// "Hana is doing her PhD at Oxford": the object read stops before the place; the degree's place is
+			// the clause's words after it.
+			if m := reDegreeAt.FindStringSubmatch(strings.TrimRight(clause[i:], ".!?")); m != nil {
+				obj = m[0]
+			}
+		}
+		if m := reDegreeAt.FindStringSubmatch(obj); m != nil && (degreeVerbs[verb] || verb == "") {
+			// (With no verb but "be", "get" or "have": "I got my degree from Leeds", "she has an MBA from
+			// INSEAD".)
 			// "I'm doing a master's in economics at the University of Toronto", "Hana is pursuing her PhD at
 			// McGill": a degree studied for at a place is where one studies, whatever the place is called.
-			s.predicate, s.key, s.object = "studies at", "educated_at", strings.TrimRight(m[1], ".,;!? ")
-			s.change = s.change || verb != "do" && verb != "study" || changeCue(clause)
+			s.predicate, s.key, s.object = "studies at", "educated_at", nameOnly(strings.TrimRight(m[1], ".,;!? "))
+			s.change = s.change || verb != "do" && verb != "study" && verb != "" || changeCue(clause)
 			out = append(out, s)
 			continue
 		}
