@@ -300,6 +300,12 @@ func fixTag(ts []Token, i int) string {
 			}
 			return "NN"
 		}
+		if tag == "VB" && i > 1 && ts[i-1].Tag == "TO" && positionVerbs[VerbLemma(ts[i-2].Lower)] && i+1 < len(ts) && ts[i+1].Tag == "NN" {
+			// "was promoted to head chef", "got appointed to team lead": after a verb of a change of position,
+			// "to" names the position, and a word before a noun there is the first of a compound, not an
+			// infinitive ("was asked to cook dinner" keeps its verb).
+			return "NN"
+		}
 		if tag == "VB" && i > 0 && ts[i-1].Tag == "TO" {
 			// "allergic to peanuts", "allergic to penicillin": after "to" the tagger expects an infinitive, but a
 			// verb's -s form is never its base, and a word with neither a regular past nor a gerund in the
@@ -385,6 +391,9 @@ var whDeterminers = map[string]bool{"what": true, "which": true, "whose": true}
 // follow a free relative's verb: "do" and the modals ("What pets does …", "Which city can …").
 var questionAuxiliaries = map[string]bool{"do": true, "does": true, "did": true, "can": true, "could": true,
 	"will": true, "would": true, "shall": true, "should": true, "may": true, "might": true, "must": true}
+
+// positionVerbs move someone to a position named after "to": promotion, demotion, appointment, election.
+var positionVerbs = map[string]bool{"promote": true, "demote": true, "appoint": true, "elect": true, "reassign": true}
 
 // possessedNoun reports a common noun right after a possessive ("my sister", "Kim's boss"): a whole noun
 // phrase, so a word after it starts the predicate.

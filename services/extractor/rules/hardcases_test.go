@@ -677,6 +677,12 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "educated_at", "Leeds", false}}},
 		{name: "graduating from a university", content: "I graduated from the University of Leeds in 2018.",
 			want: []claim{{"kim", "educated_at", "the University of Leeds", false}}, validFrom: time.Date(2018, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "promoted to a compound position", content: "Marco was promoted to head chef.",
+			want: []claim{{"marco", "occupation", "head chef", false}}},
+		{name: "the speaker promoted", content: "I was promoted to team lead.",
+			want: []claim{{"kim", "occupation", "team lead", false}}},
+		{name: "an infinitive after a passive stays a verb", content: "Marco was asked to cook dinner.",
+			absent: []claim{{"marco", "occupation", "", false}}},
 		{name: "a move said after since", content: "He's been my dentist since I moved to Denver.",
 			want: []claim{{"kim", "lives_in", "Denver", false}}},
 	}
