@@ -282,11 +282,12 @@ func fixTag(ts []Token, i int) string {
 				}
 			}
 		}
-		if tag == "NN" && i > 0 && (IsProper(ts[i-1].Tag) || possessedNoun(ts, i-1)) && i+1 < len(ts) && (IsProper(ts[i+1].Tag) || ts[i+1].Tag == "DT" || ts[i+1].Tag == "PRP$") &&
+		if tag == "NN" && i > 0 && (IsProper(ts[i-1].Tag) || possessedNoun(ts, i-1)) && i+1 < len(ts) &&
+			(IsProper(ts[i+1].Tag) || ts[i+1].Tag == "DT" || ts[i+1].Tag == "PRP$" || (ts[i+1].Tag == "NN" || ts[i+1].Tag == "VBG") && strings.HasSuffix(ts[i+1].Text, "ing")) &&
 			irregularVerb[t.Lower] == t.Lower && irregularParticiple[t.Lower] {
-			// "Emma quit Google", "Apple cut its prices", "my sister quit Deloitte": after a name or a possessed
-			// noun and before an object stands the verb whose past is spelt like its base, which the tagger
-			// read as a noun.
+			// "Emma quit Google", "Apple cut its prices", "my sister quit Deloitte", "Amelia quit nursing": after
+			// a name or a possessed noun and before an object (a gerund too) stands the verb whose past is spelt
+			// like its base, which the tagger read as a noun.
 			return "VBD"
 		}
 		if (tag == "VBZ" || tag == "VBP") && i > 0 && i+1 < len(ts) && whDeterminers[strings.ToLower(ts[i-1].Text)] &&

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
 // when is a temporal expression found in a clause, resolved against the turn's time.
@@ -338,11 +340,39 @@ func findDates(s string, ref time.Time) []when {
 			if !ok {
 				continue
 			}
+			if reOnWeekday.MatchString(m[0]) && !future && !day(at).Equal(day(ref)) && !pastTense(s[:loc[0]]) {
+				// "I start at Lloyds on Monday", "the party is on Saturday": a bare "on" weekday in a clause
+				// not in the past tense is the one ahead ("I saw her on Monday" keeps the one before).
+				at = at.AddDate(0, 0, 7)
+				phrase, future = weekdayPhrase(at), true
+			}
 			out = append(out, when{start: loc[0], end: loc[1], at: at, phrase: phrase, future: future})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
+}
+
+// reOnWeekday is a weekday after a bare "on".
+var reOnWeekday = regexp.MustCompile(`(?i)^on\s+` + weekdayRe)
+
+// pastTense reports whether the words before a date say the past: a form of "be", "do" or "have" in the past,
+// or a verb's past form ("moved", "took").
+func pastTense(before string) bool {
+	for _, w := range strings.Fields(strings.ToLower(before)) {
+		w = strings.Trim(w, ".,;:!?\"'()")
+		switch w {
+		case "was", "were", "did", "had", "didn't", "wasn't", "weren't", "hadn't":
+			return true
+		}
+		if base, ok := verbForms[w]; ok && base != w && !strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "en") {
+			return true
+		}
+		if strings.HasSuffix(w, "ed") && len(w) > 4 && !nonVerbsEd[w] && nlp.VerbLemma(w) != w {
+			return true
+		}
+	}
+	return false
 }
 
 var reEndsWithPrep = regexp.MustCompile(`(?i)\b(?:for|by|until|till|from|of|since|before|after|through)\s+$`)

@@ -76,3 +76,28 @@ func TestDateCues(t *testing.T) {
 		}
 	}
 }
+
+// TestWeekdayTense checks that a bare "on" weekday is the one ahead unless the clause is in the past tense
+// (the turn is on Saturday 1 June 2024; the Mondays around it are 27 May and 3 June).
+func TestWeekdayTense(t *testing.T) {
+	sat := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		text   string
+		want   time.Time
+		future bool
+	}{
+		{"I start at Lloyds on Monday", time.Date(2024, 6, 3, 0, 0, 0, 0, time.UTC), true},
+		{"the party is on Friday", time.Date(2024, 6, 7, 0, 0, 0, 0, time.UTC), true},
+		{"I'm moving on Wednesday", time.Date(2024, 6, 5, 0, 0, 0, 0, time.UTC), true},
+		{"I started at Lloyds on Monday", time.Date(2024, 5, 27, 0, 0, 0, 0, time.UTC), false},
+		{"we were in Leeds on Friday", time.Date(2024, 5, 31, 0, 0, 0, 0, time.UTC), false},
+		{"I saw Tom on Tuesday", time.Date(2024, 5, 28, 0, 0, 0, 0, time.UTC), false},
+		{"I start work last Monday", time.Date(2024, 5, 27, 0, 0, 0, 0, time.UTC), false},
+	}
+	for _, c := range cases {
+		ds := findDates(c.text, sat)
+		if len(ds) != 1 || !ds[0].at.Equal(c.want) || ds[0].future != c.future {
+			t.Errorf("%q: got %+v, want %s (future %v)", c.text, ds, c.want.Format("2006-01-02"), c.future)
+		}
+	}
+}

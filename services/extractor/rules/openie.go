@@ -129,7 +129,7 @@ func (p *ie) low(i int) string {
 // nameConnectors join the words of a name: "University of California", "Charles de Gaulle".
 var nameConnectors = map[string]bool{"of": true, "de": true, "du": true, "da": true, "von": true, "van": true,
 	"der": true, "den": true, "la": true, "le": true, "del": true, "di": true, "y": true, "&": true, "al": true,
-	"bin": true, "ibn": true, "the": true, "on": true, "in": true, "upon": true}
+	"bin": true, "ibn": true, "the": true, "on": true, "upon": true}
 
 // properRun returns the end of a proper name starting at i (NNP words joined by connectors), or i.
 func (p *ie) properRun(i int) int {

@@ -86,7 +86,7 @@ var kinAdjectives = map[string]bool{"little": true, "big": true, "older": true, 
 var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+[\p{Ll}\s-]{1,40}?,\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma").
-var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
+var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
 // roleEmployers splits the speaker's occupation from the organization it is held at: "I'm a junior designer
 // at Figma" is the occupation "junior designer" and the employer Figma, two slots that change apart (a
@@ -142,6 +142,9 @@ func specKey(s spec) string {
 var (
 	// reIntroduced is a verb of getting a pet or of dating with the indefinite noun it introduces.
 	reIntroduced = regexp.MustCompile(`(?i)\b(adopted|got|bought|rescued|took\s+in|brought\s+home|seeing|dating|met)\s+(?:a|an|another|somebody|someone)\s*(?:new\s+|little\s+|young\s+|sweet\s+)?([a-z]+)?`)
+	// reNamedApposition names the one introduced right after the noun: "seeing someone new, Daniel", "we got
+	// a puppy, a corgi named Biscuit".
+	reNamedApposition = regexp.MustCompile(`^\s*,\s+(?:(?i:a|an)\s+[a-z-]+\s+(?i:named|called)\s+)?(\p{Lu}[\p{Ll}\p{M}'-]+)\b`)
 	// reNamedLater names the one introduced: "named her Pepper", "called him Max", "her name is Leilani".
 	reNamedLater = regexp.MustCompile(`(?:\b(?i:named|called)\s+(?i:her|him|it|them)\s+|\b(?i:her|his|its|their)\s+name\s+is\s+)(\p{Lu}[\p{Ll}\p{M}'-]+)`)
 )
@@ -153,7 +156,10 @@ func namedLater(content string) []spec {
 	if iv == nil {
 		return nil
 	}
-	nm := reNamedLater.FindStringSubmatchIndex(content[iv[1]:])
+	nm := reNamedApposition.FindStringSubmatchIndex(content[iv[1]:])
+	if nm == nil {
+		nm = reNamedLater.FindStringSubmatchIndex(content[iv[1]:])
+	}
 	if nm == nil {
 		return nil
 	}

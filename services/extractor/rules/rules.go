@@ -873,7 +873,7 @@ var (
 
 // matchPossessive handles "Alice's manager is Bob" and the speaker's "my X is Y".
 func matchPossessive(clause string, dates []when) (spec, bool) {
-	if m := reMyIs.FindStringSubmatchIndex(clause); m != nil {
+	if m := reMyIs.FindStringSubmatchIndex(clause); m != nil && !endsInHolderName(clause[m[2]:m[3]]) {
 		attr := strings.ToLower(strings.TrimSpace(clause[m[2]:m[3]]))
 		// "my new manager is Inès": "new", "current" say when, not which attribute.
 		for _, w := range []string{"new ", "current ", "latest ", "present "} {
@@ -1287,11 +1287,21 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 			o = o[:i]
 		}
 		o = nameOnly(o)
+	case "work":
+		if pred == "works at" || pred == "works for" {
+			// "I work at Deloitte in Chicago": the employer is the name; "at a clinic as a nurse": the role
+			// after "as" is the occupation's (roleEmployers).
+			if i := strings.Index(o, " as "); i > 0 {
+				o = o[:i]
+			}
+			o = nameOnly(o)
+		}
 	}
-	if (b == "join" && pred == "joined" || b == "sign" && pred == "signed with") && properNoun(o) {
-		// "I joined Spotify in May", "I signed with Deloitte as a consultant": joining an organization, or
-		// signing on with one, is where one works from then on, as it is for anyone else ("Emma joined
-		// Anthropic", changeVerbs in openie.go). A role after "as" is the occupation's (roleEmployers).
+	if (b == "join" && pred == "joined" || b == "sign" && pred == "signed with" || b == "start" && strings.HasSuffix(pred, " at") && nlp.Capitalized(o)) && properNoun(o) {
+		// "I joined Spotify in May", "I signed with Deloitte as a consultant", "I start at Lloyds on Monday":
+		// joining an organization, signing on or starting with one (a name: "start at 9am" is a time), is where
+		// one works from then on, as it is for anyone else ("Emma joined Anthropic", changeVerbs in openie.go).
+		// A role after "as" is the occupation's (roleEmployers).
 		if i := strings.Index(o, " as "); i > 0 {
 			o = strings.TrimSpace(o[:i])
 		}
@@ -1366,6 +1376,13 @@ func diaryClause(clause string, dates []when) (spec, bool) {
 		}
 	}
 	return spec{}, false
+}
+
+// endsInHolderName reports an attribute phrase that ends in the name of its holder ("sister Amelia" in "my sister
+// Amelia is a nurse"): the clause is about the person named, not about the speaker's attribute.
+func endsInHolderName(attr string) bool {
+	ws := strings.Fields(attr)
+	return len(ws) >= 2 && nlp.Capitalized(ws[len(ws)-1]) && roleHead(strings.ToLower(strings.Join(ws[:len(ws)-1], " ")))
 }
 
 // reMyPerson is a clause whose subject is someone the speaker names only by role: "my sister", "our
@@ -1644,6 +1661,14 @@ func occupationNoun(np string) bool {
 }
 
 func agentSuffix(w string) bool {
+	// Common occupations whose names carry no agent suffix (short ones too).
+	switch w {
+	case "nurse", "doctor", "chef", "cook", "pilot", "judge", "coach", "architect", "nanny", "barista", "clerk", "cashier",
+		"engineer", "surgeon", "dentist", "lawyer", "attorney", "firefighter", "paramedic", "analyst", "consultant",
+		"freelancer", "midwife", "mechanic", "secretary", "waitress", "actress", "poet", "medic", "intern", "vet",
+		"priest", "nun", "monk", "farmer", "chemist", "pharmacist":
+		return true
+	}
 	if _, kin := kinship[w]; kin && !paidRoles[w] || len(w) < 5 {
 		return false
 	}
@@ -1659,11 +1684,6 @@ func agentSuffix(w string) bool {
 			return true
 		}
 	}
-	// Common occupations whose names carry no agent suffix.
-	switch w {
-	case "nurse", "doctor", "chef", "cook", "pilot", "judge", "coach", "architect", "nanny", "barista", "clerk", "cashier", "engineer", "surgeon", "dentist", "lawyer", "attorney", "firefighter", "paramedic", "analyst", "consultant", "freelancer":
-		return true
-	}
 	return false
 }
 
@@ -1672,7 +1692,8 @@ func agentSuffix(w string) bool {
 var paidRoles = map[string]bool{"teacher": true, "coach": true, "manager": true, "mentor": true, "tutor": true}
 
 // nameOnly cuts a phrase that starts with a name at the first word that cannot continue it ("Kraków for a job
-// at a game studio" → "Kraków"); names joined by connectors ("Rio de Janeiro") stay whole. A phrase that does
+// at a game studio" → "Kraków"); names joined by connectors ("Rio de Janeiro") stay whole, but not by "in": after
+// an organization "in" names where it is ("Deloitte in Chicago"). A phrase that does
 // not start with a capitalized word is returned as it is.
 func nameOnly(o string) string {
 	ws := strings.Fields(o)
@@ -1682,7 +1703,7 @@ func nameOnly(o string) string {
 	n := 1
 	for n < len(ws) {
 		w := ws[n]
-		if nlp.Capitalized(w) || nameConnectors[strings.ToLower(w)] && n+1 < len(ws) && nlp.Capitalized(ws[n+1]) {
+		if nlp.Capitalized(w) || nameConnectors[strings.ToLower(w)] && strings.ToLower(w) != "in" && n+1 < len(ws) && nlp.Capitalized(ws[n+1]) {
 			n++
 			continue
 		}
