@@ -706,6 +706,12 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "works_at", "Bank of America", false}}},
 		{name: "a role after the workplace", content: "I work at a clinic as a nurse.",
 			want: []claim{{"kim", "works_at", "a clinic", false}, {"kim", "occupation", "nurse", false}}},
+		{name: "a field studied at a university", content: "I'm studying computer science at the University of Manchester.",
+			want: []claim{{"kim", "educated_at", "University of Manchester", false}, {"kim", "studies", "computer science", false}}},
+		{name: "someone's field studied at a college", content: "Priya is studying law at King's College London.",
+			want: []claim{{"priya", "educated_at", "King's College London", false}, {"priya", "studies", "law", false}}},
+		{name: "studying at a library is no education", content: "I'm studying for my exams at the library.",
+			absent: []claim{{"kim", "educated_at", "", false}}},
 		{name: "a move said after since", content: "He's been my dentist since I moved to Denver.",
 			want: []claim{{"kim", "lives_in", "Denver", false}}},
 	}
@@ -789,6 +795,7 @@ func TestSingleValuedValuesStatedOnce(t *testing.T) {
 		{"We put in an offer of $615,000 on a townhouse in Sacramento.", []string{"$615,000"}},
 		{"The raise came through: my salary is now €58,500.", []string{"€58,500"}},
 		{"I earn €52,000 a year as a test engineer at Siemens in Munich.", []string{"€52,000"}},
+		{"I transferred to Imperial College London to study computer science.", []string{"Imperial College London"}},
 	} {
 		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: c.content, OccurredAt: at})
 		for _, v := range c.once {

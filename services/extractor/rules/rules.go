@@ -637,7 +637,7 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 			kept = append(kept, s)
 		}
 	}
-	return futureMarriage(clause, dates, schoolSpecs(clause, roleEmployers(clause, kept)))
+	return futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, roleEmployers(clause, kept)))
 }
 
 // reFutureMarriage is a marriage still to come: "getting married", "going to marry", "will marry".

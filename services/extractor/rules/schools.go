@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
@@ -70,7 +71,7 @@ func schoolName(obj string) bool {
 
 // schoolSpecs rewrites the specs of a clause that say someone goes to a school as the subject's school, and
 // adds the school of a causative move ("We moved Leo to Lincoln Montessori").
-func schoolSpecs(clause string, specs []spec) []spec {
+func schoolSpecs(clause, speaker string, specs []spec) []spec {
 	var moved spec
 	m := reCausativeMove.FindStringSubmatch(clause)
 	if m != nil && schoolName(m[2]) && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
@@ -107,6 +108,25 @@ func schoolSpecs(clause string, specs []spec) []spec {
 			// "Emma is a student at Leeds Beckett University": being a student (pupil) at a place is going
 			// there, a school or a university, not a job.
 			obj, verb, ok, change = m[1], "attend", true, false
+		}
+		fieldObj := obj
+		if i := strings.Index(clause, obj); i >= 0 && (verb == "study" || verb == "major") {
+			// (The object read may stop before the place: "Priya is studying law at King's College London".)
+			fieldObj = strings.TrimRight(clause[i:], ".!?")
+		}
+		if m := reFieldAt.FindStringSubmatch(fieldObj); m != nil && (verb == "study" || verb == "major") && higherEdName(nameOnly(m[2])) {
+			// "I'm studying computer science at the University of Manchester": where one studies, and what; the
+			// field's claim says only the field, so that a move to another university leaves no claim that
+			// still names the first one as current.
+			who := s.subject
+			if who == "" {
+				who = speaker
+			}
+			field := strings.TrimSpace(m[1])
+			out = append(out,
+				spec{subject: s.subject, predicate: "studies at", key: "educated_at", object: nameOnly(m[2]), confidence: s.confidence, change: s.change || changeCue(clause)},
+				spec{subject: s.subject, predicate: "studies", object: field, confidence: s.confidence, text: canon.ClaimText(who, "studies", field)})
+			continue
 		}
 		if m := reClassesAt.FindStringSubmatch(obj); m != nil && (verb == "take" || verb == "attend") && higherEdName(nameOnly(m[1])) {
 			// "I'm taking prerequisite classes at Sacramento City College": courses taken at a college or a
@@ -161,6 +181,9 @@ func schoolSpecs(clause string, specs []spec) []spec {
 // degreeVerbs are the verbs, by lemma, of working toward (or finishing) an academic degree.
 var degreeVerbs = map[string]bool{"do": true, "study": true, "pursue": true, "start": true, "begin": true,
 	"finish": true, "complete": true, "take": true, "get": true, "earn": true, "switch": true, "work": true}
+
+// reFieldAt is an object "FIELD at (the) PLACE".
+var reFieldAt = regexp.MustCompile(`^([\pL][\pL\s'-]*?)\s+(?i:at)\s+(?i:the\s+)?(\p{Lu}.*)$`)
 
 // reClassesAt is an object "(some kind of) classes|courses|a course at (the) PLACE".
 var reClassesAt = regexp.MustCompile(`^(?i:(?:a|an|some|my|the)\s+)?(?:[\pL-]+\s+){0,2}?(?i:classes|courses|course|class|modules|module)\s+(?i:at)\s+(?i:the\s+)?(\p{Lu}.*)$`)
