@@ -345,7 +345,8 @@ func StaleInContext(q *Question, r *Retrieval) string {
 	return ""
 }
 
-// formerCues are English words and phrases that say a value no longer holds: ending a job, a place, a
+// formerCues are English words and phrases that say a value no longer holds: ending a job (leaving, resigning,
+// handing in one's notice), a place, a
 // relationship, a possession or a plan ("left", "moved from", "broke up", "sold", "cancelled"), a time
 // that is over ("no longer", "used to", "previously", "until", "former"), and the words a memory system
 // puts on history ("superseded", "outdated"). They come from how people report changes in everyday
@@ -360,7 +361,7 @@ var formerCues = func() [][]string {
 		"relocated from", "switched from", "transferred from", "changed from", "away from", "sold", "traded in",
 		"replaced", "instead of", "swapped", "scrapped", "cancelled", "canceled", "withdrawn", "withdrew",
 		"deferred", "on hold", "retired", "rehomed", "passed away", "died", "lost", "stolen", "let go", "laid off",
-		"ended", "dethroned", "superseded", "history", "historical", "outdated", "obsolete",
+		"ended", "dethroned", "resigned", "resigning", "handed in", "notice at", "superseded", "history", "historical", "outdated", "obsolete",
 	} {
 		out = append(out, normWords(c))
 	}

@@ -215,6 +215,7 @@ func TestStaleInContext(t *testing.T) {
 		{"a cue in another clause does not count", emma, raw("Emma quit smoking. She works at Google."), "Emma quit smoking. She works at Google."},
 		{"a cue far from the value does not count", emma, raw("Emma left her flat in the city center to be closer to Google"), "Emma left her flat in the city center to be closer to Google"},
 		{"negated", emma, raw("Emma does not work at Google"), ""},
+		{"notice handed in", emma, raw("- Emma handed in her notice at Google."), ""},
 		{"a superseded claim in the all-versions view", emma, &Retrieval{Context: "Emma works at Google (2024-01-14)\nEmma works at Anthropic (2024-06-03)",
 			Items: []Item{{Text: "Emma works at Google", Status: "superseded"}, {Text: "Emma works at Anthropic", Status: "active"}}}, ""},
 		{"the same claim shown as active", emma, &Retrieval{Context: "Emma works at Google (2024-01-14)",
