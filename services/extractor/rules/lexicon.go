@@ -20,7 +20,7 @@ publish purchase put quit race raise reach read realize receive recommend record
 register relax relocate remember renovate rent repair report research rest retire retake return ride run save
 score sculpt see sell send serve set share shoot shop sign sing sit skate ski sleep snowboard solve speak
 spend sponsor start stay stop study surf swim take talk teach team tell test text think throw train travel
-treat try turn tutor understand upgrade use visit volunteer vote wait walk want watch wear win wish work
+treat try turn tutor understand upgrade use visit volunteer vote wait walk want watch wear weigh win wish work
 worry write
 `)
 

@@ -484,6 +484,10 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	}
 	said := pk
 	object := s.object
+	if (said == "turns" || said == "turned") && reBareAge.MatchString(object) {
+		// "My daughter turned 7 in May": the number one turns is one's age.
+		pk, said, s.change = "age", "age", true
+	}
 	if m := reModifiedHead.FindStringSubmatch(object); m != nil && switchKeys[said] && !genericModifiers[strings.ToLower(m[1])] {
 		// "I switched to a keto diet", "Ana went on a vegan diet": the noun names a single-valued attribute
 		// and its modifier is the new value (diet: keto).
@@ -966,7 +970,7 @@ var (
 	// reDue: "My thesis is due on April 30", "the report is now due May 31".
 	// reTheValue is "the N is VALUE": a definite common noun (lower case: "The Nile" is a name), a copula, then
 	// a date ("on June 28") or an amount.
-	reTheValue = regexp.MustCompile(`^(?:The|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:is|was|will\s+be|'s)\s+(?:(?:now|currently|still|officially|finally)\s+)?`)
+	reTheValue = regexp.MustCompile(`^(?:The|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:is|was|will\s+be|'s)\s+(?:(?:now|currently|still|officially|finally)\s+)?(?:(?:scheduled|set|planned|booked|fixed|slated)\s+(?:for|on)\s+)?`)
 	// reAmountStart is an amount of money or a number first: "$3,100", "€58,500", "R$ 3.650", "1,200".
 	reAmountStart = regexp.MustCompile(`^(?:[$€£¥₹]|R\$|[A-Z]{3}\s)?\s?\d`)
 	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
@@ -1223,6 +1227,9 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 // rePlaceAdverb is a trailing adverb of place ("there", "over here", "back home" is a noun's and stays).
 var rePlaceAdverb = regexp.MustCompile(`(?i)(?:\s+(?:over|out|back|down|up|in))?\s+(?:there|here)$`)
 
+// reBareAge is a number of years in digits ("7", "30").
+var reBareAge = regexp.MustCompile(`^\d{1,3}$`)
+
 // reModifiedHead is an object of one modifier and a head noun: "a keto diet", "the night shift".
 var reModifiedHead = regexp.MustCompile(`^(?i:an?|the)\s+([\pL-]+)\s+([\pL-]+)$`)
 
@@ -1307,6 +1314,10 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 		}
 		return spec{predicate: "works at", object: o, confidence: conf, change: true}, true
 	}
+	if b == "weigh" && reAmountStart.MatchString(o) {
+		// "I weigh 82 kg now": the speaker's weight.
+		return spec{predicate: "weight", object: o, confidence: conf, change: true}, true
+	}
 	if b == "become" && pred != "become" && reIndefinite.MatchString(o) && occupationNoun(o) {
 		// "I became a paramedic (with Boston EMS)": a copula of change names the occupation from now on, as
 		// "I am a nurse" does the current one.
@@ -1389,6 +1400,9 @@ func endsInHolderName(attr string) bool {
 // landlord", "my older brother" (a role of one or two words: groups 1 and 2), with what follows (group 3).
 var reMyPerson = regexp.MustCompile(`^(?i:my|our)\s+([a-z-]+)\s+(?:([a-z-]+)\s+)?(.+)$`)
 
+// reAgeComplement is a copula before a number of years: "is 12", "is now 7 years old".
+var reAgeComplement = regexp.MustCompile(`^(?:is|'s)\s+(?:(?:now|just|only|already)\s+)?(\d{1,3})(?:\s+(?:years?\s+old|months?\s+old))?[.!]?$`)
+
 // reIndefiniteComplement is a copula before an indefinite noun phrase: "is a nurse", "was an architect".
 var reIndefiniteComplement = regexp.MustCompile(`^(?:is|was|'s)\s+(?:(?:now|still|also|currently)\s+)?(?:a|an)\s`)
 
@@ -1414,6 +1428,10 @@ func relativeSubject(speaker, clause string, dates []when) []spec {
 	}
 	if nlp.Capitalized(strings.Fields(rest)[0]) || strings.HasPrefix(rest, "'s ") {
 		return nil
+	}
+	if m := reAgeComplement.FindStringSubmatch(rest); m != nil {
+		// "My son is 12": the holder's age.
+		return []spec{{subject: speaker + "'s " + role, predicate: "age", object: m[1], confidence: confRelation, change: true}}
 	}
 	if ws := strings.Fields(strings.ToLower(rest)); (ws[0] == "is" || ws[0] == "was" || ws[0] == "'s") && !reIndefiniteComplement.MatchString(rest) &&
 		!(len(ws) > 1 && strings.HasSuffix(ws[1], "ing")) {
