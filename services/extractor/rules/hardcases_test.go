@@ -720,6 +720,10 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim's_daughter", "age", "7", false}}, functional: []string{"7"}, validFrom: time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)},
 		{name: "the speaker's weight", content: "I weigh 82 kg now.",
 			want: []claim{{"kim", "weight", "82 kg", false}}, functional: []string{"82 kg"}},
+		{name: "a value instead of another", content: "I report to Maria Costa instead of Peter.",
+			want: []claim{{"kim", "manager", "Maria Costa", false}}, absent: []claim{{"kim", "manager", "Maria Costa instead of Peter", false}}},
+		{name: "a short time phrase before the subject without a comma", content: "After the reorg I report to Maria Costa.",
+			want: []claim{{"kim", "manager", "Maria Costa", false}}},
 		{name: "a move said after since", content: "He's been my dentist since I moved to Denver.",
 			want: []claim{{"kim", "lives_in", "Denver", false}}},
 	}
