@@ -65,7 +65,7 @@ var relationAliases = map[string][]string{
 	"speaks":             {"fluent_in", "languages_spoken", "language_spoken", "speaker_of", "native_speaker_of", "fluent_speaker_of"},
 	"member_of":          {"part_of", "membership_of", "member"},
 	"child":              {"son", "daughter", "children", "kid"},
-	"lives_in":           {"resides_in", "residence", "home", "current_city", "place_of_residence", "moves_to", "moved_to", "relocates_to", "relocated_to"},
+	"lives_in":           {"resides_in", "residence", "home", "current_city", "place_of_residence", "moves_to", "moved_to", "relocates_to", "relocated_to", "moves_back_to", "moved_back_to"},
 	"head_coach":         {"coach", "coached_by"},
 	"manager":            {"line_manager", "boss", "supervisor", "supervised_by", "managed_by", "reports_to", "team_lead", "team_leader"},
 	"record_label":       {"signed_to", "label", "records_for"},

@@ -27,6 +27,7 @@ func TestRelationKey(t *testing.T) {
 		{"taken_up", "hobby"},
 		{"married", "spouse"},
 		{"graduated_from", "educated_at"},
+		{"moves_back_to", "lives_in"},
 		{"girlfriend", "partner"},
 		{"dates", "partner"},
 		{"moved_to", "lives_in"},

@@ -301,6 +301,12 @@ func fixTag(ts []Token, i int) string {
 			}
 			return "NN"
 		}
+		if tag == "NN" && i >= 4 && ts[i-2].Tag == "PRP$" && strings.EqualFold(ts[i-3].Text, "and") && IsProper(ts[i-4].Tag) &&
+			i+1 < len(ts) && (ts[i+1].Tag == "IN" || ts[i+1].Tag == "TO") && Known(Gerund(t.Lower)) {
+			// "Nora and her husband live in Lyon": after a subject of two coordinated people, a word that has a
+			// verb's forms before a preposition is their verb, not a noun of the second one's phrase.
+			return "VBP"
+		}
 		if tag == "VB" && i > 1 && ts[i-1].Tag == "TO" && positionVerbs[VerbLemma(ts[i-2].Lower)] && i+1 < len(ts) && ts[i+1].Tag == "NN" {
 			// "was promoted to head chef", "got appointed to team lead": after a verb of a change of position,
 			// "to" names the position, and a word before a noun there is the first of a compound, not an

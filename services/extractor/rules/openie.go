@@ -538,6 +538,12 @@ func (p *ie) clause(i int, subj []phrase) []triple {
 		// Coordinated subjects: "Anna and Tom were born in Oslo".
 		for i+1 < len(p.toks) && (p.low(i) == "and" || p.low(i) == ",") && np.proper {
 			next, ok := p.nounPhrase(i + 1)
+			if ok && !next.proper && next.pronounPossessor != "" && roleHead(strings.ToLower(p.span(next.head, next.head+1))) {
+				// "Nora and her husband live in Lyon", "Ahmed and his wife moved to Toronto": the one named beside
+				// someone named only by their role to them holds the relation too.
+				i = next.to
+				continue
+			}
 			if !ok || !next.proper {
 				break
 			}

@@ -144,7 +144,14 @@ func namedSubject(clause string) string {
 	if _, isVerb := verbBase(lead); isVerb {
 		return ""
 	}
-	first := strings.Fields(m[2])[0]
+	// The verb, after the adverbs that may stand before it ("Jess finally left").
+	words := strings.Fields(m[2])
+	first := words[0]
+	for _, w := range words {
+		if first = w; !adverbs[w] {
+			break
+		}
+	}
 	if b, ok := verbBase(first); (!ok || b == first) && first != "is" && first != "was" && first != "has" {
 		return ""
 	}

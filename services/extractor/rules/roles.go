@@ -86,7 +86,7 @@ var kinAdjectives = map[string]bool{"little": true, "big": true, "older": true, 
 var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+[\p{Ll}\s-]{1,40}?,\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma").
-var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
+var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
 // roleEmployers splits the speaker's occupation from the organization it is held at: "I'm a junior designer
 // at Figma" is the occupation "junior designer" and the employer Figma, two slots that change apart (a
@@ -103,10 +103,17 @@ func roleEmployers(clause string, specs []spec) []spec {
 	occupation := false
 	for i := range specs {
 		s := &specs[i]
-		if s.key != "occupation" {
+		if s.key != "occupation" && canon.RelationKey(specKey(*s)) != "occupation" {
 			continue
 		}
+		// "works as a sous-chef": the occupation is the noun, without its article.
+		s.object = reIndefinite.ReplaceAllString(s.object, "")
 		occupation = occupation || s.subject == ""
+		if m := reRoleAtOrg.FindStringSubmatch(clause); m != nil && s.subject != "" && !hasEmployer[s.subject] && strings.EqualFold(m[1], s.object) {
+			// "Liam works as a sous-chef at Noma": the organization after the role is the holder's employer.
+			extra = append(extra, spec{subject: s.subject, predicate: "works at", object: nameOnly(m[2]), confidence: s.confidence, change: s.change})
+			hasEmployer[s.subject] = true
+		}
 		if m := reRoleAtLead.FindStringSubmatch(s.object); m != nil && occupationNoun(m[1]) && !reStudentAt.MatchString(s.object) {
 			// (A student at a place goes to school there: schoolSpecs reads it.)
 			s.object = strings.TrimSpace(m[1])

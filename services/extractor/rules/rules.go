@@ -1679,6 +1679,10 @@ func occupationNoun(np string) bool {
 }
 
 func agentSuffix(w string) bool {
+	if i := strings.LastIndex(w, "-"); i > 0 && i < len(w)-1 && agentSuffix(w[i+1:]) {
+		// "sous-chef", "co-founder": a compound's head.
+		return true
+	}
 	// Common occupations whose names carry no agent suffix (short ones too).
 	switch w {
 	case "nurse", "doctor", "chef", "cook", "pilot", "judge", "coach", "architect", "nanny", "barista", "clerk", "cashier",

@@ -27,6 +27,10 @@ var contractions = []struct {
 	// participle) is "is", or "has" before "been", "got" and "gone".
 	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
 	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named)\s`), "$1 is $2 ", "'"},
+	// "she's at Shopify now", "he's been promoted": "'s" after a personal pronoun is "is", or "has" before
+	// "been", "got" and "gone".
+	{regexp.MustCompile(`(?i)\b(he|she|it)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
+	{regexp.MustCompile(`(?i)\b(he|she)'s\b`), "$1 is", "'"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they)'ve\b`), "$1 have", "'"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she|it)'ll\b`), "$1 will", "'"},
 	{regexp.MustCompile(`(?i)\b(I|we|you|they|he|she)'d\b`), "$1 would", "'"},
@@ -365,8 +369,9 @@ var (
 	// reNameIsMy is "Luca is my husband", "Dr. Alvarez is my therapist": a name (after an honorific of
 	// English address) equated with a possessive noun phrase.
 	reNameIsMy = regexp.MustCompile(`^((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\s+(?:is|was)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)((?:\s*,.*)?)$`)
-	// reCalled is "my physio is called Anders": the name given by "called" or "named".
-	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
+	// reCalled is "my physio is called Anders", "Ben's new girlfriend is called Ruth": the name given by
+	// "called" or "named".
+	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
 )
 
 // possessiveFirst rewrites the equative clauses that name whom a possessive noun phrase refers to into the
