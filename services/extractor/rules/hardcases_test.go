@@ -738,6 +738,10 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"maya", "occupation", "junior doctor", false}, {"maya", "works_at", "Royal Free", false}}},
 		{name: "a named person beside someone named by role", content: "Nora and her husband live in Lyon now.",
 			want: []claim{{"nora", "lives_in", "Lyon", false}}},
+		{name: "at a firm these days", content: "Marco is at KPMG these days.",
+			want: []claim{{"marco", "works_at", "KPMG", false}}},
+		{name: "at a firm right now may be a visit", content: "Marco is at KPMG right now.",
+			absent: []claim{{"marco", "works_at", "", false}}},
 		{name: "a move said after since", content: "He's been my dentist since I moved to Denver.",
 			want: []claim{{"kim", "lives_in", "Denver", false}}},
 	}

@@ -126,7 +126,9 @@ func (p *ie) low(i int) string {
 	return p.toks[i].Lower
 }
 
-// nameConnectors join the words of a name: "University of California", "Charles de Gaulle".
+// nameConnectors join the words of a name: "University of California", "Charles de Gaulle". "in" is none:
+// after a name it says where ("Deloitte in Chicago"), and the few names with "in" inside are read whole as
+// subjects (mainEntity).
 var nameConnectors = map[string]bool{"of": true, "de": true, "du": true, "da": true, "von": true, "van": true,
 	"der": true, "den": true, "la": true, "le": true, "del": true, "di": true, "y": true, "&": true, "al": true,
 	"bin": true, "ibn": true, "the": true, "on": true, "upon": true}
@@ -1025,7 +1027,8 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 // stateAdverbs say that what a copula states holds for some time from now on, not at this moment only.
 var stateAdverbs = map[string]bool{"now": true, "currently": true, "still": true, "nowadays": true}
 
-// placeOfWork reads "X is at Org now", "I'm still at McKinsey", "she's at KPMG these days": a person at a named
+// placeOfWork reads "X is at Org now", "I'm still at McKinsey", "she's at KPMG these days" (clauseClaims says
+// "now" for the adverbial it drops): a person at a named
 // organization with an adverb of a lasting state is where they work (or study, when the name is a
 // university's); "at" a place for the moment ("I'm at the airport") names no organization, and without the
 // adverb a visit is as likely as a job, so neither is read.
@@ -1039,9 +1042,9 @@ func (p *ie) placeOfWork(s phrase, subjText string, k int) (triple, bool) {
 	}
 	lasting := false
 	for x := 0; x < len(p.toks); x++ {
-		lasting = lasting || stateAdverbs[p.low(x)] || p.low(x) == "these" && p.low(x+1) == "days"
+		lasting = lasting || stateAdverbs[p.low(x)]
 	}
-	if !lasting || org.to < len(p.toks) && !stateAdverbs[p.low(org.to)] && p.low(org.to) != "these" && p.tag(org.to) != "," {
+	if !lasting || org.to < len(p.toks) && !stateAdverbs[p.low(org.to)] && p.tag(org.to) != "," {
 		return triple{}, false
 	}
 	name := p.span(org.from, org.to)

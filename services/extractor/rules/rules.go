@@ -362,6 +362,11 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 		if bare := withoutPresentTime(clause); bare != clause {
 			// "These days I mostly drink green tea": the adverbial says the value is the current one (a change
 			// cue) and is no part of the relation or its object.
+			if reAtName.MatchString(bare) && reLastingTime.MatchString(clause) {
+				// "She's at KPMG these days": being at a named place for some time (not "right now") is the
+				// state placeOfWork reads from "now".
+				bare += " now"
+			}
 			clause, cue = bare, true
 		}
 	}
@@ -391,6 +396,12 @@ func withoutPresentTime(clause string) string {
 	}
 	return withoutPresentAdverbial(clause)
 }
+
+// reLastingTime is an adverbial of the present that lasts: "these days", "nowadays", "currently".
+var reLastingTime = regexp.MustCompile(`(?i)\b(?:these\s+days|nowadays|currently|at\s+present)\b`)
+
+// reAtName is a clause ending in a copula and "at" a capitalized name: "she is at KPMG".
+var reAtName = regexp.MustCompile(`\b(?:is|am|are|'s|'m|'re)\s+(?:still\s+)?at\s+\p{Lu}[^,;]*$`)
 
 // reUsedTo is the past habitual "used to" and the verb it makes past ("Oskar used to live in Oslo", "I never
 // used to drink coffee"), with the word before it: after a form of "be" or "get" it is the adjective "used
@@ -1224,7 +1235,7 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 	return spec{}, false
 }
 
-// rePlaceAdverb is a trailing adverb of place ("there", "over here", "back home" is a noun's and stays).
+// rePlaceAdverb is a trailing adverb of place: "there", "here", "over there", "out here".
 var rePlaceAdverb = regexp.MustCompile(`(?i)(?:\s+(?:over|out|back|down|up|in))?\s+(?:there|here)$`)
 
 // reBareAge is a number of years in digits ("7", "30").
@@ -1429,16 +1440,16 @@ func relativeSubject(speaker, clause string, dates []when) []spec {
 	if nlp.Capitalized(strings.Fields(rest)[0]) || strings.HasPrefix(rest, "'s ") {
 		return nil
 	}
+	prefix := speaker + "'s "
 	if m := reAgeComplement.FindStringSubmatch(rest); m != nil {
 		// "My son is 12": the holder's age.
-		return []spec{{subject: speaker + "'s " + role, predicate: "age", object: m[1], confidence: confRelation, change: true}}
+		return []spec{{subject: prefix + role, predicate: "age", object: m[1], confidence: confRelation, change: true}}
 	}
 	if ws := strings.Fields(strings.ToLower(rest)); (ws[0] == "is" || ws[0] == "was" || ws[0] == "'s") && !reIndefiniteComplement.MatchString(rest) &&
 		!(len(ws) > 1 && strings.HasSuffix(ws[1], "ing")) {
 		// (A progressive is a verb's: "my sister is moving to Oslo", "is getting married to Raj".)
 		return nil
 	}
-	prefix := speaker + "'s "
 	if loc := reIndefiniteComplement.FindStringIndex(rest); loc != nil {
 		// "My brother is a nurse": the holder's occupation (not who the speaker's brother is).
 		if obj := objectPhrase(rest[loc[1]:], nil, 0); occupationNoun(obj) {
@@ -1714,9 +1725,8 @@ func agentSuffix(w string) bool {
 var paidRoles = map[string]bool{"teacher": true, "coach": true, "manager": true, "mentor": true, "tutor": true}
 
 // nameOnly cuts a phrase that starts with a name at the first word that cannot continue it ("Kraków for a job
-// at a game studio" → "Kraków"); names joined by connectors ("Rio de Janeiro") stay whole, but not by "in": after
-// an organization "in" names where it is ("Deloitte in Chicago"). A phrase that does
-// not start with a capitalized word is returned as it is.
+// at a game studio" → "Kraków", "Deloitte in Chicago" → "Deloitte"); names joined by connectors ("Rio de
+// Janeiro") stay whole. A phrase that does not start with a capitalized word is returned as it is.
 func nameOnly(o string) string {
 	ws := strings.Fields(o)
 	if len(ws) < 2 || !nlp.Capitalized(ws[0]) {
@@ -1725,7 +1735,7 @@ func nameOnly(o string) string {
 	n := 1
 	for n < len(ws) {
 		w := ws[n]
-		if nlp.Capitalized(w) || nameConnectors[strings.ToLower(w)] && strings.ToLower(w) != "in" && n+1 < len(ws) && nlp.Capitalized(ws[n+1]) {
+		if nlp.Capitalized(w) || nameConnectors[strings.ToLower(w)] && n+1 < len(ws) && nlp.Capitalized(ws[n+1]) {
 			n++
 			continue
 		}
