@@ -99,7 +99,13 @@ func (w *partitionWorker) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer func() { iter.Stop() }()
+	defer func() {
+		// iter is the partition's current consumer; a failed re-creation below leaves it nil, and the worker
+		// returns with the error (its partition is given back and acquired again at the next rebalance).
+		if iter != nil {
+			iter.Stop()
+		}
+	}()
 	log.Info("reconciler: partition acquired", "offset", w.offset)
 	if w.e.live {
 		if err := w.e.purgeLeftoverCommands(ctx, w.partition); err != nil {
