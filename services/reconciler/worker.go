@@ -36,10 +36,15 @@ type partitionWorker struct {
 	hard context.CancelFunc
 	// stopLag ends the consumer-lag gauge of the partition's current consumer (live engines only).
 	stopLag func()
+	// newConsumer creates the partition's consumer: consume, or a test's stand-in that fails the way a
+	// consumer create does when its NATS node has just died.
+	newConsumer func(context.Context) (jetstream.MessagesContext, error)
 }
 
 func newPartitionWorker(e *engine, partition int) *partitionWorker {
-	return &partitionWorker{e: e, partition: partition, stop: make(chan struct{}), done: make(chan struct{})}
+	w := &partitionWorker{e: e, partition: partition, stop: make(chan struct{}), done: make(chan struct{})}
+	w.newConsumer = w.consume
+	return w
 }
 
 // start runs the worker in a goroutine; parent bounds all of its work.
@@ -90,7 +95,7 @@ func (w *partitionWorker) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reconciler: claims stream: %w", err)
 	}
-	iter, err := w.consume(ctx)
+	iter, err := w.newConsumer(ctx)
 	defer func() {
 		if w.stopLag != nil {
 			w.stopLag()
@@ -138,7 +143,7 @@ func (w *partitionWorker) run(ctx context.Context) error {
 			}
 			if stalled {
 				log.Warn("reconciler: the partition's consumer delivers nothing although its log has more; re-creating it", "offset", w.offset)
-				if iter, err = w.consume(ctx); err != nil {
+				if iter, err = w.newConsumer(ctx); err != nil {
 					return err
 				}
 				continue
@@ -152,7 +157,7 @@ func (w *partitionWorker) run(ctx context.Context) error {
 			return err
 		}
 		if stalled { // the watch fired as the batch arrived: the iterator is being stopped
-			if iter, err = w.consume(ctx); err != nil {
+			if iter, err = w.newConsumer(ctx); err != nil {
 				return err
 			}
 		}
