@@ -109,12 +109,13 @@ func schoolSpecs(clause, speaker string, specs []spec) []spec {
 			// there, a school or a university, not a job.
 			obj, verb, ok, change = m[1], "attend", true, false
 		}
-		fieldObj := obj
-		if i := strings.Index(clause, obj); i >= 0 && (verb == "study" || verb == "major") {
-			// (The object read may stop before the place: "Priya is studying law at King's College London".)
-			fieldObj = strings.TrimRight(clause[i:], ".!?")
+		// The object read may stop before the place ("Priya is studying law at King's College London", "Hana is
+		// doing her PhD at Oxford"): the place is in the clause's words after it.
+		rest := obj
+		if i := strings.Index(clause, obj); i >= 0 {
+			rest = strings.TrimRight(clause[i:], ".!?")
 		}
-		if m := reFieldAt.FindStringSubmatch(fieldObj); m != nil && (verb == "study" || verb == "major") && higherEdName(nameOnly(m[2])) {
+		if m := reFieldAt.FindStringSubmatch(rest); m != nil && (verb == "study" || verb == "major") && higherEdName(nameOnly(m[2])) {
 			// "I'm studying computer science at the University of Manchester": where one studies, and what; the
 			// field's claim says only the field, so that a move to another university leaves no claim that
 			// still names the first one as current.
@@ -135,18 +136,17 @@ func schoolSpecs(clause, speaker string, specs []spec) []spec {
 			out = append(out, s)
 			continue
 		}
-		if i := strings.Index(clause, obj); i >= 0 && reDegreeAt.FindStringSubmatch(obj) == nil {
-			// "Hana is doing her PhD at Oxford": the object read stops before the place; the degree's place is
-			// the clause's words after it.
-			if m := reDegreeAt.FindStringSubmatch(strings.TrimRight(clause[i:], ".!?")); m != nil {
+		m := reDegreeAt.FindStringSubmatch(obj)
+		if m == nil {
+			if m = reDegreeAt.FindStringSubmatch(rest); m != nil {
 				obj = m[0]
 			}
 		}
-		if m := reDegreeAt.FindStringSubmatch(obj); m != nil && (degreeVerbs[verb] || verb == "") {
-			// (With no verb but "be", "get" or "have": "I got my degree from Leeds", "she has an MBA from
-			// INSEAD".)
+		if m != nil && (degreeVerbs[verb] || verb == "") {
 			// "I'm doing a master's in economics at the University of Toronto", "Hana is pursuing her PhD at
-			// McGill": a degree studied for at a place is where one studies, whatever the place is called.
+			// McGill": a degree studied for at a place is where one studies, whatever the place is called; so
+			// is one held with no verb but "be", "get" or "have" ("I got my degree from Leeds", "she has an MBA
+			// from INSEAD").
 			s.predicate, s.key, s.object = "studies at", "educated_at", nameOnly(strings.TrimRight(m[1], ".,;!? "))
 			s.change = s.change || verb != "do" && verb != "study" && verb != "" || changeCue(clause)
 			out = append(out, s)
