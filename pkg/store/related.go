@@ -8,9 +8,8 @@ import (
 )
 
 // Reads the query service makes around a search (besides its retrieval statements, which it batches itself):
-// claims that may end another's value, the later restatements of a claim, the question's similarity to given
-// claims, and the statistics that decide how wide its any-term scan may be. Like every read in view.go they go
-// through a View.
+// claims that may end another's value, the later restatements of a claim, and the question's similarity to given
+// claims. Like every read in view.go they go through a View.
 
 // ClaimsByPredicateHead returns the view's beliefs about the given subjects whose predicate key starts with one of
 // heads (the part before its first '_') or is a single-valued one-word predicate, newest first, at most limit.
@@ -97,38 +96,4 @@ func Similarities(ctx context.Context, q Querier, v View, ids []string, qvec []f
 		out[id] = sim
 	}
 	return out, rows.Err()
-}
-
-// WorkspaceHoldsMore reports whether workspace ws holds more than n claims, counting no further than n+1 (cheap
-// in a workspace of any size).
-func WorkspaceHoldsMore(ctx context.Context, db DB, ws string, n int) (bool, error) {
-	var got int
-	if err := db.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM claims WHERE workspace_id = $1 LIMIT $2) x`, ws, n+1).Scan(&got); err != nil {
-		return false, fmt.Errorf("store: count the workspace's claims: %w", err)
-	}
-	return got > n, nil
-}
-
-// LexemeCounts returns the claims table's most common lexemes with their estimated number of matching claims,
-// from Postgres' own statistics (pg_stats.most_common_elems of claims.tsv, times the table's row estimate):
-// empty before the table is first analyzed.
-func LexemeCounts(ctx context.Context, db DB) (map[string]float64, error) {
-	var elems []string
-	var freqs []float64
-	var rows float64
-	err := db.QueryRow(ctx, `SELECT coalesce(s.most_common_elems::text::text[], '{}'), coalesce(s.most_common_elem_freqs, '{}'),
-			greatest(c.reltuples, 0)::float8
-		FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'claims' AND s.attname = 'tsv'
-		WHERE c.oid = 'claims'::regclass`).Scan(&elems, &freqs, &rows)
-	if err != nil {
-		return nil, fmt.Errorf("store: lexeme statistics: %w", err)
-	}
-	counts := make(map[string]float64, len(elems))
-	for i, e := range elems {
-		// most_common_elem_freqs has one frequency per element, then the minimum, maximum and null frequency.
-		if i < len(freqs) {
-			counts[e] = freqs[i] * rows
-		}
-	}
-	return counts, nil
 }

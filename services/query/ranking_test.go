@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/mneme-ai/mneme/pkg/api"
@@ -91,25 +92,48 @@ func TestSearchFindsTheClaimAboutTheQuestionAmongABusySubjectsClaims(t *testing.
 	}
 }
 
-// In a large workspace, a word Postgres estimates to match more claims than the any-term scan can rank is left
-// to the mentioned subjects' scan, and rarer words are scanned workspace-wide; a small workspace scans every word,
-// whatever the statistics say, so its results depend on its data alone.
-func TestSelectiveTermsFollowTheTableStatistics(t *testing.T) {
+// A word more than lexicalScanCap of the workspace's visible claims hold is left out of the workspace-wide
+// any-term scan (to the mentioned subjects' scan), and rarer words are scanned: counted in the workspace itself,
+// so the same word is common in one workspace and rare in another, and another agent's private claims do not
+// make it common for an agent that cannot read them.
+func TestSelectiveTermsAreTheWorkspacesOwn(t *testing.T) {
 	h := newHarness(t)
-	f := h.workspace("stats")
-	f.exec(`INSERT INTO claims (id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key,
-		text, functional, scope, owner_agent, confidence, valid_from, provenance, partition, stream_seq, recorded_at)
-		SELECT gen_random_uuid(), 'stats', 's' || i, 'S' || i, 'said', 'said', 'said', 'x', 'x',
-			CASE WHEN i % 10 = 0 THEN 'S' || i || ' spent the weekend at home.' ELSE 'S' || i || ' reads.' END,
-			false, 'shared', 'agent-a', 1, now(), '{}', 0, i, now()
-		FROM generate_series(1, $1::int) AS i`, largeWorkspaceClaims+1)
-	h.workspace("small").add(fclaim{Subject: "Ann", Predicate: "said", Accumulating: true, Object: "x",
-		Text: "Ann spent the weekend at a pottery class."})
-	f.exec(`ANALYZE claims`)
-	if got := h.svc.selectiveTerms(context.Background(), "stats", []string{"weekend", "pottery"}); len(got) != 1 || got[0] != "pottery" {
-		t.Errorf("large workspace: selective terms = %v, want [pottery] (weekend is in %d claims)", got, largeWorkspaceClaims/10)
+	insert := func(ws, scope, owner string, n int) {
+		h.workspace(ws).exec(`INSERT INTO claims (id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key,
+			text, functional, scope, owner_agent, confidence, valid_from, provenance, partition, stream_seq, recorded_at)
+			SELECT gen_random_uuid(), $1, 's' || i, 'S' || i, 'said', 'said', 'said', 'x', 'x',
+				'S' || i || ' spent the weekend at home.', false, $2, $3, 1, now(), '{}', 0, i, now()
+			FROM generate_series(1, $4::int) AS i`, ws, scope, owner, n)
 	}
-	if got := h.svc.selectiveTerms(context.Background(), "small", []string{"weekend", "pottery"}); len(got) != 2 {
-		t.Errorf("small workspace: selective terms = %v, want both", got)
+	common := lexicalScanCap + 50
+	insert("busy", "shared", "agent-a", common)
+	insert("quiet", "shared", "agent-a", 3)
+	insert("private", "private", "agent-b", common)
+	for _, ws := range []string{"busy", "quiet", "private"} {
+		h.workspace(ws).add(fclaim{Subject: "Ann", Predicate: "said", Accumulating: true, Object: "x",
+			Text: "Ann spent the weekend at a pottery class."})
+	}
+	terms := []string{"weekend", "pottery"}
+	for _, c := range []struct {
+		ws, agent string
+		want      []string
+	}{
+		{"busy", "agent-a", []string{"pottery"}},
+		{"quiet", "agent-a", terms},
+		{"private", "agent-a", terms},
+		{"private", "agent-b", []string{"pottery"}},
+	} {
+		v := store.View{Workspace: c.ws, Agent: c.agent}
+		rows, err := h.db.Query(context.Background(), termMatchesSQL(len(terms)), termMatchesArgs(v, terms))
+		if err != nil {
+			t.Fatal(err)
+		}
+		matches, err := scanTermMatches(rows, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := selectiveTerms(terms, matches); !slices.Equal(got, c.want) {
+			t.Errorf("%s as %s: selective terms = %v (matches %v), want %v", c.ws, c.agent, got, matches, c.want)
+		}
 	}
 }

@@ -62,9 +62,6 @@ type Service struct {
 	denseDim int
 	denseErr error
 
-	// lexemes are the claims table's common words, which the any-term scan leaves to the subject scan.
-	lexemes lexemeStats
-	wsSizes workspaceSizes
 	// denseIndexes says which workspaces have an HNSW index of their own: the dense query orders by what it
 	// indexes there, and by the full-precision vector elsewhere.
 	denseIndexes denseIndexCache
