@@ -89,6 +89,7 @@ type config struct {
 	logDir     string
 	extraEnv   []string
 	label      string
+	keep       bool
 }
 
 // phase is what the clients saw during one phase.
@@ -189,6 +190,7 @@ func main() {
 	flag.StringVar(&c.out, "out", "bench-results/loadbench.json", "JSON results file")
 	flag.StringVar(&c.logDir, "logs", "", "directory for the processes' logs (default: a temporary directory, removed)")
 	flag.StringVar(&c.label, "label", "", "names the run in the table (e.g. the build measured)")
+	flag.BoolVar(&c.keep, "keep", false, "keep each topology's scratch database after the run (its name is printed), to study its statements")
 	flag.StringVar(&env, "env", "", "extra MNEME_* settings for every Mneme process, comma-separated KEY=VALUE")
 	flag.Parse()
 	for _, t := range strings.Split(topologies, ",") {
@@ -516,6 +518,10 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 		return res, err
 	}
 	defer func() {
+		if c.keep {
+			fmt.Fprintf(os.Stderr, "  %s: kept the scratch database %s\n", topology, dbName)
+			return
+		}
 		dctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		if derr := pgtest.DropDatabase(dctx, c.db, dbName); derr != nil {
