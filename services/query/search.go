@@ -181,12 +181,13 @@ func (s *Service) search(ctx context.Context, v store.View, p searchParams) (*se
 	return res, nil
 }
 
-// retrieve returns fused candidates (best first) from the three modes, in two round trips to Postgres inside
-// one read-only transaction. The first batch runs the dense query, the precise lexical query (every term) and
-// the entity lookup; the second fetches the mentioned subjects' claims and, only when the precise lexical
-// query found too little, a bounded any-term lexical query (and the exact dense query, in the rare case that
-// the signs-first one found too few visible claims). The transaction's settings (searchSettingsSQL)
-// plan every statement for its workspace and tune the HNSW scan.
+// retrieve returns fused candidates (best first) from the three modes, in up to three round trips to Postgres
+// inside one read-only transaction. The first batch runs the dense query, the precise lexical query (every
+// term) and the entity lookup; the second fetches the mentioned subjects' claims (and the exact dense query, in
+// the rare case that the signs-first one found too few visible claims) and, when the question names a known
+// subject or the precise lexical query found too little, counts how common the words outside the names are;
+// the third is then the bounded any-term lexical query. The transaction's settings (searchSettingsSQL) plan
+// every statement for its workspace and tune the HNSW scan.
 func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec []float32, dim int) ([]candidate, *timing, error) {
 	tm := &timing{}
 	n := s.cfg.Candidates
@@ -233,17 +234,10 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 			})
 		}
 	}
-	var matches map[string]int
 	if len(terms) > 0 {
 		b1.Queue(lexicalSQL(v), lexicalArgs(v, strings.Join(terms, " "), n)).Query(func(rows pgx.Rows) error {
 			ids, err := scanIDs(rows)
 			lexicalIDs = ids
-			return err
-		})
-		// How common each word is in the workspace, for the any-term scan of the second round trip.
-		b1.Queue(termMatchesSQL(len(terms)), termMatchesArgs(v, terms)).Query(func(rows pgx.Rows) error {
-			m, err := scanTermMatches(rows, terms)
-			matches = m
 			return err
 		})
 	}
@@ -262,7 +256,7 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 	}
 	tm.first = time.Since(t0)
 
-	// Second round trip: the mentioned subjects' claims, and any-term lexical matches when needed.
+	// Second round trip: the mentioned subjects' claims, and how common the words the any-term scan may read are.
 	t1 := time.Now()
 	ms := mentionsOf(keys, spans, known)
 	var subjects []string
@@ -288,30 +282,45 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 	}
 	// Any-term matching is the low-precision fallback: only when every-term matching found little and no
 	// entity of the query is known (then names carry the query), and bounded.
-	var anyIDs []string
 	anyTerms := terms
 	if len(ms) > 0 {
 		// The mentioned names are the subject mode's; what else the question says is what ranks the
 		// subject's claims lexically (a name shared by most claims of a workspace would rank nothing).
 		anyTerms = lexicalTermsOutside(query, ms)
 	}
-	if (len(ms) > 0 && len(anyTerms) > 0) || (len(terms) > 1 && len(lexicalIDs) < n/2) {
+	runAny := (len(ms) > 0 && len(anyTerms) > 0) || (len(terms) > 1 && len(lexicalIDs) < n/2)
+	var matches map[string]int
+	if runAny {
+		// How common each word is in the workspace decides which words the any-term scan reads
+		// workspace-wide (selectiveTerms). Probing only these words, not the names, is what a third round trip
+		// buys: a name is often as common as any word in a workspace about a few people.
+		b2.Queue(termMatchesSQL(len(anyTerms)), termMatchesArgs(v, anyTerms)).Query(func(rows pgx.Rows) error {
+			m, err := scanTermMatches(rows, anyTerms)
+			matches = m
+			return err
+		})
+	}
+	if b2.Len() > 0 {
+		if err := tx.SendBatch(ctx, b2).Close(); err != nil {
+			return nil, tm, err
+		}
+	}
+	// Third round trip, when needed: the any-term scan.
+	var anyIDs []string
+	if runAny {
 		wide := selectiveTerms(anyTerms, matches)
 		if sql, ok := anyTermSQL(v, len(wide) > 0, len(subjects) > 0); ok {
 			a := lexicalArgs(v, strings.Join(anyTerms, " or "), n)
 			a["terms"] = anyTerms
 			a["wide"] = strings.Join(wide, " or ")
 			a["subjects"] = dedupe(subjects)
-			b2.Queue(sql, a).Query(func(rows pgx.Rows) error {
-				ids, err := scanIDs(rows)
-				anyIDs = ids
-				return err
-			})
-		}
-	}
-	if b2.Len() > 0 {
-		if err := tx.SendBatch(ctx, b2).Close(); err != nil {
-			return nil, tm, err
+			rows, err := tx.Query(ctx, sql, a)
+			if err != nil {
+				return nil, tm, err
+			}
+			if anyIDs, err = scanIDs(rows); err != nil {
+				return nil, tm, err
+			}
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
