@@ -110,6 +110,10 @@ var (
 			MinItems: jsonschema.Ptr(1), MaxItems: jsonschema.Ptr(maxClaims)},
 	})
 
+	// askerArg is the person the assistant asks for: "my sister" in the question is theirs.
+	askerArg = text("The person you ask for, by the name memory knows them by (\"Kim\"): \"I\" and \"my\" in the "+
+		"question are read as them, so \"Where does my sister work?\" finds what Kim said of her sister.", 1, 200)
+
 	recallSchema = object([]string{"query"}, map[string]*jsonschema.Schema{
 		"query": text("What to look up, as a question or keywords (\"Where does Alice live?\").", 1, maxQueryChars),
 		"k":     integer("At most this many claims; default 10.", 1, maxK),
@@ -118,6 +122,7 @@ var (
 		"as_of":           timeArg("Read what was true in the world at this time (valid time) instead of now."),
 		"known_at":        timeArg("Read what memory believed at this time (transaction time) instead of now."),
 		"include_history": boolean("Also return superseded values (history), not only current ones."),
+		"asker":           askerArg,
 	})
 
 	answerSchema = object([]string{"question"}, map[string]*jsonschema.Schema{
@@ -125,6 +130,7 @@ var (
 		"as_of":        timeArg("Answer as of this time in the world (valid time)."),
 		"known_at":     timeArg("Answer from what memory believed at this time (transaction time)."),
 		"token_budget": integer("At most this many tokens of context behind the answer; default 500.", 1, maxTokenBudget),
+		"asker":        askerArg,
 	})
 
 	timelineSchema = object([]string{"subject"}, map[string]*jsonschema.Schema{

@@ -52,6 +52,7 @@ type recallIn struct {
 	AsOf           string `json:"as_of,omitempty"`
 	KnownAt        string `json:"known_at,omitempty"`
 	IncludeHistory bool   `json:"include_history,omitempty"`
+	Asker          string `json:"asker,omitempty"`
 }
 
 type answerIn struct {
@@ -59,6 +60,7 @@ type answerIn struct {
 	AsOf        string `json:"as_of,omitempty"`
 	KnownAt     string `json:"known_at,omitempty"`
 	TokenBudget int    `json:"token_budget,omitempty"`
+	Asker       string `json:"asker,omitempty"`
 }
 
 type timelineIn struct {
@@ -145,7 +147,7 @@ func (s *server) recall(ctx context.Context, in *recallIn) (string, *api.SearchR
 		return "", nil, err
 	}
 	res, err := s.c.Search(ctx, s.ws, api.SearchRequest{Query: in.Query, K: in.K, TokenBudget: in.TokenBudget,
-		AsOf: asOf, KnownAt: knownAt, IncludeHistory: in.IncludeHistory})
+		AsOf: asOf, KnownAt: knownAt, IncludeHistory: in.IncludeHistory, Asker: in.Asker})
 	if err != nil {
 		return "", nil, err
 	}
@@ -164,7 +166,8 @@ func (s *server) answer(ctx context.Context, in *answerIn) (string, *api.AnswerR
 	if err != nil {
 		return "", nil, err
 	}
-	res, err := s.c.Answer(ctx, s.ws, api.AnswerRequest{Question: in.Question, AsOf: asOf, KnownAt: knownAt, TokenBudget: in.TokenBudget})
+	res, err := s.c.Answer(ctx, s.ws, api.AnswerRequest{Question: in.Question, AsOf: asOf, KnownAt: knownAt, TokenBudget: in.TokenBudget,
+		Asker: in.Asker})
 	if err != nil {
 		return "", nil, err
 	}

@@ -91,6 +91,10 @@ type SearchRequest struct {
 	// IncludeQuarantined also returns quarantined claims (content flagged as instructions to a model), marked
 	// [QUARANTINED]; for reviewing them.
 	IncludeQuarantined bool `json:"include_quarantined,omitempty"`
+	// Asker names the person asking: "I" and "my" in Query are read as them ("my sister" asked by Kim is
+	// "Kim's sister", as the extractor keys what Kim said of her sister). It selects no memory and grants no
+	// access.
+	Asker string `json:"asker,omitempty"`
 }
 
 // Claim is one claim as the query API returns it.
@@ -145,6 +149,8 @@ type AnswerRequest struct {
 	TokenBudget int        `json:"token_budget,omitempty"`
 	// IncludeQuarantined lets quarantined claims into the reader's context, marked [QUARANTINED].
 	IncludeQuarantined bool `json:"include_quarantined,omitempty"`
+	// Asker names the person asking: "I" and "my" in Question are read as them (see SearchRequest.Asker).
+	Asker string `json:"asker,omitempty"`
 }
 
 // AnswerResponse is the answer of POST /v1/workspaces/{ws}/answer.

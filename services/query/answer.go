@@ -28,6 +28,8 @@ type answerBody struct {
 	// IncludeQuarantined lets quarantined claims into the reader's context, flagged (for reviewing them);
 	// they never become a deterministic answer.
 	IncludeQuarantined bool `json:"include_quarantined"`
+	// Asker is whom "I" and "my" in the question name (askedBy).
+	Asker string `json:"asker"`
 }
 
 func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
@@ -36,6 +38,9 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	if err := s.checkText("question", b.Question); err != nil {
+		return err
+	}
+	if err := checkAsker(b.Asker); err != nil {
 		return err
 	}
 	budget, err := s.checkBudget(b.TokenBudget)
@@ -51,7 +56,7 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: asOf, KnownAt: knownAt, Quarantined: b.IncludeQuarantined}
-	res, err := s.answer(r.ctx, v, b.Question, budget)
+	res, err := s.answer(r.ctx, v, askedBy(b.Question, b.Asker), budget)
 	if err != nil {
 		return err
 	}

@@ -73,6 +73,8 @@ var bodySeeds = []string{
 	`{"query":"x","as_of":"9999-12-31T23:59:59Z"}`, `{"query":"'\"&|!:*()<->"}`, `{"query":"the of a an"}`,
 	`{"query":"` + strings.Repeat("Spouse of the author of ", 40) + `Dune"}`, `{"question":"Who is the spouse of the author of Dune?"}`,
 	`[]`, `""`, `null`, `{`, `{"query":"x"}{"query":"y"}`, "\xff\xfe", `{"query":"\ud800"}`,
+	`{"query":"Where does my sister work?","asker":"Kim"}`, `{"query":"Where do I live?","asker":"` + strings.Repeat("K", 300) + `"}`,
+	`{"query":"my my my","asker":"\u0007"}`, `{"query":"I'm?","asker":"42"}`, `{"query":"x","asker":7}`,
 }
 
 func FuzzSearch(f *testing.F) {

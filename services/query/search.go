@@ -29,6 +29,8 @@ type searchBody struct {
 	IncludeHistory bool    `json:"include_history"`
 	// IncludeQuarantined also returns quarantined claims, flagged (for reviewing them).
 	IncludeQuarantined bool `json:"include_quarantined"`
+	// Asker is whom "I" and "my" in the query name (askedBy).
+	Asker string `json:"asker"`
 }
 
 // searchParams is a validated search.
@@ -50,6 +52,10 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 	if err := s.checkText("query", b.Query); err != nil {
 		return err
 	}
+	if err := checkAsker(b.Asker); err != nil {
+		return err
+	}
+	query := askedBy(b.Query, b.Asker)
 	k := b.K
 	switch {
 	case k == 0:
@@ -71,7 +77,7 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	p := searchParams{query: b.Query, k: k, budget: budget, history: b.IncludeHistory || asksAboutChange(b.Query)}
+	p := searchParams{query: query, k: k, budget: budget, history: b.IncludeHistory || asksAboutChange(query)}
 	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: asOf, KnownAt: knownAt, Quarantined: b.IncludeQuarantined}
 	res, err := s.search(r.ctx, v, p)
 	if err != nil {

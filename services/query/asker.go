@@ -1,0 +1,97 @@
+package query
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mneme-ai/mneme/pkg/api"
+)
+
+// maxAskerBytes bounds the asker's name: a person's name, not a text.
+const maxAskerBytes = 200
+
+// checkAsker validates the optional asker field of a search or an answer.
+func checkAsker(asker string) error {
+	switch {
+	case asker == "":
+		return nil
+	case len(asker) > maxAskerBytes:
+		return api.TooLarge("asker", maxAskerBytes, "bytes", "asker is %d bytes; the limit is %d", len(asker), maxAskerBytes)
+	case !utf8.ValidString(asker) || strings.IndexFunc(asker, unicode.IsControl) >= 0:
+		return api.BadRequest("asker", "asker must be valid UTF-8 without control characters")
+	case strings.IndexFunc(asker, unicode.IsLetter) < 0:
+		return api.BadRequest("asker", "asker must name a person (it has no letter)")
+	}
+	return nil
+}
+
+// questionWords splits a question into words (letters, digits and apostrophes) and what lies between them.
+var questionWords = regexp.MustCompile(`[\p{L}\p{N}'’]+|[^\p{L}\p{N}'’]+`)
+
+// firstPersonAux are the auxiliaries that agree with "I" and their third-person forms: "do I" asked by Kim is
+// "does Kim".
+var firstPersonAux = map[string]string{
+	"do": "does", "don't": "doesn't", "am": "is", "have": "has", "haven't": "hasn't", "were": "was", "weren't": "wasn't",
+}
+
+// askedBy returns question q with its first person read as the asker: "Where does my sister work?" asked by
+// Kim is "Where does Kim's sister work?", "What am I allergic to?" is "What is Kim allergic to?". The
+// extractor keys what a speaker says of "my sister" to the speaker's sister ("Kim's sister") and what they say
+// of themselves to their name, so a question in the first person reaches those claims only when it says whose.
+// Without an asker q is returned unchanged.
+func askedBy(q, asker string) string {
+	asker = strings.TrimSpace(asker)
+	if asker == "" {
+		return q
+	}
+	toks := questionWords.FindAllString(q, -1)
+	// prevWord is the index in toks of the last word before the current token.
+	prevWord := -1
+	for i, t := range toks {
+		low := strings.ToLower(strings.ReplaceAll(t, "’", "'"))
+		if !isWordToken(t) {
+			continue
+		}
+		repl, subject := "", false
+		switch low {
+		case "i", "me", "myself":
+			repl, subject = asker, low == "i"
+		case "my", "mine":
+			repl = asker + "'s"
+		case "i'm":
+			repl = asker + " is"
+		case "i've":
+			repl = asker + " has"
+		case "i'd":
+			repl = asker + " would"
+		case "i'll":
+			repl = asker + " will"
+		}
+		if repl != "" {
+			toks[i] = repl
+			if subject && prevWord >= 0 {
+				if aux, ok := firstPersonAux[strings.ToLower(strings.ReplaceAll(toks[prevWord], "’", "'"))]; ok {
+					toks[prevWord] = matchCase(toks[prevWord], aux)
+				}
+			}
+		}
+		prevWord = i
+	}
+	return strings.Join(toks, "")
+}
+
+func isWordToken(t string) bool {
+	return strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// matchCase gives word the capitalization of like's first letter ("Do" → "Does").
+func matchCase(like, word string) string {
+	r, _ := utf8.DecodeRuneInString(like)
+	if unicode.IsUpper(r) {
+		w, n := utf8.DecodeRuneInString(word)
+		return string(unicode.ToUpper(w)) + word[n:]
+	}
+	return word
+}

@@ -1,0 +1,117 @@
+package query
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/mneme-ai/mneme/pkg/api"
+)
+
+func TestAskedByReadsTheFirstPersonAsTheAsker(t *testing.T) {
+	cases := []struct{ q, asker, want string }{
+		{"Where does my sister work?", "Kim", "Where does Kim's sister work?"},
+		{"My brother's job?", "Kim", "Kim's brother's job?"},
+		{"Where do I live?", "Kim", "Where does Kim live?"},
+		{"Do I have a dog?", "Kim", "Does Kim have a dog?"},
+		{"What am I allergic to?", "Kim Lee", "What is Kim Lee allergic to?"},
+		{"Where was I born?", "Kim", "Where was Kim born?"},
+		{"Haven't I told you about my job?", "Kim", "Hasn't Kim told you about Kim's job?"},
+		{"what's my mom’s name", "Kim", "what's Kim's mom’s name"},
+		{"where do i work now", "Kim", "where does Kim work now"},
+		{"Who did I meet? Who met me?", "Kim", "Who did Kim meet? Who met Kim?"},
+		{"Is the car mine?", "Kim", "Is the car Kim's?"},
+		{"What I'm reading?", "Kim", "What Kim is reading?"},
+		// Words that only contain the pronoun's letters stay.
+		{"Is Myra in Iowa? Mind the imam.", "Kim", "Is Myra in Iowa? Mind the imam."},
+		// Without an asker, a question is unchanged.
+		{"Where does my sister work?", "", "Where does my sister work?"},
+		{"Where does my sister work?", "  ", "Where does my sister work?"},
+	}
+	for _, c := range cases {
+		if got := askedBy(c.q, c.asker); got != c.want {
+			t.Errorf("askedBy(%q, %q) = %q, want %q", c.q, c.asker, got, c.want)
+		}
+	}
+}
+
+func TestCheckAskerNamesTheFieldAndTheLimit(t *testing.T) {
+	for _, ok := range []string{"", "Kim", "José Álvarez", "李小龍", "Kim O'Neil-Smith"} {
+		if err := checkAsker(ok); err != nil {
+			t.Errorf("checkAsker(%q) = %v, want nil", ok, err)
+		}
+	}
+	for _, bad := range []struct{ asker, code, limit string }{
+		{strings.Repeat("k", maxAskerBytes+1), api.CodeTooLarge, "200 bytes"},
+		{"Kim\nLee", api.CodeInvalid, ""},
+		{"42", api.CodeInvalid, ""},
+		{"\xffKim", api.CodeInvalid, ""},
+	} {
+		err := checkAsker(bad.asker)
+		e, ok := err.(*api.HTTPError)
+		if !ok || e.Field != "asker" || e.Code != bad.code || e.Limit != bad.limit {
+			t.Errorf("checkAsker(%.20q) = %#v, want a %s error on field asker with limit %q", bad.asker, err, bad.code, bad.limit)
+		}
+	}
+}
+
+// A question in the first person reaches what its asker said of themselves and of their relatives, through the
+// public API: the claims are keyed as the extractor keys "My sister works at Google" said by Kim.
+func TestSearchAndAnswerReadMyAsTheAskers(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("family")
+	sister := f.add(fclaim{Subject: "Kim's sister", Predicate: "works at", Object: "Google", Text: "Kim's sister works at Google."})
+	f.add(fclaim{Subject: "Ann's sister", Predicate: "works at", Object: "Deloitte", Text: "Ann's sister works at Deloitte."})
+	f.add(fclaim{Subject: "Kim", Predicate: "lives in", Object: "Leeds", Text: "Kim lives in Leeds."})
+	f.add(fclaim{Subject: "Ann", Predicate: "lives in", Object: "York", Text: "Ann lives in York."})
+
+	ctx := context.Background()
+	c := h.client("agent-a")
+	sr, err := c.Search(ctx, "family", api.SearchRequest{Query: "Where does my sister work?", Asker: "Kim"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sr.Claims) == 0 || sr.Claims[0].ID != sister {
+		t.Fatalf("search asked by Kim: context\n%s\nwant Kim's sister's claim first", sr.Context)
+	}
+	c2 := c
+	for _, tc := range []struct{ q, asker, want string }{
+		{"Where does my sister work?", "Kim", "Google"},
+		{"Where does my sister work?", "Ann", "Deloitte"},
+		{"Where do I live?", "Kim", "Leeds"},
+		{"Where do I live?", "Ann", "York"},
+	} {
+		ar, err := c2.Answer(ctx, "family", api.AnswerRequest{Question: tc.q, Asker: tc.asker})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(ar.Answer, tc.want) {
+			t.Errorf("answer to %q asked by %s = %q, want %s", tc.q, tc.asker, ar.Answer, tc.want)
+		}
+	}
+}
+
+// FuzzAskedBy: whatever the question and the asker, the rewrite is valid UTF-8 when both are, and a question
+// without a first-person word is unchanged.
+func FuzzAskedBy(f *testing.F) {
+	for _, s := range [][2]string{{"Where does my sister work?", "Kim"}, {"Do I?", "Kim Lee"}, {"I'm my mine me", "x"}, {"’", "’"}, {"", ""}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, q, asker string) {
+		got := askedBy(q, asker)
+		if utf8.ValidString(q) && utf8.ValidString(asker) && !utf8.ValidString(got) {
+			t.Fatalf("askedBy(%q, %q) = %q: not UTF-8", q, asker, got)
+		}
+		first := false
+		for _, w := range questionWords.FindAllString(q, -1) {
+			switch strings.ToLower(strings.ReplaceAll(w, "’", "'")) {
+			case "i", "me", "myself", "my", "mine", "i'm", "i've", "i'd", "i'll":
+				first = true
+			}
+		}
+		if !first && got != q {
+			t.Fatalf("askedBy(%q, %q) = %q, want it unchanged (no first-person word)", q, asker, got)
+		}
+	})
+}
