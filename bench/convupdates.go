@@ -222,7 +222,7 @@ func convDialogData(dl convDialog) (*Conversation, []*Question, error) {
 		qs = append(qs, &Question{
 			ID: dl.ID + "/" + cq.ID, ConversationID: dl.ID, Text: cq.Question, Category: cq.Kind,
 			Golds: append([]string{cq.Answer}, cq.Accept...), Stale: cq.Stale, Attribute: cq.Attribute,
-			AllOf: cq.AllOf, Reject: cq.Reject, About: cq.About,
+			AllOf: cq.AllOf, Reject: cq.Reject, About: cq.About, Asker: dl.User,
 		})
 	}
 	return conv, qs, nil

@@ -94,6 +94,9 @@ type Question struct {
 	// Stale lists the superseded values of the slots the answer depends on (FactConsolidation), or the
 	// replaced values a current conversation-updates question must not be answered with.
 	Stale []string
+	// Asker is the person the question is asked for, whom its "I" and "my" name (conversation updates: the
+	// dialog's user, who talks to the assistant); empty where the data's questions name their people.
+	Asker string
 	// Chain is the reconstruction of a FactConsolidation answer: the fact numbers of each hop, in order.
 	Chain []int64
 	// OverriddenChain is the chain of a FactConsolidation gold that only follows overridden facts (GoldNote

@@ -427,7 +427,8 @@ func (v *mnemeView) Retrieve(ctx context.Context, conv *Conversation, q *Questio
 	if k <= 0 {
 		k = 100
 	}
-	resp, err := v.m.Client.API.Search(ctx, ws, api.SearchRequest{Query: q.Text, K: k, TokenBudget: budget, IncludeHistory: v.allVersions})
+	resp, err := v.m.Client.API.Search(ctx, ws, api.SearchRequest{Query: q.Text, K: k, TokenBudget: budget,
+		IncludeHistory: v.allVersions, Asker: q.Asker})
 	if err != nil {
 		return nil, err
 	}
@@ -455,7 +456,7 @@ func claimsInContext(ctxText string, claims []api.Claim) ([]api.Claim, string) {
 // Answer implements Answerer for the resolution-on view: Mneme's own deterministic /answer.
 func (v *mnemeView) Answer(ctx context.Context, conv *Conversation, q *Question) (*Answer, error) {
 	ws := v.m.workspace(conv)
-	req := api.AnswerRequest{Question: q.Text}
+	req := api.AnswerRequest{Question: q.Text, Asker: q.Asker}
 	resp, err := v.m.Client.API.Answer(ctx, ws, req)
 	if err != nil {
 		return nil, err
