@@ -38,6 +38,10 @@ func TestConversationalUpdates(t *testing.T) {
 			Content: "Big news: Emma left Google last month and joined Anthropic."},
 		{TurnID: "b2", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
 			Content: "We moved to Seattle in May."},
+		{TurnID: "a3", SessionID: "jan", Role: "user", Speaker: "Kim", OccurredAt: at("2024-01-10"),
+			Content: "My brother works at Deloitte."},
+		{TurnID: "b3", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
+			Content: "My brother quit Deloitte and joined KPMG."},
 	}
 	if _, err := c.Turns(ctx, "family", api.TurnsRequest{Turns: turns}); err != nil {
 		t.Fatal(err)
@@ -51,6 +55,18 @@ func TestConversationalUpdates(t *testing.T) {
 	}
 	eventually(t, 2*time.Minute, "the June updates are answered", func() bool {
 		return answer("Where does Emma work?") == "Anthropic" && answer("Where does Kim live?") == "Seattle"
+	})
+
+	// Asked for Kim, the first person is Kim: her brother is the one she spoke of, and she lives in Seattle.
+	askedByKim := func(q string) string {
+		res, err := c.Answer(ctx, "family", api.AnswerRequest{Question: q, Asker: "Kim"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Answer
+	}
+	eventually(t, 2*time.Minute, "questions in Kim's first person are answered", func() bool {
+		return askedByKim("Where does my brother work?") == "KPMG" && askedByKim("Where do I live?") == "Seattle"
 	})
 
 	sr, err := c.Search(ctx, "family", api.SearchRequest{Query: "Where does Emma work?"})
