@@ -40,7 +40,8 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 	if err := s.checkText("question", b.Question); err != nil {
 		return err
 	}
-	if err := checkAsker(b.Asker); err != nil {
+	question, err := s.askedText("question", b.Question, b.Asker)
+	if err != nil {
 		return err
 	}
 	budget, err := s.checkBudget(b.TokenBudget)
@@ -56,7 +57,7 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: asOf, KnownAt: knownAt, Quarantined: b.IncludeQuarantined}
-	res, err := s.answer(r.ctx, v, askedBy(b.Question, b.Asker), budget)
+	res, err := s.answer(r.ctx, v, question, budget)
 	if err != nil {
 		return err
 	}

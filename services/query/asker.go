@@ -27,6 +27,20 @@ func checkAsker(asker string) error {
 	return nil
 }
 
+// askedText validates the asker and returns text (the request's field) read as the asker's. Reading "my" as a
+// 200-byte name can make a text many times longer than the one checked, so the result is held to the same limit.
+func (s *Service) askedText(field, text, asker string) (string, error) {
+	if err := checkAsker(asker); err != nil {
+		return "", err
+	}
+	out := askedBy(text, asker)
+	if len(out) > s.cfg.MaxQueryBytes {
+		return "", api.TooLarge(field, int64(s.cfg.MaxQueryBytes), "bytes", "%s read as asked by %q is %d bytes; the limit is %d (MNEME_QUERY_MAX_QUERY_BYTES)",
+			field, asker, len(out), s.cfg.MaxQueryBytes)
+	}
+	return out, nil
+}
+
 // questionWords splits a question into words (letters, digits and apostrophes) and what lies between them.
 var questionWords = regexp.MustCompile(`[\p{L}\p{N}'’]+|[^\p{L}\p{N}'’]+`)
 

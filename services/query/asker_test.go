@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -114,4 +115,22 @@ func FuzzAskedBy(f *testing.F) {
 			t.Fatalf("askedBy(%q, %q) = %q, want it unchanged (no first-person word)", q, asker, got)
 		}
 	})
+}
+
+// Reading "my" as a long name can make a question many times longer than the one checked; the result is held
+// to the query limit, and the error names the field and the limit.
+func TestAskedTextHoldsTheQueryLimit(t *testing.T) {
+	s := &Service{cfg: DefaultConfig()}
+	q := strings.Repeat("my ", s.cfg.MaxQueryBytes/3-1)
+	_, err := s.askedText("query", q, "Kim")
+	e, ok := err.(*api.HTTPError)
+	if !ok || e.Field != "query" || e.Code != api.CodeTooLarge || e.Limit != fmt.Sprint(s.cfg.MaxQueryBytes)+" bytes" {
+		t.Errorf("%d bytes of \"my\" asked by Kim: err = %v, want query too large, limit %d bytes", len(q), err, s.cfg.MaxQueryBytes)
+	}
+	if _, err := s.askedText("question", q, ""); err != nil {
+		t.Errorf("without an asker: err = %v, want nil", err)
+	}
+	if got, err := s.askedText("question", "Where do I live?", "Kim"); err != nil || got != "Where does Kim live?" {
+		t.Errorf("askedText = %q, %v; want \"Where does Kim live?\"", got, err)
+	}
 }

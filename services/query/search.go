@@ -52,10 +52,10 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 	if err := s.checkText("query", b.Query); err != nil {
 		return err
 	}
-	if err := checkAsker(b.Asker); err != nil {
+	query, err := s.askedText("query", b.Query, b.Asker)
+	if err != nil {
 		return err
 	}
-	query := askedBy(b.Query, b.Asker)
 	k := b.K
 	switch {
 	case k == 0:
