@@ -175,8 +175,9 @@ const TopologyRequestTimeout = 5 * time.Second
 
 // Ensure creates or updates every stream and the judge-log bucket. It is idempotent and safe to call from
 // every replica at start-up, at the same time; Mneme calls it only from the topology owner's
-// (natsauth.TopologyOwner), the one service whose NATS user may manage streams. A request that times out or
-// finds no JetStream leader is repeated (TopologyRequestTimeout) until ctx ends.
+// (natsauth.TopologyOwner), the one service whose NATS user may manage streams. A request that times out,
+// finds no JetStream leader or finds too few peers to place the replicas yet is repeated
+// (TopologyRequestTimeout, placementPending) until ctx ends.
 func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
 	for _, cfg := range t.StreamConfigs() {
 		if err := retryRequest(ctx, func(rctx context.Context) error {
@@ -201,15 +202,30 @@ func (t Topology) Ensure(ctx context.Context, js jetstream.JetStream) error {
 	return nil
 }
 
+// jsErrCodeClusterNoPeers is JetStream's "no suitable peers for placement" (nats-server's JSClusterNoPeersErrF;
+// nats.go names no constant for it).
+const jsErrCodeClusterNoPeers jetstream.ErrorCode = 10005
+
+// placementPending reports a replicated stream that cannot be placed yet: while a cluster forms, its metadata
+// leader may know fewer JetStream peers than the stream's replicas for some seconds (a scale-out test's
+// reconciler, starting with the cluster on a loaded machine, failed its start-up on it). The same request
+// succeeds once the peers have joined.
+func placementPending(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode == jsErrCodeClusterNoPeers
+}
+
 // retryRequest calls f with a context bounded by TopologyRequestTimeout until it succeeds, fails for a reason
-// other than NATS not answering (Unavailable), or ctx ends; waits between attempts grow from 100ms to 1s.
+// other than NATS not answering (Unavailable) or a stream not placeable yet (placementPending), or ctx ends;
+// waits between attempts grow from 100ms to 1s. A cluster that never has the peers fails when ctx ends, with
+// the placement error.
 func retryRequest(ctx context.Context, f func(context.Context) error) error {
 	wait := 100 * time.Millisecond
 	for {
 		rctx, cancel := context.WithTimeout(ctx, TopologyRequestTimeout)
 		err := f(rctx)
 		cancel()
-		if err == nil || ctx.Err() != nil || !Unavailable(err) {
+		if err == nil || ctx.Err() != nil || !Unavailable(err) && !placementPending(err) {
 			return err
 		}
 		select {

@@ -2,8 +2,10 @@ package bus_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,43 +20,115 @@ import (
 // the cluster has a metadata leader.
 func startCluster(t *testing.T) string {
 	t.Helper()
+	c := newCluster(t)
+	for i := range 3 {
+		c.start(i)
+	}
+	return c.urls()
+}
+
+// cluster is three embedded JetStream nodes routed to each other, started one at a time.
+type cluster struct {
+	t     *testing.T
+	ports []int
+	nodes []*embedded.Server
+}
+
+func newCluster(t *testing.T) *cluster {
+	t.Helper()
 	ports, err := embedded.FreePorts(6)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return &cluster{t: t, ports: ports}
+}
+
+// start starts node i and returns once every started node has a JetStream metadata leader.
+func (c *cluster) start(i int) {
+	c.t.Helper()
 	var routes []string
-	for i := range 3 {
-		routes = append(routes, "nats-route://127.0.0.1:"+strconv.Itoa(ports[3+i]))
+	for j := range 3 {
+		routes = append(routes, "nats-route://127.0.0.1:"+strconv.Itoa(c.ports[3+j]))
 	}
-	var nodes []*embedded.Server
-	urls := ""
-	for i := range 3 {
-		s, err := embedded.Start(embedded.Options{
-			Listen:     "127.0.0.1:" + strconv.Itoa(ports[i]),
-			StoreDir:   t.TempDir(),
-			ServerName: fmt.Sprintf("n%d", i),
-			Cluster:    &embedded.Cluster{Name: "topology-test", Listen: "127.0.0.1:" + strconv.Itoa(ports[3+i]), Routes: routes},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Shutdown)
-		nodes = append(nodes, s)
-		if i > 0 {
-			urls += ","
-		}
-		urls += s.ClientURL()
+	s, err := embedded.Start(embedded.Options{
+		Listen:     "127.0.0.1:" + strconv.Itoa(c.ports[i]),
+		StoreDir:   c.t.TempDir(),
+		ServerName: fmt.Sprintf("n%d", i),
+		Cluster:    &embedded.Cluster{Name: "topology-test", Listen: "127.0.0.1:" + strconv.Itoa(c.ports[3+i]), Routes: routes},
+	})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(s.Shutdown)
+	c.nodes = append(c.nodes, s)
+	if len(c.nodes) < 2 {
+		return // one node of three has no quorum to elect a leader
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for _, n := range nodes {
+	for _, n := range c.nodes {
 		for !n.JetStreamReady() {
 			if time.Now().After(deadline) {
-				t.Fatal("no JetStream metadata leader within 30s")
+				c.t.Fatal("no JetStream metadata leader within 30s")
 			}
 			<-time.After(50 * time.Millisecond)
 		}
 	}
-	return urls
+}
+
+// urls are the started nodes' client URLs, comma-separated.
+func (c *cluster) urls() string {
+	var urls []string
+	for _, n := range c.nodes {
+		urls = append(urls, n.ClientURL())
+	}
+	return strings.Join(urls, ",")
+}
+
+// A replicated topology ensured while the cluster knows fewer JetStream peers than the streams' replicas (a
+// cluster still forming, a node restarting) cannot be placed yet: Ensure keeps asking until its context ends,
+// and succeeds once the missing node joins, instead of failing the service's start-up at the first answer.
+func TestEnsureWaitsForTheReplicasPeers(t *testing.T) {
+	c := newCluster(t)
+	c.start(0)
+	c.start(1)
+	nc, err := bus.Connect(c.urls(), "reconciler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := bus.DefaultTopology()
+	topo.Replicas = 3
+
+	short, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err = topo.Ensure(short, js)
+	var apiErr *jetstream.APIError
+	if !errors.As(err, &apiErr) || apiErr.ErrorCode != 10005 {
+		t.Fatalf("Ensure on two nodes of three = %v, want JetStream's no suitable peers (10005)", err)
+	}
+	if short.Err() == nil {
+		t.Fatalf("Ensure gave up before its context ended: %v", err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- topo.Ensure(ctx, js) }()
+	c.start(2)
+	if err := <-done; err != nil {
+		t.Fatalf("Ensure once the third node joined: %v", err)
+	}
+	s, err := js.Stream(ctx, bus.StreamInbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.CachedInfo().Config.Replicas; got != 3 {
+		t.Errorf("%s has %d replicas, want 3", bus.StreamInbox, got)
+	}
 }
 
 // TestEnsureConcurrentlyOnCluster: every reconciler replica ensures the topology at start-up, at the same
