@@ -294,7 +294,8 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 		// subject's claims lexically (a name shared by most claims of a workspace would rank nothing).
 		anyTerms = lexicalTermsOutside(query, ms)
 	}
-	runAny := (len(ms) > 0 && len(anyTerms) > 0) || (len(terms) > 1 && len(lexicalIDs) < n/2)
+	// A question of names only leaves no word to scan (anyTerms is empty).
+	runAny := len(anyTerms) > 0 && (len(ms) > 0 || len(terms) > 1 && len(lexicalIDs) < n/2)
 	var matches map[string]int
 	if runAny {
 		// How common each word is in the workspace decides which words the any-term scan reads
