@@ -75,6 +75,21 @@ func (c *cluster) start(i int) {
 	}
 }
 
+// connectJetStream connects to urls as name for the rest of the test.
+func connectJetStream(t *testing.T, urls, name string) jetstream.JetStream {
+	t.Helper()
+	nc, err := bus.Connect(urls, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
 // urls are the started nodes' client URLs, comma-separated.
 func (c *cluster) urls() string {
 	var urls []string
@@ -91,21 +106,13 @@ func TestEnsureWaitsForTheReplicasPeers(t *testing.T) {
 	c := newCluster(t)
 	c.start(0)
 	c.start(1)
-	nc, err := bus.Connect(c.urls(), "reconciler")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := connectJetStream(t, c.urls(), "reconciler")
 	topo := bus.DefaultTopology()
 	topo.Replicas = 3
 
 	short, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	err = topo.Ensure(short, js)
+	err := topo.Ensure(short, js)
 	var apiErr *jetstream.APIError
 	if !errors.As(err, &apiErr) || apiErr.ErrorCode != 10005 {
 		t.Fatalf("Ensure on two nodes of three = %v, want JetStream's no suitable peers (10005)", err)
@@ -145,15 +152,7 @@ func TestEnsureConcurrentlyOnCluster(t *testing.T) {
 	errs := make([]error, replicas)
 	var js jetstream.JetStream
 	for i := range replicas {
-		nc, err := bus.Connect(urls, fmt.Sprintf("replica-%d", i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(nc.Close)
-		replica, err := jetstream.New(nc)
-		if err != nil {
-			t.Fatal(err)
-		}
+		replica := connectJetStream(t, urls, fmt.Sprintf("replica-%d", i))
 		js = replica
 		wg.Go(func() { errs[i] = topo.Ensure(ctx, replica) })
 	}

@@ -64,10 +64,10 @@ func askedBy(q, asker string) string {
 	// prevWord is the index in toks of the last word before the current token.
 	prevWord := -1
 	for i, t := range toks {
-		low := strings.ToLower(strings.ReplaceAll(t, "’", "'"))
 		if !isWordToken(t) {
 			continue
 		}
+		low := lowerWord(t)
 		repl, subject := "", false
 		switch low {
 		case "i", "me", "myself":
@@ -86,7 +86,7 @@ func askedBy(q, asker string) string {
 		if repl != "" {
 			toks[i] = repl
 			if subject && prevWord >= 0 {
-				if aux, ok := firstPersonAux[strings.ToLower(strings.ReplaceAll(toks[prevWord], "’", "'"))]; ok {
+				if aux, ok := firstPersonAux[lowerWord(toks[prevWord])]; ok {
 					toks[prevWord] = matchCase(toks[prevWord], aux)
 				}
 			}
@@ -95,6 +95,9 @@ func askedBy(q, asker string) string {
 	}
 	return strings.Join(toks, "")
 }
+
+// lowerWord is a word in lower case with a typographic apostrophe as a plain one ("I’m" → "i'm").
+func lowerWord(t string) string { return strings.ToLower(strings.ReplaceAll(t, "’", "'")) }
 
 func isWordToken(t string) bool {
 	return strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
