@@ -12,17 +12,29 @@ import (
 // claims. Like every read in view.go they go through a View.
 
 // ClaimsByPredicateHead returns the view's beliefs about the given subjects whose predicate key starts with one of
-// heads (the part before its first '_') or is a single-valued one-word predicate, newest first, at most limit.
-func ClaimsByPredicateHead(ctx context.Context, q Querier, v View, subjects, heads []string, limit int) ([]Belief, error) {
+// heads (the part before its first '_'), or is one of kinds and single-valued, newest first, at most limit.
+//
+// The claims are found in claims_subject_predicate_idx alone (an index-only scan: subject, predicate key,
+// functional, id), and only those found are read from the table: filtering the table's rows read every claim of
+// the subjects, thousands per search in a workspace whose people have a few hundred claims each (9 ms of a
+// search's Postgres time at 58,000 claims, loadbench). The word lists are hashed subplans, not = ANY(array):
+// a cached generic plan compares each row with a parameter array element by element (3 ms against 1).
+func ClaimsByPredicateHead(ctx context.Context, q Querier, v View, subjects, heads, kinds []string, limit int) ([]Belief, error) {
 	a := v.Args()
 	a["keys"] = subjects
 	a["heads"] = heads
+	a["kinds"] = kinds
 	a["lim"] = limit
-	return queryBeliefs(ctx, q, `SELECT `+BeliefColumns+`
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
-		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[])
-			AND (split_part(c.predicate_key, '_', 1) = ANY(@heads::text[]) OR c.functional AND strpos(c.predicate_key, '_') = 0)
-			AND `+v.Where()+`
+	return queryBeliefs(ctx, q, `WITH e AS MATERIALIZED (
+			SELECT x.id FROM claims x
+			WHERE x.workspace_id = @ws AND x.subject_key = ANY(@keys::text[])
+				AND (split_part(x.predicate_key, '_', 1) IN (SELECT unnest(@heads::text[]))
+					OR x.functional AND x.predicate_key IN (SELECT unnest(@kinds::text[])))
+		)
+		SELECT `+BeliefColumns+`
+		FROM e JOIN claims c ON c.id = e.id
+		JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
+		WHERE `+v.Where()+`
 		ORDER BY v.valid_from DESC, c.id
 		LIMIT @lim`, a)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
@@ -192,15 +193,42 @@ func endingsAmong(rows []store.Belief) []*store.Belief {
 // maxEndingRows bounds the claims one search reads for endings.
 const maxEndingRows = 200
 
-// endingsOf loads the view's claims about the given subjects that may end another's value (endingsAmong;
-// bounded, newest first).
-func (s *Service) endingsOf(ctx context.Context, v store.View, subjects []string) ([]*store.Belief, error) {
+// endingsOf loads the view's claims that may end a current value of the slots (endingsAmong; bounded, newest
+// first): of the subjects whose slots endValues examines, the claims with an ending verb, and the single-valued
+// claims of a one-noun relation that names the kind of one of their values (replacesByKind).
+func (s *Service) endingsOf(ctx context.Context, v store.View, slots []*store.Slot) ([]*store.Belief, error) {
+	subjects, kinds := endable(slots)
 	if len(subjects) == 0 {
 		return nil, nil
 	}
-	all, err := store.ClaimsByPredicateHead(ctx, s.db, v, subjects, endingHeads, maxEndingRows)
+	all, err := store.ClaimsByPredicateHead(ctx, s.db, v, subjects, endingHeads, kinds, maxEndingRows)
 	if err != nil {
 		return nil, err
 	}
 	return endingsAmong(all), nil
+}
+
+// endable returns the subjects of the slots whose current values an ending may end (those endValues examines)
+// and the predicate keys of the one-noun relations that would replace one of those values by its kind: the
+// value's head noun ("hotel" of "the Crawford Hotel"), its lemma and the lemma's regular plural, each as it is
+// written and as canon keys it (replacesByKind compares lemmas; these are the keys a relation of that lemma has).
+func endable(slots []*store.Slot) (subjects, kinds []string) {
+	for _, sl := range slots {
+		if sl.Disputed || sentenceSlot(sl) || len(sl.Winners) == 0 {
+			continue
+		}
+		subjects = append(subjects, sl.SubjectKey)
+		for _, w := range sl.Winners {
+			cw := valueWords(w.Object)
+			if len(cw) < 2 {
+				continue
+			}
+			head := cw[len(cw)-1]
+			lemma := relLemma(head)
+			for _, k := range []string{head, lemma, lemma + "s"} {
+				kinds = append(kinds, k, canon.PredicateKey(k))
+			}
+		}
+	}
+	return dedupe(subjects), dedupe(kinds)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -127,6 +128,50 @@ func TestNewValueReplacesOlderOfItsKind(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// Through the search API and Postgres: a value a later claim of its subject ended, or replaced by its kind, is
+// not given as current; what ended it is; a value nothing ended stays. The claims are what a person would file
+// from "Hiroshi's dog is Biscuit" … "we lost Biscuit", "booked the Crawford Hotel" … "my hotel is the Maven".
+func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("endings")
+	biscuit := f.add(fclaim{Subject: "Hiroshi", Predicate: "dog", Object: "Biscuit", ValidFrom: day("2024-01-01")})
+	lost := f.add(fclaim{Subject: "Hiroshi", Predicate: "lost", Object: "Biscuit", Text: "Hiroshi lost Biscuit.", Accumulating: true, ValidFrom: day("2024-03-01")})
+	crawford := f.add(fclaim{Subject: "Ingrid", Predicate: "booked", Object: "the Crawford Hotel", Text: "Ingrid booked the Crawford Hotel.", Accumulating: true, ValidFrom: day("2024-01-01")})
+	maven := f.add(fclaim{Subject: "Ingrid", Predicate: "hotel", Object: "the Maven", ValidFrom: day("2024-02-01")})
+	fiat := f.add(fclaim{Subject: "Ana", Predicate: "car", Object: "a red Fiat", ValidFrom: day("2024-01-01")})
+	keys := f.add(fclaim{Subject: "Ana", Predicate: "lost", Object: "her keys", Text: "Ana lost her keys.", Accumulating: true, ValidFrom: day("2024-02-01")})
+
+	c := h.client("agent-a")
+	for _, tc := range []struct {
+		q          string
+		want, not  []string
+		whatEndsIt string
+	}{
+		{"What is Hiroshi's dog called?", []string{lost}, []string{biscuit}, "the loss"},
+		{"Which hotel did Ingrid book?", []string{maven}, []string{crawford}, "the new hotel"},
+		{"What car does Ana have?", []string{fiat, keys}, nil, "nothing: lost keys end no car"},
+	} {
+		sr, err := c.Search(context.Background(), "endings", api.SearchRequest{Query: tc.q, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, cl := range sr.Claims {
+			got[cl.ID] = true
+		}
+		for _, id := range tc.want {
+			if !got[id] {
+				t.Errorf("%q (%s): %s missing from\n%s", tc.q, tc.whatEndsIt, f.byID[id].Text, sr.Context)
+			}
+		}
+		for _, id := range tc.not {
+			if got[id] {
+				t.Errorf("%q (%s): %s given as current in\n%s", tc.q, tc.whatEndsIt, f.byID[id].Text, sr.Context)
+			}
 		}
 	}
 }

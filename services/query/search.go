@@ -632,13 +632,11 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 	}
 	slots := map[[2]string]*store.Slot{}
 	groups := store.GroupSlots(all, sv)
-	var subjects []string
 	for _, sl := range groups {
 		slots[store.SlotID(sl.SubjectKey, sl.SlotKey)] = sl
-		subjects = append(subjects, sl.SubjectKey)
 	}
 	// A value a later statement of its subject ended ("we lost Biscuit") is history, not current (endings.go).
-	endings, err := s.endingsOf(ctx, v, dedupe(subjects))
+	endings, err := s.endingsOf(ctx, v, groups)
 	if err != nil {
 		return nil, err
 	}
