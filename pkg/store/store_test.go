@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -288,5 +289,18 @@ func TestDenseIndexExpr(t *testing.T) {
 		if got := store.DenseIndexExpr(c.alias, 512); got != c.want {
 			t.Errorf("DenseIndexExpr(%q, 512) = %q, want %q", c.alias, got, c.want)
 		}
+	}
+}
+
+// Searches read the full-text index while ingest writes it: the migrated index keeps no pending list (a
+// search would scan it whole, unsorted, on every query until a vacuum merged it).
+func TestFullTextIndexKeepsNoPendingList(t *testing.T) {
+	pool := migrated(t)
+	var opts []string
+	if err := pool.QueryRow(context.Background(), `SELECT coalesce(reloptions, '{}') FROM pg_class WHERE relname = 'claims_tsv_idx'`).Scan(&opts); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(opts, "fastupdate=off") {
+		t.Errorf("claims_tsv_idx options %v, want fastupdate=off", opts)
 	}
 }
