@@ -3,9 +3,11 @@ package query
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
+	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -21,7 +23,7 @@ func denseOnly(t *testing.T, h *harness, ws, agent, question string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands, _, err := h.svc.retrieve(ctx, store.View{Workspace: ws, Agent: agent}, question, vecs[0], h.emb.Dim())
+	cands, _, _, err := h.svc.retrieve(ctx, store.View{Workspace: ws, Agent: agent}, question, vecs[0], h.emb.Dim())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,5 +67,39 @@ func TestExactDenseFindsVisibleClaimsBeyondTheNearestCut(t *testing.T) {
 	g.add(fclaim{Subject: "Delta", Predicate: "note", Object: "d", Text: "about over", Scope: "private", Owner: "agent-b"})
 	if got := denseOnly(t, h, "small", "agent-a", question); len(got) != 0 {
 		t.Errorf("agent-a's dense candidates in a workspace of agent-b's private claims = %v; want none", got)
+	}
+}
+
+// In a workspace with an HNSW index of its own, the dense mode takes the nearest claims the agent may see
+// whatever their belief status: a value its slot has since replaced leads to the slot's current value, never to
+// itself, and another agent's private claim, nearer still, is not one of them. One candidate per mode makes
+// the nearest claim the only one the dense mode gives; the question names no subject and no claim the view
+// believes holds its words, so the dense mode alone answers it.
+func TestIndexedDenseLeadsFromAReplacedValueToTheCurrentOne(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.Candidates = 1 })
+	f := h.workspace("jobs")
+	nurse := f.add(fclaim{Subject: "Lucas", Predicate: "occupation", Object: "nurse", Text: "Lucas worked as a nurse at the hospital.", ValidFrom: day("2023-01-01")})
+	pilot := f.add(fclaim{Subject: "Lucas", Predicate: "occupation", Object: "pilot", Text: "Lucas is a pilot.", ValidFrom: day("2024-01-01")})
+	f.supersede(pilot, nurse, day("2024-01-01"))
+	hidden := f.add(fclaim{Subject: "Nadia", Predicate: "occupation", Object: "nurse", Text: "Nadia works as a nurse at the city hospital.",
+		Scope: "private", Owner: "agent-b", ValidFrom: day("2024-02-01")})
+	ctx := context.Background()
+	if _, err := store.IndexWorkspaces(ctx, h.db, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !h.svc.denseIndexes.covers(ctx, h.svc, "jobs") {
+		t.Fatal("the workspace has no dense index of its own; the test needs the indexed dense query")
+	}
+	sr, err := h.client("agent-a").Search(ctx, "jobs", api.SearchRequest{Query: "Who works as a nurse at the city hospital?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, c := range sr.Claims {
+		got[c.ID] = true
+	}
+	if !got[pilot] || got[nurse] || got[hidden] {
+		t.Errorf("claims %v; want Lucas's current job (%s) and neither the replaced one (%s) nor agent-b's private claim (%s); context:\n%s",
+			slices.Collect(maps.Keys(got)), pilot, nurse, hidden, sr.Context)
 	}
 }
