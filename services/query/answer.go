@@ -322,6 +322,13 @@ func (s *Service) past(sl *store.Slot, current []string, t timeAsk, used []item,
 	switch {
 	case t.before != "":
 		at := named(t.before)
+		if at == 0 {
+			// The value the question counts back from is the first remembered: answering with it would name
+			// what the question says came later.
+			res.Answer = ""
+			res.Notes = append(res.Notes, "no value before "+all[0].Object+" is remembered")
+			return used
+		}
 		if at < 0 {
 			// "before the promotion": before the current value.
 			at = len(all)
@@ -333,6 +340,8 @@ func (s *Service) past(sl *store.Slot, current []string, t timeAsk, used []item,
 			}
 		}
 		if at <= 0 {
+			// The phrase names no value of the slot ("before UC Davis", said of another slot, or "before the
+			// move") and the slot's current value is its first: what it held then is that value.
 			res.Notes = append(res.Notes, "no earlier value is remembered")
 			return used
 		}
@@ -346,6 +355,10 @@ func (s *Service) past(sl *store.Slot, current []string, t timeAsk, used []item,
 	case t.after != "":
 		at := named(t.after)
 		if at < 0 || at+1 >= len(all) {
+			if at >= 0 {
+				// The named value is the last one: the current value would be that value itself.
+				res.Answer = ""
+			}
 			res.Notes = append(res.Notes, "no later value is remembered")
 			return used
 		}

@@ -94,3 +94,71 @@ func TestBeforeWhenTheSlotEnded(t *testing.T) {
 		t.Errorf("answer %q, want Hannah", res.Answer)
 	}
 }
+
+// "What was Greta's comfort show before Severance?" when Severance is the only value remembered: the value
+// before it is unknown, and Severance itself (what the question says came after) is no answer; nor is the
+// current value an answer to what followed it.
+func TestBeforeOrAfterTheOnlyValueIsNoAnswer(t *testing.T) {
+	show := &store.Belief{ID: "c1", Subject: "Greta", Predicate: "favourite show", PredicateKey: "favourite_show", Object: "Severance", ObjectKey: "severance"}
+	for _, ta := range []timeAsk{{before: "Severance"}, {after: "Severance"}} {
+		sl := &store.Slot{Claims: []*store.Belief{show}, Winners: []*store.Belief{show}}
+		c := &chain{hops: []hop{{slot: sl, claim: show}}}
+		res := &api.AnswerResponse{}
+		(&Service{}).deterministic(c, ta, res)
+		if res.Answer != "" {
+			t.Errorf("%+v: answer %q, want none", ta, res.Answer)
+		}
+	}
+	// A phrase that names no value ("after the promotion") still gets the current value.
+	sl := &store.Slot{Claims: []*store.Belief{show}, Winners: []*store.Belief{show}}
+	res := &api.AnswerResponse{}
+	(&Service{}).deterministic(&chain{hops: []hop{{slot: sl, claim: show}}}, timeAsk{after: "the winter"}, res)
+	if res.Answer != "Severance" {
+		t.Errorf("after an event: answer %q, want Severance", res.Answer)
+	}
+}
+
+// "Where did Darnell study before UC Davis?" when UC Davis was filed under another relation: the studies slot's
+// only value is what he studied at before it.
+func TestBeforeAValueOfAnotherSlot(t *testing.T) {
+	college := &store.Belief{ID: "c1", Subject: "Darnell", Predicate: "studies at", PredicateKey: "educated_at", Object: "Sacramento City College", ObjectKey: "sacramento city college"}
+	sl := &store.Slot{Claims: []*store.Belief{college}, Winners: []*store.Belief{college}}
+	res := &api.AnswerResponse{}
+	(&Service{}).deterministic(&chain{hops: []hop{{slot: sl, claim: college}}}, timeAsk{before: "UC Davis"}, res)
+	if res.Answer != "Sacramento City College" {
+		t.Errorf("answer %q, want Sacramento City College", res.Answer)
+	}
+}
+
+// "Where does Dmitri teach?" asks where he does it, not what: of his "teaches" and "teaches at" claims the
+// place answers. "Who is Hannah marrying?" asks for a person: never the wedding's date.
+func TestQuestionWordPicksTheRelationOfItsKind(t *testing.T) {
+	f := newMemFacts()
+	f.add("Dmitri", "teaches", "piano", "Dmitri teaches piano.", 1)
+	f.add("Dmitri", "teaches at", "the Hanns Eisler School", "Dmitri teaches at the Hanns Eisler School.", 2)
+	f.add("Hannah", "wedding", "3 May 2025", "Hannah's wedding is on 3 May 2025.", 3)
+	f.add("Hannah", "engaged to", "Tom", "Hannah is engaged to Tom.", 4)
+	for q, want := range map[string]string{
+		"Where does Dmitri teach?": "the Hanns Eisler School",
+		"What does Dmitri teach?":  "piano",
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+		c, _, err := r.resolve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c != nil && len(c.hops) > 0 {
+			got = c.hops[len(c.hops)-1].claim.Object
+		}
+		if got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+	r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+	if c, _, err := r.resolve(context.Background(), "Who is Hannah marrying?"); err != nil {
+		t.Fatal(err)
+	} else if c != nil && len(c.hops) > 0 && c.hops[len(c.hops)-1].claim.Object == "3 May 2025" {
+		t.Errorf("a who-question answered with a date")
+	}
+}

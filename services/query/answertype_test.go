@@ -21,6 +21,15 @@ func TestAnswerTypePenalty(t *testing.T) {
 		{"Who is Fatima's manager?", "Inès Moreau", false},
 		{"Who is Fatima's manager?", "a nice person", true},
 		{"What is Kwame's job?", "backend engineer", false},
+		// A date or an amount is neither a place nor a person, though it starts like a name.
+		{"Where is Hannah getting married?", "3 May 2025", true},
+		{"Who is Hannah marrying?", "3 May 2025", true},
+		{"Who paid the deposit?", "$640,000", true},
+		{"Where does Sherlock live?", "221B Baker Street", false},
+		{"Where is the meeting?", "Room 4", false},
+		{"Where does the prime minister live?", "10 Downing Street", false},
+		{"Where did Tomás run?", "30 kilometres a week", true},
+		{"Who won the race?", "Eliud Kipchoge", false},
 	} {
 		if got := answerTypePenalty(ptr(parseQuestion(c.q, nil)), c.object) > 0; got != c.penalized {
 			t.Errorf("answerTypePenalty(%q, %q) > 0 = %v, want %v", c.q, c.object, got, c.penalized)

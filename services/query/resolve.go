@@ -838,7 +838,7 @@ func answerTypePenalty(q *questionParse, object string) float64 {
 	const mismatch = 0.6
 	switch q.kind {
 	case kindPlace:
-		if !named {
+		if !named || dateOrAmount(object) {
 			return mismatch
 		}
 	case kindTime:
@@ -846,7 +846,7 @@ func answerTypePenalty(q *questionParse, object string) float64 {
 			return mismatch
 		}
 	case kindPerson:
-		if !named {
+		if !named || dateOrAmount(object) {
 			return mismatch / 2
 		}
 	case kindAmount:
@@ -855,6 +855,30 @@ func answerTypePenalty(q *questionParse, object string) float64 {
 		}
 	}
 	return 0
+}
+
+// dateOrAmount reports a value that is a date ("3 May 2025", "Friday 15 March 2024 at 2 pm") or an amount
+// ("$640,000", "30 kilometres a week"): digits with a month or weekday name, a currency sign first, or a
+// number first with no name after it. Neither is a place or a person, though both start like a name; an
+// address ("221B Baker Street", "10 Downing Street") has digits but is neither.
+func dateOrAmount(object string) bool {
+	s := strings.TrimSpace(object)
+	if strings.IndexFunc(s, unicode.IsDigit) >= 0 && mentionsMonthOrDay(s) {
+		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(s); unicode.Is(unicode.Sc, r) {
+		return true
+	}
+	fields := strings.Fields(s)
+	if len(fields) == 0 || strings.Trim(fields[0], "0123456789.,") != "" {
+		return false
+	}
+	for _, f := range fields[1:] {
+		if r, _ := utf8.DecodeRuneInString(f); unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // mentionsMonthOrDay reports a month or weekday name, the words of a date without digits.
