@@ -268,15 +268,19 @@ func fixTag(ts []Token, i int) string {
 			// it is when a form of "be" comes before it and an agent after it.
 			return "VBN"
 		}
-		if tag == "NNS" && i > 0 && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP") {
-			// "Denis Sassou-Nguesso works in …": after a name, an -s word before a preposition or a
-			// determiner is the verb; so it is at the end of a clause ("the genre Dale Evans performs").
+		if tag == "NNS" && i > 0 && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP" || possessedNoun(ts, i-1)) {
+			// "Denis Sassou-Nguesso works in …", "my wife teaches at …": after a name or a possessed noun, an
+			// -s word before a preposition, a determiner or a word English has no verb of ("Tom teaches cello",
+			// which the tagger reads as a verb) is the verb; so it is at the end of a clause ("the genre Dale
+			// Evans performs"), and after a possessed noun before a bare noun when the clause has no verb before
+			// it ("my husband coaches soccer", "my son studies physics": a subject needs its verb).
 			next := Token{Tag: "."}
 			if i+1 < len(ts) {
 				next = ts[i+1]
 			}
 			switch {
-			case next.Tag == "IN" || next.Tag == "TO" || next.Tag == "DT" || next.Tag == "PRP$" || next.Tag == "." || next.Tag == "," || isUpperWord(next.Text):
+			case next.Tag == "IN" || next.Tag == "TO" || next.Tag == "DT" || next.Tag == "PRP$" || next.Tag == "." || next.Tag == "," || isUpperWord(next.Text) || notVerb(next),
+				possessedNoun(ts, i-1) && (next.Tag == "NN" || next.Tag == "NNS" || next.Tag == "CD" || next.Tag == "JJ" || notVerb(next)) && !verbBefore(ts, i):
 				if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) {
 					return "VBZ"
 				}
@@ -323,6 +327,11 @@ func fixTag(ts []Token, i int) string {
 			if len(t.Lower) > 2 && !Known(PastRegular(t.Lower)) && !Known(Gerund(t.Lower)) && VerbLemma(t.Lower) == t.Lower {
 				return "NN"
 			}
+		}
+		if i > 0 && ts[i-1].Tag == "VBZ" && notVerb(t) {
+			// "my son studies physics": the object of a verb the tagger first read as a plural noun, which it
+			// then took for the verb (the rule above gave the verb back).
+			return "NN"
 		}
 		if (tag == "VBN" || tag == "VBD") && !pastShaped(t.Lower) && VerbLemma(t.Lower) == t.Lower {
 			// "X's sport is rugby union": a word with no past-tense shape that is no verb form either is the
@@ -401,6 +410,24 @@ var questionAuxiliaries = map[string]bool{"do": true, "does": true, "did": true,
 
 // positionVerbs move someone to a position named after "to": promotion, demotion, appointment, election.
 var positionVerbs = map[string]bool{"promote": true, "demote": true, "appoint": true, "elect": true, "reassign": true}
+
+// notVerb reports a word tagged as a verb's base or present form that English has no verb of: neither a
+// regular past nor a gerund of its base is in the dictionary ("violin", "physics").
+func notVerb(t Token) bool {
+	w := strings.ToLower(t.Text) // a later token's Lower is not set yet
+	b := VerbLemma(w)
+	return (t.Tag == "VBP" || t.Tag == "VB") && len(w) > 2 && !Known(PastRegular(b)) && !Known(Gerund(b))
+}
+
+// verbBefore reports a verb or modal among the tokens before i in the same clause.
+func verbBefore(ts []Token, i int) bool {
+	for j := i - 1; j >= 0 && !isBoundary(ts[j].Text) && ts[j].Text != ","; j-- {
+		if IsVerb(ts[j].Tag) || ts[j].Tag == "MD" {
+			return true
+		}
+	}
+	return false
+}
 
 // possessedNoun reports a common noun right after a possessive ("my sister", "Kim's boss"): a whole noun
 // phrase, so a word after it starts the predicate.

@@ -50,6 +50,13 @@ func TestAnalyze(t *testing.T) {
 		{"Which languages do they speak?", map[string]string{"languages": "NNS language", "do": "VBP do"}},
 		{"What does Lena have?", map[string]string{"does": "VBZ do"}},
 		{"What matters is family.", map[string]string{"matters": "VBZ matter"}},
+		// A subject needs its verb: after a possessed noun or a name, an -es word the tagger reads as a plural is
+		// the verb, and the word after it that English has no verb of is its object.
+		{"My husband coaches soccer.", map[string]string{"coaches": "VBZ coach", "soccer": "NN soccer"}},
+		{"Kim's son studies physics", map[string]string{"studies": "VBZ study"}},
+		{"Tom teaches cello at the Royal Academy.", map[string]string{"teaches": "VBZ teach"}},
+		// Not when the clause already has its verb, or the word after it is one.
+		{"My sister's classes start soon.", map[string]string{"classes": "NNS class", "start": "VBP start"}},
 	}
 	for _, c := range cases {
 		ts := Analyze(c.in)

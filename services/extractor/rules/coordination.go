@@ -64,8 +64,9 @@ func (e *Extractor) coordinated(tc turnCtx, c extract.Claim, clause string, date
 			if d.Text == c.Text {
 				d.Text = canon.ClaimText(c.Subject, c.Predicate, o)
 			}
-			// Several values said at once are not one value replacing another.
-			d.Functional = false
+			// Several values said at once are not one value replacing another; one value named by an
+			// apposition ("a bakery, Crumbs") is the one value it was.
+			d.Functional = c.Functional && len(objects) == 1
 			out = append(out, d)
 		}
 	} else {
@@ -126,6 +127,11 @@ func splitObject(object string) []string {
 		return nil
 	}
 	segs = append(segs, toks[from:])
+	if n := len(segs); n > 2 && seps[n-2] == "," && segs[n-1][0].Tag == "IN" && properPhrase(segs[n-2]) {
+		// "a robotics startup, Nimbus Labs, in Austin": a place or time after the apposed name qualifies it and
+		// is no conjunct of the list.
+		segs, seps = segs[:n-1], seps[:n-2]
+	}
 	norm := nlp.Normalize(object) // the text the token offsets refer to
 	text := func(ts []nlp.Token) string { return norm[ts[0].Start:ts[len(ts)-1].End] }
 	if len(segs) == 1 {
@@ -139,7 +145,9 @@ func splitObject(object string) []string {
 	for i := 0; i < len(segs); i++ {
 		s := segs[i]
 		switch {
-		case determined(s) && !properPhrase(s) && i+1 < len(segs) && seps[i] == "," && properPhrase(segs[i+1]):
+		case determined(s) && !properPhrase(s) && !nlp.IsProper(s[len(s)-1].Tag) && i+1 < len(segs) && seps[i] == "," && properPhrase(segs[i+1]):
+			// (A phrase that ends in a name is qualified by the name after the comma, not named by it: "a flat
+			// in Kreuzberg, Berlin" is in Berlin's Kreuzberg.)
 			// Apposition: "a dog, Rufus" names one thing; "two cats, Miso and Tofu" names each of them.
 			j := i + 2
 			if plural(s) {
@@ -204,13 +212,14 @@ func namedEnd(ts []nlp.Token) bool {
 	return false
 }
 
-// properPhrase reports a phrase that is a name: every word a proper noun, or "the" and proper nouns.
+// properPhrase reports a phrase that is a name: every word a proper noun, or "the" and proper nouns, joined by
+// "&" too ("Harper & Lowe").
 func properPhrase(ts []nlp.Token) bool {
 	if len(ts) == 0 || len(ts) > 5 {
 		return false
 	}
 	for i, t := range ts {
-		if !nlp.IsProper(t.Tag) && !(i == 0 && t.Lower == "the" && len(ts) > 1) {
+		if !nlp.IsProper(t.Tag) && !(i == 0 && t.Lower == "the" && len(ts) > 1) && !(t.Text == "&" && i > 0 && i+1 < len(ts)) {
 			return false
 		}
 	}

@@ -744,6 +744,35 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"marco", "works_at", "", false}}},
 		{name: "a move said after since", content: "He's been my dentist since I moved to Denver.",
 			want: []claim{{"kim", "lives_in", "Denver", false}}},
+		// Where someone does what they do: a named place after the verb's object is a relation of its own.
+		{name: "a named place after a verb's object", content: "Tom teaches cello at the Royal Academy.",
+			want:   []claim{{"tom", "teaches", "cello", false}, {"tom", "teaches_at", "the Royal Academy", false}},
+			absent: []claim{{"tom", "teaches", "cello at the Royal Academy", false}}},
+		{name: "a named place after the object of someone named by role", content: "My husband coaches hockey at Brookline High.",
+			want: []claim{{"", "coaches", "hockey", false}, {"", "coaches_at", "Brookline High", false}}},
+		{name: "a place that is no name stays in the object", content: "Anna plays chess at the club.",
+			absent: []claim{{"anna", "plays_at", "", false}}},
+		// Appositions that name an organization, and a name that qualifies a name.
+		{name: "an employer named in apposition", content: "I work for a design studio, Pentagram.",
+			want: []claim{{"kim", "works_at", "a design studio named Pentagram", false}}, functional: []string{"a design studio named Pentagram"}},
+		{name: "an apposed name with an ampersand and a place after it", content: "My cousin Lea works at a small law firm, Harper & Lowe, in Leeds.",
+			want: []claim{{"lea", "works_at", "a small law firm named Harper & Lowe", false}}},
+		{name: "a name after a place name qualifies it", content: "We rent a flat in Prenzlauer Berg, Berlin.",
+			absent: []claim{{"kim", "", "Prenzlauer Berg named Berlin", false}, {"kim", "", "a flat in Prenzlauer Berg named Berlin", false}}},
+		// An event's date in a phrase that opens the clause, and the clause after it.
+		{name: "an event's date in an opening phrase", content: "After our house-warming on June 22 we are flying to Oslo.",
+			want: []claim{{"kim", "house_warming", "22 June 2024", false}, {"kim", "", "Oslo", false}}},
+		// A role held in a group, said with "the".
+		{name: "a role said with the article", content: "I'm the treasurer of our running club.",
+			want: []claim{{"kim", "occupation", "treasurer of Kim's running club", false}}},
+		{name: "an initialism of a role with a pronoun after it", content: "I'm the CFO on it.",
+			want: []claim{{"kim", "occupation", "CFO", false}}},
+		{name: "'the' before a noun that names no role", content: "I'm the reason we left early.",
+			absent: []claim{{"kim", "occupation", "", false}}},
+		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
+		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
+			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},
+			absent: []claim{{"kim", "plans", "a trip to Peru with Kim's wife Ana", false}}},
 	}
 	e := New()
 	for _, c := range cases {

@@ -1006,6 +1006,11 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			}
 		}
 	}
+	// "coaches soccer at Lincoln High": the place after the object, which the object reader leaves, is where
+	// the subject does it (see placesOfActivity, which splits it where a reader kept it in the object).
+	if at, ok := p.namedPlaceAfterObject(k); ok && prep == "" && !vg.aspect && len(out) == 1 {
+		out = append(out, triple{subject: subjText, relation: relation + " at", object: at, key: joinKey(nlp.ThirdPerson(lemma), "at")})
+	}
 	// "Y runs X as CEO": the role is X's attribute too.
 	if roleAt = p.asAt(k); roleAt > 0 && len(out) > 0 {
 		if role, ok := p.nounPhrase(roleAt + 1); ok && !role.pronoun {
@@ -1022,6 +1027,22 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		}
 	}
 	return out
+}
+
+// namedPlaceAfterObject returns the name after "at" that follows the common-noun object at k ("violin at the
+// Juilliard School"): the object a common noun phrase, the place a name written with capitals that ends the
+// clause or is followed by a comma.
+func (p *ie) namedPlaceAfterObject(k int) (string, bool) {
+	obj, ok := p.nounPhrase(k)
+	if !ok || obj.proper || obj.pronoun || obj.to+1 >= len(p.toks) || p.low(obj.to) != "at" {
+		return "", false
+	}
+	place, ok := p.nounPhrase(obj.to + 1)
+	if !ok || !place.proper || place.possessor != nil || place.to < len(p.toks) && p.low(place.to) != "," {
+		return "", false
+	}
+	name := p.objectText(place.from, place.to)
+	return name, capitalizedName(name)
 }
 
 // stateAdverbs say that what a copula states holds for some time from now on, not at this moment only.

@@ -35,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
@@ -639,6 +640,39 @@ func mainEntity(s string) string {
 	return ent
 }
 
+// reEventOn is a possessed noun with the date it falls on, in a phrase that opens a clause: "For my 40th
+// birthday on July 18 I'm …", "After our wedding on May 3 we …". The phrase says when the event is, as "my
+// birthday is on July 18" does, and the clause after it says something else. A counted ordinal ("40th") says
+// which one it is, not what it is; "first" and "last" stay, since "my first marathon" is one event among others.
+var reEventOn = regexp.MustCompile(`^(?i:for|after|before|during|since|at)\s+(?i:my|our)\s+(?:(?:\d+(?:st|nd|rd|th)|(?i:next|upcoming))\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(on)\s+`)
+
+// eventDates returns the speaker's event date a clause's opening phrase states (reEventOn): the noun names the
+// event (its relation) and the date after "on" is its value. The noun must be a common noun, and the date one
+// the date reader found at "on".
+func eventDates(clause string, dates []when) []spec {
+	var out []spec
+	for _, m := range reEventOn.FindAllStringSubmatchIndex(clause, -1) {
+		// The date reader's phrase starts at "on" ("on 9 May 2024").
+		on := m[4]
+		if !dateAt(dates, on) {
+			continue
+		}
+		noun := clause[m[2]:m[3]]
+		toks := nlp.Analyze(noun)
+		if len(toks) == 0 || !nlp.IsNoun(toks[len(toks)-1].Tag) || nlp.IsProper(toks[len(toks)-1].Tag) {
+			continue
+		}
+		attr := updateAttribute(noun)
+		if attr == "" {
+			continue
+		}
+		if v := valuePhrase(clause[on:], dates, on); v != "" {
+			out = append(out, spec{predicate: attr, object: v, confidence: confFirst, definite: true})
+		}
+	}
+	return out
+}
+
 // specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
 // occupation and employer said together split into their two slots (roleEmployers).
 func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
@@ -652,7 +686,52 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 			kept = append(kept, s)
 		}
 	}
-	return futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, roleEmployers(clause, kept)))
+	return placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, roleEmployers(clause, kept))))
+}
+
+// capitalizedName reports a name written with capitals: every word but a leading "the" starts with an
+// upper-case letter (the tagger reads unknown words of text typed in lower case as names too).
+func capitalizedName(s string) bool {
+	ws := strings.Fields(strings.TrimPrefix(s, "the "))
+	for _, w := range ws {
+		if !nlp.Capitalized(w) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// placesOfActivity adds, for a verb's claim whose object is a common noun phrase followed by "at" and a name
+// ("teaches violin at the Juilliard School", "coaches soccer at Lincoln High", "studies physics at MIT"), the
+// claim of where the subject does it ("teaches at" the Juilliard School), and leaves the verb's own claim with
+// the noun phrase alone. The place is a relation of its own in English ("Where does she teach?" asks for it,
+// not for the violin); a place that is no name ("at the conservatory there") stays part of the object, since
+// nothing would answer with it.
+func placesOfActivity(specs []spec) []spec {
+	n := len(specs)
+	for i := 0; i < n; i++ {
+		s := &specs[i]
+		verb := firstWords(s.predicate, 1)
+		if s.verbatim || s.past || strings.Contains(s.predicate, " ") || nlp.VerbLemma(verb) == verb {
+			// Only a one-word verb relation in its third-person form ("teaches"), not "works at" or a noun.
+			continue
+		}
+		thing, place, ok := strings.Cut(s.object, " at ")
+		if !ok || strings.Contains(place, " at ") {
+			continue
+		}
+		tt, pt := nlp.Analyze(thing), nlp.Analyze(place)
+		if len(tt) == 0 || len(tt) > 4 || !nlp.IsNoun(tt[len(tt)-1].Tag) || properPhrase(tt) || !properPhrase(pt) || !capitalizedName(place) {
+			continue
+		}
+		text := s.text
+		s.object = thing
+		if text != "" {
+			s.text = ""
+		}
+		specs = append(specs, spec{subject: s.subject, predicate: s.predicate + " at", object: place, confidence: s.confidence, prefix: s.prefix})
+	}
+	return specs
 }
 
 // reFutureMarriage is a marriage still to come: "getting married", "going to marry", "will marry".
@@ -718,6 +797,7 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 	out = append(out, matchKinship(clause, tc.speaker)...)
 	if !numbered {
 		out = append(out, matchEnds(clause, dates)...)
+		out = append(out, eventDates(clause, dates)...)
 	}
 	// Match on the clause without a leading time phrase ("Yesterday I took ...", "Last week, I ..."); the
 	// claim text keeps it, resolved.
@@ -992,13 +1072,16 @@ var (
 	reOfferTaken = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?:(?:got|received|had)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)\s+and\s+(?:(?i:just|finally)\s+)?(?:took|accepted|signed)\s+it|(?:accepted|took|signed)\s+(?:a|an|the|their|its)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*))`)
 	// reJobFor is a move or a departure for a job at an organization: "Luis relocated to Barcelona for a new
 	// job at Glovo", "I left Deloitte for a position with PwC" — the job was taken.
-	reJobFor    = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?i:moved|relocated|left|quit)\s+[^,;]*?\b(?i:for\s+(?:a|an|the|his|her|my|their)\s+(?:new\s+|better\s+)?(?:job|position|role|post)\s+(?:at|with))\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)`)
-	reNewJob    = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
-	reBackIn    = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
-	reIsA       = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
-	reBadIsA    = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
-	reSubjVerb  = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
-	reNamedVerb = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
+	reJobFor = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?i:moved|relocated|left|quit)\s+[^,;]*?\b(?i:for\s+(?:a|an|the|his|her|my|their)\s+(?:new\s+|better\s+)?(?:job|position|role|post)\s+(?:at|with))\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)`)
+	reNewJob = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
+	reBackIn = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
+	reIsThe  = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+|still\s+)?the\s+(?:new\s+)?`)
+	// reRolePronoun is a role's group named by a pronoun ("the DBA on it", "the lead for them").
+	reRolePronoun = regexp.MustCompile(`(?i)\s+(?:on|of|for|at|in)\s+(?:it|them|that|this|there)$`)
+	reIsA         = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
+	reBadIsA      = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
+	reSubjVerb    = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
+	reNamedVerb   = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
 )
 
 // matchFirstPerson handles statements whose subject is the speaker ("I ...", "we ...", or none: "Lost my
@@ -1073,6 +1156,14 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 			if obj := objAfter(loc); obj != "" {
 				return isASpec(obj, confFirst), true
 			}
+		}
+	}
+	if loc := reIsThe.FindStringIndex(clause); loc != nil {
+		// "I'm the treasurer of the chess club", "I'm the DBA on it", "I'm the team lead on billing": the one
+		// who holds a role in a group is someone who works as it. Only a role noun qualifies ("I'm the one
+		// who …", "I'm the reason …" name none), and a pronoun after its preposition says nothing of where.
+		if obj := reRolePronoun.ReplaceAllString(objAfter(loc), ""); obj != "" && definiteRole(obj) {
+			return spec{predicate: "works as", object: obj, key: "occupation", confidence: confFirst}, true
 		}
 	}
 	if m := reSubjVerb.FindStringSubmatchIndex(clause); m != nil {
@@ -1567,7 +1658,7 @@ var (
 	reKinMore = regexp.MustCompile(`^(?:\s*,\s*|,?\s+and\s+)(\p{Lu}\p{Ll}+)\b`)
 	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+,?\s+([A-Z][a-z]+\s)`)
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
-	reLeadIn = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+|(?i:after|before|since|during)\s+(?i:the|a|an|my|our|this|that|last)\s+[a-z-]+(?:\s+[a-z-]+)?\s+)((?:I|we)\s)`)
+	reLeadIn = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+|(?i:after|before|since|during)\s+(?i:the|a|an|my|our|this|that|last)\s+[a-z-]+(?:\s+[a-z-]+)?\s+|(?i:for|after|before|during|since)\s+(?i:my|our)\s+[^,]{1,50}?\s)((?:I|we)\s|I'm\s|(?i:we're)\s)`)
 	reFave   = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s)\s+(?:definitely\s+|totally\s+|really\s+|still\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s*,.*)?$`)
 	// reTrailingName is a name at the end of a phrase ("My brother Eli", "Samantha"): capitalized words with
 	// lower-case letters ("GF" is no name).
@@ -1666,6 +1757,33 @@ func isASpec(object string, conf float64) spec {
 	}
 	return spec{predicate: "is a", object: object, confidence: conf}
 }
+
+// definiteRole reports a role said with "the": an occupation noun ("treasurer", "head nurse"), an initialism
+// of one ("DBA", "CTO": two to five capitals), or a noun English uses for who leads a group ("team lead",
+// "head of sales", "captain"), before any preposition.
+func definiteRole(np string) bool {
+	if occupationNoun(np) {
+		return true
+	}
+	head := ""
+	for _, w := range strings.Fields(np) {
+		if rolePrepositions[strings.ToLower(w)] {
+			break
+		}
+		head = w
+	}
+	if n := len(head); n >= 2 && n <= 5 && strings.ToUpper(head) == head && strings.IndexFunc(head, unicode.IsLetter) == 0 {
+		return true
+	}
+	switch strings.ToLower(head) {
+	case "lead", "head", "captain", "chair", "owner", "boss", "president", "coordinator":
+		return true
+	}
+	return false
+}
+
+// rolePrepositions end a role's noun phrase ("lead on billing", "head of sales").
+var rolePrepositions = map[string]bool{"at": true, "in": true, "for": true, "with": true, "on": true, "from": true, "of": true}
 
 // reLanguageSpeaker is "(a|an) [adjectives] Language speaker": the language is the capitalized word before
 // "speaker".
@@ -1868,6 +1986,9 @@ var workVerbs = map[string]bool{"work": true, "freelance": true, "serve": true, 
 // relation whose text repeats such a value gets a text of its own (ownTexts), and an accumulating claim whose
 // object holds it ("put in an offer of $615,000 on a townhouse", beside the offer of $615,000) is dropped,
 // since it would keep stating the value after a later one supersedes it.
+//
+// A value that only comes with the object ("planning a trip to Japan with my wife Mei", beside "Kim's wife is
+// Mei") is cut off with the "with" that brings it: the company is no part of the thing, and the rest still is.
 func ownValues(cs []extract.Claim) []extract.Claim {
 	ownTexts(cs)
 	out := cs[:0]
@@ -1876,6 +1997,11 @@ func ownValues(cs []extract.Claim) []extract.Claim {
 		if !c.Functional && !c.Fallback {
 			for j, d := range cs {
 				if i != j && d.Functional && d.SubjectKey == c.SubjectKey && len(d.Object) > 2 && canon.ObjectKey(d.Object) != canon.ObjectKey(c.Object) && strings.Contains(c.Object, d.Object) {
+					if at := strings.LastIndex(c.Object, " with "); at > 0 && at < strings.Index(c.Object, d.Object) && len(strings.Fields(c.Object[:at])) >= 2 {
+						c.Object = c.Object[:at]
+						c.Text = canon.ClaimText(c.Subject, c.Predicate, c.Object)
+						continue
+					}
 					drop = true
 				}
 			}
