@@ -3,8 +3,10 @@ package query
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/embedding"
 	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
@@ -32,18 +34,39 @@ var endingVerbs = map[string][]string{
 	"drop": {"out"}, "sign": {"off"},
 }
 
-// endingHeads are the first words an ending claim's predicate key may start with: each verb's base, third
-// person and past forms as the extractor keys them.
+// acquisitionVerbs are the English verbs, by lemma, with which someone says they came to have a thing: what
+// they got in the same statement in which they gave up another ("traded in the Civic, bought a RAV4") takes the
+// ended thing's place. Everyday English of possessions, not any dataset's wording.
+var acquisitionVerbs = map[string]bool{"buy": true, "purchase": true, "get": true, "adopt": true, "lease": true, "order": true}
+
+// endingHeads are the first words an ending or an acquisition claim's predicate key may start with: each verb's
+// base, third person and past forms as the extractor keys them.
 var endingHeads = func() []string {
 	irregular := map[string][]string{"sell": {"sold"}, "lose": {"lost"}, "leave": {"left"}, "quit": {"quit"},
-		"give": {"gave", "given"}, "break": {"broke", "broken"}, "get": {"got", "gotten"}}
+		"give": {"gave", "given"}, "break": {"broke", "broken"}, "get": {"got", "gotten"}, "buy": {"bought"}}
 	var out []string
-	for v := range endingVerbs {
+	add := func(v string) {
 		out = append(out, v, nlp.ThirdPerson(v), nlp.PastRegular(v))
 		out = append(out, irregular[v]...)
 	}
+	for v := range endingVerbs {
+		add(v)
+	}
+	for v := range acquisitionVerbs {
+		add(v)
+	}
 	return dedupe(out)
 }()
+
+// acquisitionOf reports whether a claim says its subject came to have its object ("bought a used Toyota RAV4",
+// "adopted a puppy"); "got rid of" is an ending, and a negated claim acquires nothing.
+func acquisitionOf(c *store.Belief) bool {
+	ws := splitWords(c.Predicate)
+	if c.Negated || len(ws) == 0 || endingOf(c) {
+		return false
+	}
+	return acquisitionVerbs[relLemma(ws[0])]
+}
 
 // endingOf reports whether a claim says that something ended: its predicate is an ending verb with the
 // particle it needs. A negated claim ends nothing ("I haven't sold the car").
@@ -177,13 +200,94 @@ func endValues(slots []*store.Slot, endings []*store.Belief) map[string]*store.B
 	return ended
 }
 
-// endingsAmong returns the claims among rows that may end another's value: ending claims and single-valued
-// claims of a one-noun relation (replacesByKind).
+// minReplacementSimilarity is how close (cosine of the embedder's vectors) a thing acquired must be to the
+// thing that ended for the one to take the other's place: on the local model, cars, phones, bikes and boats
+// are 0.50–0.74 apart from one another, a car and a laptop, a couch or a tablet 0.23–0.36.
+const minReplacementSimilarity = 0.45
+
+// sameStatement reports whether two claims come from one statement: the same turn's sequence, and valid times
+// that a turn's own dates (said of one event) keep within a month of each other.
+func sameStatement(a, b *store.Belief) bool {
+	if a.Sequence == nil || b.Sequence == nil || *a.Sequence != *b.Sequence {
+		return false
+	}
+	d := a.ValidFrom.Sub(b.ValidFrom)
+	return d < 31*24*time.Hour && d > -31*24*time.Hour
+}
+
+// replaceEnded gives a slot whose value ended the thing its subject acquired in the same statement as the one
+// that ended it, when the two are things of one kind: "Finally traded in the Civic. I bought a used Toyota RAV4
+// hybrid" makes the RAV4 what Raj drives, though the statement never says "drive". Whether the two are alike
+// is the embedder's similarity (alike; nil: no replacement is made). The acquisition claim becomes the slot's
+// current value as it is; it keeps its own slot too.
+func replaceEnded(ctx context.Context, slots []*store.Slot, ended map[string]*store.Belief, cands []*store.Belief,
+	alike func(ctx context.Context, a, b string) (bool, error)) error {
+	if len(ended) == 0 || alike == nil {
+		return nil
+	}
+	for _, sl := range slots {
+		for _, w := range sl.Claims {
+			by := ended[w.ID]
+			if by == nil || !endingOf(by) {
+				continue
+			}
+			for _, a := range cands {
+				if a.SubjectKey != w.SubjectKey || !acquisitionOf(a) || !sameStatement(a, by) || !store.Newer(a, w) ||
+					endingNames(by, a) || contains(idsOf(sl.Winners), a.ID) {
+					continue
+				}
+				ok, err := alike(ctx, a.Object, w.Object)
+				if err != nil {
+					return err
+				}
+				if ok {
+					// Newest first: it came after every value the slot still holds.
+					sl.Winners = append([]*store.Belief{a}, sl.Winners...)
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// embedAlike returns the similarity test of replaceEnded over embed, which embeds one text (nil when embed is).
+func embedAlike(embed func(ctx context.Context, text string) ([]float32, error)) func(ctx context.Context, a, b string) (bool, error) {
+	if embed == nil {
+		return nil
+	}
+	return func(ctx context.Context, a, b string) (bool, error) {
+		va, err := embed(ctx, a)
+		if err != nil {
+			return false, err
+		}
+		vb, err := embed(ctx, b)
+		if err != nil || len(va) == 0 || len(va) != len(vb) {
+			return false, err
+		}
+		return embedding.Cosine(va, vb) >= minReplacementSimilarity, nil
+	}
+}
+
+// embedOne embeds one text with the query embedder (nil, and no error, when none is configured).
+func (s *Service) embedOne(ctx context.Context, text string) ([]float32, error) {
+	if s.embedder == nil {
+		return nil, nil
+	}
+	vs, err := s.embedder.Embed(ctx, []string{text})
+	if err != nil || len(vs) != 1 {
+		return nil, err
+	}
+	return vs[0], nil
+}
+
+// endingsAmong returns the claims among rows that may end another's value or take an ended one's place: ending
+// claims, acquisitions (replaceEnded) and single-valued claims of a one-noun relation (replacesByKind).
 func endingsAmong(rows []store.Belief) []*store.Belief {
 	var out []*store.Belief
 	for i := range rows {
 		c := &rows[i]
-		if (endingOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
+		if (endingOf(c) || acquisitionOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
 			out = append(out, &rows[i])
 		}
 	}

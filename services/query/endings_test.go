@@ -3,8 +3,10 @@ package query
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -172,6 +174,53 @@ func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
 			if got[id] {
 				t.Errorf("%q (%s): %s given as current in\n%s", tc.q, tc.whatEndsIt, f.byID[id].Text, sr.Context)
 			}
+		}
+	}
+}
+
+// What someone acquired in the statement in which they gave a thing up takes its place, when the two are things
+// of one kind: "Finally traded in the Civic. I bought a used Toyota RAV4 hybrid" — Raj drives the RAV4. A thing
+// of another kind (a laptop bought when the bike was sold), or one bought in another statement, does not.
+func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2024, 1, day, 0, 0, 0, 0, time.UTC) }
+	claim := func(id, subject, pred, object string, seq int64, day int) *store.Belief {
+		return &store.Belief{ID: id, Subject: subject, SubjectKey: canon.SubjectKey(subject), Predicate: pred,
+			PredicateKey: canon.PredicateKey(pred), SlotKey: canon.PredicateKey(pred), Object: object,
+			ObjectKey: canon.ObjectKey(object), Sequence: &seq, ValidFrom: at(day), Status: "active"}
+	}
+	// The local model's similarities, stood in for by the pairs a person calls things of one kind.
+	kinds := map[[2]string]bool{{"a used Toyota RAV4 hybrid", "a 2012 Honda Civic"}: true}
+	alike := func(_ context.Context, a, b string) (bool, error) { return kinds[[2]string{a, b}], nil }
+	for _, c := range []struct {
+		name   string
+		value  *store.Belief
+		others []*store.Belief
+		want   string // the slot's current value afterwards, "" for none
+	}{
+		{"traded in and bought", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
+			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 5, 20)},
+			"a used Toyota RAV4 hybrid"},
+		{"bought in another statement", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
+			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 6, 20)},
+			""},
+		{"a thing of another kind", claim("c1", "Lena", "rides", "an old Trek bike", 1, 1),
+			[]*store.Belief{claim("c2", "Lena", "sold", "the Trek", 5, 20), claim("c3", "Lena", "bought", "a new laptop", 5, 20)},
+			""},
+		{"someone else's purchase", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
+			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Mina", "bought", "a used Toyota RAV4 hybrid", 5, 20)},
+			""},
+	} {
+		sl := &store.Slot{SubjectKey: c.value.SubjectKey, SlotKey: c.value.SlotKey, Claims: []*store.Belief{c.value}, Winners: []*store.Belief{c.value}}
+		slots := []*store.Slot{sl}
+		if err := replaceEnded(context.Background(), slots, endValues(slots, c.others), c.others, alike); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if len(sl.Winners) > 0 {
+			got = sl.Winners[0].Object
+		}
+		if got != c.want {
+			t.Errorf("%s: current value %q, want %q", c.name, got, c.want)
 		}
 	}
 }

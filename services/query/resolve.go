@@ -147,8 +147,12 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, e
 			r.slots[k] = nil
 		}
 		groups := store.GroupSlots(rows, r.v)
-		// A value a later statement of its subject ended ("we lost Biscuit") is no longer current.
-		endValues(groups, endingsAmong(rows))
+		// A value a later statement of its subject ended ("we lost Biscuit") is no longer current, and what was
+		// acquired in its place ("traded in the Civic, bought a RAV4") is.
+		ends := endingsAmong(rows)
+		if err := replaceEnded(ctx, groups, endValues(groups, ends), ends, embedAlike(r.phraseVecErr)); err != nil {
+			return nil, err
+		}
 		for _, s := range groups {
 			r.slots[s.SubjectKey] = append(r.slots[s.SubjectKey], s)
 		}
@@ -303,7 +307,13 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 		if w == nil {
 			continue
 		}
-		rel := r.relation(w)
+		// The slot's relation is its own claims': a value acquired in place of an ended one (replaceEnded) was
+		// said with another verb ("bought"), which is not what the slot is about ("drives").
+		rc := w
+		if w.SlotKey != s.SlotKey && len(s.Claims) > 0 {
+			rc = s.Claims[0]
+		}
+		rel := r.relation(rc)
 		// Two units read as one relation ("head of … government"): the outer unit's joined keys.
 		if c.next+1 < len(c.units) {
 			if nu := &c.units[c.next+1]; len(nu.joined) > 0 && hasAny(rel.keys, nu.joined) {
@@ -318,7 +328,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 			min = minOptionalScore
 		}
 		if score > 0 && !typeConflict(u, rel) {
-			if sim, ok := r.predSim(ctx, u, w); ok {
+			if sim, ok := r.predSim(ctx, u, rc); ok {
 				score += predSimWeight * max(0, sim-predSimFloor)
 			}
 		}
@@ -619,6 +629,14 @@ func dedupe(ss []string) []string {
 		}
 	}
 	return out
+}
+
+// phraseVecErr is phraseVec for a caller that needs to tell no embedder (nil) from a vector.
+func (r *resolver) phraseVecErr(ctx context.Context, text string) ([]float32, error) {
+	if r.embed == nil {
+		return nil, nil
+	}
+	return r.phraseVec(ctx, text), nil
 }
 
 // phraseVec returns the embedding of a relation phrase (cached per question).
