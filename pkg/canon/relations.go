@@ -28,8 +28,8 @@ import "strings"
 // (at or by) and a job, position, role or post at or with an organization name the employer, a promotion to a title
 // names the occupation, and being transferred to a place (another post of the same employer) names where one works;
 // a parent company owns its subsidiary, one's boss is one's manager, whoever one dates (a girlfriend, a boyfriend)
-// is one's partner, one who converts to a faith holds it, a degree from (or attending) a university or college says
-// one was educated there, a (native, fluent) speaker of a language speaks it, one reports to one's manager
+// is one's partner, one who converts to a faith holds it, a degree from (or attending) a university, college or
+// school says one was educated there, a (native, fluent) speaker of a language speaks it, one reports to one's manager
 // (supervisor, line manager, team lead), a musician records for their label, and what one takes up (a pastime) is a hobby.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
@@ -42,7 +42,7 @@ var relationAliases = map[string][]string{
 	"works_in":           {"place_of_work", "work_location", "workplace", "transferred_to"},
 	"occupation":         {"profession", "job", "works_as", "job_title", "career", "promoted_to"},
 	"citizen_of":         {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport", "passport_from", "passport_of"},
-	"educated_at":        {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "graduated_from", "alma_mater", "studied_at", "education", "attends_university", "attends_college"},
+	"educated_at":        {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "graduated_from", "alma_mater", "studied_at", "education", "attends_university", "attends_college", "attends_school"},
 	"headquartered_in":   {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
 	"known_for":          {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
 	"author":             {"writer", "written_by", "authored_by"},

@@ -251,6 +251,57 @@ func replaceEnded(ctx context.Context, slots []*store.Slot, ended map[string]*st
 	return nil
 }
 
+// Transfers. English says "transferred to X" of a move between schools as of one between offices or teams,
+// and the extractor files it where one works (canon's alias of "transferred to"). For someone memory knows
+// only as a student — a school, and no employer — the transfer is a new school: "I'm taking classes at
+// Sacramento City College" … "I transferred to UC Davis" leaves Darnell at UC Davis, not at both.
+
+// schoolSlots and workSlots are the relation keys of where someone studies and where they work.
+var (
+	schoolSlots = map[string]bool{"educated_at": true, "school": true}
+	workSlots   = map[string]bool{"works_at": true, "works_in": true}
+)
+
+// transferOf reports a claim that its subject transferred to its object.
+func transferOf(c *store.Belief) bool {
+	ws := splitWords(c.Predicate)
+	return !c.Negated && len(ws) >= 2 && relLemma(ws[0]) == "transfer" && ws[1] == "to"
+}
+
+// transferSchools gives a school slot, whose subject has no employer in memory, the subject's newest transfer
+// after its current value as its current value (the transfer claim keeps its own slot too).
+func transferSchools(slots []*store.Slot, cands []*store.Belief) {
+	employed := map[string]bool{}
+	for _, sl := range slots {
+		if workSlots[sl.SlotKey] {
+			for _, w := range sl.Winners {
+				employed[sl.SubjectKey] = employed[sl.SubjectKey] || !transferOf(w)
+			}
+		}
+	}
+	for _, sl := range slots {
+		if !schoolSlots[sl.SlotKey] || employed[sl.SubjectKey] || len(sl.Winners) == 0 || sl.Disputed {
+			continue
+		}
+		var to *store.Belief
+		for _, c := range cands {
+			if c.SubjectKey != sl.SubjectKey || !transferOf(c) || contains(idsOf(sl.Winners), c.ID) {
+				continue
+			}
+			later := true
+			for _, w := range sl.Winners {
+				later = later && store.Newer(c, w)
+			}
+			if later && (to == nil || store.Newer(c, to)) {
+				to = c
+			}
+		}
+		if to != nil {
+			sl.Winners = []*store.Belief{to}
+		}
+	}
+}
+
 // embedAlike returns the similarity test of replaceEnded over embed, which embeds one text (nil when embed is).
 func embedAlike(embed func(ctx context.Context, text string) ([]float32, error)) func(ctx context.Context, a, b string) (bool, error) {
 	if embed == nil {
@@ -287,7 +338,7 @@ func endingsAmong(rows []store.Belief) []*store.Belief {
 	var out []*store.Belief
 	for i := range rows {
 		c := &rows[i]
-		if (endingOf(c) || acquisitionOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
+		if (endingOf(c) || acquisitionOf(c) || transferOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
 			out = append(out, &rows[i])
 		}
 	}
@@ -332,6 +383,10 @@ func endable(slots []*store.Slot) (subjects, kinds []string) {
 			for _, k := range []string{head, lemma, lemma + "s"} {
 				kinds = append(kinds, k, canon.PredicateKey(k))
 			}
+		}
+		if schoolSlots[sl.SlotKey] {
+			// A transfer is filed where one works (transferSchools).
+			kinds = append(kinds, "works_in")
 		}
 	}
 	return dedupe(subjects), dedupe(kinds)

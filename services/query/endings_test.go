@@ -224,3 +224,31 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 		}
 	}
 }
+
+// A transfer of someone memory knows only as a student is a new school; of someone with an employer, a move
+// within the job, which leaves their school as it was.
+func TestTransferOfAStudentIsANewSchool(t *testing.T) {
+	f := newMemFacts()
+	f.add("Darnell", "studies at", "Sacramento City College", "Darnell studies at Sacramento City College.", 1)
+	f.add("Darnell", "transferred to", "UC Davis", "Darnell transferred to UC Davis.", 2)
+	f.add("Ioana", "studies at", "Babeș-Bolyai University", "Ioana studies at Babeș-Bolyai University.", 3)
+	f.add("Ioana", "works at", "Endava", "Ioana works at Endava.", 4)
+	f.add("Ioana", "transferred to", "the Cluj office", "Ioana transferred to the Cluj office.", 5)
+	for q, want := range map[string]string{
+		"Where does Darnell study?": "UC Davis",
+		"Where does Ioana study?":   "Babeș-Bolyai University",
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+		c, _, err := r.resolve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c != nil && len(c.hops) > 0 {
+			got = c.hops[len(c.hops)-1].claim.Object
+		}
+		if got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+}

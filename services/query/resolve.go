@@ -153,6 +153,7 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, e
 		if err := replaceEnded(ctx, groups, endValues(groups, ends), ends, embedAlike(r.phraseVecErr)); err != nil {
 			return nil, err
 		}
+		transferSchools(groups, ends)
 		for _, s := range groups {
 			r.slots[s.SubjectKey] = append(r.slots[s.SubjectKey], s)
 		}

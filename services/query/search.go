@@ -682,6 +682,7 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 	if err := replaceEnded(ctx, groups, endValues(groups, endings), endings, embedAlike(s.embedOne)); err != nil {
 		return nil, err
 	}
+	transferSchools(groups, endings)
 	var items []item
 	emitted := map[string]bool{}
 	emit := func(c *store.Belief, sl *store.Slot, score float64, former bool) {
