@@ -769,6 +769,9 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "occupation", "CFO", false}}},
 		{name: "'the' before a noun that names no role", content: "I'm the reason we left early.",
 			absent: []claim{{"kim", "occupation", "", false}}},
+		{name: "a move for a job at an organization named in apposition", content: "Mara moved to Tampere last spring for a job at a game studio, Remedy.",
+			want:      []claim{{"mara", "works_at", "Remedy", false}, {"mara", "lives_in", "Tampere", false}},
+			validFrom: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

@@ -1071,8 +1071,9 @@ var (
 	// from Stripe", "Mia took the job offer at Figma".
 	reOfferTaken = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?:(?:got|received|had)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)\s+and\s+(?:(?i:just|finally)\s+)?(?:took|accepted|signed)\s+it|(?:accepted|took|signed)\s+(?:a|an|the|their|its)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*))`)
 	// reJobFor is a move or a departure for a job at an organization: "Luis relocated to Barcelona for a new
-	// job at Glovo", "I left Deloitte for a position with PwC" — the job was taken.
-	reJobFor = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?i:moved|relocated|left|quit)\s+[^,;]*?\b(?i:for\s+(?:a|an|the|his|her|my|their)\s+(?:new\s+|better\s+)?(?:job|position|role|post)\s+(?:at|with))\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)`)
+	// job at Glovo", "I left Deloitte for a position with PwC" — the job was taken. The organization may be
+	// named in apposition to what it is ("for a job at a game studio, Remedy").
+	reJobFor = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?i:moved|relocated|left|quit)\s+[^,;]*?\b(?i:for\s+(?:a|an|the|his|her|my|their)\s+(?:new\s+|better\s+)?(?:job|position|role|post)\s+(?:at|with))\s+(?:(?i:a|an|the)\s+(?:[\p{Ll}-]+\s+){0,3}[\p{Ll}-]+,\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)`)
 	reNewJob = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
 	reBackIn = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
 	reIsThe  = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+|still\s+)?the\s+(?:new\s+)?`)
