@@ -72,7 +72,7 @@ var relationAliases = map[string][]string{
 	"official_language":  {"language_of_state", "official_tongue"},
 	"position":           {"plays_as", "position_played", "plays_position", "plays_position_of"},
 	"broadcaster":        {"aired_by", "premieres_on", "premiered_on", "premiers_on", "broadcast_on", "original_broadcaster", "broadcast_by", "airs_on", "aired_on", "original_network", "tv_channel", "original_channel", "broadcasts_on"},
-	"twinned_with":       {"sister_city", "twin_city", "twin_town", "sister_town", "partner_city", "twinned_administrative_body"},
+	"twinned_with":       {"sister_city", "twin_city", "twin_town", "sister_town", "partner_city", "twinned_administrative_body", "sister_city_of", "twin_city_of", "twin_town_of", "sister_town_of", "partner_city_of"},
 	"genre":              {"music", "music_genre", "musical_genre", "film_genre", "literary_genre", "artistic_genre", "type_of_music", "kind_of_music", "style_of_music"},
 	"original_language":  {"original_language_of_work", "language_of_original_work"},
 	"written_in":         {"language_of_work", "language_of_work_or_name", "in_language"},
@@ -152,10 +152,12 @@ func KnownRelation(key string) bool {
 // converses maps a relation to its converse: if (A, r, B) then (B, converse(r), A). These are the converse
 // pairs of English kinship and marriage terms (a parent's child, a child's parent, a spouse's spouse, a
 // sibling's sibling), the relations whose converse a person asks about as often as the relation itself
-// ("Who is X's child?" after "X is the parent of Y"). Keys are canonical (RelationKey).
+// ("Who is X's child?" after "X is the parent of Y"), and twinning, which is mutual (a town's twin town has it
+// as its own). Keys are canonical (RelationKey).
 var converses = map[string]string{
 	"parent": "child", "father": "child", "mother": "child", "child": "parent", "son": "parent",
 	"daughter": "parent", "spouse": "spouse", "sibling": "sibling", "brother": "sibling", "sister": "sibling",
+	"twinned_with": "twinned_with",
 }
 
 // ConverseRelation returns the canonical key of the converse of a relation key ("parent" → "child",

@@ -294,6 +294,12 @@ func fixTag(ts []Token, i int) string {
 			// like its base, which the tagger read as a noun.
 			return "VBD"
 		}
+		if tag == "NN" && i > 0 && IsProper(ts[i-1].Tag) && strings.HasSuffix(ts[i-1].Text, "s") && !verbBefore(ts, i) && !verbAfter(ts, i) &&
+			VerbLemma(t.Lower) == t.Lower && Known(Gerund(t.Lower)) && (i+1 == len(ts) || objectStart(ts[i+1])) {
+			// "The Lanterns play shoegaze", "the Smiths live in Leeds": after a plural name, a verb's base form
+			// with no other verb in the clause is its verb, which the tagger read as a noun of the name.
+			return "VBP"
+		}
 		if (tag == "VBZ" || tag == "VBP") && i > 0 && i+1 < len(ts) && whDeterminers[strings.ToLower(ts[i-1].Text)] &&
 			questionAuxiliaries[strings.ToLower(ts[i+1].Text)] && !questionAuxiliaries[t.Lower] {
 			// "What pets does Lena have?", "Which languages do they speak?": between a question word and the
@@ -417,6 +423,26 @@ func notVerb(t Token) bool {
 	w := strings.ToLower(t.Text) // a later token's Lower is not set yet
 	b := VerbLemma(w)
 	return (t.Tag == "VBP" || t.Tag == "VB") && len(w) > 2 && !Known(PastRegular(b)) && !Known(Gerund(b))
+}
+
+// verbAfter reports a verb or modal among the tokens after i in the same clause.
+func verbAfter(ts []Token, i int) bool {
+	for j := i + 1; j < len(ts) && !isBoundary(ts[j].Text) && ts[j].Text != ","; j++ {
+		if IsVerb(ts[j].Tag) || ts[j].Tag == "MD" {
+			return true
+		}
+	}
+	return false
+}
+
+// objectStart reports a token that can open what follows a verb: a noun, a determiner, a possessive, a
+// preposition or the end of the sentence.
+func objectStart(t Token) bool {
+	switch t.Tag {
+	case "NN", "NNS", "DT", "PRP$", "IN", "TO", ".":
+		return true
+	}
+	return false
 }
 
 // verbBefore reports a verb or modal among the tokens before i in the same clause.

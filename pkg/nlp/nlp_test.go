@@ -57,6 +57,8 @@ func TestAnalyze(t *testing.T) {
 		{"Tom teaches cello at the Royal Academy.", map[string]string{"teaches": "VBZ teach"}},
 		// Not when the clause already has its verb, or the word after it is one.
 		{"My sister's classes start soon.", map[string]string{"classes": "NNS class", "start": "VBP start"}},
+		{"The Lanterns play shoegaze.", map[string]string{"play": "VBP play"}},
+		{"The Lakers game was fun.", map[string]string{"game": "NN game"}},
 	}
 	for _, c := range cases {
 		ts := Analyze(c.in)

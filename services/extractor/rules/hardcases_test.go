@@ -772,6 +772,10 @@ func TestHardCases(t *testing.T) {
 		{name: "a move for a job at an organization named in apposition", content: "Mara moved to Tampere last spring for a job at a game studio, Remedy.",
 			want:      []claim{{"mara", "works_at", "Remedy", false}, {"mara", "lives_in", "Tampere", false}},
 			validFrom: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "a plural name with a verb the tagger reads as a noun", content: "The Lanterns play shoegaze.",
+			want: []claim{{"lanterns", "plays", "shoegaze", false}}},
+		{name: "twinning is mutual", content: "Lund is a sister city of Tarsk.",
+			want: []claim{{"lund", "twinned_with", "Tarsk", false}, {"tarsk", "twinned_with", "Lund", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},
