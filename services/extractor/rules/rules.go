@@ -524,6 +524,13 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	if !s.verbatim {
 		object = withoutDuration(object)
 	}
+	if pk == "citizen_of" {
+		// "a Hungarian citizen", "holds Brazilian citizenship": a citizenship is of the country the adjective
+		// names (demonyms.go).
+		if c := countryOf(object); c != "" {
+			object = c
+		}
+	}
 	if m := reKindNamed.FindStringSubmatch(object); m != nil && (pk == "works_at" || pk == "educated_at") {
 		// "Sam's job is at a startup called Nimbus": where one works or studies is the organization's name.
 		object = m[1]
