@@ -776,6 +776,12 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"lanterns", "plays", "shoegaze", false}}},
 		{name: "twinning is mutual", content: "Lund is a sister city of Tarsk.",
 			want: []claim{{"lund", "twinned_with", "Tarsk", false}, {"tarsk", "twinned_with", "Lund", false}}},
+		{name: "a place home to an organization's part", content: "Ostrava is home to the headquarters of Quintal Labs.",
+			want: []claim{{"quintal_labs", "headquartered_in", "Ostrava", false}}},
+		{name: "a place home to an organization", content: "Tarsk is home to the Aster Institute.",
+			want: []claim{{"aster_institute", "located_in", "Tarsk", false}}},
+		{name: "an adjective of time before an office with 'of'", content: "Velmora's current head of state is Anika Roos.",
+			want: []claim{{"velmora", "head_of_state", "Anika Roos", false}}},
 		// A citizenship is of a country, which English often names by its adjective.
 		{name: "a citizenship named by the nationality adjective", content: "Ida Varga is a Hungarian citizen.",
 			want: []claim{{"ida_varga", "citizen_of", "Hungary", false}}},

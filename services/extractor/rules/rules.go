@@ -647,6 +647,26 @@ func mainEntity(s string) string {
 	return ent
 }
 
+// reHomeTo is "X is home to Y" and "X is home to the N of Y": a place that is home to something is where it
+// is, and to an organization's part ("the headquarters of", "the main campus of") where that part is.
+var reHomeTo = regexp.MustCompile(`^(\p{Lu}[\p{L}\p{M}'.-]*(?:\s+(?:of\s+|the\s+)?\p{Lu}[\p{L}\p{M}'.-]*)*)\s+(?:is|was|has\s+been)\s+(?:also\s+)?home\s+to\s+(?:(?i:the)\s+([\p{Ll}-]+(?:\s+[\p{Ll}-]+)?)\s+of\s+)?((?:the\s+)?\p{Lu}.*)$`)
+
+// matchHomeTo reads reHomeTo: (Y, N in, X), or (Y, located in, X) when no part is named.
+func matchHomeTo(clause string) (spec, bool) {
+	m := reHomeTo.FindStringSubmatch(strings.TrimRight(clause, ". "))
+	if m == nil {
+		return spec{}, false
+	}
+	place, part, what := m[1], m[2], cleanNP(m[3])
+	if what == "" {
+		return spec{}, false
+	}
+	if part == "" {
+		return spec{subject: what, predicate: "located in", object: place, confidence: confRelation}, true
+	}
+	return spec{subject: what, predicate: part + " in", object: place, definite: true, confidence: confRelation}, true
+}
+
 // reEventOn is a possessed noun with the date it falls on, in a phrase that opens a clause: "For my 40th
 // birthday on July 18 I'm …", "After our wedding on May 3 we …". The phrase says when the event is, as "my
 // birthday is on July 18" does, and the clause after it says something else. A counted ordinal ("40th") says
@@ -825,6 +845,9 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		dates = shiftDates(dates, cut, 0)
 	}
 	if s, ok := matchMyFavourite(clause, dates); ok {
+		return append(out, s)
+	}
+	if s, ok := matchHomeTo(clause); ok {
 		return append(out, s)
 	}
 	if !numbered {
@@ -1027,6 +1050,12 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 	if m := rePossessive.FindStringSubmatchIndex(clause); m != nil {
 		owner := cleanNP(clause[m[2]:m[3]])
 		attr := strings.ToLower(strings.TrimSpace(clause[m[4]:m[5]]))
+		// "Velmora's current head of state": an adjective of time says when, not which attribute.
+		for _, w := range []string{"current ", "present ", "new ", "latest "} {
+			if strings.HasPrefix(attr, w) && len(attr) > len(w) {
+				attr = attr[len(w):]
+			}
+		}
 		if !properNoun(owner) || len(strings.Fields(attr)) > 3 || vaguePredicates[attr] {
 			return spec{}, false
 		}
