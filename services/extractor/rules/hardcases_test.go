@@ -782,6 +782,11 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"aster_institute", "located_in", "Tarsk", false}}},
 		{name: "an adjective of time before an office with 'of'", content: "Velmora's current head of state is Anika Roos.",
 			want: []claim{{"velmora", "head_of_state", "Anika Roos", false}}},
+		{name: "a vague relation keyed by the kind its object is said to be", content: "Kofi Mensah is associated with the sport of football.",
+			want:   []claim{{"kofi_mensah", "sport", "football", false}},
+			absent: []claim{{"kofi_mensah", "associated_with", "", false}}},
+		{name: "a vague relation to a thing of no kind stays vague", content: "Kofi Mensah is associated with the Velmora Football Club.",
+			absent: []claim{{"kofi_mensah", "sport", "", false}}},
 		// A citizenship is of a country, which English often names by its adjective.
 		{name: "a citizenship named by the nationality adjective", content: "Ida Varga is a Hungarian citizen.",
 			want: []claim{{"ida_varga", "citizen_of", "Hungary", false}}},

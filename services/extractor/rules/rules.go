@@ -703,7 +703,7 @@ func eventDates(clause string, dates []when) []spec {
 // specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
 // occupation and employer said together split into their two slots (roleEmployers).
 func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
-	out := e.clauseSpecs(tc, clause, dates, numbered, firstClause)
+	out := kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause))
 	if numbered {
 		return out
 	}
@@ -726,6 +726,39 @@ func capitalizedName(s string) bool {
 		}
 	}
 	return len(ws) > 0
+}
+
+// vagueRelations are the relation keys of English's verbs of mere association ("associated with", "affiliated
+// with", "connected with", "linked to", "tied to", "related to"): they say that two things go together, not how.
+var vagueRelations = map[string]bool{"associated_with": true, "associates_with": true, "affiliated_with": true,
+	"affiliates_with": true, "connected_with": true, "connects_with": true, "connected_to": true, "linked_to": true,
+	"links_to": true, "linked_with": true, "tied_to": true, "ties_to": true, "related_to": true, "relates_to": true}
+
+// kindNouns are the classifier nouns (classifierNouns) that name a kind of attribute rather than of place: a
+// sport, a faith, a genre, a field of work.
+var kindNouns = map[string]bool{"sport": true, "game": true, "religion": true, "faith": true, "language": true,
+	"field": true, "discipline": true, "art": true, "genre": true, "position": true, "profession": true, "style": true}
+
+// kindRelations keys a vague relation by the kind its object is said to be: "X is associated with the sport of
+// football" is X's sport, "affiliated with the religion of Islam" X's religion — the relation "X's sport is
+// football" and "X plays football" state, not a second one beside them.
+func kindRelations(clause string, specs []spec) []spec {
+	for i := range specs {
+		s := &specs[i]
+		key := s.key
+		if key == "" {
+			key = canon.PredicateKey(s.predicate)
+		}
+		if !vagueRelations[key] || s.object == "" {
+			continue
+		}
+		m := regexp.MustCompile(`(?i)\bthe\s+([\p{L}-]+)\s+of\s+` + regexp.QuoteMeta(s.object)).FindStringSubmatch(clause)
+		if m == nil || !kindNouns[strings.ToLower(m[1])] {
+			continue
+		}
+		s.predicate, s.key = strings.ToLower(m[1]), strings.ToLower(m[1])
+	}
+	return specs
 }
 
 // placesOfActivity adds, for a verb's claim whose object is a common noun phrase followed by "at" and a name
