@@ -787,6 +787,8 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kofi_mensah", "associated_with", "", false}}},
 		{name: "a vague relation to a thing of no kind stays vague", content: "Kofi Mensah is associated with the Velmora Football Club.",
 			absent: []claim{{"kofi_mensah", "sport", "", false}}},
+		{name: "playing a position", content: "Kofi Mensah plays the position of goalkeeper.",
+			want: []claim{{"kofi_mensah", "position", "goalkeeper", false}}},
 		// A citizenship is of a country, which English often names by its adjective.
 		{name: "a citizenship named by the nationality adjective", content: "Ida Varga is a Hungarian citizen.",
 			want: []claim{{"ida_varga", "citizen_of", "Hungary", false}}},

@@ -739,6 +739,13 @@ var vagueRelations = map[string]bool{"associated_with": true, "associates_with":
 var kindNouns = map[string]bool{"sport": true, "game": true, "religion": true, "faith": true, "language": true,
 	"field": true, "discipline": true, "art": true, "genre": true, "position": true, "profession": true, "style": true}
 
+// playKinds are the keys of "play", which says nothing of what is played: "plays the position of goalkeeper"
+// is the position, "plays the sport of cricket" the sport (playedKinds), as "X's position is goalkeeper" says.
+var (
+	playKinds   = map[string]bool{"plays": true, "played": true}
+	playedKinds = map[string]bool{"position": true, "sport": true, "game": true, "genre": true, "style": true}
+)
+
 // kindRelations keys a vague relation by the kind its object is said to be: "X is associated with the sport of
 // football" is X's sport, "affiliated with the religion of Islam" X's religion — the relation "X's sport is
 // football" and "X plays football" state, not a second one beside them.
@@ -749,11 +756,11 @@ func kindRelations(clause string, specs []spec) []spec {
 		if key == "" {
 			key = canon.PredicateKey(s.predicate)
 		}
-		if !vagueRelations[key] || s.object == "" {
+		if !vagueRelations[key] && !playKinds[key] || s.object == "" {
 			continue
 		}
 		m := regexp.MustCompile(`(?i)\bthe\s+([\p{L}-]+)\s+of\s+` + regexp.QuoteMeta(s.object)).FindStringSubmatch(clause)
-		if m == nil || !kindNouns[strings.ToLower(m[1])] {
+		if m == nil || !kindNouns[strings.ToLower(m[1])] || playKinds[key] && !playedKinds[strings.ToLower(m[1])] {
 			continue
 		}
 		s.predicate, s.key = strings.ToLower(m[1]), strings.ToLower(m[1])
