@@ -632,7 +632,7 @@ func dedupe(ss []string) []string {
 	return out
 }
 
-// phraseVecErr is phraseVec for a caller that needs to tell no embedder (nil) from a vector.
+// phraseVecErr is phraseVec in the shape embedAlike takes: a nil vector and no error without an embedder.
 func (r *resolver) phraseVecErr(ctx context.Context, text string) ([]float32, error) {
 	if r.embed == nil {
 		return nil, nil

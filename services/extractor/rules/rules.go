@@ -791,11 +791,7 @@ func placesOfActivity(specs []spec) []spec {
 		if len(tt) == 0 || len(tt) > 4 || !nlp.IsNoun(tt[len(tt)-1].Tag) || properPhrase(tt) || !properPhrase(pt) || !capitalizedName(place) {
 			continue
 		}
-		text := s.text
 		s.object = thing
-		if text != "" {
-			s.text = ""
-		}
 		specs = append(specs, spec{subject: s.subject, predicate: s.predicate + " at", object: place, confidence: s.confidence, prefix: s.prefix})
 	}
 	return specs
