@@ -146,9 +146,9 @@ func splitObject(object string) []string {
 		s := segs[i]
 		switch {
 		case determined(s) && !properPhrase(s) && !nlp.IsProper(s[len(s)-1].Tag) && i+1 < len(segs) && seps[i] == "," && properPhrase(segs[i+1]):
-			// (A phrase that ends in a name is qualified by the name after the comma, not named by it: "a flat
-			// in Kreuzberg, Berlin" is in Berlin's Kreuzberg.)
-			// Apposition: "a dog, Rufus" names one thing; "two cats, Miso and Tofu" names each of them.
+			// Apposition: "a dog, Rufus" names one thing; "two cats, Miso and Tofu" names each of them. (A phrase
+			// that ends in a name is qualified by the name after the comma, not named by it: "a flat in
+			// Kreuzberg, Berlin" is in Berlin's Kreuzberg.)
 			j := i + 2
 			if plural(s) {
 				for j < len(segs) && properPhrase(segs[j]) {
