@@ -1,7 +1,6 @@
 package query
 
 import (
-	"context"
 	"testing"
 
 	"github.com/mneme-ai/mneme/pkg/api"
@@ -67,16 +66,7 @@ func TestVerbsAskTheirEventNoun(t *testing.T) {
 		"How much does Lukas earn?":                  "€58,500",
 		"When does Linh close on the townhouse?":     "28 June 2025",
 	} {
-		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
-		c, _, err := r.resolve(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if c != nil && len(c.hops) > 0 {
-			got = c.hops[len(c.hops)-1].claim.Object
-		}
-		if got != want {
+		if got := resolvedObject(t, f, q); got != want {
 			t.Errorf("%q = %q, want %q", q, got, want)
 		}
 	}
@@ -142,23 +132,11 @@ func TestQuestionWordPicksTheRelationOfItsKind(t *testing.T) {
 		"Where does Dmitri teach?": "the Hanns Eisler School",
 		"What does Dmitri teach?":  "piano",
 	} {
-		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
-		c, _, err := r.resolve(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if c != nil && len(c.hops) > 0 {
-			got = c.hops[len(c.hops)-1].claim.Object
-		}
-		if got != want {
+		if got := resolvedObject(t, f, q); got != want {
 			t.Errorf("%q = %q, want %q", q, got, want)
 		}
 	}
-	r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
-	if c, _, err := r.resolve(context.Background(), "Who is Hannah marrying?"); err != nil {
-		t.Fatal(err)
-	} else if c != nil && len(c.hops) > 0 && c.hops[len(c.hops)-1].claim.Object == "3 May 2025" {
+	if resolvedObject(t, f, "Who is Hannah marrying?") == "3 May 2025" {
 		t.Errorf("a who-question answered with a date")
 	}
 }

@@ -39,16 +39,7 @@ func TestEndedValuesAreNotCurrent(t *testing.T) {
 		"What is Ana's car?":                 "a red Fiat",
 		"How far does Tomás run?":            "",
 	} {
-		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
-		c, _, err := r.resolve(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if c != nil && len(c.hops) > 0 {
-			got = c.hops[len(c.hops)-1].claim.Object
-		}
-		if got != want {
+		if got := resolvedObject(t, f, q); got != want {
 			t.Errorf("%q = %q, want %q", q, got, want)
 		}
 	}
@@ -119,16 +110,7 @@ func TestNewValueReplacesOlderOfItsKind(t *testing.T) {
 		"Which hotel is Ingrid's?": "the Maven",
 		"What is Ingrid's hotel?":  "the Maven",
 	} {
-		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
-		c, _, err := r.resolve(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if c != nil && len(c.hops) > 0 {
-			got = c.hops[len(c.hops)-1].claim.Object
-		}
-		if got != want {
+		if got := resolvedObject(t, f, q); got != want {
 			t.Errorf("%q = %q, want %q", q, got, want)
 		}
 	}
@@ -238,16 +220,7 @@ func TestTransferOfAStudentIsANewSchool(t *testing.T) {
 		"Where does Darnell study?": "UC Davis",
 		"Where does Ioana study?":   "Babeș-Bolyai University",
 	} {
-		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
-		c, _, err := r.resolve(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if c != nil && len(c.hops) > 0 {
-			got = c.hops[len(c.hops)-1].claim.Object
-		}
-		if got != want {
+		if got := resolvedObject(t, f, q); got != want {
 			t.Errorf("%q = %q, want %q", q, got, want)
 		}
 	}

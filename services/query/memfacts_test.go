@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"testing"
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
@@ -18,6 +19,20 @@ type memFacts struct {
 
 func newMemFacts() *memFacts {
 	return &memFacts{bySubject: map[string][]store.Belief{}, aliases: map[string][]string{}}
+}
+
+// resolvedObject is the object of the last hop the deterministic resolver finds for question q over f, or "".
+func resolvedObject(t *testing.T, f *memFacts, q string) string {
+	t.Helper()
+	r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+	c, _, err := r.resolve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c == nil || len(c.hops) == 0 {
+		return ""
+	}
+	return c.hops[len(c.hops)-1].claim.Object
 }
 
 // add records a shared, functional claim asserted by agent "a" at sequence seq.

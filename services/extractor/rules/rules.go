@@ -1032,16 +1032,22 @@ var (
 	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)(?:[^\p{L}\p{N}]|$)`)
 )
 
+// withoutTimeAdjective drops the adjectives of time that open a lower-case attribute ("new manager", "current
+// head of state"): they say when the value holds, not which attribute it is.
+func withoutTimeAdjective(attr string) string {
+	for _, w := range []string{"new ", "current ", "latest ", "present "} {
+		if strings.HasPrefix(attr, w) && len(attr) > len(w) {
+			attr = attr[len(w):]
+		}
+	}
+	return attr
+}
+
 // matchPossessive handles "Alice's manager is Bob" and the speaker's "my X is Y".
 func matchPossessive(clause string, dates []when) (spec, bool) {
 	if m := reMyIs.FindStringSubmatchIndex(clause); m != nil && !endsInHolderName(clause[m[2]:m[3]]) {
-		attr := strings.ToLower(strings.TrimSpace(clause[m[2]:m[3]]))
 		// "my new manager is Inès": "new", "current" say when, not which attribute.
-		for _, w := range []string{"new ", "current ", "latest ", "present "} {
-			if strings.HasPrefix(attr, w) && len(attr) > len(w) {
-				attr = attr[len(w):]
-			}
-		}
+		attr := withoutTimeAdjective(strings.ToLower(strings.TrimSpace(clause[m[2]:m[3]])))
 		// "my favourite band right now is X": a time adverbial after the attribute says when the value holds
 		// (now, so an earlier one no longer does), not which attribute it is.
 		now := false
@@ -1085,13 +1091,8 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 	}
 	if m := rePossessive.FindStringSubmatchIndex(clause); m != nil {
 		owner := cleanNP(clause[m[2]:m[3]])
-		attr := strings.ToLower(strings.TrimSpace(clause[m[4]:m[5]]))
 		// "Velmora's current head of state": an adjective of time says when, not which attribute.
-		for _, w := range []string{"current ", "present ", "new ", "latest "} {
-			if strings.HasPrefix(attr, w) && len(attr) > len(w) {
-				attr = attr[len(w):]
-			}
-		}
+		attr := withoutTimeAdjective(strings.ToLower(strings.TrimSpace(clause[m[4]:m[5]])))
 		if !properNoun(owner) || len(strings.Fields(attr)) > 3 || vaguePredicates[attr] {
 			return spec{}, false
 		}
