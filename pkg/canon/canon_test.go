@@ -195,6 +195,12 @@ func TestClaimText(t *testing.T) {
 		{"Alice", "favourite_colour", "green", "Alice's favourite colour is green."},
 		{"Alice", "likes", "jazz", "Alice likes jazz."},
 		{"Alice", "citizen_of", "France", "Alice is a citizen of France."},
+		// An irregular past and a phrasal verb read as verbs, not as nouns of the subject's.
+		{"Clara", "got", "a job", "Clara got a job."},
+		{"Deniz", "gave up", "the violin", "Deniz gave up the violin."},
+		{"Liam", "dropped out of", "law", "Liam dropped out of law."},
+		{"Alice", "based in", "Oslo", "Alice is based in Oslo."},
+		{"Alice", "wedding", "June 3", "Alice's wedding is June 3."},
 	}
 	for _, tt := range tests {
 		if got := ClaimText(tt.s, tt.p, tt.o); got != tt.want {

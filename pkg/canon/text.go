@@ -60,11 +60,17 @@ func ClaimText(subject, predicate, object string) string {
 		return sentence(s + " " + phrase + " " + o)
 	case stateHeads[head] != "":
 		return sentence(s + " " + stateHeads[head] + " " + phrase + " " + o)
+	case len(words) > 1 && particlesOnly(words[1:2]) && words[1] != "in" && words[1] != "on" && inflectedVerb(head):
+		// A phrasal verb ("dropped out of", "signed up for") is an action, not a state.
+		return sentence(s + " " + phrase + " " + o)
 	case strings.HasSuffix(head, "ed") && len(words) > 1:
 		return sentence(s + " is " + phrase + " " + o)
-	case len(words) == 1 && inflectedVerb(head):
-		// "opened", "teaches": a verb the lists above do not name.
+	case (len(words) == 1 || particlesOnly(words[1:])) && inflectedVerb(head):
+		// "opened", "teaches", "got", "gave up": a verb the lists above do not name.
 		return sentence(s + " " + phrase + " " + o)
+	case (len(words) == 1 || particlesOnly(words[1:])) && progressive(head):
+		// "learning", "seeing": a verb's -ing form said without its auxiliary.
+		return sentence(s + " is " + phrase + " " + o)
 	case len(words) > 1 && isPreposition(last):
 		if last == "of" && memberNouns[head] {
 			return sentence(s + " is a " + phrase + " " + o)
@@ -113,9 +119,36 @@ func sentence(s string) string {
 // inflectedVerb reports a word that is an inflected form of a verb ("opened", "founded", "teaches"): a
 // predicate headed by one reads as a verb after the subject.
 func inflectedVerb(w string) bool {
-	if !strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ed") {
+	b := nlp.VerbLemma(w)
+	if b == w || !nlp.Known(b) {
 		return false
 	}
-	b := nlp.VerbLemma(w)
-	return b != w && nlp.Known(b)
+	if strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ed") {
+		return true
+	}
+	// An irregular past ("got", "gave", "left", "sold"): not an -ing form, and not a word the lemmatizer
+	// only cut a letter from ("his" → hi).
+	return !strings.HasSuffix(w, "ing") && len(w) >= 3 && !strings.HasPrefix(w, b)
+}
+
+// progressive reports a verb's -ing form that is no noun: English gives such a noun a plural ("weddings",
+// "meetings"), the verb form has none.
+func progressive(w string) bool {
+	b, ok := strings.CutSuffix(w, "ing")
+	if !ok || len(b) < 2 || nlp.VerbLemma(w) == w || nlp.Known(w+"s") {
+		return false
+	}
+	return true
+}
+
+// particlesOnly reports words that are all adverb particles of a phrasal verb ("up", "out", "off").
+func particlesOnly(ws []string) bool {
+	for _, w := range ws {
+		switch strings.ToLower(w) {
+		case "up", "out", "off", "down", "over", "away", "back", "in", "on":
+		default:
+			return false
+		}
+	}
+	return len(ws) > 0
 }

@@ -3,6 +3,8 @@ package rules
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/nlp"
@@ -1932,7 +1934,21 @@ func possessiveTitle(clause string) bool {
 		return false
 	}
 	w := strings.ToLower(strings.Trim(f[1], ",.:;"))
-	return f[1] != "I" && nlp.Capitalized(f[1]) && !canon.KnownRelation(canon.RelationKey(w)) && kinship[w] == ""
+	return f[1] != "I" && nlp.Capitalized(f[1]) && !acronym(strings.Trim(f[1], ",.:;")) && !canon.KnownRelation(canon.RelationKey(w)) && kinship[w] == ""
+}
+
+// acronym reports a word of two to four capitals ("GP", "CEO", "PT"): after "my" an abbreviated noun ("my GP
+// is …"), not the first word of a title.
+func acronym(w string) bool {
+	if n := utf8.RuneCountInString(w); n < 2 || n > 4 {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // noteSpec reads a note of an attribute and its value, the form of lists, forms and quick messages: "Apple

@@ -152,7 +152,10 @@ func namedSubject(clause string) string {
 			break
 		}
 	}
-	if b, ok := verbBase(first); (!ok || b == first) && first != "is" && first != "was" && first != "has" {
+	// A past the same as the base ("Clara quit Boots", "Tom put …") is a past after a name, which a
+	// present would give an -s.
+	_, pastAsBase := irregular[first]
+	if b, ok := verbBase(first); (!ok || b == first && !pastAsBase) && first != "is" && first != "was" && first != "has" {
 		return ""
 	}
 	return name

@@ -82,11 +82,11 @@ var kinAdjectives = map[string]bool{"little": true, "big": true, "older": true, 
 // reRoleAtOrg is "as a ROLE at/for Org" — the role a person holds and the organization they hold it at
 // ("I work as a pharmacist at Cruz Verde", "I earn €52,000 a year as a test engineer at Siemens in Munich",
 // "as an accountant at a shipping company here, Baltic Freight"): a described organization may be named
-// in apposition after a comma.
-var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+[\p{Ll}\s-]{1,40}?,\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
+// in apposition after a comma, or after "called" or "named" ("at a startup called Lumen").
+var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+[\p{Ll}\s-]{1,40}?(?:,|\s+called|\s+named)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma").
-var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
+var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+(?:[\p{Ll}\s-]{1,40}?\s+(?:called|named)\s+)?)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
 // roleEmployers splits the speaker's occupation from the organization it is held at: "I'm a junior designer
 // at Figma" is the occupation "junior designer" and the employer Figma, two slots that change apart (a
@@ -100,7 +100,7 @@ func roleEmployers(clause string, specs []spec) []spec {
 		}
 	}
 	var extra []spec
-	occupation := false
+	occupation, othersRole := false, false
 	for i := range specs {
 		s := &specs[i]
 		if s.key != "occupation" && canon.RelationKey(specKey(*s)) != "occupation" {
@@ -109,6 +109,7 @@ func roleEmployers(clause string, specs []spec) []spec {
 		// "works as a sous-chef": the occupation is the noun, without its article.
 		s.object = reIndefinite.ReplaceAllString(s.object, "")
 		occupation = occupation || s.subject == ""
+		othersRole = othersRole || s.subject != ""
 		if m := reRoleAtOrg.FindStringSubmatch(clause); m != nil && s.subject != "" && !hasEmployer[s.subject] && strings.EqualFold(m[1], s.object) {
 			// "Liam works as a sous-chef at Noma": the organization after the role is the holder's employer.
 			extra = append(extra, spec{subject: s.subject, predicate: "works at", object: nameOnly(m[2]), confidence: s.confidence, change: s.change})
@@ -123,7 +124,8 @@ func roleEmployers(clause string, specs []spec) []spec {
 			}
 		}
 	}
-	if m := reRoleAtOrg.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) && firstPersonClause(clause) {
+	if m := reRoleAtOrg.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) && firstPersonClause(clause) && !othersRole {
+		// (A role someone else was read to hold — "My sister Clara works as a pharmacist at Boots" — is theirs.)
 		if !occupation {
 			extra = append(extra, spec{predicate: "works as", object: m[1], key: "occupation", confidence: confFirst})
 		}

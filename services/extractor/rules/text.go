@@ -366,9 +366,11 @@ func uncleft(clause string) string {
 }
 
 var (
-	// reNameIsMy is "Luca is my husband", "Dr. Alvarez is my therapist": a name (after an honorific of
-	// English address) equated with a possessive noun phrase.
-	reNameIsMy = regexp.MustCompile(`^((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\s+(?:is|was)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)((?:\s*,.*)?)$`)
+	// reNameIsMy is "Luca is my husband", "Dr. Alvarez is my therapist", "Sally Rooney has become my
+	// favourite author": a name (after an honorific of English address) equated with a possessive noun
+	// phrase, by "be" or by "become" (which says it is so from then on; a time adverb after it, "this
+	// year", says when it became so, not from when it holds).
+	reNameIsMy = regexp.MustCompile(`^((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\s+(?:is|was|(?:has\s+(?:now\s+)?)?become|became)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?:\s+(?:now|these\s+days|this\s+year|lately))?((?:\s*,.*)?)$`)
 	// reCalled is "my physio is called Anders", "Ben's new girlfriend is called Ruth": the name given by
 	// "called" or "named".
 	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
@@ -444,6 +446,18 @@ func wordBounded(s string, i, j int) bool {
 	lastRune, _ := utf8.DecodeLastRuneInString(s[:j])
 	if j < len(s) && wordRune(lastRune) {
 		if after, _ := utf8.DecodeRuneInString(s[j:]); wordRune(after) {
+			return false
+		}
+	}
+	// A word joined to others by "@", "." or "/" is part of an address, a domain or a path
+	// ("ines@proton.me", "me.com/i"), not a word of the sentence.
+	if before, n := utf8.DecodeLastRuneInString(s[:i]); i > 0 && strings.ContainsRune("@./", before) {
+		if r, _ := utf8.DecodeLastRuneInString(s[:i-n]); wordRune(r) {
+			return false
+		}
+	}
+	if after, n := utf8.DecodeRuneInString(s[j:]); j < len(s) && strings.ContainsRune("@./", after) {
+		if r, _ := utf8.DecodeRuneInString(s[j+n:]); j+n < len(s) && wordRune(r) {
 			return false
 		}
 	}
