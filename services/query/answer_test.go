@@ -140,3 +140,31 @@ func TestQuestionWordPicksTheRelationOfItsKind(t *testing.T) {
 		t.Errorf("a who-question answered with a date")
 	}
 }
+
+// A person is "based" where they live, and "at" a company where they work; a where-question is never
+// answered with a role ("works as"), a when-question never with a value that is no date, and "someone new" is
+// no answer to whom someone is seeing (each expected answer worked out from the claims by hand).
+func TestQuestionsAboutAPersonReadAsAPersonsRelations(t *testing.T) {
+	f := newMemFacts()
+	f.add("Emma", "lives in", "Oakland", "Emma lives in Oakland.", 1)
+	f.add("Emma", "works at", "Anthropic", "Emma works at Anthropic.", 2)
+	f.add("Emma", "works as", "data scientist", "Emma works as a data scientist.", 3)
+	f.add("Acme", "headquartered in", "Ohio", "Acme is headquartered in Ohio.", 4)
+	f.add("Acme", "employs", "Lee", "Acme employs Lee.", 5)
+	f.add("Goran", "works as", "head chef", "Goran works as head chef.", 6)
+	f.add("Marcus", "has been seeing", "someone new", "Marcus has been seeing someone new.", 7)
+	f.add("Ruth", "wedding", "a vineyard in Napa", "Ruth's wedding is at a vineyard in Napa.", 8)
+	for q, want := range map[string]string{
+		"Where is Emma based?":          "Oakland",
+		"Where is Acme based?":          "Ohio",
+		"Which company is Emma at now?": "Anthropic",
+		"What's Emma's role?":           "data scientist",
+		"Where does Goran work now?":    "",
+		"Who is Marcus seeing now?":     "",
+		"When is Ruth's wedding?":       "",
+	} {
+		if got := resolvedObject(t, f, q); got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+}

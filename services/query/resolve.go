@@ -198,7 +198,39 @@ func readQuestion(toks []qtok, m *mention) *questionParse {
 		u := relUnit{words: qp.typ, keys: relKeys(joinWords(qp.typ), ""), said: strings.Join(qp.typ, " ")}
 		qp.units = append(qp.units, u)
 	}
+	for i := range qp.units {
+		personReadings(&qp.units[i])
+	}
 	return &qp
+}
+
+// personKeys are the relations a question's relation also names when its subject is a person: where an
+// organization is based is its headquarters, where a person is based is where they live or work.
+var personKeys = map[string][]string{"headquartered_in": {"lives_in", "works_in"}}
+
+// employerKinds are the nouns English names an employer by: "Which company is Emma at?" asks where she
+// works; schoolKinds name a place of study ("Which school is Ava at?").
+var (
+	employerKinds = set("company", "firm", "employer", "organization", "organisation", "business", "startup", "agency", "studio", "restaurant", "shop", "store", "hospital", "bank")
+	schoolKinds   = set("school", "university", "college", "academy", "conservatory")
+)
+
+// personReadings adds to unit u the keys of its reading about a person (personKeys), after its own: a key of
+// the unit's own still ranks first, so an organization's headquarters answer before a person's home. Being
+// "at" a kind of employer or school is working or studying there.
+func personReadings(u *relUnit) {
+	for _, k := range u.keys {
+		u.keys = append(u.keys, personKeys[k]...)
+	}
+	if len(u.typ) > 0 && (contains(u.keys, "located_at") || contains(u.keys, "is_at") || contains(u.keys, "located_with")) {
+		switch last := u.typ[len(u.typ)-1]; {
+		case employerKinds[last]:
+			u.keys = append(u.keys, "works_at")
+		case schoolKinds[last]:
+			u.keys = append(u.keys, "educated_at")
+		}
+	}
+	u.keys = dedupe(u.keys)
 }
 
 // resolve finds the best chain for question q: from each mentioned entity outward, explaining the question's
@@ -248,7 +280,7 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 				c.next = len(c.units)
 			}
 			if c.next >= len(c.units) {
-				if last != nil && !last.bridge {
+				if last != nil && !last.bridge && !wrongKind(c.q, last.claim.Object) {
 					c.finalVal = c.score - hopPenalty*float64(len(c.hops)) - answerTypePenalty(c.q, last.claim.Object) - r.skipped(c)
 					finals = append(finals, c)
 				}
@@ -315,6 +347,10 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 			rc = s.Claims[0]
 		}
 		rel := r.relation(rc)
+		if c.q.kind == kindPlace && roleRelation(rc) {
+			// "Where does Goran work?" is not answered by what he works as.
+			continue
+		}
 		// Two units read as one relation ("head of … government"): the outer unit's joined keys.
 		if c.next+1 < len(c.units) {
 			if nu := &c.units[c.next+1]; len(nu.joined) > 0 && hasAny(rel.keys, nu.joined) {
@@ -393,7 +429,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 func (r *resolver) candidateOf(s *store.Slot, u *relUnit) *store.Belief {
 	if len(s.Winners) > 0 {
 		w := s.Winners[0]
-		if endingOf(w) && !asksEnding(u) && !r.v.History {
+		if endingOf(w) && !asksEnding(u) && !r.v.History || indefiniteValue(w.Object) {
 			return nil
 		}
 		return w
@@ -719,7 +755,10 @@ func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) 
 			return nil, ms, err
 		}
 		for _, s := range slots {
-			if len(s.Winners) == 0 || endingOf(s.Winners[0]) {
+			if len(s.Winners) == 0 || endingOf(s.Winners[0]) || indefiniteValue(s.Winners[0].Object) ||
+				wrongKind(qp, s.Winners[0].Object) || answerTypePenalty(qp, s.Winners[0].Object) > 0 {
+				// Meaning alone is weak evidence: a value of another kind than the question word asks for
+				// is another relation's ("What is Jonah's job?" is not where he lives).
 				continue
 			}
 			if sim, ok := r.predSim(ctx, u, s.Winners[0]); ok && sim > bestSim {
@@ -874,6 +913,42 @@ func answerTypePenalty(q *questionParse, object string) float64 {
 		}
 	}
 	return 0
+}
+
+// wrongKind reports a value that cannot answer the question's word at all, whatever relation it has: a
+// "when" question answered by no date, a "how much" by no number, a "where" or "who" by a date or an amount.
+// answerTypePenalty charges the softer mismatches (a place said in lower case: "from home").
+func wrongKind(q *questionParse, object string) bool {
+	if q == nil || strings.TrimSpace(object) == "" {
+		return false
+	}
+	switch q.kind {
+	case kindTime, kindAmount:
+		return answerTypePenalty(q, object) > 0
+	case kindPlace, kindPerson:
+		return dateOrAmount(object)
+	}
+	return false
+}
+
+// roleRelation reports a claim of what its subject works or serves as ("works as", "serves as"): a role,
+// never a place.
+func roleRelation(c *store.Belief) bool {
+	return c.PredicateKey == "occupation" || strings.HasSuffix(strings.ToLower(strings.TrimSpace(c.Predicate)), " as")
+}
+
+// indefiniteValue reports a value that names nobody and nothing in particular ("someone new", "something
+// else", "somebody from work"): English's indefinite pronouns; such a claim says a slot has a value, not which.
+func indefiniteValue(object string) bool {
+	f := strings.Fields(strings.ToLower(object))
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "someone", "somebody", "something", "anyone", "anybody", "anything", "nobody", "nothing", "no-one":
+		return true
+	}
+	return false
 }
 
 // dateOrAmount reports a value that is a date ("3 May 2025", "Friday 15 March 2024 at 2 pm") or an amount
