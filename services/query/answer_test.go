@@ -168,3 +168,25 @@ func TestQuestionsAboutAPersonReadAsAPersonsRelations(t *testing.T) {
 		}
 	}
 }
+
+// The slot a claim was filed in names its relation too ("When does Nadia see the dentist?" and the slot
+// dentist_appointment, whose claim says only "appointment"); a when-question sharing part of a relation's words
+// is answered by a date. A where-question is not answered by a thing whose relation shares a word with it
+// ("Where does Owen buy his coffee?" and his usual coffee order).
+func TestSlotKeyAndKindOfValueSupportAPartialMatch(t *testing.T) {
+	f := newMemFacts()
+	f.add("Nadia", "appointment", "Friday 15 March 2024 at 2 pm", "Nadia's appointment got moved to Friday 15 March 2024 at 2 pm.", 1)
+	rows := f.bySubject["nadia"]
+	rows[len(rows)-1].SlotKey = "dentist_appointment"
+	f.add("Nadia", "mother-in-law", "Rosa", "Nadia's mother-in-law is Rosa.", 2)
+	f.add("Owen", "usual coffee order", "an oat milk latte", "Owen's usual coffee order is an oat milk latte.", 3)
+	for q, want := range map[string]string{
+		"When does Nadia see the dentist?":  "Friday 15 March 2024 at 2 pm",
+		"Where does Owen buy his coffee?":   "",
+		"What's Owen's usual coffee order?": "an oat milk latte",
+	} {
+		if got := resolvedObject(t, f, q); got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+}

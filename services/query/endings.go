@@ -34,16 +34,19 @@ var endingVerbs = map[string][]string{
 	"drop": {"out"}, "sign": {"off"},
 }
 
-// acquisitionVerbs are the English verbs, by lemma, with which someone says they came to have a thing: what
-// they got in the same statement in which they gave up another ("traded in the Civic, bought a RAV4") takes the
-// ended thing's place. Everyday English of possessions, not any dataset's wording.
-var acquisitionVerbs = map[string]bool{"buy": true, "purchase": true, "get": true, "adopt": true, "lease": true, "order": true}
+// acquisitionVerbs are the English verbs, by lemma, with which someone says they came to have a thing or took
+// up an activity: what they got in the same statement in which they gave up another ("traded in the Civic,
+// bought a RAV4"; "gave up violin and is learning the drums") takes the ended thing's place. Everyday English of
+// possessions and pastimes, not any dataset's wording.
+var acquisitionVerbs = map[string]bool{"buy": true, "purchase": true, "get": true, "adopt": true, "lease": true, "order": true,
+	"learn": true, "start": true, "take": true, "pick": true, "switch": true, "join": true}
 
 // endingHeads are the first words an ending or an acquisition claim's predicate key may start with: each verb's
 // base, third person and past forms as the extractor keys them.
 var endingHeads = func() []string {
 	irregular := map[string][]string{"sell": {"sold"}, "lose": {"lost"}, "leave": {"left"}, "quit": {"quit"},
-		"give": {"gave", "given"}, "break": {"broke", "broken"}, "get": {"got", "gotten"}, "buy": {"bought"}}
+		"give": {"gave", "given"}, "break": {"broke", "broken"}, "get": {"got", "gotten"}, "buy": {"bought"},
+		"learn": {"learnt"}, "take": {"took", "taken"}}
 	var out []string
 	add := func(v string) {
 		out = append(out, v, nlp.ThirdPerson(v), nlp.PastRegular(v))

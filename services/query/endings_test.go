@@ -171,7 +171,7 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 			ObjectKey: canon.ObjectKey(object), Sequence: &seq, ValidFrom: at(day), Status: "active"}
 	}
 	// The local model's similarities, stood in for by the pairs a person calls things of one kind.
-	kinds := map[[2]string]bool{{"a used Toyota RAV4 hybrid", "a 2012 Honda Civic"}: true}
+	kinds := map[[2]string]bool{{"a used Toyota RAV4 hybrid", "a 2012 Honda Civic"}: true, {"the drums", "the violin"}: true}
 	alike := func(_ context.Context, a, b string) (bool, error) { return kinds[[2]string{a, b}], nil }
 	for _, c := range []struct {
 		name   string
@@ -182,6 +182,9 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 		{"traded in and bought", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
 			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 5, 20)},
 			"a used Toyota RAV4 hybrid"},
+		{"gave up and is learning", claim("c1", "Deniz", "plays", "the violin", 1, 1),
+			[]*store.Belief{claim("c2", "Deniz", "gave up", "violin", 5, 20), claim("c3", "Deniz", "learning", "the drums", 5, 20)},
+			"the drums"},
 		{"bought in another statement", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
 			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 6, 20)},
 			""},

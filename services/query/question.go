@@ -470,8 +470,21 @@ func (p *qparser) readTime() {
 			}
 		case w == "ever" || w == "actually" || w == "exactly" || w == "again" || w == "please" || w == "also":
 			t[i].used = true
+		case (w == "move" || w == "moved" || w == "relocate" || w == "relocated") && p.fromAfter(i) && tm.mode == askCurrent && tm.before == "":
+			// "Which city did Jonah move from?": the place one moved from is where one lived before.
+			tm.mode = askFormer
 		}
 	}
+}
+
+// fromAfter reports "from" after token i, in its clause.
+func (p *qparser) fromAfter(i int) bool {
+	for j := i + 1; j < len(p.t) && p.t[j].Text != ","; j++ {
+		if p.low(j) == "from" {
+			return true
+		}
+	}
+	return false
 }
 
 // pastTense reports a question asked in the past tense ("What was …", "Who did …").

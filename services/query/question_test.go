@@ -77,6 +77,9 @@ func TestQuestionReading(t *testing.T) {
 		{q: "Where did Zoë live before Kraków?", entity: "Zoë", chain: []string{"lives_in"}, kind: kindPlace, mode: askFormer, before: "Kraków"},
 		{q: "Where did Emma work before she joined Anthropic?", entity: "Emma", chain: []string{"works_at"}, kind: kindPlace, mode: askFormer, before: "Anthropic"},
 		{q: "Where did Owen use to work?", entity: "Owen", chain: []string{"works_at"}, kind: kindPlace, mode: askFormer},
+		// The place one moved from is where one lived before; a person's title is their occupation.
+		{q: "Which city did Jonah move from?", entity: "Jonah", chain: []string{"lives_in"}, kind: kindPlace, mode: askFormer},
+		{q: "What's Aiko's title now?", entity: "Aiko", chain: []string{"occupation"}},
 		{q: "What was Emma's job in 2022?", entity: "Emma", chain: []string{"occupation"}, asOf: &endOf2022},
 		{q: "Has Emma's job changed?", entity: "Emma", chain: []string{"occupation"}, mode: askChange},
 		{q: "Is Emma still working at Anthropic?", entity: "Emma", chain: []string{"works_at"}, mode: askChange},

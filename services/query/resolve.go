@@ -93,7 +93,7 @@ const (
 	predSimWeight = 0.5
 	// predSimAlone is the similarity at which a predicate phrase alone answers a one-relation question that
 	// no key or lemma matched.
-	predSimAlone = 0.55
+	predSimAlone = 0.6
 )
 
 // mentions finds the spans of the question that name known subjects: longest first, non-overlapping.
@@ -206,7 +206,9 @@ func readQuestion(toks []qtok, m *mention) *questionParse {
 
 // personKeys are the relations a question's relation also names when its subject is a person: where an
 // organization is based is its headquarters, where a person is based is where they live or work.
-var personKeys = map[string][]string{"headquartered_in": {"lives_in", "works_in"}}
+// A job's title or position is the occupation; the place one moved from, where one lived (before: readTime).
+var personKeys = map[string][]string{"headquartered_in": {"lives_in", "works_in"}, "title": {"occupation"},
+	"position": {"occupation"}, "moves_from": {"lives_in"}, "moved_from": {"lives_in"}, "relocates_from": {"lives_in"}}
 
 // employerKinds are the nouns English names an employer by: "Which company is Emma at?" asks where she
 // works; schoolKinds name a place of study ("Which school is Ava at?").
@@ -282,7 +284,11 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 			if c.next >= len(c.units) {
 				if last != nil && !last.bridge && !wrongKind(c.q, last.claim.Object) {
 					c.finalVal = c.score - hopPenalty*float64(len(c.hops)) - answerTypePenalty(c.q, last.claim.Object) - r.skipped(c)
-					finals = append(finals, c)
+					// A reading whose penalties (a value of another kind, a relation of the question left
+					// unexplained) outweigh its matches is no evidence for its answer.
+					if c.finalVal > 0 {
+						finals = append(finals, c)
+					}
 				}
 				continue
 			}
@@ -368,6 +374,12 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 			if sim, ok := r.predSim(ctx, u, rc); ok {
 				score += predSimWeight * max(0, sim-predSimFloor)
 			}
+		}
+		if score > 0 && score < min && !u.optional && !sentenceSlot(s) && kindMatch(c.q, w.Object) {
+			// A when-, how-much- or where-question whose words the relation shares in part ("When does Nadia
+			// see the dentist?" and her dentist appointment), answered by a value of the kind it asks for: the
+			// kind is evidence the words alone are not.
+			score = min
 		}
 		if score < min {
 			continue
@@ -761,7 +773,13 @@ func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) 
 				// is another relation's ("What is Jonah's job?" is not where he lives).
 				continue
 			}
-			if sim, ok := r.predSim(ctx, u, s.Winners[0]); ok && sim > bestSim {
+			// The slot's relation is its own claims' (a value acquired in place of an ended one was said with
+			// another verb: see expand).
+			rc := s.Winners[0]
+			if rc.SlotKey != s.SlotKey && len(s.Claims) > 0 {
+				rc = s.Claims[0]
+			}
+			if sim, ok := r.predSim(ctx, u, rc); ok && sim > bestSim {
 				bestSim = sim
 				best = &chain{start: m, q: qp, units: qp.units, entity: m.subjects, next: len(qp.units),
 					hops: []hop{{slot: s, claim: s.Winners[0], score: sim}}, score: sim, finalVal: sim}
@@ -929,6 +947,15 @@ func wrongKind(q *questionParse, object string) bool {
 		return dateOrAmount(object)
 	}
 	return false
+}
+
+// kindMatch reports a value of the kind a question's word asks for when that kind is one few values are: a
+// date for "when", an amount for "how much", a named place for "where".
+func kindMatch(q *questionParse, object string) bool {
+	if q == nil || wrongKind(q, object) || answerTypePenalty(q, object) > 0 {
+		return false
+	}
+	return q.kind == kindTime || q.kind == kindAmount || q.kind == kindPlace
 }
 
 // roleRelation reports a claim of what its subject works or serves as ("works as", "serves as"): a role,
