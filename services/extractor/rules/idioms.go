@@ -39,8 +39,14 @@ var idioms = []struct {
 	{regexp.MustCompile(`(?i)\b(?:is|'s)\s+(?:now\s+)?(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "heads"},
 	{regexp.MustCompile(`(?i)\bwas\s+(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "headed"},
 	{regexp.MustCompile(`(?i)\b(has|had)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+at\s+the\s+helm\b`), "$1 $2 as its head"},
-	// marriage
+	// marriage and dating: to have been seeing someone, to have started seeing them, to go out with them is to
+	// date them (Oxford, "see": "be having a romantic relationship with"; "go out": "have a romantic
+	// relationship with"); a title with a period ("seeing Dr. Lee") is a visit, not a romance
 	{regexp.MustCompile(`(?i)\btied\s+the\s+knot\s+with\b`), "married"},
+	{regexp.MustCompile(`\b((?i:been|started|starting|began|begun))\s+(?i:seeing)\s+((?i:someone|somebody|a\s+(?:guy|girl|man|woman|boy)\b)|\p{Lu}\p{Ll}+(?:\s|,|$))`), "$1 dating $2"},
+	{regexp.MustCompile(`(?i)\b(?:is|are|am|'s|'re|'m)\s+going\s+out\s+with\b`), "is dating"},
+	{regexp.MustCompile(`(?i)\bwent\s+out\s+with\b`), "dated"},
+	{regexp.MustCompile(`(?i)\bgoes\s+out\s+with\b`), "dates"},
 	// a move between organizations: "left Deloitte to join PwC" says what "left Deloitte and joined PwC" does
 	// (the purpose infinitive of "join" after leaving)
 	{regexp.MustCompile(`\b((?i:left|quit))\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:to\s+join)\b`), "$1 $2 and joined"},

@@ -1730,6 +1730,10 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 				}
 				return []triple{{subject: subjText, relation: "works as", object: obj, key: "occupation"}}
 			}
+			if reBadIsA.MatchString(obj) {
+				// "he's away a lot", "she's a bit tired": a degree or a quantity, not a class.
+				return nil
+			}
 			return []triple{{subject: subjText, relation: "is a", object: obj, key: "is_a"}}
 		}
 	}

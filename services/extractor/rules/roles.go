@@ -133,7 +133,27 @@ func roleEmployers(clause string, specs []spec) []spec {
 			extra = append(extra, spec{predicate: "works at", object: nameOnly(m[2]), confidence: confFirst})
 		}
 	}
+	for _, s := range specs {
+		// "I joined Wipro last month as a test lead": the role said with "as" anywhere in the clause of a new
+		// employer is the holder's occupation.
+		if canon.RelationKey(specKey(s)) != "works_at" || hasOccupation(specs, extra, s.subject) {
+			continue
+		}
+		if m := reAsRole.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) && (s.subject == "" && firstPersonClause(clause) || s.subject != "" && strings.HasPrefix(clause, s.subject)) {
+			extra = append(extra, spec{subject: s.subject, predicate: "works as", object: m[1], key: "occupation", confidence: s.confidence, change: s.change})
+		}
+	}
 	return append(specs, extra...)
+}
+
+// hasOccupation reports an occupation of subject among the specs.
+func hasOccupation(specs, extra []spec, subject string) bool {
+	for _, s := range append(append([]spec(nil), specs...), extra...) {
+		if s.subject == subject && (s.key == "occupation" || canon.RelationKey(specKey(s)) == "occupation") {
+			return true
+		}
+	}
+	return false
 }
 
 // specKey is the predicate key a spec's claim gets before alias groups apply.

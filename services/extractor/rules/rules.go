@@ -202,7 +202,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 		}
 	}
 	if !tc.numbered {
-		for _, s := range namedLater(t.Content) {
+		for _, s := range namedLater(trueCase(t.Content)) {
 			s.text = sentence(possessive(tc.speaker) + " " + strings.TrimPrefix(s.predicate, "is ") + " is " + s.object)
 			if s.predicate == "is dating" {
 				s.text = sentence(tc.speaker + " is dating " + s.object)
@@ -508,6 +508,11 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 			s.change = true
 		}
 	}
+	if reSchoolGrade.MatchString(strings.TrimSpace(object)) && gradeVerbs[pk] {
+		// "Isha is in fourth grade", "Isha just started fifth grade": the school year a child is in, one at
+		// a time.
+		pk, said, s.change = "grade", "grade", true
+	}
 	pk = canon.RelationKey(pk)
 	functional, known := e.policy.Lookup(pk)
 	if f, k := e.policy.Lookup(said); k && f {
@@ -531,8 +536,9 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 			object = c
 		}
 	}
-	if m := reKindNamed.FindStringSubmatch(object); m != nil && (pk == "works_at" || pk == "educated_at") {
-		// "Sam's job is at a startup called Nimbus": where one works or studies is the organization's name.
+	if m := reKindNamed.FindStringSubmatch(object); m != nil && (pk == "works_at" || pk == "educated_at" || pk == "partner" || pk == "spouse") {
+		// "Sam's job is at a startup called Nimbus": where one works or studies is the organization's name;
+		// "dating a guy named Andrés", the person's.
 		object = m[1]
 	}
 	if !tc.numbered && !s.verbatim {
@@ -553,6 +559,13 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		Confidence:   s.confidence,
 	}
 }
+
+// reSchoolGrade is a school year as English names it: "fourth grade", "the 5th grade", "year 9", "grade 10".
+var reSchoolGrade = regexp.MustCompile(`^(?i:(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))\s+grade|(?:year|grade)\s+\d{1,2})$`)
+
+// gradeVerbs are the relation keys of being in, starting or moving up to a school year.
+var gradeVerbs = map[string]bool{"located_in": true, "is_in": true, "in": true, "starts": true, "started": true,
+	"enters": true, "entered": true, "moves_up_to": true, "moved_up_to": true, "goes_into": true, "went_into": true}
 
 // reDuration is a duration adverbial closing a phrase ("for years", "for a long time", "for three decades",
 // "since 2019"): English puts it at the end of the clause, where it says how long the relation held, and a
@@ -713,8 +726,44 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 			kept = append(kept, s)
 		}
 	}
-	return placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, roleEmployers(clause, kept))))
+	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, roleEmployers(clause, kept)))))
 }
+
+// groupNouns name groups people belong to by taking part: bands and other ensembles, choirs, clubs, teams.
+var groupNouns = map[string]bool{"band": true, "trio": true, "quartet": true, "quintet": true, "duo": true, "choir": true,
+	"orchestra": true, "ensemble": true, "group": true, "club": true, "team": true, "society": true, "league": true, "crew": true}
+
+// reInGroupNamed is "… in a band called The Static" closing an object: group 1 the group noun, 2 its name.
+var reInGroupNamed = regexp.MustCompile(`\s+(?i:in|with)\s+(?i:a|an|the|my|our)\s+(?:[\p{Ll}-]+\s+){0,2}?([\p{Ll}]+)\s+(?i:called|named)\s+(\p{Lu}.*)$`)
+
+// groupsOfActivity adds, for a claim of what someone does in a named group ("plays bass in a band called The
+// Static") or of joining one ("joined a jazz trio called Blue Hour"), the claim that they are a member of it:
+// English names the group by its kind and then its name, and membership is what "Which band is Ola in?"
+// asks. The activity keeps its own object ("bass").
+func groupsOfActivity(specs []spec) []spec {
+	n := len(specs)
+	for i := 0; i < n; i++ {
+		s := &specs[i]
+		if s.verbatim || s.object == "" {
+			continue
+		}
+		if m := reInGroupNamed.FindStringSubmatchIndex(s.object); m != nil && groupNouns[strings.ToLower(s.object[m[2]:m[3]])] {
+			name := s.object[m[4]:m[5]]
+			s.object = strings.TrimSpace(s.object[:m[0]])
+			specs = append(specs, spec{subject: s.subject, predicate: "member of", object: name, key: "member_of", confidence: s.confidence, prefix: s.prefix})
+			continue
+		}
+		if verb := firstWords(s.predicate, 1); nlp.VerbLemma(strings.ToLower(verb)) == "join" {
+			if m := reKindNamedGroup.FindStringSubmatch(s.object); m != nil && groupNouns[strings.ToLower(m[1])] {
+				specs = append(specs, spec{subject: s.subject, predicate: "member of", object: m[2], key: "member_of", confidence: s.confidence, change: true, prefix: s.prefix})
+			}
+		}
+	}
+	return specs
+}
+
+// reKindNamedGroup is "a jazz trio called Blue Hour": group 1 the kind's head noun, 2 the name.
+var reKindNamedGroup = regexp.MustCompile(`^(?i:an?|the)\s+(?:[\p{Ll}-]+\s+){0,2}?([\p{Ll}]+)\s+(?i:called|named)\s+(\p{Lu}.*)$`)
 
 // capitalizedName reports a name written with capitals: every word but a leading "the" starts with an
 // upper-case letter (the tagger reads unknown words of text typed in lower case as names too).
@@ -949,6 +998,12 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		return out
 	}
 	if m := reKinLead.FindStringSubmatchIndex(clause); m != nil && !numbered && kinLead(clause, m) {
+		if a := reNamedAge.FindStringSubmatch(clause[m[2]:]); a != nil {
+			// "My cat Mochi is 3 and very spoiled", "my son Leo is 7 years old": the named one's age.
+			if g := reAgeComplement.FindStringSubmatch(a[2]); g != nil {
+				out = append(out, spec{subject: a[1], predicate: "age", object: g[1], confidence: confRelation, change: true})
+			}
+		}
 		// "My sister Emma just started working at Google": what follows the name is about Emma.
 		if ts := openIE(clause[m[2]:], shiftDates(dates, m[2], 0), false, false); len(ts) > 0 {
 			for _, t := range ts {
@@ -1576,8 +1631,12 @@ func endsInHolderName(attr string) bool {
 // landlord", "my older brother" (a role of one or two words: groups 1 and 2), with what follows (group 3).
 var reMyPerson = regexp.MustCompile(`^(?i:my|our)\s+([a-z-]+)\s+(?:([a-z-]+)\s+)?(.+)$`)
 
-// reAgeComplement is a copula before a number of years: "is 12", "is now 7 years old".
-var reAgeComplement = regexp.MustCompile(`^(?:is|'s)\s+(?:(?:now|just|only|already)\s+)?(\d{1,3})(?:\s+(?:years?\s+old|months?\s+old))?[.!]?$`)
+// reNamedAge is a name and the copula after it ("Mochi is 3 …"): group 1 the name, group 2 from the copula on.
+var reNamedAge = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]+(?:\s+\p{Lu}[\pL\pM'-]+)?)\s+((?:is|'s)\s.*)$`)
+
+// reAgeComplement is a copula before a number of years: "is 12", "is now 7 years old", "is 3 and very
+// spoiled" (a second predicate after "and" says something else of the holder).
+var reAgeComplement = regexp.MustCompile(`^(?:is|'s)\s+(?:(?:now|just|only|already)\s+)?(\d{1,3})(?:\s+(?:years?\s+old|months?\s+old))?(?:\s+and\s+[^,]*)?[.!]?$`)
 
 // reIndefiniteComplement is a copula before an indefinite noun phrase: "is a nurse", "was an architect".
 var reIndefiniteComplement = regexp.MustCompile(`^(?:is|was|'s)\s+(?:(?:now|still|also|currently)\s+)?(?:a|an)\s`)
@@ -1891,7 +1950,7 @@ func agentSuffix(w string) bool {
 	case "nurse", "doctor", "chef", "cook", "pilot", "judge", "coach", "architect", "nanny", "barista", "clerk", "cashier",
 		"engineer", "surgeon", "dentist", "lawyer", "attorney", "firefighter", "paramedic", "analyst", "consultant",
 		"freelancer", "midwife", "mechanic", "secretary", "waitress", "actress", "poet", "medic", "intern", "vet",
-		"priest", "nun", "monk", "farmer", "chemist", "pharmacist":
+		"priest", "nun", "monk", "farmer", "chemist", "pharmacist", "lead":
 		return true
 	}
 	if _, kin := kinship[w]; kin && !paidRoles[w] || len(w) < 5 {

@@ -239,7 +239,7 @@ var reAndI = regexp.MustCompile(`\s+and\s+(?:then\s+)?((?:I|we)\s)`)
 
 // reAndVerb finds a second verb phrase of a first-person clause: "We talked it over and raised our budget",
 // "I quit and joined a startup".
-var reAndVerb = regexp.MustCompile(`,?\s+and\s+(?:then\s+)?(?:(?:also|finally|just|eventually)\s+)?(\p{Ll}+)\s`)
+var reAndVerb = regexp.MustCompile(`,?\s+and\s+(?:then\s+)?(?:(?:also|finally|just|eventually|now)\s+)?(\p{Ll}+)\s`)
 
 // reColonClause is a colon between two clauses ("The raise came through: my salary is now €58,500").
 var reColonClause = regexp.MustCompile(`:\s+((?:my|our|the|I|we|[A-Z]\w*)\s)`)

@@ -475,6 +475,47 @@ func wordRune(r rune) bool {
 // Every reader then sees the names as it would in written text ("my sister emma just started working at …"
 // reads as "My sister Emma just started working at …"). A sentence with any capital letter is returned as
 // it is: its writer chose its capitals.
+// nameAfterKin reports whether token i, after "my <kin noun>", stands where a name does: a noun or adjective
+// of one word followed by a verb, a comma, "and" or the end — not a verb itself ("my son starts") nor the
+// first word of a compound ("my dog food bill").
+func nameAfterKin(toks []nlp.Token, i int) bool {
+	t := toks[i]
+	if !(nlp.IsNoun(t.Tag) || nlp.IsAdjective(t.Tag)) || len(t.Lower) < 2 || stopwordLike(t.Lower) {
+		return false
+	}
+	if i+1 == len(toks) {
+		return true
+	}
+	next := toks[i+1]
+	return next.Text == "," || next.Lower == "and" || next.Text == "." || nlp.IsVerb(next.Tag) || next.Tag == "MD"
+}
+
+// stopwordLike reports words that are never a name after a kinship noun ("my son too", "my dog here").
+func stopwordLike(w string) bool {
+	switch w {
+	case "too", "here", "there", "now", "again", "also", "still", "just", "today", "tomorrow", "yesterday":
+		return true
+	}
+	return false
+}
+
+func isWordToken(t nlp.Token) bool {
+	r, _ := utf8.DecodeRuneInString(t.Text)
+	return unicode.IsLetter(r)
+}
+
+func titleCase(w string) string {
+	r, n := utf8.DecodeRuneInString(w)
+	return string(unicode.ToUpper(r)) + w[n:]
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func trueCase(s string) string {
 	for _, r := range s {
 		if unicode.IsUpper(r) {
@@ -494,8 +535,24 @@ func trueCase(s string) string {
 			// determiner or a possessive ("my username is …"): that is a noun English has that the dictionary
 			// lacks.
 			up[t.Start] = true
-		case i > 0 && (toks[i-1].Lower == "named" || toks[i-1].Lower == "called") && nlp.IsNoun(t.Tag):
-			// "a dog named biscuit": what "named" or "called" introduces is a name.
+		case i > 0 && (toks[i-1].Lower == "named" || toks[i-1].Lower == "called") && nlp.IsNoun(t.Tag),
+			i > 1 && (toks[i-2].Lower == "named" || toks[i-2].Lower == "called") && toks[i-1].Tag == "PRP" && nlp.IsNoun(t.Tag),
+			i > 1 && toks[i-2].Lower == "name" && (toks[i-1].Lower == "is" || toks[i-1].Lower == "'s") && nlp.IsNoun(t.Tag):
+			// "a dog named biscuit", "we named her pepper", "her name is leilani": what "named" or "called"
+			// introduces, and what a name is said to be, is a name.
+			up[t.Start] = true
+		case i > 1 && toks[i-1].Lower == "and" && up[toks[i-2].Start] && nlp.IsNoun(t.Tag) && (i+1 == len(toks) || !nlp.IsNoun(toks[i+1].Tag)):
+			// "two cats, miso and tofu": a noun coordinated with a name is the second name.
+			up[t.Start] = true
+		case honorifics[titleCase(strings.TrimSuffix(t.Lower, "."))] && i+1 < len(toks):
+			// "dr. okafor", "mr grant": a title of address and the name after it.
+			up[t.Start] = true
+			if n := i + 1 + btoi(toks[i+1].Text == "."); n < len(toks) && isWordToken(toks[n]) {
+				up[toks[n].Start] = true
+			}
+		case i >= 2 && toks[i-2].Tag == "PRP$" && kinship[toks[i-1].Lower] != "" && nameAfterKin(toks, i):
+			// "my son leo starts …", "our dog biscuit turned twelve", "my aunt greta, she …": a word between a
+			// possessive kinship noun and the verb or the comma after it is the relative's name.
 			up[t.Start] = true
 		}
 	}
