@@ -190,3 +190,20 @@ func TestSlotKeyAndKindOfValueSupportAPartialMatch(t *testing.T) {
 		}
 	}
 }
+
+// Being "in" a kind of group is being its member, and a school year is asked for as a grade.
+func TestGroupAndGradeQuestions(t *testing.T) {
+	f := newMemFacts()
+	f.add("Ola", "member of", "Blue Hour", "Ola joined a jazz trio called Blue Hour.", 1)
+	f.add("Ola", "plays", "bass", "Ola plays bass.", 2)
+	f.add("Isha", "grade", "fifth grade", "Isha just started fifth grade.", 3)
+	for q, want := range map[string]string{
+		"Which band is Ola in now?": "Blue Hour",
+		"What does Ola play?":       "bass",
+		"What grade is Isha in?":    "fifth grade",
+	} {
+		if got := resolvedObject(t, f, q); got != want {
+			t.Errorf("%q = %q, want %q", q, got, want)
+		}
+	}
+}

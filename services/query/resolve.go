@@ -211,10 +211,12 @@ var personKeys = map[string][]string{"headquartered_in": {"lives_in", "works_in"
 	"position": {"occupation"}, "moves_from": {"lives_in"}, "moved_from": {"lives_in"}, "relocates_from": {"lives_in"}}
 
 // employerKinds are the nouns English names an employer by: "Which company is Emma at?" asks where she
-// works; schoolKinds name a place of study ("Which school is Ava at?").
+// works; schoolKinds name a place of study ("Which school is Ava at?"), groupKinds a group one is in as a
+// member ("Which band is Ola in?").
 var (
 	employerKinds = set("company", "firm", "employer", "organization", "organisation", "business", "startup", "agency", "studio", "restaurant", "shop", "store", "hospital", "bank")
 	schoolKinds   = set("school", "university", "college", "academy", "conservatory")
+	groupKinds    = set("band", "trio", "quartet", "quintet", "duo", "choir", "orchestra", "ensemble", "group", "club", "team", "society", "league", "crew")
 )
 
 // personReadings adds to unit u the keys of its reading about a person (personKeys), after its own: a key of
@@ -224,12 +226,15 @@ func personReadings(u *relUnit) {
 	for _, k := range u.keys {
 		u.keys = append(u.keys, personKeys[k]...)
 	}
-	if len(u.typ) > 0 && (contains(u.keys, "located_at") || contains(u.keys, "is_at") || contains(u.keys, "located_with")) {
+	if len(u.typ) > 0 && (contains(u.keys, "located_at") || contains(u.keys, "is_at") || contains(u.keys, "located_with") || contains(u.keys, "located_in")) {
 		switch last := u.typ[len(u.typ)-1]; {
 		case employerKinds[last]:
 			u.keys = append(u.keys, "works_at")
 		case schoolKinds[last]:
 			u.keys = append(u.keys, "educated_at")
+		case groupKinds[last]:
+			// "Which band is Ola in?": being in a group is being a member of it.
+			u.keys = append(u.keys, "member_of")
 		}
 	}
 	u.keys = dedupe(u.keys)
