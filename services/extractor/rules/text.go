@@ -475,47 +475,6 @@ func wordRune(r rune) bool {
 // Every reader then sees the names as it would in written text ("my sister emma just started working at …"
 // reads as "My sister Emma just started working at …"). A sentence with any capital letter is returned as
 // it is: its writer chose its capitals.
-// nameAfterKin reports whether token i, after "my <kin noun>", stands where a name does: a noun or adjective
-// of one word followed by a verb, a comma, "and" or the end — not a verb itself ("my son starts") nor the
-// first word of a compound ("my dog food bill").
-func nameAfterKin(toks []nlp.Token, i int) bool {
-	t := toks[i]
-	if !(nlp.IsNoun(t.Tag) || nlp.IsAdjective(t.Tag)) || len(t.Lower) < 2 || stopwordLike(t.Lower) {
-		return false
-	}
-	if i+1 == len(toks) {
-		return true
-	}
-	next := toks[i+1]
-	return next.Text == "," || next.Lower == "and" || next.Text == "." || nlp.IsVerb(next.Tag) || next.Tag == "MD"
-}
-
-// stopwordLike reports words that are never a name after a kinship noun ("my son too", "my dog here").
-func stopwordLike(w string) bool {
-	switch w {
-	case "too", "here", "there", "now", "again", "also", "still", "just", "today", "tomorrow", "yesterday":
-		return true
-	}
-	return false
-}
-
-func isWordToken(t nlp.Token) bool {
-	r, _ := utf8.DecodeRuneInString(t.Text)
-	return unicode.IsLetter(r)
-}
-
-func titleCase(w string) string {
-	r, n := utf8.DecodeRuneInString(w)
-	return string(unicode.ToUpper(r)) + w[n:]
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func trueCase(s string) string {
 	for _, r := range s {
 		if unicode.IsUpper(r) {
@@ -547,7 +506,11 @@ func trueCase(s string) string {
 		case honorifics[titleCase(strings.TrimSuffix(t.Lower, "."))] && i+1 < len(toks):
 			// "dr. okafor", "mr grant": a title of address and the name after it.
 			up[t.Start] = true
-			if n := i + 1 + btoi(toks[i+1].Text == "."); n < len(toks) && isWordToken(toks[n]) {
+			n := i + 1
+			if toks[n].Text == "." {
+				n++
+			}
+			if r, _ := utf8.DecodeRuneInString(toks[min(n, len(toks)-1)].Text); n < len(toks) && unicode.IsLetter(r) {
 				up[toks[n].Start] = true
 			}
 		case i >= 2 && toks[i-2].Tag == "PRP$" && kinship[toks[i-1].Lower] != "" && nameAfterKin(toks, i):
@@ -569,4 +532,34 @@ func trueCase(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// nameAfterKin reports whether token i, after "my <kin noun>", stands where a name does: a noun or adjective
+// of one word followed by a verb, a comma, "and" or the end — not a verb itself ("my son starts") nor the
+// first word of a compound ("my dog food bill").
+func nameAfterKin(toks []nlp.Token, i int) bool {
+	t := toks[i]
+	if !(nlp.IsNoun(t.Tag) || nlp.IsAdjective(t.Tag)) || len(t.Lower) < 2 || stopwordLike(t.Lower) {
+		return false
+	}
+	if i+1 == len(toks) {
+		return true
+	}
+	next := toks[i+1]
+	return next.Text == "," || next.Lower == "and" || next.Text == "." || nlp.IsVerb(next.Tag) || next.Tag == "MD"
+}
+
+// stopwordLike reports words that are never a name after a kinship noun ("my son too", "my dog here").
+func stopwordLike(w string) bool {
+	switch w {
+	case "too", "here", "there", "now", "again", "also", "still", "just", "today", "tomorrow", "yesterday":
+		return true
+	}
+	return false
+}
+
+// titleCase gives a word its first capital ("dr" → "Dr"), the form honorifics lists.
+func titleCase(w string) string {
+	r, n := utf8.DecodeRuneInString(w)
+	return string(unicode.ToUpper(r)) + w[n:]
 }
