@@ -1762,9 +1762,10 @@ func matchIdiom(ts []qtok) (idiom, int) {
 		pattern := id.pattern
 		atEnd := pattern[len(pattern)-1] == "$"
 		if atEnd {
-			// "$": the idiom ends the question.
+			// "$": the idiom ends the question, or only words another reading took follow it ("What did
+			// Kwame do before joining Paystack?": the temporal phrase).
 			pattern = pattern[:len(pattern)-1]
-			if len(ts) != len(pattern) {
+			if len(ts) < len(pattern) || !restUsed(ts[len(pattern):]) {
 				continue
 			}
 		}
@@ -1794,6 +1795,16 @@ func matchIdiom(ts []qtok) (idiom, int) {
 		}
 	}
 	return idiom{}, 0
+}
+
+// restUsed reports tokens all consumed by another reading or punctuation.
+func restUsed(ts []qtok) bool {
+	for _, t := range ts {
+		if !t.used && !isPunct(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // unitFromIdiom builds the unit of an idiom spanning [from, to), with the prepositions after it;
