@@ -40,7 +40,7 @@ var (
 	rePhone      = regexp.MustCompile(`(?:\+|\b0)\d[\d\s().-]{6,}\d\b`)
 	reDietWord   = regexp.MustCompile(`(?i)\b(vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten-free|dairy-free|lactose-free|plant-based)\b`)
 	reNegation   = regexp.MustCompile(`(?i)\b(?:not|no\s+longer|never|n't|stopped\s+being|quit\s+being|gave\s+up\s+being)\b`)
-	reRentCue    = regexp.MustCompile(`(?i)\bfor\s+(?:my|our|the)\s+(?:[\p{L}-]+\s+){0,2}(?:flat|apartment|place|house|room|studio|home|condo|loft)\b|\bin\s+rent\b`)
+	reRentCue    = regexp.MustCompile(`(?i)\bfor\s+(?:my|our|the|a|an)\s+(?:[\p{L}-]+\s+){0,2}(?:flat|apartment|place|house|room|studio|home|condo|loft|bedsit|(?:one|two|three|four|\d)-bedroom)\b|\bin\s+rent\b`)
 	reMonthly    = regexp.MustCompile(`(?i)(?:a|per)\s+month|monthly`)
 	reHomeNoun   = regexp.MustCompile(`(?i)\b(?:flat|apartment|place|house|room|studio|home|condo|loft)\b`)
 	reFirstWord  = regexp.MustCompile(`(?i)\b(?:I|me|my|we|us|our|I'm|I've)\b`)
@@ -82,6 +82,10 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 		// The nearest money noun before the amount in its clause ("our budget to $3,250", "a rent of £900").
 		ws := words(strings.ToLower(before))
 		for i := len(ws) - 1; i >= 0 && i >= len(ws)-6; i-- {
+			if ws[i] == "pay" && i > 0 && subjectPronouns[ws[i-1]] {
+				// "I pay $1,700 for a one-bedroom": the verb, not the noun of one's wages.
+				continue
+			}
 			if a, ok := moneyNouns[ws[i]]; ok {
 				attr = a
 				break

@@ -115,6 +115,12 @@ func schoolSpecs(clause, speaker string, specs []spec) []spec {
 		if i := strings.Index(clause, obj); i >= 0 {
 			rest = strings.TrimRight(clause[i:], ".!?")
 		}
+		if reSchoolGrade.MatchString(strings.TrimSpace(s.object)) {
+			// "Isha is in fourth grade at Oak Ridge Elementary": the school the year is at, beside the year.
+			if m := reSchoolAt.FindStringSubmatch(strings.TrimPrefix(rest, s.object)); m != nil && schoolName(nameOnly(m[1])) {
+				out = append(out, spec{subject: s.subject, predicate: "goes to school at", key: "school", object: nameOnly(m[1]), confidence: s.confidence})
+			}
+		}
 		if m := reFieldAt.FindStringSubmatch(rest); m != nil && (verb == "study" || verb == "major") && higherEdName(nameOnly(m[2])) {
 			// "I'm studying computer science at the University of Manchester": where one studies, and what; the
 			// field's claim says only the field, so that a move to another university leaves no claim that
