@@ -31,8 +31,7 @@ import "strings"
 // is one's partner, one who converts to a faith holds it, a degree from (or attending) a university, college or
 // school says one was educated there, a (native, fluent) speaker of a language speaks it, one reports to one's manager
 // (supervisor, line manager, team lead), a musician records for their label, what one takes up (a pastime) is a
-// hobby, one's role, line of work, vocation or trade is one's occupation, and whoever is in charge of an
-// organization or a project leads it, as its chief executive above.
+// hobby, and one's role, line of work, vocation or trade is one's occupation.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -58,7 +57,7 @@ var relationAliases = map[string][]string{
 	"chair":              {"chairperson", "chairman", "chairwoman", "chaired_by"},
 	"head_of_state":      {"president", "monarch"},
 	"head_of_government": {"prime_minister", "premier"},
-	"ceo":                {"chief_executive_officer", "chief_executive", "leader", "led_by", "head", "headed_by", "runner", "run_by", "leads", "heads", "in_charge_of", "person_in_charge_of"},
+	"ceo":                {"chief_executive_officer", "chief_executive", "leader", "led_by", "head", "headed_by", "runner", "run_by"},
 	"director":           {"directed_by", "managing_director"},
 	"capital":            {"capital_city"},
 	"located_in":         {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},

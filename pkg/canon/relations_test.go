@@ -25,7 +25,6 @@ func TestRelationKey(t *testing.T) {
 		{"took_up", "hobby"},
 		{"role", "occupation"},
 		{"line_of_work", "occupation"},
-		{"in_charge_of", "ceo"},
 		{"attends_school", "educated_at"},
 		{"pastime", "hobby"},
 		{"taken_up", "hobby"},

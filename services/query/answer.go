@@ -121,6 +121,7 @@ func (t timeAsk) asksPast() bool {
 // answer resolves a question deterministically where it can, with the LLM planner and reader where they are
 // configured and needed.
 func (s *Service) answer(ctx context.Context, v store.View, question string, budget int) (*api.AnswerResponse, error) {
+	question = withoutPreface(question)
 	t := parseQuestion(question, nil).time
 	fv := v
 	fv.History = t.asksPast()

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -1851,4 +1852,33 @@ func unitOfPhrase(rel string) relUnit {
 		words = append(words, lemmaOf(t))
 	}
 	return relUnit{said: rel, words: words, keys: dedupe(append(relKeys("", rel), relKeys(joinWords(words), "")...))}
+}
+
+// rePreface is a short heading before a colon that introduces a question ("Quick question: where …", "Also,
+// one more thing: who …", "Random one: …"), and reInterjection a word of address or hesitation with its
+// comma ("Hey, who …", "So, where …"): neither is part of what is asked.
+var (
+	rePreface      = regexp.MustCompile(`^((?:[\p{L}'’-]+[\s,]+){0,3}?[\p{L}'’-]+):\s+(\S.*)$`)
+	reInterjection = regexp.MustCompile(`^(?i:hey|hi|hello|so|ok|okay|um|uh|well|btw|also|and|oh|anyway|right)\s*[,!.]\s*(\S.*)$`)
+)
+
+// prefaceHeads are the first words of such a heading (general English of chat: "quick question", "one more
+// thing", "follow-up", "random question"); a heading that starts with anything else — a name above all
+// ("Emma: where does she work?") — is kept.
+var prefaceHeads = set("quick", "question", "also", "and", "ok", "okay", "so", "hey", "hi", "btw", "one", "another",
+	"random", "follow-up", "followup", "last", "small", "silly", "simple", "side", "unrelated", "next", "new")
+
+// withoutPreface removes a heading and an interjection before a question.
+func withoutPreface(q string) string {
+	for {
+		if m := reInterjection.FindStringSubmatch(q); m != nil {
+			q = m[1]
+			continue
+		}
+		m := rePreface.FindStringSubmatch(q)
+		if m == nil || !prefaceHeads[strings.ToLower(strings.Fields(m[1])[0])] {
+			return q
+		}
+		q = m[2]
+	}
 }

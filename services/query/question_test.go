@@ -159,3 +159,18 @@ func describeUnit(u relUnit) string {
 	b.WriteString("]")
 	return b.String()
 }
+
+// A heading or an interjection before a question is no part of it; a name before a colon is.
+func TestWithoutPreface(t *testing.T) {
+	for q, want := range map[string]string{
+		"Quick question: What sport does Hines Ward play?": "What sport does Hines Ward play?",
+		"Hey, where does Emma work now?":                   "where does Emma work now?",
+		"Also, one more thing: who is Olga's manager?":     "who is Olga's manager?",
+		"Emma: where does she work?":                       "Emma: where does she work?",
+		"What is the capital of France?":                   "What is the capital of France?",
+	} {
+		if got := withoutPreface(q); got != want {
+			t.Errorf("withoutPreface(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

@@ -147,12 +147,13 @@ func relationOf(c *store.Belief) claimRelation {
 	for _, w := range splitWords(c.Predicate) {
 		add(&r.words, w)
 	}
-	// The slot's key too: the slot a claim was filed in may name more of the relation than its predicate
-	// ("appointment" in the slot dentist_appointment).
-	for _, k := range []string{c.PredicateKey, c.SlotKey} {
-		for _, w := range strings.Split(k, "_") {
-			add(&r.words, w)
-		}
+	for _, w := range strings.Split(c.PredicateKey, "_") {
+		add(&r.words, w)
+	}
+	// The slot's key is weaker evidence, like the sentence: the slot a claim was filed in may name more of the
+	// relation than its predicate ("dentist" in the slot dentist_appointment of an "appointment").
+	for _, w := range strings.Split(c.SlotKey, "_") {
+		add(&r.residual, w)
 	}
 	for _, w := range sentenceResidual(c.Text, c.Subject, c.Object) {
 		add(&r.residual, w)

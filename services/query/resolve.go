@@ -93,7 +93,7 @@ const (
 	predSimWeight = 0.5
 	// predSimAlone is the similarity at which a predicate phrase alone answers a one-relation question that
 	// no key or lemma matched.
-	predSimAlone = 0.6
+	predSimAlone = 0.55
 )
 
 // mentions finds the spans of the question that name known subjects: longest first, non-overlapping.
@@ -206,9 +206,10 @@ func readQuestion(toks []qtok, m *mention) *questionParse {
 
 // personKeys are the relations a question's relation also names when its subject is a person: where an
 // organization is based is its headquarters, where a person is based is where they live or work.
-// A job's title or position is the occupation; the place one moved from, where one lived (before: readTime).
+// A job's title is the occupation ("position" is also a player's); the place one moved from, where one lived
+// (before: readTime).
 var personKeys = map[string][]string{"headquartered_in": {"lives_in", "works_in"}, "title": {"occupation"},
-	"position": {"occupation"}, "moves_from": {"lives_in"}, "moved_from": {"lives_in"}, "relocates_from": {"lives_in"}}
+	"moves_from": {"lives_in"}, "moved_from": {"lives_in"}, "relocates_from": {"lives_in"}}
 
 // employerKinds are the nouns English names an employer by: "Which company is Emma at?" asks where she
 // works; schoolKinds name a place of study ("Which school is Ava at?"), groupKinds a group one is in as a
@@ -288,10 +289,11 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 			}
 			if c.next >= len(c.units) {
 				if last != nil && !last.bridge && !wrongKind(c.q, last.claim.Object) {
-					c.finalVal = c.score - hopPenalty*float64(len(c.hops)) - answerTypePenalty(c.q, last.claim.Object) - r.skipped(c)
-					// A reading whose penalties (a value of another kind, a relation of the question left
-					// unexplained) outweigh its matches is no evidence for its answer.
-					if c.finalVal > 0 {
+					typePenalty := answerTypePenalty(c.q, last.claim.Object)
+					c.finalVal = c.score - hopPenalty*float64(len(c.hops)) - typePenalty - r.skipped(c)
+					// A value of another kind than the question word asks for, on a reading no stronger than
+					// that penalty, is no evidence for its answer.
+					if typePenalty == 0 || c.finalVal > 0 {
 						finals = append(finals, c)
 					}
 				}

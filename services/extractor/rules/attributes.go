@@ -30,7 +30,7 @@ var moneyVerbs = []struct {
 	re   *regexp.Regexp
 	attr string
 }{
-	{regexp.MustCompile(`(?i)\b(?:earn|earns|earned|earning|make|makes|made|making|pay\s+me|pays\s+me|paid\s+me|paying\s+me|am\s+paid|get\s+paid|got\s+paid|take\s+home|bring\s+in|am\s+on|'m\s+on)\s+(?:(?:about|around|roughly|almost|nearly|over|just|now|only)\s+)*$`), "salary"},
+	{regexp.MustCompile(`(?i)\b(?:earn|earns|earned|earning|make|makes|made|making|pay\s+me|pays\s+me|paid\s+me|paying\s+me|am\s+paid|get\s+paid|got\s+paid|take\s+home|bring\s+in|(?:am|'m)\s+(?:now\s+|currently\s+|still\s+)?on)\s+(?:(?:about|around|roughly|almost|nearly|over|just|now|only)\s+)*$`), "salary"},
 	{regexp.MustCompile(`(?i)\b(?:cost|costs|costing|priced\s+at|selling\s+for|sold\s+for|bought\s+(?:it|them)\s+for|buying\s+(?:it|them)\s+for|asking|listed\s+at|going\s+for)\s+(?:(?:me|us)\s+)?(?:(?:about|around|roughly|almost|nearly|over|just|only)\s+)*$`), "price"},
 }
 

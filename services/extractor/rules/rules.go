@@ -1094,7 +1094,8 @@ func withPartner(out []spec, partner, speaker string) []spec {
 
 var (
 	rePossessive = regexp.MustCompile(`^(.+?)'s?\s+([a-zA-Z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
-	reMyIs       = regexp.MustCompile(`(?i)^(?:my|our)\s+([a-z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
+	// "my favourite colour has always been blue": the present perfect of "be" says the value holds now.
+	reMyIs = regexp.MustCompile(`(?i)^(?:my|our)\s+([a-z][\w\s-]{1,40}?)\s+(?:` + cop + `|(?:has|have)\s+(?:always\s+)?been)\s+(.+)$`)
 	// reValueAdverb is a time adverb between the copula and the value ("now", "currently", "still").
 	reValueAdverb = regexp.MustCompile(`(?i)^(?:now|currently|still|officially|finally)\s+`)
 	reFavourite   = regexp.MustCompile(`(?i)^(favou?rite|fave)\s+(.+)$`)
@@ -1147,6 +1148,10 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 				return spec{predicate: attr, object: v, confidence: confFirst, definite: true}, true
 			}
 		}
+		if m := reAttrAtName.FindStringSubmatch(rest); m != nil && len(strings.Fields(attr)) <= 3 {
+			// "my placement is at Kingsway Primary", "my office is in Leeds": where the attribute is, named.
+			return spec{predicate: attr, object: nameOnly(m[1]), confidence: confFirst, definite: true, change: now}, true
+		}
 		if reWeakObject.MatchString(rest) || len(strings.Fields(attr)) > 3 {
 			return spec{}, false
 		}
@@ -1181,6 +1186,9 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 	}
 	return spec{}, false
 }
+
+// reAttrAtName is a value said as the place it is at or in, by its name: "at Kingsway Primary", "in Leeds".
+var reAttrAtName = regexp.MustCompile(`^(?i:at|in)\s+(\p{Lu}[\pL\pM'.&-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.&-]*))*)[\s,.!]*$`)
 
 var (
 	reAge    = regexp.MustCompile(`(?i)^I\s+(?:am|was|just\s+turned|turned|will\s+be)\s+(\d{1,3})(?:\s+years?\s+old)?\b`)
@@ -1807,7 +1815,7 @@ var (
 	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+,?\s+([A-Z][a-z]+\s)`)
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
 	reLeadIn = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+|(?i:after|before|since|during)\s+(?i:the|a|an|my|our|this|that|last)\s+[a-z-]+(?:\s+[a-z-]+)?\s+|(?i:for|after|before|during|since)\s+(?i:my|our)\s+[^,]{1,50}?\s)((?:I|we)\s|I'm\s|(?i:we're)\s)`)
-	reFave   = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s)\s+(?:definitely\s+|totally\s+|really\s+|still\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s*,.*)?$`)
+	reFave   = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s|(?:has|have)\s+(?:now\s+)?become|became)\s+(?:definitely\s+|totally\s+|really\s+|still\s+|now\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s+(?:lately|now|these\s+days|nowadays|recently|this\s+year))?(?:\s*,.*)?$`)
 	// reTrailingName is a name at the end of a phrase ("My brother Eli", "Samantha"): capitalized words with
 	// lower-case letters ("GF" is no name).
 	reTrailingName = regexp.MustCompile(`\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)*$`)

@@ -165,7 +165,7 @@ func splitClauses(s string) []string {
 // own (after a time adverb: "… and now I'm a developer"): a personal pronoun (not "it", which points back into the clause before it: "went camping and it was
 // great" stays one statement), a possessive or definite noun phrase ("my husband", "the team") or a capitalized
 // name (group 1 is where that clause starts). "and" and "but" join clauses without a comma as well.
-var reSpliceSubject = regexp.MustCompile(`(?:,\s+(?:(?:and|so|but|then|now|plus|though)\s+)?|\s+(?:and|but)\s+(?:(?:now|then)\s+)?)((?:he|she|they|we|I|He|She|They|We)(?:'s|'re|'ve|'d|'ll)?\s|(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he)\s+\p{L}|\p{Lu}\p{Ll}+\s)`)
+var reSpliceSubject = regexp.MustCompile(`(?:,\s+(?:(?:and|so|but|then|now|plus|though)\s+)?|\s+(?:and|but|so)\s+(?:(?:now|then)\s+)?)((?:he|she|they|we|I|He|She|They|We)(?:'s|'re|'ve|'d|'ll)?\s|(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he)\s+\p{L}|\p{Lu}\p{Ll}+\s)`)
 
 // splitCommaSplices splits a clause where two independent clauses meet ("Mateo jumped ship, he's at Stripe
 // now", "I'm in Riga and flights are complicated"): English joins clauses with a comma alone in speech and
@@ -191,7 +191,7 @@ func splitCommaSplices(clauses []string) []string {
 
 // spliceAt returns where the first clause of a splice in c ends and where the second starts, or -1, -1.
 func spliceAt(c string) (end, next int) {
-	if !strings.Contains(c, ", ") && !strings.Contains(c, " and ") && !strings.Contains(c, " but ") {
+	if !strings.Contains(c, ", ") && !strings.Contains(c, " and ") && !strings.Contains(c, " but ") && !strings.Contains(c, " so ") {
 		return -1, -1
 	}
 	for _, m := range reSpliceSubject.FindAllStringSubmatchIndex(c, -1) {
@@ -266,7 +266,9 @@ func splitAndI(clauses []string) []string {
 		// "We talked it over and raised our budget to $3,250": the second verb phrase keeps the subject.
 		if m := reAndVerb.FindStringSubmatchIndex(c); m != nil && (reFirstSubject.MatchString(c) || diaryStart(c)) {
 			w := c[m[2]:m[3]]
-			if b, ok := verbBase(w); ok && b != w && !strings.HasSuffix(w, "ing") {
+			// After "now" a first-person verb in its base form is the present ("… and now drive a Tesla").
+			now := strings.Contains(strings.ToLower(c[m[0]:m[2]]), "now")
+			if b, ok := verbBase(w); ok && (b != w || now) && !strings.HasSuffix(w, "ing") {
 				// A diary clause ("Sold the Focus and bought a Niro") leaves out its subject, the speaker.
 				subj := reFirstSubject.FindString(c)
 				if subj == "" {

@@ -82,9 +82,17 @@ var discourse = regexp.MustCompile(`(?i)^(?:(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|a
 // stripDiscourse drops leading interjections and discourse markers ("Yeah, ", "By the way, ", "Wow, Mel! "). A
 // name after the marker is a vocative only when punctuation ends it: "Anyway, my rent …" and "Anyway, Emma moved …"
 // keep their subjects.
+// reSentenceAdverb is an -ly adverb opening a sentence, with its comma.
+var reSentenceAdverb = regexp.MustCompile(`^\p{L}{3,}ly,\s+`)
+
 func stripDiscourse(s string) string {
 	for {
 		loc := discourse.FindStringIndex(s)
+		if loc == nil {
+			// "Weirdly, green has become …", "Sadly, …": a sentence adverb set off by its comma comments on
+			// the statement, it is no part of it.
+			loc = reSentenceAdverb.FindStringIndex(s)
+		}
 		if loc == nil || loc[1] == 0 {
 			return s
 		}
@@ -500,8 +508,9 @@ func trueCase(s string) string {
 			// "a dog named biscuit", "we named her pepper", "her name is leilani": what "named" or "called"
 			// introduces, and what a name is said to be, is a name.
 			up[t.Start] = true
-		case i > 1 && toks[i-1].Lower == "and" && up[toks[i-2].Start] && nlp.IsNoun(t.Tag) && (i+1 == len(toks) || !nlp.IsNoun(toks[i+1].Tag)):
-			// "two cats, miso and tofu": a noun coordinated with a name is the second name.
+		case i > 1 && toks[i-1].Lower == "and" && up[toks[i-2].Start] && nlp.IsNoun(t.Tag) && (i+1 == len(toks) || strings.Contains(",.!?;", toks[i+1].Text)):
+			// "two cats, miso and tofu": a noun coordinated with a name at the end of a phrase is the second name
+			// ("madrid and work for …" coordinates verbs).
 			up[t.Start] = true
 		case honorifics[titleCase(strings.TrimSuffix(t.Lower, "."))] && i+1 < len(toks):
 			// "dr. okafor", "mr grant": a title of address and the name after it.
