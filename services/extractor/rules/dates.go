@@ -151,8 +151,10 @@ var datePatterns = []datePattern{
 		return day(ref), "in the " + strings.ToLower(m[1]) + " of " + fmtDay(ref), false, true
 	}},
 	{cueWords("month|year"), regexp.MustCompile(`(?i)\bthis\s+(month|year)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
-		t, p := shift(ref, 0, strings.ToLower(m[1]))
-		return t, p, false, true
+		// The period the turn is in: what it says holds by the turn's day, as "this week" does. Its start would
+		// date "I've gone vegan this year" before a statement made earlier in the year.
+		_, p := shift(ref, 0, strings.ToLower(m[1]))
+		return day(ref), p, false, true
 	}},
 	{cueWords("week"), regexp.MustCompile(`(?i)\bnext\s+(week|weekend)\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		return day(ref).AddDate(0, 0, 7), "in the " + strings.ToLower(m[1]) + " after " + fmtDay(ref), true, true

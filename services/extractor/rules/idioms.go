@@ -43,7 +43,8 @@ var idioms = []struct {
 	// date them (Oxford, "see": "be having a romantic relationship with"; "go out": "have a romantic
 	// relationship with"); a title with a period ("seeing Dr. Lee") is a visit, not a romance
 	{regexp.MustCompile(`(?i)\btied\s+the\s+knot\s+with\b`), "married"},
-	{regexp.MustCompile(`\b((?i:been|started|starting|began|begun))\s+(?i:seeing)\s+((?i:a\s+(?:guy|girl|man|woman|boy)\b)|\p{Lu}\p{Ll}+(?:\s|,|$))`), "$1 dating $2"},
+	{regexp.MustCompile(`\b((?i:been|started|starting|began|begun))\s+(?i:seeing)\s+((?i:(?:a\s+(?:guy|girl|man|woman|boy)|someone|somebody)\s+(?:called|named)\b)|(?i:a\s+(?:guy|girl|man|woman|boy)\b)|\p{Lu}\p{Ll}+(?:\s|,|$))`), "$1 dating $2"},
+	{regexp.MustCompile(`(?i)\b(is|are|am|'s|'re|'m)\s+seeing\s+((?:someone|somebody|a\s+(?:guy|girl|man|woman|boy))\s+(?:called|named)\s)`), "$1 dating $2"},
 	{regexp.MustCompile(`(?i)\b(?:is|are|am|'s|'re|'m)\s+going\s+out\s+with\b`), "is dating"},
 	{regexp.MustCompile(`(?i)\bwent\s+out\s+with\b`), "dated"},
 	{regexp.MustCompile(`(?i)\bgoes\s+out\s+with\b`), "dates"},

@@ -1499,7 +1499,7 @@ var genericModifiers = map[string]bool{"new": true, "different": true, "better":
 
 // reKindNamed is an indefinite noun phrase that names its referent: "a startup called Nimbus", "a small firm
 // named Orr & Co".
-var reKindNamed = regexp.MustCompile(`^(?i:an?)\s+(?:[\pL-]+\s+){1,3}?(?i:called|named)\s+(\p{Lu}.*)$`)
+var reKindNamed = regexp.MustCompile(`^(?:(?i:an?)\s+(?:[\pL-]+\s+){1,3}?|(?i:someone|somebody)\s+)(?i:called|named)\s+(\p{Lu}.*)$`)
 
 // reIndefinite is a leading indefinite article.
 var reIndefinite = regexp.MustCompile(`^(?i:an?)\s+`)
