@@ -605,7 +605,7 @@ func TestHardCases(t *testing.T) {
 		{name: "a graded evaluation is no value", content: "My job is really exhausting.",
 			absent: []claim{{"kim", "occupation", "", false}, {"kim", "", "exhausting", false}}},
 		{name: "a classifying adjective is a value", content: "My diet is vegan.",
-			want: []claim{{"kim", "diet", "vegan", false}}, validFrom: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)},
+			want: []claim{{"kim", "diet", "vegan", false}}},
 		{name: "a pair said as one thing stays whole", content: "Ines loves salt and pepper.",
 			absent: []claim{{"ines", "", "salt", false}, {"ines", "", "pepper", false}}},
 		// Moving or changing one of the subject's own attributes gives it the value after "to"; moving a thing
