@@ -286,3 +286,32 @@ func TestConvSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondDevPoolValidates checks the second development pool (convupdates/dev2.json, read with -data): it
+// decodes strictly, every question has a gold the metric counts correct, and every stale value is caught.
+func TestSecondDevPoolValidates(t *testing.T) {
+	b, err := convUpdatesData.ReadFile("convupdates/dev2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := parseConvUpdates(b, "convupdates/dev2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Conversations) < 60 {
+		t.Errorf("%d dialogs, want at least 60", len(d.Conversations))
+	}
+	for _, q := range d.Questions {
+		if !ConvCorrect(q, strings.Join(append(q.AllOf, q.Golds[0]), ", ")) {
+			t.Errorf("%s: the gold %q is not counted correct", q.ID, q.Golds[0])
+		}
+		for _, s := range q.Stale {
+			if ConvCorrect(q, s) || StaleInAnswer(q, s) == "" {
+				t.Errorf("%s: stale value %q is not caught", q.ID, s)
+			}
+		}
+	}
+}
