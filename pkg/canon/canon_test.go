@@ -281,3 +281,12 @@ func TestSameHead(t *testing.T) {
 		}
 	}
 }
+
+func TestIndefinite(t *testing.T) {
+	for v, want := range map[string]bool{"someone new": true, "Somebody from work": true, "something else": true,
+		"Leilani": false, "Someland": false, "a dog": false, "": false} {
+		if got := Indefinite(v); got != want {
+			t.Errorf("Indefinite(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -152,3 +152,18 @@ func particlesOnly(ws []string) bool {
 	}
 	return len(ws) > 0
 }
+
+// Indefinite reports a value that names nobody and nothing in particular ("someone new", "something else",
+// "somebody from work"): it starts with one of English's indefinite pronouns. Such a value says that a slot
+// has one, not which, so it is no answer and replaces no named value.
+func Indefinite(object string) bool {
+	f := strings.Fields(strings.ToLower(object))
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "someone", "somebody", "something", "anyone", "anybody", "anything", "nobody", "nothing", "no-one":
+		return true
+	}
+	return false
+}

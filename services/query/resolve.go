@@ -205,9 +205,9 @@ func readQuestion(toks []qtok, m *mention) *questionParse {
 }
 
 // personKeys are the relations a question's relation also names when its subject is a person: where an
-// organization is based is its headquarters, where a person is based is where they live or work.
-// A job's title is the occupation ("position" is also a player's); the place one moved from, where one lived
-// (before: readTime).
+// organization is based is its headquarters, where a person is based is where they live or work; a person's
+// title is their occupation ("position" is not: it is a player's too); the place one moved from is where one
+// lived (readTime asks for the value before the current one).
 var personKeys = map[string][]string{"headquartered_in": {"lives_in", "works_in"}, "title": {"occupation"},
 	"moves_from": {"lives_in"}, "moved_from": {"lives_in"}, "relocates_from": {"lives_in"}}
 
@@ -448,7 +448,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 func (r *resolver) candidateOf(s *store.Slot, u *relUnit) *store.Belief {
 	if len(s.Winners) > 0 {
 		w := s.Winners[0]
-		if endingOf(w) && !asksEnding(u) && !r.v.History || indefiniteValue(w.Object) {
+		if endingOf(w) && !asksEnding(u) && !r.v.History || canon.Indefinite(w.Object) {
 			return nil
 		}
 		return w
@@ -774,8 +774,8 @@ func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) 
 			return nil, ms, err
 		}
 		for _, s := range slots {
-			if len(s.Winners) == 0 || endingOf(s.Winners[0]) || indefiniteValue(s.Winners[0].Object) ||
-				wrongKind(qp, s.Winners[0].Object) || answerTypePenalty(qp, s.Winners[0].Object) > 0 {
+			if len(s.Winners) == 0 || endingOf(s.Winners[0]) || canon.Indefinite(s.Winners[0].Object) ||
+				answerTypePenalty(qp, s.Winners[0].Object) > 0 {
 				// Meaning alone is weak evidence: a value of another kind than the question word asks for
 				// is another relation's ("What is Jonah's job?" is not where he lives).
 				continue
@@ -969,20 +969,6 @@ func kindMatch(q *questionParse, object string) bool {
 // never a place.
 func roleRelation(c *store.Belief) bool {
 	return c.PredicateKey == "occupation" || strings.HasSuffix(strings.ToLower(strings.TrimSpace(c.Predicate)), " as")
-}
-
-// indefiniteValue reports a value that names nobody and nothing in particular ("someone new", "something
-// else", "somebody from work"): English's indefinite pronouns; such a claim says a slot has a value, not which.
-func indefiniteValue(object string) bool {
-	f := strings.Fields(strings.ToLower(object))
-	if len(f) == 0 {
-		return false
-	}
-	switch f[0] {
-	case "someone", "somebody", "something", "anyone", "anybody", "anything", "nobody", "nothing", "no-one":
-		return true
-	}
-	return false
 }
 
 // dateOrAmount reports a value that is a date ("3 May 2025", "Friday 15 March 2024 at 2 pm") or an amount

@@ -163,7 +163,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 		// The sequence is part of the identity: a fact list may repeat a fact after overriding it, and the
 		// repetition is what makes it current again.
 		k := c.SubjectKey + "\x00" + c.PredicateKey + "\x00" + canon.ObjectKey(c.Object) + "\x00" + seqKey(c.Sequence)
-		if c.SubjectKey == "" || c.PredicateKey == "" || c.Object == "" || seen[k] || c.Functional && indefiniteObject(c.Object) {
+		if c.SubjectKey == "" || c.PredicateKey == "" || c.Object == "" || seen[k] || c.Functional && canon.Indefinite(c.Object) {
 			// (A single value said as "someone new" names none, and must not replace one that was named.)
 			return
 		}
@@ -559,20 +559,6 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		Sequence:     seq,
 		Confidence:   s.confidence,
 	}
-}
-
-// indefiniteObject reports a value that is an indefinite pronoun ("someone new", "something else"): it says
-// that a value exists, not which.
-func indefiniteObject(object string) bool {
-	f := strings.Fields(strings.ToLower(object))
-	if len(f) == 0 {
-		return false
-	}
-	switch f[0] {
-	case "someone", "somebody", "something", "anyone", "anybody", "anything", "nobody", "nothing":
-		return true
-	}
-	return false
 }
 
 // reSchoolGrade is a school year as English names it: "fourth grade", "the 5th grade", "year 9", "grade 10".
