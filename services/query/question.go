@@ -388,6 +388,13 @@ func (p *qparser) readTime() {
 				t[j].used = true
 			}
 			i = end
+		case (w == "previous" || w == "former" || w == "old" || w == "earlier" || w == "prior" && p.low(i+1) != "to") &&
+			i > 0 && i+1 < len(t) && nlp.IsNoun(t[i+1].Tag) && (t[i-1].Lower == "'s" || t[i-1].Lower == "'" || t[i-1].Tag == "PRP$" || t[i-1].Lower == "the"):
+			// "What was Pedro's old number?", "his previous employer": the value before the current one.
+			if tm.mode == askCurrent && tm.before == "" {
+				tm.mode = askFormer
+			}
+			t[i].used = true
 		case w == "after" && i > 0:
 			end := clauseEnd(i + 1)
 			tm.after = text(i+1, end)

@@ -78,6 +78,9 @@ func TestQuestionReading(t *testing.T) {
 		{q: "Where did Emma work before she joined Anthropic?", entity: "Emma", chain: []string{"works_at"}, kind: kindPlace, mode: askFormer, before: "Anthropic"},
 		{q: "Where did Owen use to work?", entity: "Owen", chain: []string{"works_at"}, kind: kindPlace, mode: askFormer},
 		// The place one moved from is where one lived before; a person's title is their occupation.
+		{q: "What was Pedro's old number?", entity: "Pedro", chain: []string{"number"}, mode: askFormer},
+		{q: "Who was Emma's previous employer?", entity: "Emma", chain: []string{"works_at"}, kind: kindPerson, mode: askFormer},
+		{q: "How old is Mochi?", entity: "Mochi", chain: []string{"age"}},
 		{q: "What did Kwame do before joining Paystack?", entity: "Kwame", chain: []string{"occupation"}, mode: askFormer, before: "Paystack"},
 		{q: "Which city did Jonah move from?", entity: "Jonah", chain: []string{"lives_in"}, kind: kindPlace, mode: askFormer},
 		{q: "What's Aiko's title now?", entity: "Aiko", chain: []string{"occupation"}},

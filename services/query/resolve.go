@@ -193,6 +193,10 @@ func readQuestion(toks []qtok, m *mention) *questionParse {
 		qp.units = append(qp.units, u)
 		qp.loose = nil
 	}
+	if required == 0 && len(qp.units) == 0 && qp.wh == "how old" {
+		// "How old is Mochi?" asks Mochi's age.
+		qp.units = append(qp.units, relUnit{words: []string{"age"}, keys: relKeys("age", ""), said: "age"})
+	}
 	if required == 0 && len(qp.units) == 0 && len(qp.typ) > 0 {
 		// "What is X's …" said only by a type noun: "Which city is X?" asks X's city.
 		u := relUnit{words: qp.typ, keys: relKeys(joinWords(qp.typ), ""), said: strings.Join(qp.typ, " ")}
