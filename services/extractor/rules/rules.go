@@ -247,12 +247,39 @@ func changeCue(clause string) bool {
 	return true
 }
 
+// reBareAttribute is a sentence that opens with a money noun as its subject, without a determiner: "Rent's going
+// up to 1,020 euros", "Mortgage is £950 a month".
+var reBareAttribute = regexp.MustCompile(`^(\p{Lu}\p{Ll}+)(\s+(?:is|was|has|went|goes|will)\b|'s\s)`)
+
+// ownedAttribute gives a sentence that opens with a bare money noun ("Rent's going up …") the speaker's
+// possessive: chat drops the determiner of what is the speaker's own, and a noun of what one pays or earns
+// (moneyNouns) said that way is the speaker's.
+func ownedAttribute(sent string) string {
+	m := reBareAttribute.FindStringSubmatch(sent)
+	if m == nil {
+		return sent
+	}
+	if _, ok := moneyNouns[strings.ToLower(m[1])]; !ok || !strings.ContainsAny(sent, "0123456789") {
+		// (Only with an amount: "Budget is tight" says nothing of its value.)
+		return sent
+	}
+	rest := sent[len(m[1]):]
+	if strings.HasPrefix(rest, "'s ") && strings.HasSuffix(firstWords(rest[3:], 1), "ing") {
+		// "Rent's going up": the contraction of "is" before a participle.
+		rest = " is " + rest[3:]
+	}
+	return "My " + strings.ToLower(m[1]) + rest
+}
+
 // rePreface is a short heading before a colon that introduces the statement ("Big news: …", "Quick update:
 // …", "Update on the food front: …"); a heading with a verb is a clause of its own.
 var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
+	if !numbered {
+		sent = ownedAttribute(sent)
+	}
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
 		c := e.claim(*tc, s, sent, findDates(sent, tc.ref), seq)
