@@ -162,9 +162,10 @@ func splitClauses(s string) []string {
 }
 
 // reSpliceSubject finds, after a comma and an optional coordinator, the start of what may be a clause of its
-// own (after a time adverb: "… and now I'm a developer"): a personal pronoun (not "it", which points back into the clause before it: "went camping and it was
-// great" stays one statement), a possessive or definite noun phrase ("my husband", "the team") or a capitalized
-// name (group 1 is where that clause starts). "and" and "but" join clauses without a comma as well.
+// own (after a time adverb too: "… and now I'm a developer"): a personal pronoun (not "it", which points back
+// into the clause before it: "went camping and it was great" stays one statement), a possessive or definite
+// noun phrase ("my husband", "the team") or a capitalized name (group 1 is where that clause starts). "and",
+// "but" and "so" join clauses without a comma as well.
 var reSpliceSubject = regexp.MustCompile(`(?:,\s+(?:(?:and|so|but|then|now|plus|though)\s+)?|\s+(?:and|but|so)\s+(?:(?:now|then)\s+)?)((?:he|she|they|we|I|He|She|They|We)(?:'s|'re|'ve|'d|'ll)?\s|(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he)\s+\p{L}|\p{Lu}\p{Ll}+\s)`)
 
 // splitCommaSplices splits a clause where two independent clauses meet ("Mateo jumped ship, he's at Stripe
