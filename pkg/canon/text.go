@@ -167,3 +167,11 @@ func Indefinite(object string) bool {
 	}
 	return false
 }
+
+// groupNouns name groups people belong to by taking part: bands and other ensembles, choirs, clubs, teams.
+var groupNouns = map[string]bool{"band": true, "trio": true, "quartet": true, "quintet": true, "duo": true, "choir": true,
+	"orchestra": true, "ensemble": true, "group": true, "club": true, "team": true, "society": true, "league": true, "crew": true}
+
+// GroupNoun reports a noun that names a group people belong to by taking part ("band", "choir", "club"):
+// being in one, playing in one or joining one is membership.
+func GroupNoun(w string) bool { return groupNouns[strings.ToLower(w)] }

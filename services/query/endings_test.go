@@ -29,7 +29,7 @@ func TestEndedValuesAreNotCurrent(t *testing.T) {
 	f.add("Greta", "lives in", "Malmö", "Greta lives in Malmö.", 12)
 	f.add("Greta", "used to live in", "Malmö", "Greta used to live in Malmö.", 13)
 	f.add("Greta", "works at", "Ericsson", "Greta works at Ericsson.", 14)
-	for q, want := range map[string]string{
+	checkResolved(t, f, map[string]string{
 		"Where does Greta live?":             "",
 		"Where does Greta work?":             "Ericsson",
 		"What is the name of Hiroshi's dog?": "",
@@ -38,11 +38,7 @@ func TestEndedValuesAreNotCurrent(t *testing.T) {
 		"How far does Ana run?":              "10 km a week",
 		"What is Ana's car?":                 "a red Fiat",
 		"How far does Tomás run?":            "",
-	} {
-		if got := resolvedObject(t, f, q); got != want {
-			t.Errorf("%q = %q, want %q", q, got, want)
-		}
-	}
+	})
 }
 
 func TestEndingOf(t *testing.T) {
@@ -104,16 +100,12 @@ func TestNewValueReplacesOlderOfItsKind(t *testing.T) {
 	f.add("Ingrid", "booked", "the Crawford Hotel", "Ingrid booked the Crawford Hotel.", 1)
 	f.add("Ingrid", "rented", "a Fiat Panda", "Ingrid rented a Fiat Panda.", 2)
 	f.add("Ingrid", "hotel", "the Maven", "Ingrid's hotel is the Maven.", 3)
-	for q, want := range map[string]string{
+	checkResolved(t, f, map[string]string{
 		"What did Ingrid book?":    "",
 		"What did Ingrid rent?":    "a Fiat Panda",
 		"Which hotel is Ingrid's?": "the Maven",
 		"What is Ingrid's hotel?":  "the Maven",
-	} {
-		if got := resolvedObject(t, f, q); got != want {
-			t.Errorf("%q = %q, want %q", q, got, want)
-		}
-	}
+	})
 }
 
 // Through the search API and Postgres: a value a later claim of its subject ended, or replaced by its kind, is
@@ -219,12 +211,8 @@ func TestTransferOfAStudentIsANewSchool(t *testing.T) {
 	f.add("Ioana", "studies at", "Babeș-Bolyai University", "Ioana studies at Babeș-Bolyai University.", 3)
 	f.add("Ioana", "works at", "Endava", "Ioana works at Endava.", 4)
 	f.add("Ioana", "transferred to", "the Cluj office", "Ioana transferred to the Cluj office.", 5)
-	for q, want := range map[string]string{
+	checkResolved(t, f, map[string]string{
 		"Where does Darnell study?": "UC Davis",
 		"Where does Ioana study?":   "Babeș-Bolyai University",
-	} {
-		if got := resolvedObject(t, f, q); got != want {
-			t.Errorf("%q = %q, want %q", q, got, want)
-		}
-	}
+	})
 }

@@ -35,6 +35,16 @@ func resolvedObject(t *testing.T, f *memFacts, q string) string {
 	return c.hops[len(c.hops)-1].claim.Object
 }
 
+// checkResolved checks, for each question, the object resolvedObject finds over f ("" for no answer).
+func checkResolved(t *testing.T, f *memFacts, want map[string]string) {
+	t.Helper()
+	for q, w := range want {
+		if got := resolvedObject(t, f, q); got != w {
+			t.Errorf("%q = %q, want %q", q, got, w)
+		}
+	}
+}
+
 // add records a shared, functional claim asserted by agent "a" at sequence seq.
 func (m *memFacts) add(subject, predicate, object, text string, seq int64) {
 	s := seq

@@ -216,12 +216,11 @@ var personKeys = map[string][]string{"headquartered_in": {"lives_in", "works_in"
 	"moves_from": {"lives_in"}, "moved_from": {"lives_in"}, "relocates_from": {"lives_in"}}
 
 // employerKinds are the nouns English names an employer by: "Which company is Emma at?" asks where she
-// works; schoolKinds name a place of study ("Which school is Ava at?"), groupKinds a group one is in as a
-// member ("Which band is Ola in?").
+// works; schoolKinds name a place of study ("Which school is Ava at?"); a group one is in is a member's
+// (canon.GroupNoun: "Which band is Ola in?").
 var (
 	employerKinds = set("company", "firm", "employer", "organization", "organisation", "business", "startup", "agency", "studio", "restaurant", "shop", "store", "hospital", "bank")
 	schoolKinds   = set("school", "university", "college", "academy", "conservatory")
-	groupKinds    = set("band", "trio", "quartet", "quintet", "duo", "choir", "orchestra", "ensemble", "group", "club", "team", "society", "league", "crew")
 )
 
 // personReadings adds to unit u the keys of its reading about a person (personKeys), after its own: a key of
@@ -237,7 +236,7 @@ func personReadings(u *relUnit) {
 			u.keys = append(u.keys, "works_at")
 		case schoolKinds[last]:
 			u.keys = append(u.keys, "educated_at")
-		case groupKinds[last]:
+		case canon.GroupNoun(last):
 			// "Which band is Ola in?": being in a group is being a member of it.
 			u.keys = append(u.keys, "member_of")
 		}
@@ -963,7 +962,8 @@ func wrongKind(q *questionParse, object string) bool {
 // kindMatch reports a value of the kind a question's word asks for when that kind is one few values are: a
 // date for "when", an amount for "how much", a named place for "where".
 func kindMatch(q *questionParse, object string) bool {
-	if q == nil || wrongKind(q, object) || answerTypePenalty(q, object) > 0 {
+	if q == nil || answerTypePenalty(q, object) > 0 {
+		// (A value of the wrong kind, wrongKind, is always charged.)
 		return false
 	}
 	return q.kind == kindTime || q.kind == kindAmount || q.kind == kindPlace

@@ -148,9 +148,11 @@ func roleEmployers(clause string, specs []spec) []spec {
 
 // hasOccupation reports an occupation of subject among the specs.
 func hasOccupation(specs, extra []spec, subject string) bool {
-	for _, s := range append(append([]spec(nil), specs...), extra...) {
-		if s.subject == subject && (s.key == "occupation" || canon.RelationKey(specKey(s)) == "occupation") {
-			return true
+	for _, list := range [][]spec{specs, extra} {
+		for _, s := range list {
+			if s.subject == subject && (s.key == "occupation" || canon.RelationKey(specKey(s)) == "occupation") {
+				return true
+			}
 		}
 	}
 	return false

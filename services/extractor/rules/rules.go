@@ -757,10 +757,6 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, roleEmployers(clause, kept)))))
 }
 
-// groupNouns name groups people belong to by taking part: bands and other ensembles, choirs, clubs, teams.
-var groupNouns = map[string]bool{"band": true, "trio": true, "quartet": true, "quintet": true, "duo": true, "choir": true,
-	"orchestra": true, "ensemble": true, "group": true, "club": true, "team": true, "society": true, "league": true, "crew": true}
-
 // reInGroupNamed is "… in a band called The Static" closing an object: group 1 the group noun, 2 its name.
 var reInGroupNamed = regexp.MustCompile(`\s+(?i:in|with)\s+(?i:a|an|the|my|our)\s+(?:[\p{Ll}-]+\s+){0,2}?([\p{Ll}]+)\s+(?i:called|named)\s+(\p{Lu}.*)$`)
 
@@ -775,14 +771,14 @@ func groupsOfActivity(specs []spec) []spec {
 		if s.verbatim || s.object == "" {
 			continue
 		}
-		if m := reInGroupNamed.FindStringSubmatchIndex(s.object); m != nil && groupNouns[strings.ToLower(s.object[m[2]:m[3]])] {
+		if m := reInGroupNamed.FindStringSubmatchIndex(s.object); m != nil && canon.GroupNoun(s.object[m[2]:m[3]]) {
 			name := s.object[m[4]:m[5]]
 			s.object = strings.TrimSpace(s.object[:m[0]])
 			specs = append(specs, spec{subject: s.subject, predicate: "member of", object: name, key: "member_of", confidence: s.confidence, prefix: s.prefix})
 			continue
 		}
 		if verb := firstWords(s.predicate, 1); nlp.VerbLemma(strings.ToLower(verb)) == "join" {
-			if m := reKindNamedGroup.FindStringSubmatch(s.object); m != nil && groupNouns[strings.ToLower(m[1])] {
+			if m := reKindNamedGroup.FindStringSubmatch(s.object); m != nil && canon.GroupNoun(m[1]) {
 				specs = append(specs, spec{subject: s.subject, predicate: "member of", object: m[2], key: "member_of", confidence: s.confidence, change: true, prefix: s.prefix})
 			}
 		}
