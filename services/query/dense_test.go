@@ -3,11 +3,18 @@ package query
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -101,5 +108,36 @@ func TestIndexedDenseLeadsFromAReplacedValueToTheCurrentOne(t *testing.T) {
 	if !got[pilot] || got[nurse] || got[hidden] {
 		t.Errorf("claims %v; want Lucas's current job (%s) and neither the replaced one (%s) nor agent-b's private claim (%s); context:\n%s",
 			slices.Collect(maps.Keys(got)), pilot, nurse, hidden, sr.Context)
+	}
+}
+
+// A search takes one pool connection at a time: asking whether the workspace has a dense index of its own may
+// read the indexes through the pool, and doing so with the search's transaction open left every search waiting
+// for a connection that only another waiting search could give back. A pool of one connection is the smallest
+// case: the first search (nothing read of the indexes yet) must answer.
+func TestSearchHoldsOneConnectionAtATime(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("ws-pool")
+	f.add(fclaim{Subject: "Alice", Predicate: "lives in", Object: "Lisbon", Text: "Alice lives in Lisbon.", ValidFrom: day("2025-01-01")})
+	ctx := context.Background()
+	cfg := h.db.Config().Copy()
+	cfg.MaxConns = 1
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	svc, err := New(service.Deps{DB: pool, Embedder: h.emb, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	res, err := svc.search(ctx, store.View{Workspace: "ws-pool", Agent: "agent-a"}, searchParams{query: "Where does Alice live?", k: 5, budget: 500})
+	if err != nil {
+		t.Fatalf("search on a one-connection pool: %v", err)
+	}
+	if !strings.Contains(res.context, "Lisbon") {
+		t.Fatalf("context %q does not say Lisbon", res.context)
 	}
 }

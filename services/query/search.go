@@ -201,6 +201,10 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 	terms := lexicalTerms(query)
 
 	t0 := time.Now()
+	// Asked before the transaction takes its connection: covers may read the indexes through the pool, and a
+	// search holding one connection while it waits for another deadlocks once as many searches as the pool
+	// has connections do so at once.
+	indexed := qvec != nil && s.denseIndexes.covers(ctx, s, v.Workspace)
 	tx, err := s.db.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, nil, tm, err
@@ -220,7 +224,7 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 		denseArgs = v.Args()
 		denseArgs["qvec"] = vectorLiteral(qvec)
 		denseArgs["n"] = n
-		if s.denseIndexes.covers(ctx, s, v.Workspace) {
+		if indexed {
 			b1.Queue(denseEnterSQL).Exec(func(pgconn.CommandTag) error { return nil })
 			b1.Queue(denseSQL(v, dim, true), denseArgs).Query(func(rows pgx.Rows) error {
 				ids, r, err := scanDense(rows)
