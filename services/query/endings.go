@@ -355,28 +355,33 @@ const maxEndingRows = 200
 // first): of the subjects whose slots endValues examines, the claims with an ending verb, and the single-valued
 // claims of a one-noun relation that names the kind of one of their values (replacesByKind).
 func (s *Service) endingsOf(ctx context.Context, v store.View, slots []*store.Slot) ([]*store.Belief, error) {
-	subjects, kinds := endable(slots)
-	if len(subjects) == 0 {
+	since, kinds := endable(slots)
+	if len(since) == 0 {
 		return nil, nil
 	}
-	all, err := store.ClaimsByPredicateHead(ctx, s.db, v, subjects, endingHeads, kinds, maxEndingRows)
+	all, err := store.ClaimsByPredicateHead(ctx, s.db, v, since, endingHeads, kinds, maxEndingRows)
 	if err != nil {
 		return nil, err
 	}
 	return endingsAmong(all), nil
 }
 
-// endable returns the subjects of the slots whose current values an ending may end (those endValues examines)
-// and the predicate keys of the one-noun relations that would replace one of those values by its kind: the
-// value's head noun ("hotel" of "the Crawford Hotel"), its lemma and the lemma's regular plural, each as it is
-// written and as canon keys it (replacesByKind compares lemmas; these are the keys a relation of that lemma has).
-func endable(slots []*store.Slot) (subjects, kinds []string) {
+// endable returns, for each subject of the slots whose current values an ending may end (those endValues
+// examines), the earliest valid time of those values — a claim can end or take the place of a value only from
+// there on (store.Newer in endValues, replaceEnded and transferSchools) — and the predicate keys of the one-noun
+// relations that would replace one of those values by its kind: the value's head noun ("hotel" of "the
+// Crawford Hotel"), its lemma and the lemma's regular plural, each as it is written and as canon keys it
+// (replacesByKind compares lemmas; these are the keys a relation of that lemma has).
+func endable(slots []*store.Slot) (since map[string]time.Time, kinds []string) {
+	since = map[string]time.Time{}
 	for _, sl := range slots {
 		if sl.Disputed || sentenceSlot(sl) || len(sl.Winners) == 0 {
 			continue
 		}
-		subjects = append(subjects, sl.SubjectKey)
 		for _, w := range sl.Winners {
+			if t, ok := since[sl.SubjectKey]; !ok || w.ValidFrom.Before(t) {
+				since[sl.SubjectKey] = w.ValidFrom
+			}
 			cw := valueWords(w.Object)
 			if len(cw) < 2 {
 				continue
@@ -392,5 +397,5 @@ func endable(slots []*store.Slot) (subjects, kinds []string) {
 			kinds = append(kinds, "works_in")
 		}
 	}
-	return dedupe(subjects), dedupe(kinds)
+	return since, dedupe(kinds)
 }

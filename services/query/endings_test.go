@@ -120,6 +120,12 @@ func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
 	maven := f.add(fclaim{Subject: "Ingrid", Predicate: "hotel", Object: "the Maven", ValidFrom: day("2024-02-01")})
 	fiat := f.add(fclaim{Subject: "Ana", Predicate: "car", Object: "a red Fiat", ValidFrom: day("2024-01-01")})
 	keys := f.add(fclaim{Subject: "Ana", Predicate: "lost", Object: "her keys", Text: "Ana lost her keys.", Accumulating: true, ValidFrom: day("2024-02-01")})
+	// Said in one conversation on one day: the sale comes after the car in the conversation's order.
+	kia := f.add(fclaim{Subject: "Omar", Predicate: "car", Object: "a blue Kia", ValidFrom: day("2024-05-01"), Seq: seq(1)})
+	soldKia := f.add(fclaim{Subject: "Omar", Predicate: "sold", Object: "the Kia", Text: "Omar sold the Kia.", Accumulating: true, ValidFrom: day("2024-05-01"), Seq: seq(2)})
+	// A sale before the value was said ends nothing of it.
+	f.add(fclaim{Subject: "Lena", Predicate: "sold", Object: "the Trek", Text: "Lena sold the Trek.", Accumulating: true, ValidFrom: day("2024-01-01")})
+	trek := f.add(fclaim{Subject: "Lena", Predicate: "bike", Object: "an old Trek", ValidFrom: day("2024-03-01")})
 
 	c := h.client("agent-a")
 	for _, tc := range []struct {
@@ -130,6 +136,8 @@ func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
 		{"What is Hiroshi's dog called?", []string{lost}, []string{biscuit}, "the loss"},
 		{"Which hotel did Ingrid book?", []string{maven}, []string{crawford}, "the new hotel"},
 		{"What car does Ana have?", []string{fiat, keys}, nil, "nothing: lost keys end no car"},
+		{"What car does Omar have?", []string{soldKia}, []string{kia}, "the sale, later the same day"},
+		{"What bike does Lena have?", []string{trek}, nil, "nothing: the sale came before"},
 	} {
 		sr, err := c.Search(context.Background(), "endings", api.SearchRequest{Query: tc.q, K: 10})
 		if err != nil {
