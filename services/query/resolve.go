@@ -2,13 +2,15 @@ package query
 
 import (
 	"context"
-	"github.com/mneme-ai/mneme/pkg/store"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/store"
 )
 
 // facts is what deterministic answering reads: which keys name known subjects, and the claims about
@@ -154,6 +156,14 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, e
 			return nil, err
 		}
 		transferSchools(groups, ends)
+		// A spouse who has since married someone else is no longer the spouse (converses.go).
+		if since, _ := conversesNamed(groups); len(since) > 0 {
+			named, err := r.f.about(ctx, slices.Sorted(maps.Keys(since)))
+			if err != nil {
+				return nil, err
+			}
+			endConverses(groups, named, r.v)
+		}
 		for _, s := range groups {
 			r.slots[s.SubjectKey] = append(r.slots[s.SubjectKey], s)
 		}

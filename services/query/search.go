@@ -687,6 +687,10 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 		return nil, err
 	}
 	transferSchools(groups, endings)
+	// A spouse who has since married someone else is no longer the spouse (converses.go).
+	if err := s.conversesOf(ctx, v, groups); err != nil {
+		return nil, err
+	}
 	var items []item
 	emitted := map[string]bool{}
 	emit := func(c *store.Belief, sl *store.Slot, score float64, former bool) {
