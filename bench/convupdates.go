@@ -401,8 +401,18 @@ var negations = []string{"not", "never", "no", "isnt", "arent", "doesnt", "dont"
 
 // clauseBreak splits a line into clauses: a cue in one clause says nothing about a value in another
 // ("I'm not vegetarian anymore. I'm pescatarian now."). Decimal and thousands separators are not followed
-// by a space, so "R$ 3.200" and "$2,800" stay whole.
+// by a space, so "R$ 3.200" and "$2,800" stay whole; a title's period is taken off first (titleDot).
 var clauseBreak = regexp.MustCompile(`[.;!?,:]+(\s|$)|\s[—–-]\s|\n`)
+
+// titleDot matches the period of an abbreviated title of address before a name — the English titles (Mr, Mrs,
+// Ms, Mx, Dr, Prof, Rev, Hon, St and military ranks) — which ends no clause: without it, "my dentist is
+// Dr. Patel" was split inside the value and a stale "Dr. Patel" was never seen.
+var titleDot = regexp.MustCompile(`\b((?i:Mr|Mrs|Ms|Mx|Dr|Prof|Rev|Hon|St|Capt|Col|Gen|Lt|Sgt))\.(\s+\p{Lu})`)
+
+// clauses are the clauses of text (clauseBreak).
+func clauses(text string) []string {
+	return clauseBreak.Split(titleDot.ReplaceAllString(text, "$1$2"), -1)
+}
 
 // Cue window: how many words before and after a value a former cue may stand ("Emma left Google", "Greg
 // left the company", "Hannah and I broke up", "Admiral the goldfish passed away").
@@ -418,7 +428,7 @@ func presentsCurrent(text, value string) bool {
 	if len(vw) == 0 {
 		return false
 	}
-	for _, clause := range clauseBreak.Split(text, -1) {
+	for _, clause := range clauses(text) {
 		words := normWords(clause)
 		for i := 0; i+len(vw) <= len(words); i++ {
 			if !slices.Equal(words[i:i+len(vw)], vw) {

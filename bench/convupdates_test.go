@@ -196,6 +196,7 @@ func TestStaleInContext(t *testing.T) {
 	car := &Question{Category: KindCurrent, Golds: []string{"Subaru Outback"}, Stale: []string{"Jetta"}}
 	flight := &Question{Category: KindCurrent, Golds: []string{"October 15"}, Stale: []string{"October 14"}}
 	yusuf := &Question{Category: KindCurrent, Golds: []string{"Chicago"}, Stale: []string{"Austin"}, About: []string{"Yusuf"}}
+	dentist := &Question{Category: KindCurrent, Golds: []string{"Dr. Okafor"}, Stale: []string{"Dr. Patel"}}
 	raw := func(lines ...string) *Retrieval { return &Retrieval{Context: strings.Join(lines, "\n")} }
 	for _, c := range []struct {
 		name string
@@ -231,6 +232,8 @@ func TestStaleInContext(t *testing.T) {
 		{"a line about something else", yusuf, raw("Assistant: Austin is definitely warmer."), ""},
 		{"the user's own statement, by the speaker label", yusuf, raw("Yusuf: I moved to Austin last week."), "Yusuf: I moved to Austin last week."},
 		{"a claim naming the user", yusuf, raw("- Yusuf's home is Austin (since 2023-06-19)"), "- Yusuf's home is Austin (since 2023-06-19)"},
+		{"a title's period inside the value", dentist, raw("Nadia: My dentist is Dr. Patel, on Elm Street."), "Nadia: My dentist is Dr. Patel, on Elm Street."},
+		{"a title's period, the value marked former", dentist, raw("Nadia: I left Dr. Patel, my dentist is Dr. Okafor now."), ""},
 	} {
 		if got := StaleInContext(c.q, c.r); got != c.want {
 			t.Errorf("%s: StaleInContext = %q, want %q", c.name, got, c.want)
