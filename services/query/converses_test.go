@@ -31,6 +31,8 @@ func TestASpouseWhoMarriedAgainIsNoLongerTheSpouse(t *testing.T) {
 		"Who is Hal married to?":  "",
 		"Who is Gus married to?":  "Fay",
 		"Who is Fay married to?":  "Gus",
+		"Who is married to Ana?":  "Carl",
+		"Who is married to Gus?":  "Fay",
 	})
 }
 
