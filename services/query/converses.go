@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
@@ -63,11 +64,10 @@ func conversesNamed(slots []*store.Slot) (since map[string]time.Time, keys []str
 
 // endConverses removes from the slots' symmetric relations each current value whose named subject's own slot of
 // that relation (among named, that subject's beliefs; their slots are resolved for the view v) holds, newer than
-// the value, a value that is not the slot's subject. It returns the values it removed by claim id, with the
-// claim that ended each.
-func endConverses(slots []*store.Slot, named []store.Belief, v store.View) map[string]*store.Belief {
+// the value, a value that is not the slot's subject.
+func endConverses(slots []*store.Slot, named []store.Belief, v store.View) {
 	if len(named) == 0 {
-		return nil
+		return
 	}
 	// The named subjects' current values of each symmetric relation.
 	current := map[[2]string][]*store.Belief{}
@@ -77,30 +77,17 @@ func endConverses(slots []*store.Slot, named []store.Belief, v store.View) map[s
 			current[id] = append(current[id], sl.Winners...)
 		}
 	}
-	ended := map[string]*store.Belief{}
 	for _, sl := range slots {
 		rel, ok := symmetricRelation(sl)
 		if !ok {
 			continue
 		}
-		kept := sl.Winners[:0:0]
-		for _, w := range sl.Winners {
-			var by *store.Belief
-			for _, z := range current[[2]string{canon.SubjectKey(w.Object), rel}] {
-				if canon.SubjectKey(z.Object) != sl.SubjectKey && store.Newer(z, w) {
-					by = z
-					break
-				}
-			}
-			if by != nil {
-				ended[w.ID] = by
-				continue
-			}
-			kept = append(kept, w)
-		}
-		sl.Winners = kept
+		sl.Winners = slices.DeleteFunc(slices.Clone(sl.Winners), func(w *store.Belief) bool {
+			return slices.ContainsFunc(current[[2]string{canon.SubjectKey(w.Object), rel}], func(z *store.Belief) bool {
+				return canon.SubjectKey(z.Object) != sl.SubjectKey && store.Newer(z, w)
+			})
+		})
 	}
-	return ended
 }
 
 // conversesOf loads, for the slots' symmetric relations, the beliefs of the subjects their current values name
