@@ -127,7 +127,6 @@ func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
 	f.add(fclaim{Subject: "Lena", Predicate: "sold", Object: "the Trek", Text: "Lena sold the Trek.", Accumulating: true, ValidFrom: day("2024-01-01")})
 	trek := f.add(fclaim{Subject: "Lena", Predicate: "bike", Object: "an old Trek", ValidFrom: day("2024-03-01")})
 
-	c := h.client("agent-a")
 	for _, tc := range []struct {
 		q          string
 		want, not  []string
@@ -139,24 +138,7 @@ func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
 		{"What car does Omar have?", []string{soldKia}, []string{kia}, "the sale, later the same day"},
 		{"What bike does Lena have?", []string{trek}, nil, "nothing: the sale came before"},
 	} {
-		sr, err := c.Search(context.Background(), "endings", api.SearchRequest{Query: tc.q, K: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]bool{}
-		for _, cl := range sr.Claims {
-			got[cl.ID] = true
-		}
-		for _, id := range tc.want {
-			if !got[id] {
-				t.Errorf("%q (%s): %s missing from\n%s", tc.q, tc.whatEndsIt, f.byID[id].Text, sr.Context)
-			}
-		}
-		for _, id := range tc.not {
-			if got[id] {
-				t.Errorf("%q (%s): %s given as current in\n%s", tc.q, tc.whatEndsIt, f.byID[id].Text, sr.Context)
-			}
-		}
+		f.checkSearch("agent-a", api.SearchRequest{Query: tc.q, K: 10}, tc.want, tc.not, tc.whatEndsIt)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/client"
 	"github.com/mneme-ai/mneme/pkg/embedding/embeddingtest"
@@ -214,6 +215,30 @@ func (f *fixture) dispute(at time.Time, ids ...string) {
 // corroborate adds an independent source to a claim.
 func (f *fixture) corroborate(id, source string, at time.Time) {
 	f.exec(`INSERT INTO corroborations (claim_id, source, via_claim_id, recorded_at) VALUES ($1,$2,$1,$3)`, id, source, at)
+}
+
+// checkSearch searches f's workspace as agent and checks that the claims want are among the results and the
+// claims not are not; why says what decides it (for the failure message).
+func (f *fixture) checkSearch(agent string, req api.SearchRequest, want, not []string, why string) {
+	f.h.t.Helper()
+	sr, err := f.h.client(agent).Search(context.Background(), f.ws, req)
+	if err != nil {
+		f.h.t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, cl := range sr.Claims {
+		got[cl.ID] = true
+	}
+	for _, id := range want {
+		if !got[id] {
+			f.h.t.Errorf("%q (%s): %s missing from\n%s", req.Query, why, f.byID[id].Text, sr.Context)
+		}
+	}
+	for _, id := range not {
+		if got[id] {
+			f.h.t.Errorf("%q (%s): %s given as current in\n%s", req.Query, why, f.byID[id].Text, sr.Context)
+		}
+	}
 }
 
 func (f *fixture) String() string { return fmt.Sprintf("fixture(%s)", f.ws) }
