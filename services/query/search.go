@@ -219,6 +219,16 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 	denseShort := false
 	var denseArgs pgx.NamedArgs
 	b1 := &pgx.Batch{}
+	// The names first, before the settings: a key is looked up by the same plan whatever the workspace's size,
+	// so this statement may keep a cached generic plan rather than be planned again on every search.
+	if len(keys) > 0 {
+		sql, a := store.KnownSubjectsSQL(v, keys)
+		b1.Queue(sql, a).Query(func(rows pgx.Rows) error {
+			k, err := store.ScanKnownSubjects(rows)
+			known = k
+			return err
+		})
+	}
 	b1.Queue(searchSettingsSQL, fmt.Sprint(s.cfg.EfSearch)).Exec(func(pgconn.CommandTag) error { return nil })
 	if qvec != nil {
 		denseArgs = v.Args()
@@ -249,14 +259,6 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 		b1.Queue(lexicalSQL(v), lexicalArgs(v, strings.Join(terms, " "), n)).Query(func(rows pgx.Rows) error {
 			ids, err := scanIDs(rows)
 			lexicalIDs = ids
-			return err
-		})
-	}
-	if len(keys) > 0 {
-		sql, a := store.KnownSubjectsSQL(v, keys)
-		b1.Queue(sql, a).Query(func(rows pgx.Rows) error {
-			k, err := store.ScanKnownSubjects(rows)
-			known = k
 			return err
 		})
 	}
