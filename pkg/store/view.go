@@ -144,12 +144,20 @@ func (v View) Where() string {
 }
 
 // BeliefColumns are the columns of a Belief, over claims c and claim_versions v, in ScanBelief's order.
-const BeliefColumns = `c.id::text, c.text, c.subject, c.subject_key, c.predicate, c.predicate_key, c.slot_key,
-	c.object, c.object_key, c.functional, c.scope, c.owner_agent, c.confidence::float8, c.sequence,
-	v.status, v.valid_from, v.valid_to, v.recorded_at, v.retired_at, v.version, v.decision_id::text,
+const BeliefColumns = beliefOwnColumns + `,
 	` + CorroborationCount + `,
 	ARRAY(SELECT s.claim_id::text FROM supersedes s WHERE s.superseded_id = c.id ORDER BY s.claim_id), c.negated,
 	` + supportConfidence
+
+// BareBeliefColumns are BeliefColumns without what supports a claim, which costs three subqueries a row:
+// Corroborations is 0, SupersededBy empty and SupportConfidence the claim's own confidence. For a read that only
+// ranks or picks claims, and reads those it keeps again in full.
+const BareBeliefColumns = beliefOwnColumns + `, 0, '{}'::text[], c.negated, c.confidence::float8`
+
+// beliefOwnColumns are the columns of a Belief read from its claim and belief version rows alone.
+const beliefOwnColumns = `c.id::text, c.text, c.subject, c.subject_key, c.predicate, c.predicate_key, c.slot_key,
+	c.object, c.object_key, c.functional, c.scope, c.owner_agent, c.confidence::float8, c.sequence,
+	v.status, v.valid_from, v.valid_to, v.recorded_at, v.retired_at, v.version, v.decision_id::text`
 
 // CorroborationCount counts the distinct agents among the corroborating sources of claim c. The reconciler
 // keys a source by its agent ("agent:<id>"); projections written before that rule keyed it by agent and turn
@@ -252,10 +260,20 @@ func ClaimsBySubjects(ctx context.Context, q Querier, v View, keys []string, lim
 // ClaimsBySubjectsSQL is ClaimsBySubjects' statement, for a caller that batches it. With model not empty each
 // belief also carries the predicate phrase embedding of its own tier of that model (Belief.PredVec).
 func ClaimsBySubjectsSQL(v View, keys []string, limit int, model string) (string, pgx.NamedArgs) {
+	return claimsBySubjectsSQL(v, keys, limit, model, BeliefColumns)
+}
+
+// BareClaimsBySubjectsSQL is ClaimsBySubjectsSQL without the model's predicate embeddings and with
+// BareBeliefColumns: for ranking a subject's claims, not for presenting them.
+func BareClaimsBySubjectsSQL(v View, keys []string, limit int) (string, pgx.NamedArgs) {
+	return claimsBySubjectsSQL(v, keys, limit, "", BareBeliefColumns)
+}
+
+func claimsBySubjectsSQL(v View, keys []string, limit int, model, cols string) (string, pgx.NamedArgs) {
 	a := v.Args()
 	a["keys"] = keys
 	a["lim"] = limit
-	cols, join := BeliefColumns, ""
+	join := ""
 	if model != "" {
 		a["model"] = model
 		cols += `, sp.embedding::real[]`

@@ -286,7 +286,8 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 		})
 	}
 	if len(subjects) > 0 {
-		sql, a := store.ClaimsBySubjectsSQL(v, dedupe(subjects), subjectClaimsLimit, "")
+		// Only ranked here (rankSubjectClaims); the claims kept are read in full with their slots (assemble).
+		sql, a := store.BareClaimsBySubjectsSQL(v, dedupe(subjects), subjectClaimsLimit)
 		b2.Queue(sql, a).Query(func(rows pgx.Rows) error {
 			r, err := store.CollectBeliefs(rows)
 			subjRows = r
@@ -405,7 +406,10 @@ func denseSQL(v store.View, dim int, indexed bool) string {
 	if indexed && v.AsOf == nil && v.KnownAt == nil {
 		versions, where = "", v.Visible()
 	}
-	return `SELECT c.id::text, ` + expr + ` <=> @qvec::vector AS dist, c.subject_key, c.slot_key, c.functional
+	// The distance orders the rows and is not selected: for the index scan, selecting it computed it again
+	// for every row, reading each row's full-precision vector back from TOAST (the ordering is all the caller
+	// uses).
+	return `SELECT c.id::text, c.subject_key, c.slot_key, c.functional
 		FROM claim_vectors cv
 		JOIN claims c ON c.id = cv.claim_id
 		` + versions + `
@@ -427,9 +431,8 @@ func scanDense(rows pgx.Rows) ([]string, map[string]slotRef, error) {
 	refs := map[string]slotRef{}
 	for rows.Next() {
 		var id string
-		var dist float64
 		var r slotRef
-		if err := rows.Scan(&id, &dist, &r.subjectKey, &r.slotKey, &r.functional); err != nil {
+		if err := rows.Scan(&id, &r.subjectKey, &r.slotKey, &r.functional); err != nil {
 			return nil, nil, err
 		}
 		ids = append(ids, id)
