@@ -30,7 +30,7 @@ func denseOnly(t *testing.T, h *harness, ws, agent, question string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands, _, _, err := h.svc.retrieve(ctx, store.View{Workspace: ws, Agent: agent}, question, vecs[0], h.emb.Dim())
+	cands, _, _, err := h.svc.retrieve(ctx, store.View{Workspace: ws, Agent: agent}, question, nil, vecs[0], h.emb.Dim())
 	if err != nil {
 		t.Fatal(err)
 	}

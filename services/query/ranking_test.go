@@ -63,7 +63,7 @@ func TestSubjectModeNeedsThePredicate(t *testing.T) {
 	if len(ms) != 1 {
 		t.Fatalf("mentions = %+v, want Ann", ms)
 	}
-	got := rankSubjectClaims(q, ms, rows, 10)
+	got := rankSubjectClaims(analyzeQuestion(q), ms, rows, 10)
 	if len(got) != 1 || got[0] != "sister" {
 		t.Fatalf("subject mode = %v, want only [sister]", got)
 	}

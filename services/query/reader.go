@@ -136,7 +136,7 @@ const readerPrompt = `You answer a question from an agent's memory, using only t
 
 // read answers from the assembled context with the LLM reader. The deterministic hops, if any, go with it.
 func (s *Service) read(ctx context.Context, v store.View, question string, budget int, res *api.AnswerResponse) error {
-	sr, err := s.search(ctx, v, searchParams{query: question, k: s.cfg.DefaultK, budget: budget, history: asksAboutChange(question)})
+	sr, err := s.search(ctx, v, questionParams(question, s.cfg.DefaultK, budget, false))
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,18 @@ type searchParams struct {
 	// qvec is the query's embedding (nil when dense retrieval cannot run), of dimension dim.
 	qvec []float32
 	dim  int
+	// toks is the query read as a question (analyzeQuestion), when the caller has read it already; nil: read
+	// when needed. Tagging a question is a search's largest cost in Go after embedding it.
+	toks []qtok
+}
+
+// questionParams are the search parameters of a question. Read once, it says whether the question asks about
+// the past or how something changed ("before", "used to", "originally", "still", "in 2022": its time reading,
+// question.go), which asks for history, and it ranks the subjects' claims.
+func questionParams(query string, k, budget int, history bool) searchParams {
+	toks := analyzeQuestion(query)
+	return searchParams{query: query, k: k, budget: budget, toks: toks,
+		history: history || parseTokens(toks, nil).time.asksPast()}
 }
 
 func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
@@ -77,7 +89,7 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	p := searchParams{query: query, k: k, budget: budget, history: b.IncludeHistory || asksAboutChange(query)}
+	p := questionParams(query, k, budget, b.IncludeHistory)
 	v := store.View{Workspace: r.ws, Agent: r.agent, AsOf: asOf, KnownAt: knownAt, Quarantined: b.IncludeQuarantined}
 	res, err := s.search(r.ctx, v, p)
 	if err != nil {
@@ -171,7 +183,7 @@ func (s *Service) search(ctx context.Context, v store.View, p searchParams) (*se
 	}
 	t0 := time.Now()
 	p.qvec, p.dim = qvec, dim
-	cands, refs, tm, err := s.retrieve(ctx, v, p.query, qvec, dim)
+	cands, refs, tm, err := s.retrieve(ctx, v, p.query, p.toks, qvec, dim)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +206,7 @@ func (s *Service) search(ctx context.Context, v store.View, p searchParams) (*se
 // subject or the precise lexical query found too little, counts how common the words outside the names are;
 // the third is then the bounded any-term lexical query. The transaction's settings (searchSettingsSQL) plan
 // every statement for its workspace and tune the HNSW scan.
-func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec []float32, dim int) ([]candidate, map[string]slotRef, *timing, error) {
+func (s *Service) retrieve(ctx context.Context, v store.View, query string, toks []qtok, qvec []float32, dim int) ([]candidate, map[string]slotRef, *timing, error) {
 	tm := &timing{}
 	n := s.cfg.Candidates
 	keys, spans := ngramKeys(query)
@@ -348,7 +360,10 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, qvec
 			lexicalIDs = append(lexicalIDs, id)
 		}
 	}
-	subjectIDs := rankSubjectClaims(query, ms, subjRows, n)
+	if toks == nil && len(subjRows) > 0 {
+		toks = analyzeQuestion(query)
+	}
+	subjectIDs := rankSubjectClaims(toks, ms, subjRows, n)
 	return fuse(s.cfg.RRFK, denseIDs, lexicalIDs, subjectIDs), refs, tm, nil
 }
 
@@ -567,13 +582,12 @@ func mentionsOf(keys []string, spans map[string][2]int, known map[string][]strin
 
 // rankSubjectClaims is the third mode: the claims of the mentioned subjects whose relation is one the
 // question asks about (its relation units, read from each mention: question.go), ranked by how well they
-// match, then newest first.
-func rankSubjectClaims(query string, ms []mention, rows []store.Belief, n int) []string {
+// match, then newest first. toks is the question as analyzeQuestion reads it.
+func rankSubjectClaims(toks []qtok, ms []mention, rows []store.Belief, n int) []string {
 	type scored struct {
 		score float64
 		row   *store.Belief
 	}
-	toks := analyzeQuestion(query)
 	parses := make([]*questionParse, len(ms))
 	for i := range ms {
 		parses[i] = readQuestion(toks, &ms[i])
@@ -972,8 +986,9 @@ func (s *Service) budget(items []item, k, budget int) ([]item, string, int) {
 		for _, it := range out {
 			flat = append(flat, renderLine(it, "", ""))
 		}
-		if fctx := strings.Join(flat, "\n"); s.tok.Count(fctx) < n {
-			return out, fctx, s.tok.Count(fctx)
+		fctx := strings.Join(flat, "\n")
+		if fn := s.tok.Count(fctx); fn < n {
+			return out, fctx, fn
 		}
 	}
 	return out, ctx, n

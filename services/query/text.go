@@ -144,10 +144,6 @@ func trimQuestionPunct(s string) string {
 	return strings.Trim(s, "?!.,;:\"'“”‘’()[]")
 }
 
-// asksAboutChange reports whether the question asks about the past or how something changed ("before",
-// "used to", "originally", "still", "in 2022"): its time reading (question.go).
-func asksAboutChange(q string) bool { return parseQuestion(q, nil).time.asksPast() }
-
 // lexicalTerms turns arbitrary text into terms for websearch_to_tsquery: words of letters and digits only
 // (so no operator or quote in the caller's text can change the query's meaning), stopwords and the words
 // "or"/"and" dropped, at most maxLexicalTerms terms.
