@@ -82,6 +82,20 @@ func (e *Error) Is(target error) bool {
 	return false
 }
 
+// MaxIdleConnsPerHost is how many idle connections to a deployment the default HTTP client keeps for reuse.
+// Go's default transport keeps two, so a client making more requests at once than that — an agent platform's
+// workers sharing one Client — closed the others after each request and dialled again for the next, paying a
+// TCP handshake and a new server connection per call on both sides.
+const MaxIdleConnsPerHost = 64
+
+// defaultHTTP is the HTTP client of a Client without WithHTTPClient: Go's default transport (proxy from the
+// environment, dial and TLS timeouts, HTTP/2) keeping MaxIdleConnsPerHost idle connections per host.
+var defaultHTTP = func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = MaxIdleConnsPerHost
+	return &http.Client{Transport: t}
+}()
+
 // Client calls one Mneme deployment as one agent. It is safe for concurrent use.
 type Client struct {
 	base    *url.URL
@@ -97,7 +111,8 @@ type Option func(*Client)
 // WithKey sends "Authorization: Bearer <key>" (a workspace key; required outside development mode).
 func WithKey(key string) Option { return func(c *Client) { c.key = key } }
 
-// WithHTTPClient sets the underlying HTTP client (transport, proxies, TLS).
+// WithHTTPClient sets the underlying HTTP client (transport, proxies, TLS); the default keeps
+// MaxIdleConnsPerHost idle connections per host.
 func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
 
 // WithTimeout bounds each request (default DefaultTimeout); 0 leaves requests bounded only by their context.
@@ -112,7 +127,7 @@ func New(baseURL, agent string, opts ...Option) (*Client, error) {
 	if agent == "" {
 		return nil, errors.New("mneme: agent is required (it is sent as " + api.HeaderAgent + ")")
 	}
-	c := &Client{base: u, agent: agent, http: http.DefaultClient, timeout: DefaultTimeout}
+	c := &Client{base: u, agent: agent, http: defaultHTTP, timeout: DefaultTimeout}
 	for _, o := range opts {
 		o(c)
 	}

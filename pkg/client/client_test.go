@@ -3,8 +3,11 @@ package client
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,5 +80,49 @@ func TestNewValidates(t *testing.T) {
 	}
 	if _, err := New("http://x", ""); err == nil {
 		t.Error("empty agent accepted")
+	}
+}
+
+// Sixteen workers sharing one Client, each calling again as soon as it is answered, keep their sixteen
+// connections: after the first round no request dials a new one (Go's default transport keeps two idle
+// connections per host and dialled again for most of the others' calls).
+func TestConcurrentCallsReuseConnections(t *testing.T) {
+	var dialled atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		api.WriteJSON(w, http.StatusOK, api.SearchResponse{})
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			dialled.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	c, err := New(srv.URL, "agent-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers, rounds = 16, 20
+	round := func() {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				if _, err := c.Search(context.Background(), "team", api.SearchRequest{Query: "q"}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	round()
+	first := dialled.Load()
+	if first > workers {
+		t.Fatalf("first round dialled %d connections for %d requests", first, workers)
+	}
+	for range rounds {
+		round()
+	}
+	if more := dialled.Load() - first; more != 0 {
+		t.Errorf("%d rounds of %d concurrent requests dialled %d new connections after the first round; want 0", rounds, workers, more)
 	}
 }
