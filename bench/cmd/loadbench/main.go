@@ -613,7 +613,12 @@ func runTopology(ctx context.Context, c config, topology string) (_ topologyResu
 	defer sys.db.Close()
 
 	gen := newGenerator(1)
-	ld := &loader{sys: sys, gen: gen, k: c.k, client: &http.Client{Timeout: 2 * time.Minute}}
+	// Each writer and searcher keeps its own connection, as an agent platform's workers do: Go's default
+	// transport keeps two idle connections per host, and the others dialled again for most requests (a TCP
+	// handshake and a new server connection each, on the machine being measured).
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = c.writers + c.searchers
+	ld := &loader{sys: sys, gen: gen, k: c.k, client: &http.Client{Timeout: 2 * time.Minute, Transport: tr}}
 
 	// 1. Seed, and wait for it, so the idle searches have something to find.
 	began := time.Now()
