@@ -15,10 +15,10 @@ const contradictionPartnersMax = 2
 // withContradictions co-surfaces contradiction links (a negated claim and the positive claims it contradicts,
 // recorded by the reconciler in the contradictions table): every assembled claim lists its visible partners in
 // Contradicts, and its partners follow it right away — pulled forward when they were further down, loaded when
-// retrieval did not find them — marked as linked so they travel with it through the budget. Partners come in the
-// order of what the question asked: those retrieval ranked (cands) by their fused score, then the others by
-// their similarity to the question, then to the claim, so of a negation's several partners the one the question
-// is about is shown. A partner the view
+// retrieval did not find them — marked as linked so they travel with it through the budget. Partners that were
+// said before the negation they are linked with come first (changedSince), then in the order of what the
+// question asked: those retrieval ranked (cands) by their fused score, then the others by their similarity to
+// the question, then to the claim, so of a negation's several partners the one the question is about is shown. A partner the view
 // cannot see (another agent's private claim, or not believed at the view's times) is never loaded, listed or
 // shown.
 func (s *Service) withContradictions(ctx context.Context, v store.View, p searchParams, items []item, cands []candidate) ([]item, error) {
@@ -83,6 +83,9 @@ func (s *Service) withContradictions(ctx context.Context, v store.View, p search
 		if len(r.Contradicts) > 1 {
 			id := r.ID
 			slices.SortFunc(r.Contradicts, func(x, y string) int {
+				if c := cmp.Compare(changedSince(r, have[x]), changedSince(r, have[y])); c != 0 {
+					return c
+				}
 				if c := cmp.Compare(retrieved[y], retrieved[x]); c != 0 {
 					return c
 				}
@@ -127,6 +130,22 @@ func (s *Service) withContradictions(ctx context.Context, v store.View, p search
 		}
 	}
 	return out, nil
+}
+
+// changedSince orders a claim's contradiction partners (0 first): 1 when the pair reads as a change rather than
+// a contradiction — the positive statement was made after the negative one ("I have never used Docker", then a
+// week later "I'm using Docker for the tests"): someone who had never done a thing may start doing it, while a
+// "never" said after a positive statement denies what was said before. Both stay linked and listed; the
+// partners shown first are those the two statements cannot both have been true of.
+func changedSince(r, partner *store.Belief) int {
+	neg, pos := r, partner
+	if !neg.Negated {
+		neg, pos = partner, r
+	}
+	if neg.Negated && !pos.Negated && pos.ValidFrom.After(neg.ValidFrom) {
+		return 1
+	}
+	return 0
 }
 
 // querySimilarity returns the cosine similarity of the question to each linked claim in have (none without a

@@ -110,3 +110,43 @@ func TestContradictionWithAReplacedStatement(t *testing.T) {
 		t.Fatalf("conflicts do not name each other: %v", conflicts)
 	}
 }
+
+// Of a never-statement's several contradicting statements, the one said before it is shown first: "User has
+// never used Bootstrap components" denies what the user said on 1 March, while what they said in May, after
+// it, reads as a change (they started using it) — even when the later statements are nearer the question.
+func TestContradictionShowsTheStatementTheNegationDenies(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("web")
+	before := f.add(fclaim{Subject: "User", Predicate: "sets up", Accumulating: true, Object: "a portfolio with Bootstrap",
+		Text: "User is setting up a portfolio site with Bootstrap.", ValidFrom: day("2024-03-01"), Seq: seq(1)})
+	never := f.add(fclaim{Subject: "User", Predicate: "used", Accumulating: true, Object: "Bootstrap components",
+		Text: "User has never used any Bootstrap components.", ValidFrom: day("2024-04-01"), Seq: seq(2)})
+	later1 := f.add(fclaim{Subject: "User", Predicate: "uses", Accumulating: true, Object: "Bootstrap components in the navbar",
+		Text: "User has used Bootstrap components in the navbar.", ValidFrom: day("2024-05-01"), Seq: seq(3)})
+	later2 := f.add(fclaim{Subject: "User", Predicate: "uses", Accumulating: true, Object: "Bootstrap components for the modal",
+		Text: "User has used Bootstrap components for the modal.", ValidFrom: day("2024-05-10"), Seq: seq(4)})
+	f.exec(`UPDATE claims SET negated = true, slot_key = 'not:' || slot_key WHERE id = $1`, never)
+	for _, p := range []string{before, later1, later2} {
+		d := f.decision(canon.SubjectKey("User"), "used", "negation", "contradiction", []string{p, never}, "", nil, day("2024-05-10"))
+		a, b := p, never
+		if b < a {
+			a, b = b, a
+		}
+		f.exec(`INSERT INTO contradictions (claim_a, claim_b, workspace_id, subject_key, method, similarity, decision_id, recorded_at)
+			VALUES ($1,$2,$3,$4,'negation',0.7,$5,$6)`, a, b, "web", canon.SubjectKey("User"), d, day("2024-05-10"))
+	}
+
+	// k = 1: the search finds the never-statement, and its partners are brought in by the link alone.
+	res, err := h.client("agent-a").Search(context.Background(), "web",
+		api.SearchRequest{Query: "Has user never used any Bootstrap components?", K: 1, TokenBudget: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Context, "never used any Bootstrap") || !strings.Contains(res.Context, "setting up a portfolio site") {
+		t.Fatalf("want the never-statement and the statement it denies, said before it:\n%s", res.Context)
+	}
+	if strings.Index(res.Context, "setting up a portfolio site") > strings.Index(res.Context, "used Bootstrap components in the navbar") &&
+		strings.Contains(res.Context, "used Bootstrap components in the navbar") {
+		t.Fatalf("a statement made after the never-statement comes before the one it denies:\n%s", res.Context)
+	}
+}
