@@ -108,6 +108,9 @@ func LoadBEAM(dir string) (*Dataset, error) {
 	return d, nil
 }
 
+// beamUser is the role and speaker of a chat's user messages, and the asker of its probing questions.
+const beamUser = "user"
+
 // beamEpoch dates messages of a chat whose batches carry no time anchor.
 var beamEpoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -157,7 +160,7 @@ func loadBEAMChat(id, path string) (*Conversation, error) {
 				seq++
 				role := m.Role
 				if role != "assistant" {
-					role = "user"
+					role = beamUser
 				}
 				s.Turns = append(s.Turns, Turn{
 					ID: strconv.FormatInt(*m.ID, 10), Speaker: role, Role: role,
@@ -204,6 +207,9 @@ func loadBEAMProbes(convID, path string) ([]*Question, error) {
 				ID: fmt.Sprintf("beam-%s-%s-%d", convID, ability, i), ConversationID: convID,
 				Text: p.Question, Category: ability, Rubric: p.Rubric,
 				Abstention: ability == AbilityAbstention,
+				// BEAM's questions are the chat's user asking about themselves ("Have I…", "my project"): their
+				// "I" and "my" are the speaker the user's messages are sent as.
+				Asker: beamUser,
 			}
 			for _, g := range []string{rawAnswer(p.Answer), p.IdealAnswer, p.IdealResponse, p.IdealSummary, p.ExpectedCompliance} {
 				if g != "" {

@@ -222,6 +222,11 @@ func TestLoadBEAMShipped(t *testing.T) {
 	if cr == nil || !slices.Equal(cr.EvidenceGroups["first_statement"], []string{"58"}) || !slices.Equal(cr.EvidenceGroups["second_statement"], []string{"24"}) {
 		t.Fatalf("contradiction_resolution: %+v", cr)
 	}
+	// The probing questions are the user's ("What is the average response time of the dashboard API?", "Have I
+	// worked with Flask routes…?"): their asker is the speaker the user's messages are sent as.
+	if ku.Asker != "user" || cr.Asker != "user" || turns[0].Speaker != "user" {
+		t.Fatalf("askers %q, %q; the user's speaker %q", ku.Asker, cr.Asker, turns[0].Speaker)
+	}
 	if !strings.Contains(ku.Golds[0], "250ms") || len(ku.Rubric) == 0 {
 		t.Fatalf("knowledge_update gold/rubric: %v %v", ku.Golds, ku.Rubric)
 	}
