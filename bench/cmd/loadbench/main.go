@@ -971,7 +971,6 @@ func (l *loader) post(ctx context.Context, url string, body []byte, want int) er
 	return nil
 }
 
-// turnsQuery counts the given turns that have at least one claim in the projection.
 // projected follows which turns have claims in the projection, reading each claim once. Claims are never
 // updated, and each partition's are written in the order of their position in the claims log (one owner per
 // partition, its batches in order), so each poll reads only the claims past the highest position already read
