@@ -212,6 +212,17 @@ func (f *fixture) dispute(at time.Time, ids ...string) {
 	}
 }
 
+// contradict records a contradiction link between claims x and y of subjectKey (stored in id order, as the
+// reconciler writes it), made by decision at at.
+func (f *fixture) contradict(x, y, subjectKey string, similarity float64, decision string, at time.Time) {
+	f.h.t.Helper()
+	if y < x {
+		x, y = y, x
+	}
+	f.exec(`INSERT INTO contradictions (claim_a, claim_b, workspace_id, subject_key, method, similarity, decision_id, recorded_at)
+		VALUES ($1,$2,$3,$4,'negation',$5,$6,$7)`, x, y, f.ws, subjectKey, similarity, decision, at)
+}
+
 // corroborate adds an independent source to a claim.
 func (f *fixture) corroborate(id, source string, at time.Time) {
 	f.exec(`INSERT INTO corroborations (claim_id, source, via_claim_id, recorded_at) VALUES ($1,$2,$1,$3)`, id, source, at)

@@ -78,12 +78,7 @@ func TestContradictionWithAReplacedStatement(t *testing.T) {
 	never := f.add(fclaim{Subject: "User", Predicate: "implemented", Accumulating: true, Object: "Bootstrap components",
 		Text: "User has never implemented any Bootstrap components.", ValidFrom: day("2024-04-01"), Seq: seq(3)})
 	d := f.decision(canon.SubjectKey("User"), "implemented", "negation", "contradiction", []string{setup, never}, "", nil, day("2024-04-01"))
-	a, b := setup, never
-	if b < a {
-		a, b = b, a
-	}
-	f.exec(`INSERT INTO contradictions (claim_a, claim_b, workspace_id, subject_key, method, similarity, decision_id, recorded_at)
-		VALUES ($1,$2,$3,$4,'negation',0.8,$5,$6)`, a, b, "web", canon.SubjectKey("User"), d, day("2024-04-01"))
+	f.contradict(setup, never, canon.SubjectKey("User"), 0.8, d, day("2024-04-01"))
 
 	res, err := h.client("agent-a").Search(context.Background(), "web",
 		api.SearchRequest{Query: "Have I ever implemented Bootstrap components?", TokenBudget: 500})
@@ -128,12 +123,7 @@ func TestContradictionShowsTheStatementTheNegationDenies(t *testing.T) {
 	f.exec(`UPDATE claims SET negated = true, slot_key = 'not:' || slot_key WHERE id = $1`, never)
 	for _, p := range []string{before, later1, later2} {
 		d := f.decision(canon.SubjectKey("User"), "used", "negation", "contradiction", []string{p, never}, "", nil, day("2024-05-10"))
-		a, b := p, never
-		if b < a {
-			a, b = b, a
-		}
-		f.exec(`INSERT INTO contradictions (claim_a, claim_b, workspace_id, subject_key, method, similarity, decision_id, recorded_at)
-			VALUES ($1,$2,$3,$4,'negation',0.7,$5,$6)`, a, b, "web", canon.SubjectKey("User"), d, day("2024-05-10"))
+		f.contradict(p, never, canon.SubjectKey("User"), 0.7, d, day("2024-05-10"))
 	}
 
 	// k = 1: the search finds the never-statement, and its partners are brought in by the link alone.
