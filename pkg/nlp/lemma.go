@@ -404,3 +404,23 @@ func AgentNoun(base string) string {
 	}
 	return ""
 }
+
+// irregularParticipleOf maps an irregular verb's base form to its past participle (the first alternative of
+// irregularTable's third column: "write" → "written", "buy" → "bought").
+var irregularParticipleOf = func() map[string]string {
+	m := map[string]string{}
+	for _, row := range strings.Split(strings.TrimSpace(irregularTable), "\n") {
+		f := strings.Fields(row)
+		m[f[0]] = strings.Split(f[len(f)-1], "/")[0]
+	}
+	return m
+}()
+
+// PastParticiple is the past participle of a base form: an irregular verb's from the table of irregular verbs
+// ("write" → "written"), else the regular -ed form ("order" → "ordered", "stop" → "stopped").
+func PastParticiple(base string) string {
+	if p, ok := irregularParticipleOf[base]; ok {
+		return p
+	}
+	return PastRegular(base)
+}

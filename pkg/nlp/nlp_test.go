@@ -106,3 +106,12 @@ func TestInflection(t *testing.T) {
 		}
 	}
 }
+
+func TestPastParticiple(t *testing.T) {
+	for base, want := range map[string]string{"write": "written", "buy": "bought", "read": "read", "eat": "eaten",
+		"order": "ordered", "complete": "completed", "submit": "submitted", "plan": "planned", "carry": "carried"} {
+		if got := PastParticiple(base); got != want {
+			t.Errorf("PastParticiple(%s) = %s, want %s", base, got, want)
+		}
+	}
+}
