@@ -47,7 +47,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.9.0"
+	Version = "2.10.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -160,6 +160,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 	var out []extract.Claim
 	seen := map[string]bool{}
 	add := func(c extract.Claim) {
+		c = countKeyed(c)
 		// The sequence is part of the identity: a fact list may repeat a fact after overriding it, and the
 		// repetition is what makes it current again.
 		k := c.SubjectKey + "\x00" + c.PredicateKey + "\x00" + canon.ObjectKey(c.Object) + "\x00" + seqKey(c.Sequence)

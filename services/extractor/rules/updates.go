@@ -93,7 +93,12 @@ func matchUpdate(clause string, dates []when) (spec, bool) {
 		return spec{}, false
 	}
 	// A value that was moved, raised or cut to something new has one value at a time.
-	return spec{predicate: attr, object: obj, confidence: confFirst, change: true}, true
+	s := spec{predicate: attr, object: obj, confidence: confFirst, change: true}
+	if key, ok := countAttributeKey(attr); ok {
+		// "the number of cupcakes ordered went up to 30": the count a statement of the things gave (counts.go).
+		s.key = key
+	}
+	return s, true
 }
 
 // matchNewValue finds "the new X of Y" inside a clause.
