@@ -42,6 +42,13 @@ func TestConversationalUpdates(t *testing.T) {
 			Content: "My brother works at Deloitte."},
 		{TurnID: "b3", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
 			Content: "My brother quit Deloitte and joined KPMG."},
+		// A count restated as the count: the number ordered changes, the number baked does not.
+		{TurnID: "a4", SessionID: "jan", Role: "user", Speaker: "Kim", OccurredAt: at("2024-01-10"),
+			Content: "I ordered 24 cupcakes."},
+		{TurnID: "a5", SessionID: "jan", Role: "user", Speaker: "Kim", OccurredAt: at("2024-01-10"),
+			Content: "I baked 12 cupcakes."},
+		{TurnID: "b4", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
+			Content: "Update: I've ordered 30 cupcakes."},
 	}
 	if _, err := c.Turns(ctx, "family", api.TurnsRequest{Turns: turns}); err != nil {
 		t.Fatal(err)
@@ -103,6 +110,34 @@ func TestConversationalUpdates(t *testing.T) {
 		if !found {
 			t.Errorf("cat %s is not current after the move: %+v", name, cats.Claims)
 		}
+	}
+	// The restated count replaced the first one; the count of another verb stayed.
+	var cakes *api.SearchResponse
+	eventually(t, 2*time.Minute, "the cupcake counts in the projection", func() bool {
+		cakes, err = c.Search(ctx, "family", api.SearchRequest{Query: "How many cupcakes did Kim order or bake?", IncludeHistory: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hasObject(*cakes, "30 cupcakes") && hasObject(*cakes, "24 cupcakes") && hasObject(*cakes, "12 cupcakes")
+	})
+	for _, cl := range cakes.Claims {
+		current := cl.Status == "active"
+		switch cl.Object {
+		case "24 cupcakes":
+			if current {
+				t.Errorf("the first count of cupcakes ordered is still current: %+v", cl)
+			}
+		case "30 cupcakes", "12 cupcakes":
+			if !current {
+				t.Errorf("count %q is not current: %+v", cl.Object, cl)
+			}
+		}
+	}
+	if got := answer("How many cupcakes did Kim order?"); got != "30 cupcakes" {
+		t.Errorf("How many cupcakes did Kim order? = %q, want 30 cupcakes", got)
+	}
+	if got := answer("How many cupcakes did Kim bake?"); got != "12 cupcakes" {
+		t.Errorf("How many cupcakes did Kim bake? = %q, want 12 cupcakes", got)
 	}
 	home, err := c.Search(ctx, "family", api.SearchRequest{Query: "Where does Kim live?"})
 	if err != nil {

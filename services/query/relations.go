@@ -147,8 +147,15 @@ func relationOf(c *store.Belief) claimRelation {
 	for _, w := range splitWords(c.Predicate) {
 		add(&r.words, w)
 	}
+	keyWords := &r.words
+	if strings.HasPrefix(c.PredicateKey, countKeyPrefix) {
+		// A count's key ("number_of_cupcake_ordered", the extractor's counts) names the things counted beside
+		// its verb; the things are what a question about it names as the kind of answer ("How many cupcakes
+		// did …"), not its relation, so they weigh as the sentence's words do.
+		keyWords = &r.residual
+	}
 	for _, w := range strings.Split(c.PredicateKey, "_") {
-		add(&r.words, w)
+		add(keyWords, w)
 	}
 	// The slot's key is weaker evidence, like the sentence: the slot a claim was filed in may name more of the
 	// relation than its predicate ("dentist" in the slot dentist_appointment of an "appointment").
@@ -160,6 +167,9 @@ func relationOf(c *store.Belief) claimRelation {
 	}
 	return r
 }
+
+// countKeyPrefix starts the relation key of a count of things (services/extractor/rules/counts.go).
+const countKeyPrefix = "number_of_"
 
 // Weights of the ways a claim's relation can match a unit.
 const (
