@@ -400,9 +400,21 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 			clause, cue = bare, true
 		}
 	}
+	text := ""
+	if !numbered {
+		if present, ok := startedState(clause); ok {
+			// "I just started working at Google": the state begun holds now. Whether it replaces another is the
+			// relation's (where one works, yes; what one learns, no). The claims keep the sentence as said.
+			text = thirdPersonText(replaceDates(clause, findDates(clause, tc.ref)), tc.speaker)
+			clause = present
+		}
+	}
 	dates := findDates(clause, tc.ref)
 	for _, s := range e.specs(*tc, clause, dates, numbered, first) {
 		s.change = s.change || cue
+		if text != "" && s.text == "" {
+			s.text = text
+		}
 		c := e.claim(*tc, s, clause, dates, seq)
 		if numbered {
 			// A list of facts keeps its objects whole: titles hold "and" and commas.
@@ -437,6 +449,28 @@ var reAtName = regexp.MustCompile(`\b(?:is|am|are|'s|'m|'re)\s+(?:still\s+)?at\s
 // used to drink coffee"), with the word before it: after a form of "be" or "get" it is the adjective "used
 // to" ("I'm used to the noise", "it is used to make paper"), not the habitual.
 var reUsedTo = regexp.MustCompile(`(?i)(?:^|(\pL+)\s+)used\s+to\s+(\pL+)\b`)
+
+// reStartedGerund is the speaker starting a state or an activity, said with an aspectual verb and the gerund
+// ("I just started working at Google", "we've begun renting in Leeds", "This year I started living alone"):
+// the pronoun (group 1) and the gerund (group 2).
+var reStartedGerund = regexp.MustCompile(`(?:^|\s)(I|[Ww]e)\s+(?:(?:have|'ve|had|'d)\s+)?(?:(?:just|recently|finally|officially|now|already)\s+)*(?:started|start|began|begun|commenced)\s+(\pL+ing)\b`)
+
+// startedState rewrites a clause in which the speaker starts a state or an activity as the present statement of
+// it ("I just started working at Google" → "I work at Google"), which the first-person readings read; the
+// open readings already read an aspectual verb of a third person ("Emma started working at Google"). ok is
+// false when the clause has none.
+func startedState(clause string) (string, bool) {
+	m := reStartedGerund.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return "", false
+	}
+	gerund := clause[m[4]:m[5]]
+	base := nlp.VerbLemma(gerund)
+	if base == strings.ToLower(gerund) {
+		return "", false // "I started something": no verb's gerund
+	}
+	return clause[:m[2]] + clause[m[2]:m[3]] + " " + base + clause[m[5]:], true
+}
 
 // usedToPresent rewrites a clause in the past habitual as the present statement it says no longer holds
 // ("Oskar used to live in Oslo" → "Oskar lives in Oslo"), for the clause readers; ok is false when the clause
@@ -949,7 +983,11 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		}
 	}
 	// "Now I'm going to ...", "After my last run, I saw ...": match from the subject.
-	if m := reLeadIn.FindStringSubmatchIndex(clause); m != nil && m[2] > 0 {
+	m := reLeadIn.FindStringSubmatchIndex(clause)
+	if m == nil {
+		m = reFrontedPhrase.FindStringSubmatchIndex(clause)
+	}
+	if m != nil && m[2] > 0 {
 		cut := m[2]
 		clause = clause[cut:]
 		dates = shiftDates(dates, cut, 0)
@@ -1825,7 +1863,12 @@ var (
 	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+,?\s+([A-Z][a-z]+\s)`)
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
 	reLeadIn = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+|(?i:after|before|since|during)\s+(?i:the|a|an|my|our|this|that|last)\s+[a-z-]+(?:\s+[a-z-]+)?\s+|(?i:for|after|before|during|since)\s+(?i:my|our)\s+[^,]{1,50}?\s)((?:I|we)\s|I'm\s|(?i:we're)\s)`)
-	reFave   = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s|(?:has|have)\s+(?:now\s+)?become|became)\s+(?:definitely\s+|totally\s+|really\s+|still\s+|now\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s+(?:lately|now|these\s+days|nowadays|recently|this\s+year))?(?:\s*,.*)?$`)
+	// reFrontedPhrase is a prepositional phrase fronted without a comma before the speaker as subject ("For the
+	// school fair I ordered …", "On weekends I work …"): a capital "I" or a "we" after the phrase starts the
+	// clause. It is read only in a clause without a later comma, where "In the city I live in, rents are high"
+	// would take the phrase's relative clause for the statement.
+	reFrontedPhrase = regexp.MustCompile(`^(?i:for|after|before|during|since|on|at|in|over|by|with|from|through)\s+[^,]{1,50}?\s((?:I|we)\s|I'm\s|(?i:we're)\s)[^,]*$`)
+	reFave          = regexp.MustCompile(`^(.{1,60}?)\s+(?:is|was|are|'s|(?:has|have)\s+(?:now\s+)?become|became)\s+(?:definitely\s+|totally\s+|really\s+|still\s+|now\s+)?(?i:my|our)\s+(?:all-time\s+|absolute\s+|top\s+)?(?i:fave|favou?rite)(?:\s+([a-z][a-z\s-]{1,25}?))?(?:\s+(?:lately|now|these\s+days|nowadays|recently|this\s+year))?(?:\s*,.*)?$`)
 	// reTrailingName is a name at the end of a phrase ("My brother Eli", "Samantha"): capitalized words with
 	// lower-case letters ("GF" is no name).
 	reTrailingName = regexp.MustCompile(`\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)*$`)

@@ -77,9 +77,10 @@ func expand(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-var discourse = regexp.MustCompile(`(?i)^(?:(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:-]*|[\s,!.:-]+))+`)
+var discourse = regexp.MustCompile(`(?i)^(?:(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:-]*|[\s,!.:-]+))+`)
 
-// stripDiscourse drops leading interjections and discourse markers ("Yeah, ", "By the way, ", "Wow, Mel! "). A
+// stripDiscourse drops leading interjections and discourse markers ("Yeah, ", "By the way, ", "Wow, Mel! ") and
+// the adverbials of "until now" ("So far I've …", which the perfect already says; "so" alone is a marker). A
 // name after the marker is a vocative only when punctuation ends it: "Anyway, my rent …" and "Anyway, Emma moved …"
 // keep their subjects.
 // reSentenceAdverb is an -ly adverb opening a sentence, with its comma.
