@@ -274,16 +274,17 @@ func checkConvQuestion(q convQuestion, said string) error {
 }
 
 // ConvCorrect is the conversation-updates answer metric: the answer contains a gold (SQuAD-normalized
-// substring, as FactConsolidation's official metric) — or every value of AllOf — contains no rejected
-// phrase, and presents no stale value as current.
+// substring, as FactConsolidation's official metric; a gold that is a day of a month also in the other English
+// order, convdates.go) — or every value of AllOf — contains no rejected phrase, and presents no stale value as
+// current.
 func ConvCorrect(q *Question, answer string) bool {
 	if len(q.AllOf) > 0 {
 		for _, a := range q.AllOf {
-			if !factcons.SubstringExactMatch(answer, []string{a}) {
+			if !factcons.SubstringExactMatch(canonDates(answer), []string{canonDates(a)}) {
 				return false
 			}
 		}
-	} else if !factcons.SubstringExactMatch(answer, q.Golds) {
+	} else if !factcons.SubstringExactMatch(canonDates(answer), canonDatesAll(q.Golds)) {
 		return false
 	}
 	if len(ContainsAny(answer, q.Reject)) > 0 {
@@ -424,6 +425,7 @@ const (
 // presentsCurrent reports whether text names value (as whole words, SQuAD-normalized) somewhere without a
 // former cue within a few words of it in the same clause, nor a negation just before it.
 func presentsCurrent(text, value string) bool {
+	text, value = canonDates(text), canonDates(value)
 	vw := normWords(value)
 	if len(vw) == 0 {
 		return false

@@ -158,6 +158,8 @@ func TestConvCorrect(t *testing.T) {
 	cats := &Question{Category: KindUnchanged, Golds: []string{"Miso and Tofu"}, AllOf: []string{"Miso", "Tofu"}}
 	veg := &Question{Category: KindCurrent, Golds: []string{"vegetarian"}, Stale: []string{"pescatarian"}, Reject: []string{"not vegetarian", "no longer vegetarian"}}
 	rent := &Question{Category: KindCurrent, Golds: []string{"$3,250", "3250"}, Stale: []string{"$2,800"}}
+	flight := &Question{Category: KindCurrent, Golds: []string{"May 13"}, Stale: []string{"12 March"}}
+	launch := &Question{Category: KindCurrent, Golds: []string{"May 13, 2025"}}
 	for _, c := range []struct {
 		q      *Question
 		answer string
@@ -181,6 +183,15 @@ func TestConvCorrect(t *testing.T) {
 		{rent, "$3,250 a month", true},
 		{rent, "3250 dollars", true},
 		{rent, "$2,800", false},
+		// A day of a month is the same day in either English order, with or without its ordinal and year.
+		{flight, "13 May 2024", true},
+		{flight, "on the 13th of May", true},
+		{flight, "May 13th", true},
+		{flight, "13 June 2024", false},
+		{flight, "13 May 2024, not March 12th", true},
+		{flight, "March 12th, and 13 May", false},
+		{launch, "13 May 2025", true},
+		{launch, "13 May 2024", false},
 	} {
 		if got := ConvCorrect(c.q, c.answer); got != c.want {
 			t.Errorf("ConvCorrect(%v, %q) = %v, want %v", c.q.Golds, c.answer, got, c.want)

@@ -124,6 +124,12 @@ func (e *Evaluator) scoreContext(q *Question, budget int, r *Retrieval) BudgetRe
 		br.GoldInContext = len(ContainsAny(r.Context, q.AllOf)) == len(q.AllOf)
 	}
 	if e.Bench == ConvUpdates {
+		// Days of a month compare in any English order (convdates.go).
+		ctx := canonDates(r.Context)
+		br.GoldInContext = len(ContainsAny(ctx, canonDatesAll(q.Golds))) > 0
+		if len(q.AllOf) > 0 {
+			br.GoldInContext = len(ContainsAny(ctx, canonDatesAll(q.AllOf))) == len(q.AllOf)
+		}
 		br.StaleLine = StaleInContext(q, r)
 		br.StaleAsCurrent = br.StaleLine != ""
 	}
