@@ -31,7 +31,7 @@ var endingVerbs = map[string][]string{
 	"sell": nil, "lose": nil, "rehome": nil, "quit": nil, "leave": nil, "stop": nil, "finish": nil, "end": nil,
 	"cancel": nil, "divorce": nil, "retire": nil, "replace": nil, "dump": nil, "scrap": nil, "abandon": nil,
 	"give": {"up", "away"}, "trade": {"in", "away"}, "break": {"up"}, "get": {"rid"}, "move": {"out", "away"},
-	"drop": {"out"}, "sign": {"off"},
+	"drop": {"out"}, "sign": {"off"}, "switch": {"from"},
 }
 
 // acquisitionVerbs are the English verbs, by lemma, with which someone says they came to have a thing or took

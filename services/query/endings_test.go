@@ -46,7 +46,7 @@ func TestEndingOf(t *testing.T) {
 		"lost": true, "traded in": true, "sold": true, "gave up": true, "broke up with": true, "finished": true,
 		"stopped": true, "left": true, "rehomed": true, "gave": false, "broke": false, "traded": false,
 		"bought": false, "adopted": false, "runs": false, "used to live in": true, "used to work at": true,
-		"is used to": false, "used": false,
+		"is used to": false, "used": false, "switched from": true, "switched to": false,
 	} {
 		if got := endingOf(&store.Belief{Predicate: pred}); got != want {
 			t.Errorf("endingOf(%q) = %v, want %v", pred, got, want)
@@ -153,7 +153,8 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 			ObjectKey: canon.ObjectKey(object), Sequence: &seq, ValidFrom: at(day), Status: "active"}
 	}
 	// The local model's similarities, stood in for by the pairs a person calls things of one kind.
-	kinds := map[[2]string]bool{{"a used Toyota RAV4 hybrid", "a 2012 Honda Civic"}: true, {"the drums", "the violin"}: true}
+	kinds := map[[2]string]bool{{"a used Toyota RAV4 hybrid", "a 2012 Honda Civic"}: true, {"the drums", "the violin"}: true,
+		{"cello", "the violin"}: true}
 	alike := func(_ context.Context, a, b string) (bool, error) { return kinds[[2]string{a, b}], nil }
 	for _, c := range []struct {
 		name   string
@@ -167,6 +168,9 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 		{"gave up and is learning", claim("c1", "Deniz", "plays", "the violin", 1, 1),
 			[]*store.Belief{claim("c2", "Deniz", "gave up", "violin", 5, 20), claim("c3", "Deniz", "learning", "the drums", 5, 20)},
 			"the drums"},
+		{"switched from one to the other", claim("c1", "Ellie", "plays", "the violin", 1, 1),
+			[]*store.Belief{claim("c2", "Ellie", "switched from", "violin", 5, 20), claim("c3", "Ellie", "switched to", "cello", 5, 20)},
+			"cello"},
 		{"bought in another statement", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
 			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 6, 20)},
 			""},

@@ -200,6 +200,11 @@ func namedLater(content string) []spec {
 	if iv[4] >= 0 {
 		noun = strings.ToLower(content[iv[4]:iv[5]])
 	}
+	switch noun {
+	case "now", "again", "lately", "recently", "too", "already":
+		// "I'm seeing someone new now, his name is Daichi": an adverb after the pronoun names no kind.
+		noun = ""
+	}
 	if notNames[strings.ToLower(name)] || isDayOrMonth(name) {
 		return nil
 	}

@@ -387,6 +387,14 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 	if past, verb, ok := usedToPresent(clause); ok && !numbered {
 		return e.pastClaims(tc, clause, past, verb, seq, first)
 	}
+	if from, to, ok := fromToClauses(clause); ok && !numbered {
+		// "Ellie switched from violin to cello this fall": what was left and what was taken up, each a statement,
+		// both at the time the sentence gives.
+		for _, d := range findDates(to, tc.ref) {
+			from += " " + to[d.start:d.end]
+		}
+		return append(e.clauseClaims(tc, from, seq, numbered, first), e.clauseClaims(tc, to, seq, numbered, first)...)
+	}
 	cue := false
 	if !numbered {
 		if bare := withoutPresentTime(clause); bare != clause {
@@ -470,6 +478,22 @@ func startedState(clause string) (string, bool) {
 		return "", false // "I started something": no verb's gerund
 	}
 	return clause[:m[2]] + clause[m[2]:m[3]] + " " + base + clause[m[5]:], true
+}
+
+// reFromTo is a verb of changing from one thing to another with both ends said: "switched from violin to cello",
+// "moved from Boston to Denver", "changed from part-time to full-time" (groups: the clause up to the verb, the
+// verb, the old value, the new one). Quantities are left alone ("went from 3 to 5" is a rise, said whole).
+var reFromTo = regexp.MustCompile(`^(.*?\b(?i:switch|switches|switched|switching|change|changes|changed|changing|convert|converts|converted|move|moves|moved|moving|transfer|transfers|transferred))\s+from\s+([^\d$€£,][^,]*?)\s+to\s+([^\d$€£,].*)$`)
+
+// fromToClauses splits a change said with both its ends into the clause of leaving the old value and the clause
+// of taking up the new one ("Ellie switched from violin" and "Ellie switched to cello"): the reader retires the
+// first (an ending) and files the second where the first was (an acquisition of the same statement).
+func fromToClauses(clause string) (from, to string, ok bool) {
+	m := reFromTo.FindStringSubmatch(clause)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1] + " from " + m[2], m[1] + " to " + m[3], true
 }
 
 // usedToPresent rewrites a clause in the past habitual as the present statement it says no longer holds
@@ -559,7 +583,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	}
 	said := pk
 	object := s.object
-	if (said == "turns" || said == "turned") && reBareAge.MatchString(object) {
+	if (said == "turns" || said == "turned") && (reBareAge.MatchString(object) || countWords[strings.ToLower(object)]) {
 		// "My daughter turned 7 in May": the number one turns is one's age.
 		pk, said, s.change = "age", "age", true
 	}
@@ -570,6 +594,11 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 			pk, said, object = head, head, m[1]
 			s.change = true
 		}
+	}
+	if m := reHomeIn.FindStringSubmatch(object); m != nil && homeVerbs[pk] {
+		// "Diego is renting a place in Flagstaff", "they bought a house in Denver": the place of one's home is
+		// where one lives (the text keeps the home).
+		pk, said, object = "lives_in", "lives_in", m[1]
 	}
 	if reSchoolGrade.MatchString(strings.TrimSpace(object)) && gradeVerbs[pk] {
 		// "Isha is in fourth grade", "Isha just started fifth grade": the school year a child is in, one at
@@ -622,6 +651,14 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		Confidence:   s.confidence,
 	}
 }
+
+// homeVerbs are the relation keys of renting, leasing, owning, buying or sharing a thing, and reHomeIn such a thing
+// that is a home in a named place ("a place in Flagstaff", "a two-bedroom flat in Leeds").
+var (
+	homeVerbs = map[string]bool{"rents": true, "rented": true, "leases": true, "leased": true, "owns": true,
+		"owned": true, "buys": true, "bought": true, "shares": true, "shared": true, "sublets": true}
+	reHomeIn = regexp.MustCompile(`^(?i:a|an|the|our|my|his|her|their|this)\s+(?:[\pL-]+\s+){0,3}?(?i:flat|apartment|house|home|condo|studio|room|loft|place|cottage|townhouse|bungalow)\s+(?i:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*)$`)
+)
 
 // reSchoolGrade is a school year as English names it: "fourth grade", "the 5th grade", "year 9", "grade 10".
 var reSchoolGrade = regexp.MustCompile(`^(?i:(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))\s+grade|(?:year|grade)\s+\d{1,2})$`)

@@ -26,7 +26,7 @@ const (
 	// updateFrom is an optional "from X" before "to Y".
 	updateFrom = `(?:\s+from\s+\S+(?:\s+\S+){0,3}?)?`
 	// updateAux is the auxiliary of a passive or perfect update ("has been", "was", "is now").
-	updateAux = `(?:(?:has|have|had)\s+(?:(?:now|recently|just|finally|since|already|officially)\s+)*(?:been\s+)?|(?:is|was|are|were|got)\s+(?:(?:now|recently|just|finally|officially)\s+)*(?:being\s+)?)?(?:(?:now|recently|just|finally|officially)\s+)*`
+	updateAux = `(?:(?:has|have|had)\s+(?:(?:now|recently|just|finally|since|already|officially)\s+)*(?:been\s+)?|(?:is|was|are|were|got)\s+(?:(?:now|recently|just|finally|officially)\s+)*(?:being\s+)?)?(?:(?:now|recently|just|finally|officially|also|already|again)\s+)*`
 )
 
 var (
