@@ -275,6 +275,7 @@ func TestSameHead(t *testing.T) {
 		{"phone_number", "numbers", false}, // not a whole word
 		{"number", "phonenumber", false},   //
 		{"capital", "sister_city", false},  // different heads
+		{"cat", "number_of_cat", false},    // a count is no kind of its things
 	} {
 		if got := SameHead(c.a, c.b); got != c.want {
 			t.Errorf("SameHead(%q, %q) = %v, want %v", c.a, c.b, got, c.want)

@@ -168,14 +168,25 @@ func ConverseRelation(key string) (string, bool) {
 	return c, ok
 }
 
+// CountKeyPrefix starts the relation key of a count of things of a kind: "number_of_cupcake_ordered" (how many
+// cupcakes were ordered), "number_of_cat" (how many cats one has). The extractor keys counts so; a count names
+// its kind in the key, so two counts are one relation only when their keys are equal (IsCountKey).
+const CountKeyPrefix = "number_of_"
+
+// IsCountKey reports whether a predicate key is a count's. The verb of a count is said the same for every
+// kind ("completed 10 classification problems", "completed 12 area problems"), so a count's relation phrase
+// says less than its key: paraphrase merging by the phrase must leave counts to their keys.
+func IsCountKey(k string) bool { return strings.HasPrefix(k, CountKeyPrefix) }
+
 // SameHead reports whether two predicate keys name one attribute by the head of an English compound noun:
 // one key is the other with modifiers before it ("number" and "phone_number", "appointment" and
 // "dentist_appointment", "budget" and "apartment_budget"). A compound names a kind of what its last noun
 // names, and a later bare head ("my number") refers back to the compound already established, as a definite
 // noun phrase does. Keys that end in a preposition or a particle ("lives_in", "works_at") are relations, not
-// attribute nouns, and never match this way; nor do the fallback predicates.
+// attribute nouns, and never match this way; nor do the fallback predicates, nor counts ("number_of_cat" is how
+// many cats, not a kind of cat).
 func SameHead(a, b string) bool {
-	if a == b || a == "" || b == "" {
+	if a == b || a == "" || b == "" || IsCountKey(a) || IsCountKey(b) {
 		return false
 	}
 	short, long := a, b

@@ -148,7 +148,7 @@ func relationOf(c *store.Belief) claimRelation {
 		add(&r.words, w)
 	}
 	keyWords := &r.words
-	if strings.HasPrefix(c.PredicateKey, countKeyPrefix) {
+	if canon.IsCountKey(c.PredicateKey) {
 		// A count's key ("number_of_cupcake_ordered", the extractor's counts) names the things counted beside
 		// its verb; the things are what a question about it names as the kind of answer ("How many cupcakes
 		// did …"), not its relation, so they weigh as the sentence's words do.
@@ -167,9 +167,6 @@ func relationOf(c *store.Belief) claimRelation {
 	}
 	return r
 }
-
-// countKeyPrefix starts the relation key of a count of things (services/extractor/rules/counts.go).
-const countKeyPrefix = "number_of_"
 
 // Weights of the ways a claim's relation can match a unit.
 const (

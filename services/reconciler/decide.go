@@ -143,6 +143,11 @@ func (d *decider) slotFor(it item) (slot, note string) {
 			if !visible(p) || p.model != pe.Model || len(p.embedding) != len(pe.Values) || negatedKey(p.predicateKey) != c.Negated {
 				continue
 			}
+			if canon.IsCountKey(c.PredicateKey) || canon.IsCountKey(strings.TrimPrefix(p.predicateKey, "not:")) {
+				// A count's phrase is its verb alone ("completed"): counts of different things, and a count
+				// beside a statement of that verb, share it; the key says what is counted.
+				continue
+			}
 			sim := embedding.Cosine(p.embedding, pe.Values)
 			if sim < d.cfg.PredicateSimilarity {
 				continue

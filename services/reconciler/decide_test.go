@@ -509,6 +509,27 @@ func TestDecide(t *testing.T) {
 			},
 		},
 		{
+			// Counts share their verb's phrase ("completed") whatever they count: the phrase's vector must not
+			// merge counts of different things, nor a plain statement of the verb into a count.
+			name: "counts: one slot per kind counted, whatever the phrase",
+			script: func(s *script) {
+				completed := fakeVector("predicate:completed")
+				count := func(kind string) []claimOpt {
+					return []claimOpt{withKey("number_of_" + kind + "_completed"), withPredicateVector(completed)}
+				}
+				s.claim("cls10", mk("Ada", "completed", "10 classification problems", 1*time.Hour, count("classification_problem")...))
+				s.claim("area12", mk("Ada", "completed", "12 area problems", 2*time.Hour, count("area_problem")...))
+				s.claim("plain", mk("Ada", "completed", "the congruence unit", 3*time.Hour, withFunctional(false), withPredicateVector(completed)))
+				s.claim("cls15", mk("Ada", "completed", "15 classification problems", 4*time.Hour, count("classification_problem")...))
+			},
+			check: func(t *testing.T, o outcome) {
+				wantState(t, o, "cls10", "superseded", at(4), "cls15")
+				wantState(t, o, "cls15", "active", nil, "")
+				wantState(t, o, "area12", "active", nil, "")
+				wantState(t, o, "plain", "active", nil, "")
+			},
+		},
+		{
 			name:   "judge: a paraphrase merged into a single-valued slot, judged compatible, does not supersede",
 			policy: judgePolicy,
 			judge:  tableJudge{{"Berlin", "Town X"}: false},

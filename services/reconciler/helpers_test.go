@@ -130,6 +130,7 @@ func withTurn(id string) claimOpt {
 	return func(c *event.ClaimEmbeddedV1) { c.Provenance.TurnIDs = []string{id} }
 }
 func withFunctional(f bool) claimOpt { return func(c *event.ClaimEmbeddedV1) { c.Functional = f } }
+func withKey(k string) claimOpt      { return func(c *event.ClaimEmbeddedV1) { c.PredicateKey = k } }
 func withConfidence(x float64) claimOpt {
 	return func(c *event.ClaimEmbeddedV1) { c.Confidence = x }
 }

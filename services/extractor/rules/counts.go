@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
@@ -137,7 +138,7 @@ func countedKind(object string) ([]string, bool) {
 // countKey returns the relation key of a count: "number_of_" and the kind's words, then the verb's participle
 // unless the verb only says the things are the subject's.
 func countKey(kind []string, verbLemma string) string {
-	key := "number_of_" + strings.Join(kind, "_")
+	key := canon.CountKeyPrefix + strings.Join(kind, "_")
 	if verbLemma != "" && !possessionCountVerbs[verbLemma] {
 		key += "_" + nlp.PastParticiple(verbLemma)
 	}
