@@ -68,7 +68,10 @@ var (
 	// rePronounSubject matches a clause whose subject is a third-person pronoun, after an optional
 	// connective or time adverb.
 	rePronounSubject = regexp.MustCompile(`^((?:(?i:and|so|but|then|now|later|also|yesterday|today|recently|lately|apparently|luckily|sadly)[,\s]+)*)(He|She|They|he|she|they)\s+([a-z]+)`)
-	reHonorific      = regexp.MustCompile(`\b(Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)`)
+	// rePossessiveOpening is a clause that opens with "his" or "her" before a lower-case noun phrase and its verb
+	// ("Her new teacher is …"): the possessor is a person named before.
+	rePossessiveOpening = regexp.MustCompile(`^(His|Her|his|her)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}\s+(?:is|was|are|were|has|had|went|got|moved|changed|starts|started|just|now|also)\b`)
+	reHonorific         = regexp.MustCompile(`\b(Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)`)
 	// rePersonObject finds a name after a verb or noun that only takes people.
 	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called))\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
 	rePairSubject  = regexp.MustCompile(`^([A-Z][a-z]+)\s+and\s+([A-Z][a-z]+)\s+([a-z]+)`)
@@ -177,6 +180,22 @@ func isDayOrMonth(name string) bool {
 // to: first those named earlier in this turn, else those of the previous turn. It returns the clause
 // unchanged when no one or more than one person fits.
 func resolvePronoun(clause string, turn, prev mentions) string {
+	if m := rePossessiveOpening.FindStringSubmatchIndex(clause); m != nil {
+		// "Her new teacher is Mr. Novak", "His rent went up": the owner of the subject is the one person of
+		// that gender named before, as for a pronoun subject.
+		g := genderMale
+		if strings.EqualFold(clause[m[2]:m[3]], "her") {
+			g = genderFemale
+		}
+		name, ok := turn.antecedent(g, false)
+		if !ok && !hasCandidate(turn, g, false) {
+			name, ok = prev.antecedent(g, false)
+		}
+		if ok {
+			return name + "'s" + clause[m[3]:]
+		}
+		return clause
+	}
 	said := clause
 	if m := reHeShe.FindStringSubmatchIndex(clause); m != nil {
 		// "He's a pro swimmer", "she's been great": expanded only here, where the subject is replaced.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,6 +68,27 @@ func TestPronounAcrossATurnThatNamesNoOne(t *testing.T) {
 		}
 	}
 	t.Fatalf("no claim that Emma is a data scientist; claims: %+v", res.Claims)
+}
+
+// TestPossessiveOpeningResolves checks a clause that opens with "her" or "his": the owner is the person named
+// before (here in the turn before), so the claim is theirs, not the speaker's.
+func TestPossessiveOpeningResolves(t *testing.T) {
+	ref := time.Date(2024, 11, 2, 9, 0, 0, 0, time.UTC)
+	turns := []event.TurnAcceptedV1{
+		{TurnID: "a", SessionID: "s", Speaker: "Grace", Role: "user", Content: "My daughter Ellie switched from violin to cello this fall.", OccurredAt: ref},
+		{TurnID: "b", SessionID: "s", Role: "assistant", Content: "Big switch!", OccurredAt: ref},
+		{TurnID: "c", SessionID: "s", Speaker: "Grace", Role: "user", Content: "Her new teacher is Mr. Novak.", OccurredAt: ref},
+	}
+	res, err := New().Extract(context.Background(), extract.Window{SessionID: "s", Turns: turns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Claims {
+		if c.TurnIDs[0] == "c" && c.SubjectKey == "ellie" && c.PredicateKey == "teacher" && strings.Contains(c.Object, "Novak") {
+			return
+		}
+	}
+	t.Fatalf("no claim that Ellie's teacher is Mr. Novak; claims: %+v", res.Claims)
 }
 
 // FuzzExtractWindow extracts two turns of one session (the second may resolve pronouns to the first): claims
