@@ -424,3 +424,6 @@ func PastParticiple(base string) string {
 	}
 	return PastRegular(base)
 }
+
+// IsIrregularParticiple reports whether w is the past participle of an irregular verb ("read", "quit", "written").
+func IsIrregularParticiple(w string) bool { return irregularParticiple[strings.ToLower(w)] }

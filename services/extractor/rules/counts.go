@@ -153,7 +153,7 @@ func countKeyed(c extract.Claim) extract.Claim {
 	}
 	verb := strings.ToLower(c.PredicateKey)
 	lemma := nlp.VerbLemma(verb)
-	if lemma == verb && !possessionCountVerbs[verb] || uncountedVerbs[lemma] {
+	if lemma == verb && !possessionCountVerbs[verb] && !nlp.IsIrregularParticiple(verb) || uncountedVerbs[lemma] {
 		// Not an inflected verb (a relational noun, "age", "rent"), or a verb whose object counts nothing.
 		return c
 	}

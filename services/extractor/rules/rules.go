@@ -1536,7 +1536,9 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 			}
 		}
 		if j < len(toks) {
-			if b, ok := verbBase(toks[j].lower); ok && toks[j].lower != b && b != "have" {
+			// A participle after "have" makes a perfect, also one spelt like its base ("I have read 11 books",
+			// "I've quit smoking").
+			if b, ok := verbBase(toks[j].lower); ok && (toks[j].lower != b || nlp.IsIrregularParticiple(b)) && b != "have" {
 				return verbWithObject(toks, j, b, toks[j].lower, obj, conf)
 			}
 		}
