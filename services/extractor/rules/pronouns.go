@@ -43,6 +43,16 @@ func (ms *mentions) add(m mention) {
 }
 
 // antecedent returns the one mention a pronoun of gender g (plural for "they") can refer to, or "".
+// has reports whether a person of that name was mentioned.
+func (ms mentions) has(name string) bool {
+	for _, m := range ms {
+		if m.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 func (ms mentions) antecedent(g gender, plural bool) (string, bool) {
 	var found string
 	for _, m := range ms {

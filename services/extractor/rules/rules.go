@@ -1097,6 +1097,11 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		}
 		return out
 	}
+	if m := reNameAge.FindStringSubmatch(clause); m != nil && !numbered && (m[3] != "" || tc.named.has(m[1]) || tc.prevNamed.has(m[1])) {
+		// "Ellie is nine", "Tom is 34 years old": the age of a person named in the conversation (a bare number
+		// after another name may be a version or a rank, so "years old" or an earlier mention is needed).
+		return append(out, spec{subject: m[1], predicate: "age", object: m[2], confidence: confRelation, change: true})
+	}
 	if m := reKinLead.FindStringSubmatchIndex(clause); m != nil && !numbered && kinLead(clause, m) {
 		if a := reNamedAge.FindStringSubmatch(clause[m[2]:]); a != nil {
 			// "My cat Mochi is 3 and very spoiled", "my son Leo is 7 years old": the named one's age.
@@ -1746,7 +1751,14 @@ var reNamedAge = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]+(?:\s+\p{Lu}[\pL\pM'-]+)
 
 // reAgeComplement is a copula before a number of years: "is 12", "is now 7 years old", "is 3 and very
 // spoiled" (a second predicate after "and" says something else of the holder).
-var reAgeComplement = regexp.MustCompile(`^(?:is|'s)\s+(?:(?:now|just|only|already)\s+)?(\d{1,3})(?:\s+(?:years?\s+old|months?\s+old))?(?:\s+and\s+[^,]*)?[.!]?$`)
+var reAgeComplement = regexp.MustCompile(`^(?:is|'s)\s+(?:(?:now|just|only|already)\s+)?(\d{1,3}|` + ageWords + `)(?:\s+(?:years?\s+old|months?\s+old))?(?:\s+and\s+[^,]*)?[.!]?$`)
+
+// reNameAge is a name, a copula and a number of years: "Ellie is nine", "Tom is now 34 years old" (groups: the
+// name, the number, "years old" when said).
+var reNameAge = regexp.MustCompile(`^(\p{Lu}\p{Ll}+)\s+(?:is|'s)\s+(?:(?:now|just|only|already)\s+)?(\d{1,3}|` + ageWords + `)(\s+years?\s+old)?[.!]?$`)
+
+// ageWords are the English numbers of years written as words, one to ninety-nine ("she's nine").
+const ageWords = `(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)`
 
 // reIndefiniteComplement is a copula before an indefinite noun phrase: "is a nurse", "was an architect".
 var reIndefiniteComplement = regexp.MustCompile(`^(?:is|was|'s)\s+(?:(?:now|still|also|currently)\s+)?(?:a|an)\s`)
