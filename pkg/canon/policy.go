@@ -31,7 +31,6 @@ var builtinFunctional = []string{
 	"hometown", "current_city", "address", "from", "comes_from", "origin", "moves_to",
 	// work
 	"works_at", "works_for", "works_in", "works_as", "employer", "employed_by", "employed_at", "job", "job_title",
-	"teaches_at",
 	"occupation", "profession", "position", "role", "job_status", "school", "manager", "boss", "ceo",
 	"chief_executive_officer", "chairperson", "chair", "director", "president", "prime_minister",
 	"head_of_state", "head_of_government", "head", "leader", "mayor", "governor", "owner",
