@@ -30,6 +30,10 @@ func TestAnswerTypePenalty(t *testing.T) {
 		{"Where does the prime minister live?", "10 Downing Street", false},
 		{"Where did Tomás run?", "30 kilometres a week", true},
 		{"Who won the race?", "Eliud Kipchoge", false},
+		// A number may be written as a word.
+		{"How old is Ellie?", "ten", false},
+		{"How many dogs does Marisol have?", "three dogs", false},
+		{"How old is Ellie?", "quite old", true},
 	} {
 		if got := answerTypePenalty(ptr(parseQuestion(c.q, nil)), c.object) > 0; got != c.penalized {
 			t.Errorf("answerTypePenalty(%q, %q) > 0 = %v, want %v", c.q, c.object, got, c.penalized)

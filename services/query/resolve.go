@@ -946,11 +946,27 @@ func answerTypePenalty(q *questionParse, object string) float64 {
 			return mismatch / 2
 		}
 	case kindAmount:
-		if !hasDigit && !strings.HasPrefix(q.wh, "how long") {
+		if !hasDigit && !hasNumberWord(object) && !strings.HasPrefix(q.wh, "how long") {
 			return mismatch
 		}
 	}
 	return 0
+}
+
+// numberWords are the English cardinal numbers written as words (one to twenty, the tens, and the words of
+// round numbers): "How old is Ellie?" is answered "ten" as well as "10".
+var numberWords = set("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+	"twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty",
+	"forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "dozen")
+
+// hasNumberWord reports whether a value says a number in words ("ten", "twenty-one", "three dogs").
+func hasNumberWord(object string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(object), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if numberWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // wrongKind reports a value that cannot answer the question's word at all, whatever relation it has: a
