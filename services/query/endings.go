@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/embedding"
@@ -39,14 +41,23 @@ var endingVerbs = map[string][]string{
 // bought a RAV4"; "gave up violin and is learning the drums") takes the ended thing's place. Everyday English of
 // possessions and pastimes, not any dataset's wording.
 var acquisitionVerbs = map[string]bool{"buy": true, "purchase": true, "get": true, "adopt": true, "lease": true, "order": true,
-	"learn": true, "start": true, "take": true, "pick": true, "switch": true, "join": true}
+	"learn": true, "start": true, "take": true, "pick": true, "switch": true, "join": true, "choose": true,
+	"go": true, "opt": true, "settle": true}
+
+// acquisitionParticles are the particles some acquisition verbs need to mean choosing ("went with Tele2", "opted
+// for a Kia", "settled on the blue one"); without them they say something else ("went to Paris").
+var acquisitionParticles = map[string][]string{"go": {"with"}, "opt": {"for"}, "settle": {"on"}}
+
+// namedEndingVerbs end a value only when they name it ("I dropped Telia", "we ditched Netflix"): with a common
+// noun they say something else ("dropped the kids at school").
+var namedEndingVerbs = map[string]bool{"drop": true, "ditch": true}
 
 // endingHeads are the first words an ending or an acquisition claim's predicate key may start with: each verb's
 // base, third person and past forms as the extractor keys them.
 var endingHeads = func() []string {
 	irregular := map[string][]string{"sell": {"sold"}, "lose": {"lost"}, "leave": {"left"}, "quit": {"quit"},
 		"give": {"gave", "given"}, "break": {"broke", "broken"}, "get": {"got", "gotten"}, "buy": {"bought"},
-		"learn": {"learnt"}, "take": {"took", "taken"}}
+		"learn": {"learnt"}, "take": {"took", "taken"}, "go": {"went", "gone"}, "choose": {"chose", "chosen"}}
 	var out []string
 	add := func(v string) {
 		out = append(out, v, nlp.ThirdPerson(v), nlp.PastRegular(v))
@@ -56,6 +67,9 @@ var endingHeads = func() []string {
 		add(v)
 	}
 	for v := range acquisitionVerbs {
+		add(v)
+	}
+	for v := range namedEndingVerbs {
 		add(v)
 	}
 	return dedupe(out)
@@ -68,7 +82,11 @@ func acquisitionOf(c *store.Belief) bool {
 	if c.Negated || len(ws) == 0 || endingOf(c) {
 		return false
 	}
-	return acquisitionVerbs[relLemma(ws[0])]
+	l := relLemma(ws[0])
+	if parts, ok := acquisitionParticles[l]; ok {
+		return len(ws) > 1 && contains(parts, ws[1])
+	}
+	return acquisitionVerbs[l]
 }
 
 // endingOf reports whether a claim says that something ended: its predicate is an ending verb with the
@@ -80,6 +98,9 @@ func endingOf(c *store.Belief) bool {
 	ws := splitWords(c.Predicate)
 	if len(ws) == 0 {
 		return false
+	}
+	if namedEndingVerbs[relLemma(ws[0])] && len(ws) == 1 && properName(c.Object) {
+		return true
 	}
 	if len(ws) > 2 && ws[0] == "used" && ws[1] == "to" {
 		// The past habitual ("Oskar used to live in Oslo"): English says with it that the state or habit no
@@ -101,6 +122,12 @@ func endingOf(c *store.Belief) bool {
 		return true
 	}
 	return len(ws) > 1 && contains(parts, ws[1])
+}
+
+// properName reports a value that is a name: its first word is written with a capital ("Telia", "Tele2").
+func properName(object string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(object))
+	return unicode.IsUpper(r)
 }
 
 // endingNames reports whether ending claim e names the value of claim c: every content word of e's object

@@ -55,6 +55,14 @@ func TestEndingOf(t *testing.T) {
 	if endingOf(&store.Belief{Predicate: "sold", Negated: true}) {
 		t.Error("a negated claim ends nothing")
 	}
+	// "Drop" ends what it names by name; "dropped the kids at school" ends nothing.
+	if !endingOf(&store.Belief{Predicate: "dropped", Object: "Telia"}) || endingOf(&store.Belief{Predicate: "dropped", Object: "the kids"}) {
+		t.Error("dropping ends a named value only")
+	}
+	// Choosing is said with a particle: "went with Tele2" acquires, "went to Paris" does not.
+	if !acquisitionOf(&store.Belief{Predicate: "went with", Object: "Tele2"}) || acquisitionOf(&store.Belief{Predicate: "went to", Object: "Paris"}) {
+		t.Error("going with a thing acquires it; going to a place does not")
+	}
 }
 
 // A claim that something ended does not answer a question about the present with the value that ended, but
@@ -154,7 +162,7 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 	}
 	// The local model's similarities, stood in for by the pairs a person calls things of one kind.
 	kinds := map[[2]string]bool{{"a used Toyota RAV4 hybrid", "a 2012 Honda Civic"}: true, {"the drums", "the violin"}: true,
-		{"cello", "the violin"}: true}
+		{"cello", "the violin"}: true, {"Tele2", "Telia"}: true}
 	alike := func(_ context.Context, a, b string) (bool, error) { return kinds[[2]string{a, b}], nil }
 	for _, c := range []struct {
 		name   string
@@ -171,6 +179,9 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 		{"switched from one to the other", claim("c1", "Ellie", "plays", "the violin", 1, 1),
 			[]*store.Belief{claim("c2", "Ellie", "switched from", "violin", 5, 20), claim("c3", "Ellie", "switched to", "cello", 5, 20)},
 			"cello"},
+		{"dropped one provider and went with another", claim("c1", "Ingrid", "carrier", "Telia", 1, 1),
+			[]*store.Belief{claim("c2", "Ingrid", "dropped", "Telia", 5, 20), claim("c3", "Ingrid", "went with", "Tele2", 5, 20)},
+			"Tele2"},
 		{"bought in another statement", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
 			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 6, 20)},
 			""},
