@@ -387,6 +387,18 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 	if past, verb, ok := usedToPresent(clause); ok && !numbered {
 		return e.pastClaims(tc, clause, past, verb, seq, first)
 	}
+	if m := reLivesWithIn.FindStringSubmatch(clause); m != nil && !numbered {
+		// "My mom lives with us in Phoenix", "Tom lives with his parents in Leeds": where the subject lives, and
+		// with whom; living with the speaker ("us", "me") is the speaker's home too.
+		claims := e.clauseClaims(tc, m[1]+" in "+m[3]+m[4], seq, numbered, first)
+		switch strings.ToLower(m[2]) {
+		case "us", "me":
+			claims = append(claims, e.clauseClaims(tc, "I live in "+m[3]+m[4], seq, numbered, false)...)
+		default:
+			claims = append(claims, e.clauseClaims(tc, m[1]+" with "+m[2], seq, numbered, first)...)
+		}
+		return claims
+	}
 	if from, to, ok := fromToClauses(clause); ok && !numbered {
 		// "Ellie switched from violin to cello this fall": what was left and what was taken up, each a statement,
 		// both at the time the sentence gives.
@@ -479,6 +491,10 @@ func startedState(clause string) (string, bool) {
 	}
 	return clause[:m[2]] + clause[m[2]:m[3]] + " " + base + clause[m[5]:], true
 }
+
+// reLivesWithIn is living with someone in a named place (groups: the clause up to the verb, with whom, the
+// place, the rest).
+var reLivesWithIn = regexp.MustCompile(`^(.*?\b(?i:live|lives|lived|living))\s+with\s+([^,]+?)\s+(?i:in)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*)(.*)$`)
 
 // reFromTo is a verb of changing from one thing to another with both ends said: "switched from violin to cello",
 // "moved from Boston to Denver", "changed from part-time to full-time" (groups: the clause up to the verb, the
