@@ -58,6 +58,15 @@ var measureNouns = map[string]bool{
 	"mg": true, "ml": true, "gb": true, "mb": true, "tb": true, "degree": true,
 }
 
+// genericKinds are English nouns of units of work and of parts (by singular lemma): "completed 15 problems",
+// "did 3 exercises", "read 20 pages" count whatever activity the clause or the conversation names, and the next
+// "12 problems" is as likely another set as the same one grown. Named alone they make no count; a modifier
+// that says of what ("15 classification problems", "3 breathing exercises") does.
+var genericKinds = map[string]bool{"problem": true, "question": true, "exercise": true, "task": true, "item": true,
+	"thing": true, "step": true, "page": true, "chapter": true, "lesson": true, "session": true, "round": true,
+	"set": true, "rep": true, "piece": true, "part": true, "unit": true, "module": true, "assignment": true,
+	"example": true, "test": true, "quiz": true, "one": true, "other": true}
+
 // countStops end the words that name what is counted: prepositions, conjunctions, determiners and relative
 // words start what is said about the things, not their kind.
 var countStops = map[string]bool{"from": true, "for": true, "to": true, "in": true, "on": true, "at": true,
@@ -127,8 +136,10 @@ func countedKind(object string) ([]string, bool) {
 	if one && len(kind) > 0 && len(kind) <= 2 {
 		head = kind[len(kind)-1]
 	}
-	if head == "" || measureNouns[head] || measureNouns[kind[len(kind)-1]] || nlp.Lemma(head, "NNS") != head {
-		// No plain noun of things (several are named in the plural, one in the singular), or a unit.
+	if head == "" || measureNouns[head] || measureNouns[kind[len(kind)-1]] || nlp.Lemma(head, "NNS") != head ||
+		genericKinds[head] && len(kind) == 1 {
+		// No plain noun of things (several are named in the plural, one in the singular), a unit, or a unit of
+		// work that does not say of what.
 		return nil, false
 	}
 	kind[len(kind)-1] = head

@@ -73,6 +73,8 @@ func TestHardCases(t *testing.T) {
 		{name: "a perfect spelt like its base", content: "I have now read 11 books.",
 			want:       []claim{{"kim", "number_of_book_read", "11 books", false}},
 			functional: []string{"11 books"}},
+		{name: "a unit of work alone is no count", content: "I completed 15 problems.",
+			absent: []claim{{"kim", "number_of_problem_completed", "", false}}},
 		{name: "a measure is no count of things", content: "I spent 3 hours on the report.",
 			absent: []claim{{"kim", "number_of_hour_spent", "", false}, {"kim", "number_of_report_spent", "", false}}},
 		{name: "an increment is no count", content: "I completed another 5 problems.",
