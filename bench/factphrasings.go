@@ -19,12 +19,15 @@ import "regexp"
 // possessive "{s}'s", so that a description never gets one ("the author of X's spouse" is avoided).
 
 // phrasingPools holds a relation's phrasings per pool.
-type phrasingPools struct{ Dev, Check []string }
+type phrasingPools struct{ Dev, Check, Fresh []string }
 
 // pool returns the phrasings of one pool.
 func (p phrasingPools) pool(name Pool) []string {
-	if name == PoolCheck {
+	switch name {
+	case PoolCheck:
 		return p.Check
+	case PoolFresh:
+		return p.Fresh
 	}
 	return p.Dev
 }

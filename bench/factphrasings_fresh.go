@@ -102,7 +102,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"In {s}, the official language is {o}.",
 			"Official language of {s}: {o}.",
 		},
-		Questions: []string{"What is the official language of {s}?", "Which language is official in {s}?"},
+		Questions: []string{"What's the official language of {s}?", "Which language is official in {s}?"},
 		Roles:     []string{"the official language of {s}", "{s}'s official language"},
 	},
 	"P488": { // chairperson: {s} an organization, {o} a person
@@ -113,7 +113,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"{o} serves as chairman of {s}.",
 			"~{s}'s chair is {o}",
 		},
-		Questions: []string{"Who chairs {s}?", "Who is the chairperson of {s}?"},
+		Questions: []string{"Who chairs {s}?", "Who is the chair of {s}?"},
 		Roles:     []string{"the chair of {s}", "the person who chairs {s}"},
 	},
 	"P169": { // chief executive officer: {s} a company, {o} a person
@@ -145,7 +145,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"{s} is a book by {o}.",
 			"~{s} is by {o}",
 		},
-		Questions: []string{"Who wrote {s}?", "Who is the author of {s}?"},
+		Questions: []string{"Who wrote {s}?", "Who is {s} written by?"},
 		Roles:     []string{"the author of {s}", "the person who wrote {s}", "the writer of {s}"},
 	},
 	"P36": { // capital: {s} a country or a region, {o} a city
@@ -155,7 +155,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"Capital of {s}: {o}.",
 			"{s} has its capital in {o}.",
 		},
-		Questions: []string{"What is the capital of {s}?", "Which city is the capital of {s}?", "~whats the capital of {s}"},
+		Questions: []string{"What's the capital city of {s}?", "Which city is the capital of {s}?", "~whats the capital of {s}"},
 		Roles:     []string{"the capital of {s}", "{s}'s capital"},
 	},
 	"P286": { // head coach: {s} a team, {o} a person
@@ -219,7 +219,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"On the field, {s} plays {o}.",
 			"~{s} plays {o}",
 		},
-		Questions: []string{"What position does {s} play?", "~what does {s} play as"},
+		Questions: []string{"What's {s}'s position?", "~what does {s} play as"},
 		Roles:     []string{"the position {s} plays", "the position played by {s}"},
 	},
 	"P30": { // continent: {s} a place, {o} a continent
@@ -261,7 +261,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"{o} is married to {s}.",
 			"~{s} is {o}'s spouse",
 		},
-		Questions: []string{"Who is {s} married to?", "Who is the spouse of {s}?", "~who did {s} marry"},
+		Questions: []string{"Who's {s} married to?", "Who is the spouse of {s}?", "~who did {s} marry"},
 		Roles:     []string{"the spouse of {s}", "the person {s} is married to"},
 	},
 	"P740": { // location of formation: {s} a band or an organization, {o} a city
@@ -282,7 +282,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"{s}'s founder is {o}.",
 			"{s} was established by {o}.",
 		},
-		Questions: []string{"Who founded {s}?", "Who is the founder of {s}?"},
+		Questions: []string{"Who was {s} founded by?", "Who is the founder of {s}?"},
 		Roles:     []string{"the founder of {s}", "the person who founded {s}"},
 	},
 	"P641": { // sport: {s} a team, a position or a player, {o} a sport
@@ -315,7 +315,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"The performer of {s} is {o}.",
 			"~{s} is sung by {o}",
 		},
-		Questions: []string{"Who performed {s}?", "Who is the performer of {s}?", "~who sings {s}"},
+		Questions: []string{"Who was {s} performed by?", "Who is the performer of {s}?", "~who sings {s}"},
 		Roles:     []string{"the performer of {s}", "the artist who performed {s}"},
 	},
 	"P108": { // employer: {s} a person, {o} an organization
@@ -327,7 +327,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"{s} is an employee of {o}.",
 			"~{s} has a job at {o}",
 		},
-		Questions: []string{"Who does {s} work for?", "Who is the employer of {s}?", "Where does {s} work?"},
+		Questions: []string{"Who does {s} work for?", "Which company employs {s}?", "Where does {s} work?"},
 		Roles:     []string{"the employer of {s}", "the company {s} works for"},
 	},
 	"P1412": { // languages spoken: {s} a person, {o} a language
@@ -338,7 +338,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"{o} is a language {s} speaks.",
 			"{s} is a speaker of {o}.",
 		},
-		Questions: []string{"What language does {s} speak?", "Which language is {s} fluent in?"},
+		Questions: []string{"What language can {s} speak?", "Which language is {s} fluent in?"},
 		Roles:     []string{"the language {s} speaks", "the language spoken by {s}"},
 	},
 	"P800": { // notable work: {s} a person, {o} a work
@@ -349,7 +349,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 			"{s} is known for {o}.",
 			"~{s} is famous because of {o}",
 		},
-		Questions: []string{"What is {s} famous for?", "What is {s} best known for?"},
+		Questions: []string{"Which work is {s} known for?", "What is {s} best known for?"},
 		Roles:     []string{"the most famous work of {s}", "the work {s} is best known for"},
 	},
 	"P495": { // country of origin: {s} a work or a product, {o} a country
@@ -469,4 +469,13 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 		Questions: []string{"Who currently holds the office of {s}?", "Who is serving as {s}?"},
 		Roles:     []string{"the current {s}", "the person holding the office of {s}"},
 	},
+}
+
+// init puts the fresh pool beside the dev and check pools of each relation.
+func init() {
+	for i := range factRelations {
+		r := &factRelations[i]
+		f := freshPhrasings[r.ID]
+		r.Facts.Fresh, r.Questions.Fresh, r.Roles.Fresh = f.Facts, f.Questions, f.Roles
+	}
 }

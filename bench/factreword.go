@@ -16,27 +16,33 @@ import (
 	"github.com/mneme-ai/mneme/bench/factcons"
 )
 
-// Pool names one of the two disjoint sets of phrasings of the development data (FactConsolidation
+// Pool names one of the disjoint sets of phrasings of the development data (FactConsolidation
 // rewordings, conversation-updates dialogs).
 type Pool string
 
-// Pools: dev for development, check for measuring generalization (never tuned on).
+// Pools: dev for development, check for measuring generalization (never tuned on), fresh (FactConsolidation
+// only) a developer's blind rewording, for first-contact measurement and development.
 const (
 	PoolDev   Pool = "dev"
 	PoolCheck Pool = "check"
+	PoolFresh Pool = "fresh"
 )
 
-// Pools lists the pools.
+// Pools lists the pools every data set has (FactConsolidation rewordings and conversation-updates dialogs).
 var Pools = []Pool{PoolDev, PoolCheck}
 
-// ParsePool validates a pool name.
+// FactPools lists the pools of the FactConsolidation rewording.
+var FactPools = []Pool{PoolDev, PoolCheck, PoolFresh}
+
+// ParsePool validates a pool name: one of FactPools (Pools and PoolFresh, which only the FactConsolidation
+// rewording has).
 func ParsePool(s string) (Pool, error) {
-	for _, p := range Pools {
+	for _, p := range FactPools {
 		if string(p) == s {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("pool %q: use dev or check", s)
+	return "", fmt.Errorf("pool %q: use dev, check or (factconsolidation only) fresh", s)
 }
 
 // Variant says which parts of the published FactConsolidation data a run rewords.
