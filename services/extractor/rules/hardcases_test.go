@@ -933,6 +933,16 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"marco_bellini", "citizen_of", "Italy", false}}},
 		{name: "an adjective shared by several states stays as said", content: "Min-jun Park holds Korean citizenship.",
 			want: []claim{{"min-jun_park", "citizen_of", "Korean", false}}},
+		// Notes of an attribute "of" its owner, where the attribute or the owner's name has "of" or a comma of its
+		// own, and a note whose attribute is a relation named by an of-compound.
+		{name: "a note of an office with 'of' and a long owner", content: "Head of state of Republic of North Velmora: Anika Roos.",
+			want: []claim{{"republic_of_north_velmora", "head_of_state", "Anika Roos", false}}, functional: []string{"Anika Roos"}},
+		{name: "a note whose owner's name has a comma", content: "Headquarters of University of Tarvia, Lund: Lund.",
+			want: []claim{{"university_of_tarvia_lund", "headquartered_in", "Lund", false}}},
+		{name: "a note of an of-compound relation after its owner", content: "Velmora head of government: Pia Laine.",
+			want: []claim{{"velmora", "head_of_government", "Pia Laine", false}}},
+		{name: "a note of a birthplace after its owner", content: "Anna Berg place of birth: Lund.",
+			want: []claim{{"anna_berg", "born_in", "Lund", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

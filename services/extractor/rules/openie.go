@@ -1981,7 +1981,9 @@ func noteSpec(sent string) (spec, bool) {
 		// announces the speaker's new value of the attribute it ends with.
 		head = "New " + m[1]
 	}
-	if value == "" || len(strings.Fields(head)) > 6 || len(strings.Fields(value)) > 8 {
+	// The heading is short: an attribute and its owner's name. A name may be long ("Head of state of United
+	// States of America" is seven words), so the bound is looser for the form with "of" below.
+	if value == "" || len(strings.Fields(head)) > 12 || len(strings.Fields(value)) > 8 {
 		return spec{}, false
 	}
 	vt := nlp.Analyze(value)
@@ -2017,12 +2019,14 @@ func noteSpec(sent string) (spec, bool) {
 				ok = false
 			}
 		}
-		for _, t := range owner {
-			if !nlp.IsProper(t.Tag) && !nameConnectors[t.Lower] {
+		for i, t := range owner {
+			// "University of California, Berkeley": a comma between two names completes a name.
+			nameComma := t.Text == "," && i > 0 && i+1 < len(owner) && nlp.IsProper(owner[i-1].Tag) && nlp.IsProper(owner[i+1].Tag)
+			if !nlp.IsProper(t.Tag) && !nameConnectors[t.Lower] && !nameComma {
 				ok = false
 			}
 		}
-		if !ok {
+		if !ok || len(attr) > 4 {
 			continue
 		}
 		var keys, words []string
@@ -2036,9 +2040,18 @@ func noteSpec(sent string) (spec, bool) {
 		return spec{subject: head[owner[0].Start:owner[len(owner)-1].End], predicate: strings.Join(words, " "), object: value,
 			key: canon.PredicateKey(joinKey(keys...)), definite: true, confidence: confRelation}, true
 	}
-	// The attribute: the trailing nouns (and their adjectives) that are not part of the name before them.
-	a := len(ht)
-	for a > 0 {
+	if len(strings.Fields(head)) > 6 {
+		return spec{}, false
+	}
+	// The attribute: the trailing nouns (and their adjectives) that are not part of the name before them, or a
+	// relation named by a compound with "of" ("Japan head of government", "X place of birth"), known as one
+	// relation (canon), whose "of" joins the relation's own words, not an owner.
+	a, compound := len(ht), false
+	if n := len(ht); n >= 4 && ht[n-2].Lower == "of" && nlp.IsNoun(ht[n-1].Tag) && nlp.IsNoun(ht[n-3].Tag) &&
+		canon.KnownRelation(canon.RelationKey(joinKey(ht[n-3].Lower, "of", ht[n-1].Lower))) {
+		a, compound = n-3, true
+	}
+	for a > 0 && !compound {
 		t := ht[a-1]
 		relational := !nlp.IsProper(t.Tag) || canon.KnownRelation(canon.RelationKey(strings.ToLower(t.Text))) || transientAdjectives[t.Lower]
 		if (nlp.IsNoun(t.Tag) || nlp.IsAdjective(t.Tag) || t.Tag == "VBN") && relational {
