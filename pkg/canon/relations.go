@@ -32,6 +32,12 @@ import "strings"
 // school says one was educated there, a (native, fluent) speaker of a language speaks it, one reports to one's manager
 // (supervisor, line manager, team lead), a musician records for their label, what one takes up (a pastime) is a
 // hobby, and one's role, line of work, vocation or trade, and what one freelances as, is one's occupation.
+// Also: a child of, a son or daughter of, or born to someone names one's parent (the converse of child); a
+// country or region "has its capital in" a city as "has its headquarters in" names the headquarters; "hq" is the
+// common abbreviation of headquarters; to start an organization is, in the dictionary, to found it ("started
+// by" is "founded by"); what is sung by someone (its singer) is performed by them (Wikidata's "singer" alias of
+// performer); and being "from" a place or "made in" a country (the label "Made in Japan") says where a thing
+// comes from, its origin.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -44,13 +50,13 @@ var relationAliases = map[string][]string{
 	"occupation":         {"profession", "job", "works_as", "job_title", "career", "promoted_to", "role", "job_role", "line_of_work", "vocation", "trade", "freelances_as"},
 	"citizen_of":         {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport", "passport_from", "passport_of"},
 	"educated_at":        {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "graduated_from", "alma_mater", "studied_at", "education", "attends_university", "attends_college", "attends_school"},
-	"headquartered_in":   {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "headquarter", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
+	"headquartered_in":   {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "hq_in", "headquarter", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
 	"known_for":          {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
 	"author":             {"writer", "written_by", "authored_by"},
 	"creator":            {"created_by", "creation_of"},
 	"developer":          {"developed_by"},
-	"performer":          {"performed_by"},
-	"founder":            {"founded_by", "established_by", "cofounder", "co-founder"},
+	"performer":          {"performed_by", "sung_by", "singer"},
+	"founder":            {"founded_by", "established_by", "cofounder", "co-founder", "started_by", "starter"},
 	"founded_in":         {"established_in", "formed_in"},
 	"owner":              {"owned_by", "parent_company", "parent_organization", "subsidiary_of"},
 	"producer":           {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
@@ -59,13 +65,14 @@ var relationAliases = map[string][]string{
 	"head_of_government": {"prime_minister", "premier"},
 	"ceo":                {"chief_executive_officer", "chief_executive", "leader", "led_by", "head", "headed_by", "runner", "run_by"},
 	"director":           {"directed_by", "managing_director"},
-	"capital":            {"capital_city"},
+	"capital":            {"capital_city", "capital_in"},
 	"located_in":         {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},
-	"comes_from":         {"hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
+	"comes_from":         {"from", "made_in", "hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
 	"religion":           {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in", "converts_to", "converted_to"},
 	"speaks":             {"fluent_in", "languages_spoken", "language_spoken", "speaker_of", "native_speaker_of", "fluent_speaker_of"},
 	"member_of":          {"part_of", "membership_of", "member"},
 	"child":              {"son", "daughter", "children", "kid"},
+	"parent":             {"child_of", "son_of", "daughter_of", "born_to"},
 	"lives_in":           {"resides_in", "residence", "home", "current_city", "place_of_residence", "moves_to", "moved_to", "relocates_to", "relocated_to", "moves_back_to", "moved_back_to"},
 	"head_coach":         {"coach", "coached_by"},
 	"manager":            {"line_manager", "boss", "supervisor", "supervised_by", "managed_by", "reports_to", "team_lead", "team_leader"},
