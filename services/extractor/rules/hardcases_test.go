@@ -958,6 +958,16 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"velmo_roadster", "comes_from", "Sweden", false}}},
 		{name: "sung by is performed by", content: "Blue Hour is sung by Mira Sol.",
 			want: []claim{{"blue_hour", "performer", "Mira Sol", false}}},
+		// Clefts and nominal subjects whose relative clause says only "be", or a vague verb with a kind noun.
+		{name: "a cleft of a place where something is", content: "Oceania is the continent where Tarvia is.",
+			want: []claim{{"tarvia", "located_in", "Oceania", false}}},
+		{name: "a place where something is", content: "Oceania is where Tarvia is.",
+			want: []claim{{"tarvia", "located_in", "Oceania", false}}},
+		{name: "a cleft of a kind noun with a vague verb", content: "Cricket is the sport Kofi Mensah is associated with.",
+			want:   []claim{{"kofi_mensah", "sport", "Cricket", false}},
+			absent: []claim{{"kofi_mensah", "associated_with", "", false}}},
+		{name: "a nominal subject of a kind noun with play", content: "The sport Kofi Mensah plays is cricket.",
+			want: []claim{{"kofi_mensah", "sport", "cricket", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

@@ -1449,6 +1449,10 @@ func (p *ie) relativeSubject(s phrase, rel int) (owner, relation, key string, en
 	inner, ok := p.nounPhrase(rel + 1)
 	if ok && !inner.pronoun || ok && inner.pronoun && inner.to < len(p.toks) {
 		vg, vok := p.verbs(inner.to)
+		if vok && vg.copular && pron == "where" && !vg.negated && (vg.to == len(p.toks) || isBe(p.toks[vg.to]) || p.low(vg.to) == ",") {
+			// "the continent where X is": "be" with no complement but the place says where X is.
+			return p.span(inner.from, inner.to), "is in (" + head + ")", "located_in", vg.to, true
+		}
 		if vok && !vg.copular {
 			v := p.toks[vg.main]
 			if pron == "where" {
@@ -1554,6 +1558,9 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			if vg, ok := p.verbs(inner.to); ok && !vg.copular {
 				rel, key := p.whereRelation(vg)
 				return []triple{{subject: p.span(inner.from, inner.to), relation: rel, object: subjText, key: key}}
+			} else if ok && !vg.negated && vg.to == len(p.toks) {
+				// "Asia is where Bengaluru is": "be" with no complement but the place says where X is.
+				return []triple{{subject: p.span(inner.from, inner.to), relation: "is in", object: subjText, key: "located_in"}}
 			}
 		}
 		return nil

@@ -920,7 +920,16 @@ func kindRelations(clause string, specs []spec) []spec {
 		if !vagueRelations[key] && !playKinds[key] || s.object == "" {
 			continue
 		}
-		m := regexp.MustCompile(`(?i)\bthe\s+([\p{L}-]+)\s+of\s+` + regexp.QuoteMeta(s.object)).FindStringSubmatch(clause)
+		obj := regexp.QuoteMeta(s.object)
+		m := regexp.MustCompile(`(?i)\bthe\s+([\p{L}-]+)\s+of\s+` + obj).FindStringSubmatch(clause)
+		if m == nil {
+			// A cleft or a nominal subject with the kind as its head noun: "Rugby is the sport X is associated
+			// with", "The sport X plays is rugby" say the kind of the object as "the sport of rugby" does.
+			m = regexp.MustCompile(`(?i)^(?:the\s+)?` + obj + `\s+(?:is|was)\s+the\s+([\p{L}-]+)\s`).FindStringSubmatch(clause)
+		}
+		if m == nil {
+			m = regexp.MustCompile(`(?i)^the\s+([\p{L}-]+)\s.+\s(?:is|was)\s+` + obj + `[.!]?$`).FindStringSubmatch(clause)
+		}
 		if m == nil || !kindNouns[strings.ToLower(m[1])] || playKinds[key] && !playedKinds[strings.ToLower(m[1])] {
 			continue
 		}
