@@ -968,6 +968,16 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kofi_mensah", "associated_with", "", false}}},
 		{name: "a nominal subject of a kind noun with play", content: "The sport Kofi Mensah plays is cricket.",
 			want: []claim{{"kofi_mensah", "sport", "cricket", false}}},
+		// What someone made, said by the noun of the making, and a skill said with "can".
+		{name: "the creation of someone is what they created", content: "Captain Mora is the creation of Ana Ruiz.",
+			want:   []claim{{"captain_mora", "creator", "Ana Ruiz", false}},
+			absent: []claim{{"ana_ruiz", "", "Captain Mora", false}}},
+		{name: "the invention of someone", content: "Lumo is the invention of Erik Holm.",
+			want: []claim{{"lumo", "creator", "Erik Holm", false}}},
+		{name: "can of ability with a language", content: "Ida Berg can speak Hungarian.",
+			want: []claim{{"ida_berg", "speaks", "Hungarian", false}}},
+		{name: "could is no ability stated now", content: "Ida Berg could speak Hungarian if she practised.",
+			absent: []claim{{"ida_berg", "speaks", "", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

@@ -222,3 +222,8 @@ var intensifiers = map[string]bool{
 	"extremely": true, "incredibly": true, "totally": true, "absolutely": true, "fairly": true, "rather": true,
 	"kinda": true, "sorta": true, "still": true, "always": true, "less": true, "more": true,
 }
+
+// madeNouns name a thing by the act of its maker, whose "of" names the maker ("the creation of X", "the
+// invention of X", "the brainchild of X", dictionary senses of these nouns): "Y is the creation of X" says Y was
+// created by X, not what X's creation is among others.
+var madeNouns = map[string]bool{"creation": true, "invention": true, "brainchild": true}

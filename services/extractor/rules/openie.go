@@ -658,6 +658,11 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 		i++
 	}
 	vg, ok := p.verbs(i)
+	if ok && vg.modal && !vg.negated && p.abilityModal(vg) {
+		// "X can speak Polish": "can" of ability before a verb of a skill states the skill, as "X speaks
+		// Polish" does; other modals (would, might, should) and other verbs state no fact.
+		vg.modal = false
+	}
 	if !ok || vg.negated || vg.modal {
 		return nil
 	}
@@ -1682,6 +1687,11 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 		}
 		// "Paris is the capital of France" → (France, capital, Paris).
 		if ob, _, ok := p.ofObject(np.to); ok && (ob.proper || p.numbered) {
+			if madeNouns[p.toks[np.head].Lemma] && np.head == np.to-1 {
+				// "Vito is the creation of Mario Puzo": what someone made, whose "of" names its maker, is said of
+				// the thing made, as "created by" is.
+				return []triple{{subject: subjText, relation: "is the " + p.toks[np.head].Lower + " of", object: p.span(ob.from, ob.to), key: "creation_of", definite: true}}
+			}
 			return []triple{{subject: p.span(ob.from, ob.to), relation: p.nounText(np), object: subjText, key: relKeyNoun(p, np), definite: true}}
 		}
 	case np.indef:
@@ -2175,3 +2185,21 @@ func (p *ie) roleAfterAs(k int, holder string) (triple, bool) {
 // of design", "director of research", "vice president of sales").
 var officeNouns = map[string]bool{"head": true, "director": true, "chief": true, "president": true,
 	"manager": true, "lead": true, "dean": true, "chair": true, "professor": true, "editor": true}
+
+// skillVerbs are the verbs of a language skill, which "can" states as a lasting ability ("can speak Polish",
+// "can sign BSL"), in the dictionary sense of "can" (be able to, know how to). "write" is left out: its object
+// is also a work ("can write Japanese" is no authorship).
+var skillVerbs = map[string]bool{"speak": true, "sign": true}
+
+// abilityModal reports a verb group whose only modal is "can" before a verb of a skill.
+func (p *ie) abilityModal(vg verbGroup) bool {
+	if vg.main < 0 || !skillVerbs[p.toks[vg.main].Lemma] {
+		return false
+	}
+	for k := vg.from; k < vg.main; k++ {
+		if p.tag(k) == "MD" && p.low(k) != "can" {
+			return false
+		}
+	}
+	return true
+}
