@@ -13,7 +13,7 @@ import "strings"
 // properties (place and date of birth and death, spouse, employer, occupation, citizenship, education,
 // headquarters, notable work, author, creator, developer, performer, founder, producer and manufacturer,
 // chairperson, chief executive, capital, location, origin, religion, languages spoken, membership, child, head of
-// state — "president", "monarch" —, head of government — "prime minister", "premier" —, original broadcaster,
+// state — "president", "monarch" —, head of government — "prime minister", "premier", the government's leader —, original broadcaster,
 // twinned administrative body, genre, original language, language of a work, sport, member of sports team — "plays
 // for" —, native language — "mother tongue"), and the everyday attributes of a person (the names forms and profiles
 // give salary, phone number and e-mail address). It is general English for these relations, written from the
@@ -62,7 +62,7 @@ var relationAliases = map[string][]string{
 	"producer":           {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
 	"chair":              {"chairperson", "chairman", "chairwoman", "chaired_by"},
 	"head_of_state":      {"president", "monarch"},
-	"head_of_government": {"prime_minister", "premier"},
+	"head_of_government": {"prime_minister", "premier", "leader_of_government"},
 	"ceo":                {"chief_executive_officer", "chief_executive", "leader", "led_by", "head", "headed_by", "runner", "run_by"},
 	"director":           {"directed_by", "managing_director"},
 	"capital":            {"capital_city", "capital_in"},

@@ -44,6 +44,7 @@ func TestRelationKey(t *testing.T) {
 		{"from", "comes_from"},
 		{"made_in", "comes_from"},
 		{"hq_in", "headquartered_in"},
+		{"leader_of_government", "head_of_government"},
 		// a verb whose object is a relational noun says the noun's relation
 		{"performs_genre", "genre"},
 		{"plays_music", "genre"},

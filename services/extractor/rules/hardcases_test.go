@@ -978,6 +978,15 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"ida_berg", "speaks", "Hungarian", false}}},
 		{name: "could is no ability stated now", content: "Ida Berg could speak Hungarian if she practised.",
 			absent: []claim{{"ida_berg", "speaks", "", false}}},
+		// A past habitual in a numbered list of facts is the line's fact; a role holder named in apposition.
+		{name: "used to in a list of facts", content: "3. Greta Lind used to work in Malmö.",
+			want: []claim{{"greta_lind", "works_in", "Malmö", false}}},
+		{name: "used to outside a list still says it no longer holds", content: "Greta Lind used to work in Malmö.",
+			absent: []claim{{"greta_lind", "works_in", "Malmö", false}}},
+		{name: "led by its role holder named in apposition", content: "Quintal Labs is led by its CEO, Ana Ruiz.",
+			want: []claim{{"quintal_labs", "ceo", "Ana Ruiz", false}}},
+		{name: "a government led by someone", content: "The government of Velmora is led by Pia Laine.",
+			want: []claim{{"velmora", "head_of_government", "Pia Laine", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

@@ -420,7 +420,7 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 			clause, cue = bare, true
 		}
 	}
-	text := ""
+	text, said := "", ""
 	if !numbered {
 		if present, ok := startedState(clause); ok {
 			// "I just started working at Google": the state begun holds now. Whether it replaces another is the
@@ -428,6 +428,11 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 			text = thirdPersonText(replaceDates(clause, findDates(clause, tc.ref)), tc.speaker)
 			clause = present
 		}
+	} else if past, _, ok := usedToPresent(clause); ok {
+		// A numbered list of facts states each line as a fact of its own (its number orders them), in the
+		// past as in the present ("X worked in Y" is where X works, as said in the list): "X used to work in
+		// Y" is that fact too, read as the present and stated as said.
+		said, clause = clause, past
 	}
 	dates := findDates(clause, tc.ref)
 	for _, s := range e.specs(*tc, clause, dates, numbered, first) {
@@ -435,7 +440,11 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 		if text != "" && s.text == "" {
 			s.text = text
 		}
-		c := e.claim(*tc, s, clause, dates, seq)
+		at := clause
+		if said != "" {
+			at = said
+		}
+		c := e.claim(*tc, s, at, dates, seq)
 		if numbered {
 			// A list of facts keeps its objects whole: titles hold "and" and commas.
 			claims = append(claims, c)
@@ -832,7 +841,7 @@ func eventDates(clause string, dates []when) []spec {
 // specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
 // occupation and employer said together split into their two slots (roleEmployers).
 func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
-	out := kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause))
+	out := possessiveAppositions(clause, kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause)))
 	if numbered {
 		return out
 	}
@@ -934,6 +943,33 @@ func kindRelations(clause string, specs []spec) []spec {
 			continue
 		}
 		s.predicate, s.key = strings.ToLower(m[1]), strings.ToLower(m[1])
+	}
+	return specs
+}
+
+// rePossessiveApposition is an object that names the subject's role holder, then the holder in apposition:
+// "its CEO, Tim Cook", "her husband, Leo Park".
+var reRoleOnly = regexp.MustCompile(`^(?i:its|his|her|their)\s+(?:\pL+[ -]){0,2}\pL+$`)
+
+var rePossessiveApposition = regexp.MustCompile(`^(?i:its|his|her|their)\s+((?:\pL+[ -]){0,2}\pL+),\s+(\p{Lu}.*?)[.,]?$`)
+
+// possessiveAppositions keeps, of an object "its CEO, Tim Cook" ("Acme is led by its CEO, Tim Cook"), the name
+// the apposition gives: the words before the comma name the role the name holds (a relation canon knows), which
+// the relation already says; the value is the holder.
+func possessiveAppositions(clause string, specs []spec) []spec {
+	for i := range specs {
+		obj := specs[i].object
+		if reRoleOnly.MatchString(obj) {
+			// The reader ended the object at the apposition's comma: take the name from the clause.
+			if m := regexp.MustCompile(regexp.QuoteMeta(obj) + `,\s+(\p{Lu}[\pL.'-]*(?:\s+\p{Lu}[\pL.'-]*)*)[.,]?$`).FindStringSubmatch(clause); m != nil {
+				obj += ", " + m[1]
+			}
+		}
+		m := rePossessiveApposition.FindStringSubmatch(obj)
+		if m == nil || !canon.KnownRelation(canon.RelationKey(canon.PredicateKey(m[1]))) {
+			continue
+		}
+		specs[i].object = m[2]
 	}
 	return specs
 }
