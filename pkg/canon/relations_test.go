@@ -43,6 +43,7 @@ func TestRelationKey(t *testing.T) {
 		{"sung_by", "performer"},
 		{"from", "comes_from"},
 		{"made_in", "comes_from"},
+		{"created_in", "comes_from"},
 		{"hq_in", "headquartered_in"},
 		{"leader_of_government", "head_of_government"},
 		// a verb whose object is a relational noun says the noun's relation

@@ -987,6 +987,16 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"quintal_labs", "ceo", "Ana Ruiz", false}}},
 		{name: "a government led by someone", content: "The government of Velmora is led by Pia Laine.",
 			want: []claim{{"velmora", "head_of_government", "Pia Laine", false}}},
+		// Going to a university in a list of facts, a fronted "by profession", fame "because of" a work, and a
+		// country a thing was created in.
+		{name: "went to a university in a list of facts", content: "4. Ida Berg went to Lund University.",
+			want: []claim{{"ida_berg", "educated_at", "Lund University", false}}},
+		{name: "a fronted by profession", content: "By profession, Ida Berg is a cartographer.",
+			want: []claim{{"ida_berg", "occupation", "cartographer", false}}},
+		{name: "famous because of a work", content: "Ida Berg is famous because of The Salt Road.",
+			want: []claim{{"ida_berg", "known_for", "The Salt Road", false}}},
+		{name: "created in a country is where a thing comes from", content: "Pesto was created in Italy.",
+			want: []claim{{"pesto", "comes_from", "Italy", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

@@ -51,6 +51,9 @@ var idioms = []struct {
 	// a move between organizations: "left Deloitte to join PwC" says what "left Deloitte and joined PwC" does
 	// (the purpose infinitive of "join" after leaving)
 	{regexp.MustCompile(`\b((?i:left|quit))\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:to\s+join)\b`), "$1 $2 and joined"},
+	// fame: to be famous or known "because of" something is to be famous or known for it (the dictionaries give
+	// "for" as the preposition of the reason of fame)
+	{regexp.MustCompile(`(?i)\b(famous|known|renowned|celebrated)\s+because\s+of\b`), "$1 for"},
 	// authorship: "to pen" is to write
 	{regexp.MustCompile(`\b((?i:was|were|been|is|are|be|being))\s+penned\b`), "$1 written"},
 	{regexp.MustCompile(`\bpenned\b`), "wrote"},
@@ -62,6 +65,10 @@ var idioms = []struct {
 // subject is a relational noun with a definite article or a possessive pronoun, whose owner is the topic.
 var reFrontedTopic = regexp.MustCompile(`^(?i:in|for|as\s+for|as\s+to|regarding|concerning|when\s+it\s+comes\s+to|speaking\s+of|at)\s+(\p{Lu}[\pL\pM.'&-]*(?:\s+(?:of|de|the|and|\p{Lu}[\pL\pM.'&-]*))*)\s*,\s+(?i:the|its|their|his|her)\s+(\pL)`)
 
+// reFrontedAttribute is a clause with "by" and an attribute noun fronted: "By profession, X is a nurse", "By
+// trade, X is a carpenter" say what "X is a nurse by profession" says, which the clause reader reads.
+var reFrontedAttribute = regexp.MustCompile(`^(?i:by\s+(profession|trade|occupation|faith|religion|birth|nationality))\s*,\s*(.+?)([.!]?)$`)
+
 // plainly rewrites a sentence's idioms and fronted topic in plain words (above); ref resolves dates, so a
 // fronted date ("In May, the rent is …") is not read as a topic.
 func plainly(sent string, ref time.Time) string {
@@ -70,6 +77,9 @@ func plainly(sent string, ref time.Time) string {
 	}
 	for _, id := range idioms {
 		sent = id.re.ReplaceAllString(sent, id.repl)
+	}
+	if m := reFrontedAttribute.FindStringSubmatch(sent); m != nil {
+		sent = m[2] + " by " + strings.ToLower(m[1]) + m[3]
 	}
 	if m := reFrontedTopic.FindStringSubmatchIndex(sent); m != nil {
 		topic := sent[m[2]:m[3]]

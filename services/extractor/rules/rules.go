@@ -843,7 +843,9 @@ func eventDates(clause string, dates []when) []spec {
 func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
 	out := possessiveAppositions(clause, kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause)))
 	if numbered {
-		return out
+		// A list of facts says where someone went to school or university as any clause does ("X went to
+		// Y University" is where X was educated).
+		return schoolSpecs(clause, tc.speaker, out)
 	}
 	kept := out[:0]
 	for _, s := range out {
