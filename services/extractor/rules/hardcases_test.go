@@ -997,6 +997,15 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"ida_berg", "known_for", "The Salt Road", false}}},
 		{name: "created in a country is where a thing comes from", content: "Pesto was created in Italy.",
 			want: []claim{{"pesto", "comes_from", "Italy", false}}},
+		// Holding a faith said with a verb of adherence.
+		{name: "practising a faith named by its -ism", content: "Ida Berg practises Buddhism.",
+			want: []claim{{"ida_berg", "religion", "Buddhism", false}}},
+		{name: "following a church", content: "Ida Berg follows the Lutheran Church.",
+			want: []claim{{"ida_berg", "religion", "the Lutheran Church", false}}},
+		{name: "practising a profession is no faith", content: "Ida Berg practises journalism.",
+			absent: []claim{{"ida_berg", "religion", "", false}}},
+		{name: "following rules is no faith", content: "Ida Berg follows the rules.",
+			absent: []claim{{"ida_berg", "religion", "", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

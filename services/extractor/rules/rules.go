@@ -841,7 +841,7 @@ func eventDates(clause string, dates []when) []spec {
 // specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
 // occupation and employer said together split into their two slots (roleEmployers).
 func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
-	out := possessiveAppositions(clause, kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause)))
+	out := faithRelations(possessiveAppositions(clause, kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause))))
 	if numbered {
 		// A list of facts says where someone went to school or university as any clause does ("X went to
 		// Y University" is where X was educated).
@@ -945,6 +945,40 @@ func kindRelations(clause string, specs []spec) []spec {
 			continue
 		}
 		s.predicate, s.key = strings.ToLower(m[1]), strings.ToLower(m[1])
+	}
+	return specs
+}
+
+// adherenceVerbs are the verbs, in the third person the clause reader keys them by, with which English says
+// someone holds a faith or a worldview ("follows Buddhism", "practises Judaism", "professes Catholicism",
+// "embraced Stoicism").
+var adherenceVerbs = map[string]bool{"follows": true, "practices": true, "practises": true, "professes": true,
+	"embraces": true, "observes": true}
+
+// reFaithName is the name of a faith or a worldview by its shape: a doctrine noun in -ism ("Buddhism",
+// "atheism", "Anglicanism"), the two great religions whose English names have no -ism (Christianity, Islam),
+// or a church ("the Catholic Church").
+var reFaithName = regexp.MustCompile(`(?i)^(?:the\s+)?(?:[\pL-]+\s+){0,3}(?:[\pL-]+ism|christianity|islam|church)$`)
+
+// notDoctrines are the common English -ism nouns that name an activity or a thing, not a doctrine one holds
+// ("practises journalism" is a job).
+var notDoctrines = map[string]bool{"journalism": true, "tourism": true, "mechanism": true, "organism": true,
+	"prism": true, "criticism": true, "activism": true, "volunteerism": true, "athleticism": true, "baptism": true}
+
+// faithRelations keys an adherence verb whose object is named as a faith or a worldview as the subject's
+// religion (Wikidata's "religion or worldview"): "X practises Judaism" says what "X's religion is Judaism"
+// does; "follows the rules" and "practises law" stay as said.
+func faithRelations(specs []spec) []spec {
+	for i := range specs {
+		s := &specs[i]
+		key := s.key
+		if key == "" {
+			key = canon.PredicateKey(s.predicate)
+		}
+		obj := strings.TrimRight(s.object, ".!?, ")
+		if adherenceVerbs[key] && reFaithName.MatchString(obj) && !notDoctrines[strings.ToLower(lastWords(obj, 1))] {
+			s.key = "religion"
+		}
 	}
 	return specs
 }
