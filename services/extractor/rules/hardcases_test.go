@@ -1006,6 +1006,13 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"ida_berg", "religion", "", false}}},
 		{name: "following rules is no faith", content: "Ida Berg follows the rules.",
 			absent: []claim{{"ida_berg", "religion", "", false}}},
+		// A sport said with "play" or "compete in".
+		{name: "playing a sport named as one", content: "Kofi Mensah plays field hockey.",
+			want: []claim{{"kofi_mensah", "sport", "field hockey", false}}},
+		{name: "competing in a sport", content: "The Velmora Lions compete in rugby league.",
+			want: []claim{{"velmora_lions", "sport", "rugby league", false}}},
+		{name: "playing an instrument is no sport", content: "Kofi Mensah plays the cello.",
+			absent: []claim{{"kofi_mensah", "sport", "", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

@@ -841,7 +841,7 @@ func eventDates(clause string, dates []when) []spec {
 // specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
 // occupation and employer said together split into their two slots (roleEmployers).
 func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
-	out := faithRelations(possessiveAppositions(clause, kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause))))
+	out := sportRelations(faithRelations(possessiveAppositions(clause, kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause)))))
 	if numbered {
 		// A list of facts says where someone went to school or university as any clause does ("X went to
 		// Y University" is where X was educated).
@@ -978,6 +978,43 @@ func faithRelations(specs []spec) []spec {
 		obj := strings.TrimRight(s.object, ".!?, ")
 		if adherenceVerbs[key] && reFaithName.MatchString(obj) && !notDoctrines[strings.ToLower(lastWords(obj, 1))] {
 			s.key = "religion"
+		}
+	}
+	return specs
+}
+
+// sportWords are the English names of sports: the sports of the Summer and Winter Olympic programmes and the
+// most played team sports of the English-speaking world ("soccer", "netball"), by the word that names the sport
+// in a compound ("ice hockey", "rugby league", "beach volleyball"). General English vocabulary, listed from
+// those programmes, not from any data set.
+var sportWords = map[string]bool{"athletics": true, "archery": true, "badminton": true, "baseball": true,
+	"softball": true, "basketball": true, "boxing": true, "canoeing": true, "cycling": true, "diving": true,
+	"fencing": true, "football": true, "soccer": true, "golf": true, "gymnastics": true, "handball": true,
+	"hockey": true, "judo": true, "karate": true, "lacrosse": true, "rowing": true, "rugby": true, "sailing": true,
+	"shooting": true, "skateboarding": true, "surfing": true, "swimming": true, "taekwondo": true, "tennis": true,
+	"triathlon": true, "volleyball": true, "polo": true, "weightlifting": true, "wrestling": true, "cricket": true,
+	"squash": true, "biathlon": true, "bobsleigh": true, "curling": true, "skating": true, "skiing": true,
+	"luge": true, "snowboarding": true, "netball": true}
+
+// sportVerbs are the keys of the verbs English says a sport with: one plays it or competes in it.
+var sportVerbs = map[string]bool{"plays": true, "played": true, "competes_in": true, "competed_in": true}
+
+// sportRelations keys "X plays cricket", "X competes in ice hockey" as X's sport, as "X's sport is cricket"
+// says: the object is named as a sport (sportWords). What else one plays ("plays the piano", "plays
+// goalkeeper") stays as said.
+func sportRelations(specs []spec) []spec {
+	for i := range specs {
+		s := &specs[i]
+		key := s.key
+		if key == "" {
+			key = canon.PredicateKey(s.predicate)
+		}
+		if !sportVerbs[key] {
+			continue
+		}
+		ws := strings.Fields(strings.ToLower(strings.TrimRight(s.object, ".!?, ")))
+		if n := len(ws); n > 0 && n <= 3 && (sportWords[ws[n-1]] || n >= 2 && sportWords[ws[n-2]] && !strings.HasSuffix(ws[n-1], "s")) {
+			s.key = "sport"
 		}
 	}
 	return specs
