@@ -1013,6 +1013,9 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"velmora_lions", "sport", "rugby league", false}}},
 		{name: "playing an instrument is no sport", content: "Kofi Mensah plays the cello.",
 			absent: []claim{{"kofi_mensah", "sport", "", false}}},
+		// A name that owns a relation, typed in lower case.
+		{name: "a lower-case name before 's and a relation", content: "ana ruiz is leo park's spouse",
+			want: []claim{{"leo_park", "spouse", "Ana Ruiz", false}, {"ana_ruiz", "spouse", "Leo Park", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

@@ -529,6 +529,7 @@ func trueCase(s string) string {
 			up[t.Start] = true
 		}
 	}
+	possessiveNames(toks, up)
 	var b strings.Builder
 	b.Grow(len(s))
 	first := true
@@ -542,6 +543,40 @@ func trueCase(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// possessiveNames marks, in text typed in lower case, the words of a name that owns a relation: "soviet union's
+// head of state", "charles the bold's spouse". The words before "'s" and a relational noun canon knows, back to
+// the start of the clause or a verb or preposition, are a name when there are at least two of them (nouns or
+// adjectives, with a name's connectors between: "of", "the", "de"), none of them a kinship noun, and no
+// determiner or possessive opens them ("the company's ceo", "my sister's husband" are no names).
+func possessiveNames(toks []nlp.Token, up map[int]bool) {
+	for i, t := range toks {
+		if t.Lower != "'s" || i+1 >= len(toks) || !canon.KnownRelation(canon.RelationKey(toks[i+1].Lower)) {
+			continue
+		}
+		var run []int
+		j := i - 1
+		for ; j >= 0; j-- {
+			w := toks[j]
+			if nameConnectors[w.Lower] || w.Lower == "the" {
+				if j > 0 && (nlp.IsNoun(toks[j-1].Tag) || nlp.IsAdjective(toks[j-1].Tag)) && len(run) > 0 {
+					continue
+				}
+				break
+			}
+			if !(nlp.IsNoun(w.Tag) || nlp.IsAdjective(w.Tag)) || kinship[w.Lower] != "" {
+				break
+			}
+			run = append(run, j)
+		}
+		if len(run) < 2 || j >= 0 && (toks[j].Tag == "DT" || toks[j].Tag == "PRP$" || toks[j].Tag == "POS" || kinship[toks[j].Lower] != "") {
+			continue
+		}
+		for _, k := range run {
+			up[toks[k].Start] = true
+		}
+	}
 }
 
 // nameAfterKin reports whether token i, after "my <kin noun>", stands where a name does: a noun or adjective
