@@ -36,8 +36,8 @@ import "strings"
 // country or region "has its capital in" a city as "has its headquarters in" names the headquarters; "hq" is the
 // common abbreviation of headquarters; to start an organization is, in the dictionary, to found it ("started
 // by" is "founded by"); what is sung by someone (its singer) is performed by them (Wikidata's "singer" alias of
-// performer); and being "from" a place, "made in" a country (the label "Made in Japan") or "created in" it
-// says where a thing comes from, its origin.
+// performer); and being "from" a place or "created in" it says where a thing comes from, its origin ("made
+// in" is left as said: a film is made in a language as well as in a country).
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -67,7 +67,7 @@ var relationAliases = map[string][]string{
 	"director":           {"directed_by", "managing_director"},
 	"capital":            {"capital_city", "capital_in"},
 	"located_in":         {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},
-	"comes_from":         {"from", "made_in", "created_in", "hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
+	"comes_from":         {"from", "created_in", "hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
 	"religion":           {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in", "converts_to", "converted_to"},
 	"speaks":             {"fluent_in", "languages_spoken", "language_spoken", "speaker_of", "native_speaker_of", "fluent_speaker_of"},
 	"member_of":          {"part_of", "membership_of", "member"},

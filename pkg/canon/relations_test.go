@@ -42,7 +42,6 @@ func TestRelationKey(t *testing.T) {
 		{"started_by", "founder"},
 		{"sung_by", "performer"},
 		{"from", "comes_from"},
-		{"made_in", "comes_from"},
 		{"created_in", "comes_from"},
 		{"hq_in", "headquartered_in"},
 		{"leader_of_government", "head_of_government"},
