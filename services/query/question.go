@@ -206,6 +206,7 @@ func parseTokens(all []qtok, m *mention) questionParse {
 		toks = append(toks, t)
 	}
 	toks = dropPositionParticiples(toks)
+	toks = frontStrandedPreposition(toks)
 	if i, ref := followUpAt(toks); i > 0 {
 		// A second question about the first one's answer ("In which country was X's sport developed, and who
 		// is the head of government in that nation?"): the second clause, read with its back reference ("that
@@ -255,6 +256,40 @@ func dropPositionParticiples(toks []qtok) []qtok {
 		out = append(out, t)
 	}
 	return out
+}
+
+// frontStrandedPreposition moves to the front the preposition a question about the place of a description
+// strands at its end, when the description ends in a clause of its own: "What continent is the city where X
+// was born in?", "Which continent is the sport X is associated with on?" ask "In what continent is the city
+// where X was born?" — the last "in"/"on" belongs to the main clause's "be" (as in "Which continent is Lund
+// on?"), since the relative clause's own place is already said ("where", or a preposition of its own just
+// before). Only a question that opens with a question word, a noun and a form of "be" is rewritten.
+func frontStrandedPreposition(toks []qtok) []qtok {
+	n := len(toks)
+	if n < 6 || toks[n-1].ent {
+		return toks
+	}
+	last := strings.ToLower(toks[n-1].Text)
+	if last != "in" && last != "on" {
+		return toks
+	}
+	low := func(i int) string { return strings.ToLower(toks[i].Text) }
+	if !whWords[low(0)] || !strings.HasPrefix(toks[1].Tag, "NN") || !beWords[low(2)] {
+		return toks
+	}
+	stacked := toks[n-2].Tag == "IN" || toks[n-2].Tag == "RP" || toks[n-2].Tag == "TO"
+	where := false
+	for i := 3; i < n-1; i++ {
+		if low(i) == "where" && !toks[i].ent {
+			where = true
+		}
+	}
+	if !stacked && !where || toks[n-2].ent {
+		return toks
+	}
+	out := make([]qtok, 0, n)
+	out = append(out, toks[n-1])
+	return append(out, toks[:n-1]...)
 }
 
 // backReference are the determiners that point back to something the question already named ("that country",

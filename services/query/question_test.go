@@ -58,6 +58,9 @@ func TestQuestionReading(t *testing.T) {
 		{q: "Which university did Nina Volkova attend?", entity: "Nina Volkova", chain: []string{"educated_at"}},
 		{q: "In which city did Ludwig van Beethoven pass away?", entity: "Ludwig van Beethoven", chain: []string{"died_in"}, kind: kindPlace},
 		{q: "Which label is Ólafur Arnalds signed to?", entity: "Ólafur Arnalds", chain: []string{"record_label"}},
+		// A preposition stranded after a description that ends in a clause of its own belongs to the main "be".
+		{q: "What continent is the city where Ivo Marek was born in?", entity: "Ivo Marek", chain: []string{"born_in", "?city", "?continent"}},
+		{q: "Which continent is the country Le Petit Journal comes from in?", entity: "Le Petit Journal", chain: []string{"comes_from", "?country", "?continent"}},
 		{q: "Who is Søren Kierkegaard married to?", entity: "Søren Kierkegaard", chain: []string{"spouse"}, kind: kindPerson},
 		{q: "What language is Elena Ceaușescu fluent in?", entity: "Elena Ceaușescu", chain: []string{"speaks"}},
 		{q: "Do you know where Łukasz lives?", entity: "Łukasz", chain: []string{"lives_in"}, kind: kindPlace},
