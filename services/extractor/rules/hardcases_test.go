@@ -939,6 +939,8 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"republic_of_north_velmora", "head_of_state", "Anika Roos", false}}, functional: []string{"Anika Roos"}},
 		{name: "a note whose owner's name has a comma", content: "Headquarters of University of Tarvia, Lund: Lund.",
 			want: []claim{{"university_of_tarvia_lund", "headquartered_in", "Lund", false}}},
+		{name: "a note whose value the tagger reads as a verb", content: "Capital of Tarvia: Rajanpur.",
+			want: []claim{{"tarvia", "capital", "Rajanpur", false}}},
 		{name: "a note of an of-compound relation after its owner", content: "Velmora head of government: Pia Laine.",
 			want: []claim{{"velmora", "head_of_government", "Pia Laine", false}}},
 		{name: "a note of a birthplace after its owner", content: "Anna Berg place of birth: Lund.",

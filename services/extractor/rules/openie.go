@@ -2005,7 +2005,10 @@ func noteSpec(sent string) (spec, bool) {
 	}
 	vt := nlp.Analyze(value)
 	for _, t := range vt {
-		if nlp.IsVerb(t.Tag) || t.Tag == "MD" {
+		// A capitalized word the dictionary does not know is a name, whatever the tagger reads it as when it
+		// stands first ("Capital of Tarvia: Rajanpur").
+		name := nlp.Capitalized(t.Text) && !nlp.Known(t.Lower)
+		if (nlp.IsVerb(t.Tag) || t.Tag == "MD") && !name {
 			return spec{}, false
 		}
 	}
