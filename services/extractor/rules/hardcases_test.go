@@ -1016,6 +1016,13 @@ func TestHardCases(t *testing.T) {
 		// A name that owns a relation, typed in lower case.
 		{name: "a lower-case name before 's and a relation", content: "ana ruiz is leo park's spouse",
 			want: []claim{{"leo_park", "spouse", "Ana Ruiz", false}, {"ana_ruiz", "spouse", "Leo Park", false}}},
+		// A playing position said with "play", or with "is a" in a list of facts.
+		{name: "playing a position named as one", content: "Kofi Mensah plays left back.",
+			want: []claim{{"kofi_mensah", "position", "left back", false}}},
+		{name: "a position in a list of facts", content: "5. Kofi Mensah is a goalkeeper.",
+			want: []claim{{"kofi_mensah", "position", "goalkeeper", false}}},
+		{name: "playing the guitar is no position", content: "Kofi Mensah plays the guitar.",
+			absent: []claim{{"kofi_mensah", "position", "", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

@@ -841,7 +841,7 @@ func eventDates(clause string, dates []when) []spec {
 // specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
 // occupation and employer said together split into their two slots (roleEmployers).
 func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
-	out := sportRelations(faithRelations(possessiveAppositions(clause, kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause)))))
+	out := positionRelations(numbered, sportRelations(faithRelations(possessiveAppositions(clause, kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause))))))
 	if numbered {
 		// A list of facts says where someone went to school or university as any clause does ("X went to
 		// Y University" is where X was educated).
@@ -1015,6 +1015,47 @@ func sportRelations(specs []spec) []spec {
 		ws := strings.Fields(strings.ToLower(strings.TrimRight(s.object, ".!?, ")))
 		if n := len(ws); n > 0 && n <= 3 && (sportWords[ws[n-1]] || n >= 2 && sportWords[ws[n-2]] && !strings.HasSuffix(ws[n-1], "s")) {
 			s.key = "sport"
+		}
+	}
+	return specs
+}
+
+// positionWords are the English names of playing positions in the most played team sports (association
+// football, American football, basketball, baseball, ice hockey, rugby, cricket), as those sports' rules and
+// glossaries name them, by their last word ("wide receiver", "point guard", "fly-half").
+var positionWords = map[string]bool{"goalkeeper": true, "goalie": true, "goaltender": true, "keeper": true,
+	"defender": true, "back": true, "fullback": true, "full-back": true, "sweeper": true, "midfielder": true, "winger": true,
+	"striker": true, "forward": true, "quarterback": true, "halfback": true, "linebacker": true,
+	"cornerback": true, "receiver": true, "end": true, "tackle": true, "lineman": true, "kicker": true,
+	"placekicker": true, "punter": true, "guard": true, "center": true, "centre": true, "pitcher": true,
+	"catcher": true, "shortstop": true, "baseman": true, "outfielder": true, "infielder": true, "fielder": true,
+	"defenseman": true, "flanker": true, "hooker": true, "prop": true, "lock": true, "scrum-half": true,
+	"fly-half": true, "wicket-keeper": true, "wicketkeeper": true, "batsman": true, "batter": true, "bowler": true}
+
+// positionRelations keys "X plays wide receiver" and, in a list of facts, "X is a goalkeeper" as X's
+// position (as "X's position is goalkeeper" and "plays as a goalkeeper" are): the object is named as a
+// playing position (positionWords), with at most one word before it and no "the" ("plays the guard" is no
+// position).
+func positionRelations(numbered bool, specs []spec) []spec {
+	for i := range specs {
+		s := &specs[i]
+		key := s.key
+		if key == "" {
+			key = canon.PredicateKey(s.predicate)
+		}
+		if !playKinds[key] && !(numbered && key == "is_a") {
+			continue
+		}
+		ws := strings.Fields(strings.ToLower(strings.TrimRight(s.object, ".!?, ")))
+		if len(ws) > 0 && (ws[0] == "a" || ws[0] == "an") && key == "is_a" {
+			ws = ws[1:]
+		}
+		if n := len(ws); n > 0 && n <= 2 && ws[0] != "the" && positionWords[ws[n-1]] {
+			s.key = "position"
+			s.object = strings.TrimRight(s.object, ".!?, ")
+			if key == "is_a" {
+				s.object = strings.Join(strings.Fields(s.object)[len(strings.Fields(s.object))-n:], " ")
+			}
 		}
 	}
 	return specs
