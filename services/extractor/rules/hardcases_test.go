@@ -956,6 +956,11 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"quintal_labs", "founder", "Ana Ruiz", false}}},
 		{name: "being from a country is where a thing comes from", content: "Pesto is from Italy.",
 			want: []claim{{"pesto", "comes_from", "Italy", false}}},
+		{name: "made in a place is where a thing comes from", content: "The Velmo Roadster was made in Sweden.",
+			want: []claim{{"velmo_roadster", "comes_from", "Sweden", false}}},
+		{name: "made in a language is no origin", content: "Salt Road was made in Hungarian.",
+			want:   []claim{{"salt_road", "made_in", "Hungarian", false}},
+			absent: []claim{{"salt_road", "comes_from", "", false}}},
 		{name: "sung by is performed by", content: "Blue Hour is sung by Mira Sol.",
 			want: []claim{{"blue_hour", "performer", "Mira Sol", false}}},
 		// Clefts and nominal subjects whose relative clause says only "be", or a vague verb with a kind noun.

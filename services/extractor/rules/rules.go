@@ -841,7 +841,15 @@ func eventDates(clause string, dates []when) []spec {
 // specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
 // occupation and employer said together split into their two slots (roleEmployers).
 func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
-	out := positionRelations(numbered, sportRelations(faithRelations(possessiveAppositions(clause, kindRelations(clause, e.clauseSpecs(tc, clause, dates, numbered, firstClause))))))
+	out := e.clauseSpecs(tc, clause, dates, numbered, firstClause)
+	// Relations said by what the object is named as: its kind, a role holder in apposition, a faith, a sport,
+	// a playing position, a place something was made in.
+	out = kindRelations(clause, out)
+	out = possessiveAppositions(clause, out)
+	out = faithRelations(out)
+	out = sportRelations(out)
+	out = positionRelations(numbered, out)
+	out = madeInPlaces(out)
 	if numbered {
 		// A list of facts says where someone went to school or university as any clause does ("X went to
 		// Y University" is where X was educated).
@@ -1057,6 +1065,26 @@ func positionRelations(numbered bool, specs []spec) []spec {
 				s.object = strings.Join(strings.Fields(s.object)[len(strings.Fields(s.object))-n:], " ")
 			}
 		}
+	}
+	return specs
+}
+
+// madeInPlaces keys "X was made in Germany" as where X comes from (canon's comes_from, as "originated in" and
+// "created in" are), the label "Made in …" English puts on things; "made in Japanese" (a film's language)
+// stays made_in: English names most languages by the nationality adjective (countryOfDemonym), which names
+// no place.
+func madeInPlaces(specs []spec) []spec {
+	for i := range specs {
+		s := &specs[i]
+		key := s.key
+		if key == "" {
+			key = canon.PredicateKey(s.predicate)
+		}
+		obj := strings.TrimRight(s.object, ".!?, ")
+		if key != "made_in" || !nlp.Capitalized(obj) || countryOf(obj) != "" || strings.HasSuffix(strings.ToLower(obj), " language") {
+			continue
+		}
+		s.key = "comes_from"
 	}
 	return specs
 }
