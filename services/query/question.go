@@ -151,9 +151,14 @@ func set(ws ...string) map[string]bool {
 	return m
 }
 
+// reWhS is a question word with a bare "s" for "is" ("whats", "Whos", "wheres").
+var reWhS = regexp.MustCompile(`\b((?i:what|who|where|when|how))((?i:s))\b`)
+
 // analyzeQuestion tags a question and notes each token's whitespace field.
 func analyzeQuestion(q string) []qtok {
-	norm := nlp.Normalize(q)
+	// "whats", "whos", "wheres": chat drops the apostrophe of a question word's "'s" (is), which the tagger then
+	// reads as a noun; the apostrophe goes back (no whitespace changes, so fields still match q's).
+	norm := reWhS.ReplaceAllString(nlp.Normalize(q), "$1'$2")
 	toks := nlp.Analyze(norm)
 	// Field boundaries of the normalized text (Normalize changes no whitespace, so fields match q's).
 	var starts []int

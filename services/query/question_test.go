@@ -58,6 +58,9 @@ func TestQuestionReading(t *testing.T) {
 		{q: "Which university did Nina Volkova attend?", entity: "Nina Volkova", chain: []string{"educated_at"}},
 		{q: "In which city did Ludwig van Beethoven pass away?", entity: "Ludwig van Beethoven", chain: []string{"died_in"}, kind: kindPlace},
 		{q: "Which label is Ólafur Arnalds signed to?", entity: "Ólafur Arnalds", chain: []string{"record_label"}},
+		// Chat's question words without the apostrophe of "'s".
+		{q: "whats ivo marek's faith", entity: "ivo marek", chain: []string{"religion"}},
+		{q: "whos the ceo of velto", entity: "velto", chain: []string{"ceo"}, kind: kindPerson},
 		// A preposition stranded after a description that ends in a clause of its own belongs to the main "be".
 		{q: "What continent is the city where Ivo Marek was born in?", entity: "Ivo Marek", chain: []string{"born_in", "?city", "?continent"}},
 		{q: "Which continent is the country Le Petit Journal comes from in?", entity: "Le Petit Journal", chain: []string{"comes_from", "?country", "?continent"}},
