@@ -1028,6 +1028,11 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kofi_mensah", "position", "goalkeeper", false}}},
 		{name: "playing the guitar is no position", content: "Kofi Mensah plays the guitar.",
 			absent: []claim{{"kofi_mensah", "position", "", false}}},
+		// A present-time adverbial between a subject and its copula.
+		{name: "right now before the copula", content: "Velmora's head of state right now is Anika Roos.",
+			want: []claim{{"velmora", "head_of_state", "Anika Roos", false}}},
+		{name: "at the moment before the copula", content: "The chair of Quintal Labs at the moment is Ana Ruiz.",
+			want: []claim{{"quintal_labs", "chair", "Ana Ruiz", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

@@ -65,6 +65,9 @@ var idioms = []struct {
 // subject is a relational noun with a definite article or a possessive pronoun, whose owner is the topic.
 var reFrontedTopic = regexp.MustCompile(`^(?i:in|for|as\s+for|as\s+to|regarding|concerning|when\s+it\s+comes\s+to|speaking\s+of|at)\s+(\p{Lu}[\pL\pM.'&-]*(?:\s+(?:of|de|the|and|\p{Lu}[\pL\pM.'&-]*))*)\s*,\s+(?i:the|its|their|his|her)\s+(\pL)`)
 
+// rePresentBeforeBe is a present-time adverbial (presentAdverbials, "currently") right before a form of "be".
+var rePresentBeforeBe = regexp.MustCompile(`(?i)\s*,?\s+(?:right\s+now|at\s+the\s+moment|at\s+present|these\s+days|nowadays|currently|for\s+now)\s*,?\s+(is|are|was|were)\b`)
+
 // reFrontedAttribute is a clause with "by" and an attribute noun fronted: "By profession, X is a nurse", "By
 // trade, X is a carpenter" say what "X is a nurse by profession" says, which the clause reader reads.
 var reFrontedAttribute = regexp.MustCompile(`^(?i:by\s+(profession|trade|occupation|faith|religion|birth|nationality))\s*,\s*(.+?)([.!]?)$`)
@@ -78,6 +81,9 @@ func plainly(sent string, ref time.Time) string {
 	for _, id := range idioms {
 		sent = id.re.ReplaceAllString(sent, id.repl)
 	}
+	// "Velmora's head of state right now is Ana Ruiz": a present-time adverbial between a subject and its
+	// copula says the value is the current one, as it does at the clause's end, and is no part of the subject.
+	sent = rePresentBeforeBe.ReplaceAllString(sent, " $1")
 	if m := reFrontedAttribute.FindStringSubmatch(sent); m != nil {
 		sent = m[2] + " by " + strings.ToLower(m[1]) + m[3]
 	}
