@@ -1071,7 +1071,7 @@ func (p *qparser) verbGroup(i int, gap []string, subjectIsAnswer, beAux, inClaus
 	}
 	start := j
 	// Idioms first: "pass away", "do for a living", "tie the knot".
-	if id, n := matchIdiom(t[j:]); n > 0 && (!id.untyped || len(p.q.typ) == 0) {
+	if id, n := matchIdiom(t[j:]); n > 0 && (!id.untyped || len(p.q.typ) == 0 || workTypes[p.q.typ[len(p.q.typ)-1]]) {
 		u := p.unitFromIdiom(id, j, j+n, gap, subjectIsAnswer)
 		p.markUsed(i, j+n)
 		return u, j + n, true
@@ -1769,6 +1769,10 @@ type idiom struct {
 	// untyped idioms hold only in a question that names no kind of answer ("What does X do?").
 	untyped bool
 }
+
+// workTypes are the type nouns that name what one does for a living ("What kind of work does X do?", "What
+// job does X do?", "What profession does X do?"): with them "do" still asks the occupation.
+var workTypes = set("work", "job", "profession", "occupation", "trade", "career")
 
 // idioms are common English idioms for the relations people ask about: dying, making a living, marrying,
 // founding, studying. General English, not any data set's wording.

@@ -49,6 +49,8 @@ func TestQuestionReading(t *testing.T) {
 		{q: "What does Marcus do for a living?", entity: "Marcus", chain: []string{"occupation"}},
 		{q: "What does Marcus do?", entity: "Marcus", chain: []string{"occupation"}},
 		{q: "What sport does Marcus do?", entity: "Marcus", chain: []string{"does"}},
+		{q: "What kind of work does Marcus do?", entity: "Marcus", chain: []string{"occupation"}},
+		{q: "What job does Marcus do?", entity: "Marcus", chain: []string{"occupation"}},
 		{q: "What is Ivo Marek's place of birth?", entity: "Ivo Marek", chain: []string{"born_in"}},
 		{q: "What is Anja Berg's country of citizenship?", entity: "Anja Berg", chain: []string{"citizen_of"}},
 		{q: "Who is Marcus's boss?", entity: "Marcus", chain: []string{"manager"}, kind: kindPerson},
