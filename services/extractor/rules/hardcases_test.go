@@ -1021,6 +1021,8 @@ func TestHardCases(t *testing.T) {
 		// A name that owns a relation, typed in lower case.
 		{name: "a lower-case name before 's and a relation", content: "ana ruiz is leo park's spouse",
 			want: []claim{{"leo_park", "spouse", "Ana Ruiz", false}, {"ana_ruiz", "spouse", "Leo Park", false}}},
+		{name: "a lower-case name with of before 's, a word of which the tagger calls a number", content: "ivan of tver is olga of tver's spouse",
+			want: []claim{{"ivan_of_tver", "spouse", "Olga of Tver", false}}},
 		// A playing position said with "play", or with "is a" in a list of facts.
 		{name: "playing a position named as one", content: "Kofi Mensah plays left back.",
 			want: []claim{{"kofi_mensah", "position", "left back", false}}},

@@ -560,12 +560,14 @@ func possessiveNames(toks []nlp.Token, up map[int]bool) {
 		for ; j >= 0; j-- {
 			w := toks[j]
 			if nameConnectors[w.Lower] || w.Lower == "the" {
-				if j > 0 && (nlp.IsNoun(toks[j-1].Tag) || nlp.IsAdjective(toks[j-1].Tag)) && len(run) > 0 {
+				if j > 0 && (nlp.IsNoun(toks[j-1].Tag) || nlp.IsAdjective(toks[j-1].Tag) || toks[j-1].Tag == "CD") && len(run) > 0 {
 					continue
 				}
 				break
 			}
-			if !(nlp.IsNoun(w.Tag) || nlp.IsAdjective(w.Tag)) || kinship[w.Lower] != "" {
+			// A word of letters the tagger calls a number ("olga/CD") is a word of the name.
+			wordy := nlp.IsNoun(w.Tag) || nlp.IsAdjective(w.Tag) || w.Tag == "CD" && strings.IndexFunc(w.Text, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
+			if !wordy || kinship[w.Lower] != "" {
 				break
 			}
 			run = append(run, j)
