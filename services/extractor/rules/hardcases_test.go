@@ -1035,6 +1035,10 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"velmora", "head_of_state", "Anika Roos", false}}},
 		{name: "at the moment before the copula", content: "The chair of Quintal Labs at the moment is Ana Ruiz.",
 			want: []claim{{"quintal_labs", "chair", "Ana Ruiz", false}}},
+		// A title after a role verb in a list of facts runs to the end of the line.
+		{name: "a title object of a role verb in a list of facts", content: "6. Mira Sol performed Down by the River.",
+			want:   []claim{{"down_by_the_river", "performer", "Mira Sol", false}},
+			absent: []claim{{"down", "performer", "", false}}},
 		// Company is no part of what is planned: "with my wife Mei" names the wife, who is a claim of her own.
 		{name: "company after the object", content: "I'm planning a trip to Peru with my wife Ana.",
 			want:   []claim{{"kim", "spouse", "Ana", false}, {"kim", "plans", "a trip to Peru", false}},

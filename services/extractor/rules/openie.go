@@ -1000,7 +1000,13 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	if prep == "" && s.proper && !vg.aspect {
 		if obj, ok := p.nounPhrase(k); ok && obj.proper {
 			if agent := roleNoun(lemma); agent != "" && namedRole(agent) {
-				out = append(out[:0], triple{subject: p.objectText(obj.from, obj.to), relation: agent, object: subjText, key: agent, definite: true})
+				name := p.objectText(obj.from, obj.to)
+				if p.numbered && len(out) == 1 && strings.HasPrefix(out[0].object, name) {
+					// A list of facts: the object is the rest of the line, as the verb's own reading took it (a
+					// title holds words of any kind: "performed Born in the U.S.A.").
+					name = out[0].object
+				}
+				out = append(out[:0], triple{subject: name, relation: agent, object: subjText, key: agent, definite: true})
 			}
 		} else if ok && obj.definite && !obj.proper && obj.possessor == nil {
 			// "Bob heads the government of Japan" → Japan's head of government is Bob: the role the verb names,
