@@ -114,15 +114,13 @@ func TestConcurrentCallsReuseConnections(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	round()
-	first := dialled.Load()
-	if first > workers {
-		t.Fatalf("first round dialled %d connections for %d requests", first, workers)
-	}
+	// Never more connections than requests in flight at once: a kept connection serves every later round. (A
+	// round may need fewer than workers, when a request ends before another starts, so a later round may still
+	// dial the rest; with Go's default two idle connections per host, 320 requests dialled about 260.)
 	for range rounds {
 		round()
 	}
-	if more := dialled.Load() - first; more != 0 {
-		t.Errorf("%d rounds of %d concurrent requests dialled %d new connections after the first round; want 0", rounds, workers, more)
+	if n := dialled.Load(); n > workers {
+		t.Errorf("%d rounds of %d concurrent requests dialled %d connections; want at most %d", rounds, workers, n, workers)
 	}
 }
