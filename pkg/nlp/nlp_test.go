@@ -115,3 +115,11 @@ func TestPastParticiple(t *testing.T) {
 		}
 	}
 }
+
+func TestIsCardinalWord(t *testing.T) {
+	for w, want := range map[string]bool{"ten": true, "Twenty": true, "dozen": true, "thousand": true, "tenth": false, "a": false, "few": false, "10": false} {
+		if got := IsCardinalWord(w); got != want {
+			t.Errorf("IsCardinalWord(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/embedding"
@@ -99,7 +97,7 @@ func endingOf(c *store.Belief) bool {
 	if len(ws) == 0 {
 		return false
 	}
-	if namedEndingVerbs[relLemma(ws[0])] && len(ws) == 1 && properName(c.Object) {
+	if namedEndingVerbs[relLemma(ws[0])] && len(ws) == 1 && nlp.Capitalized(c.Object) {
 		return true
 	}
 	if len(ws) > 2 && ws[0] == "used" && ws[1] == "to" {
@@ -122,12 +120,6 @@ func endingOf(c *store.Belief) bool {
 		return true
 	}
 	return len(ws) > 1 && contains(parts, ws[1])
-}
-
-// properName reports a value that is a name: its first word is written with a capital ("Telia", "Tele2").
-func properName(object string) bool {
-	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(object))
-	return unicode.IsUpper(r)
 }
 
 // endingNames reports whether ending claim e names the value of claim c: every content word of e's object

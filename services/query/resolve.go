@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -953,16 +954,10 @@ func answerTypePenalty(q *questionParse, object string) float64 {
 	return 0
 }
 
-// numberWords are the English cardinal numbers written as words (one to twenty, the tens, and the words of
-// round numbers): "How old is Ellie?" is answered "ten" as well as "10".
-var numberWords = set("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-	"twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty",
-	"forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "dozen")
-
 // hasNumberWord reports whether a value says a number in words ("ten", "twenty-one", "three dogs").
 func hasNumberWord(object string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(object), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if numberWords[w] {
+		if nlp.IsCardinalWord(w) {
 			return true
 		}
 	}

@@ -138,14 +138,12 @@ func (d *decider) slotFor(it item) (slot, note string) {
 	var best *predRow
 	var bestSim float64
 	pe := c.PredicateEmbedding
-	if d.cfg.PredicateMerge && pe.Dim > 0 {
+	// A count's phrase is its verb alone ("completed"): counts of different things, and a count beside a
+	// statement of that verb, share it; the key says what is counted, so counts merge by key only.
+	if d.cfg.PredicateMerge && pe.Dim > 0 && !canon.IsCountKey(c.PredicateKey) {
 		for _, p := range d.st.preds[k] {
-			if !visible(p) || p.model != pe.Model || len(p.embedding) != len(pe.Values) || negatedKey(p.predicateKey) != c.Negated {
-				continue
-			}
-			if canon.IsCountKey(c.PredicateKey) || canon.IsCountKey(strings.TrimPrefix(p.predicateKey, "not:")) {
-				// A count's phrase is its verb alone ("completed"): counts of different things, and a count
-				// beside a statement of that verb, share it; the key says what is counted.
+			if !visible(p) || p.model != pe.Model || len(p.embedding) != len(pe.Values) || negatedKey(p.predicateKey) != c.Negated ||
+				canon.IsCountKey(strings.TrimPrefix(p.predicateKey, "not:")) {
 				continue
 			}
 			sim := embedding.Cosine(p.embedding, pe.Values)

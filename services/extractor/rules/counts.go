@@ -23,14 +23,6 @@ import (
 // elsewhere in the clause, and "spent 3 hours on X" and "spent 2 hours on Y" are two facts), an increment
 // ("another 5 problems", "3 more"), a year, and anything negated or said of no verb.
 
-// countWords are the English cardinal numbers written as words (one to twenty, the tens, and the words of
-// larger round numbers), with their values' order of magnitude irrelevant here: only that they count.
-var countWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true, "six": true,
-	"seven": true, "eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "thirteen": true,
-	"fourteen": true, "fifteen": true, "sixteen": true, "seventeen": true, "eighteen": true, "nineteen": true,
-	"twenty": true, "thirty": true, "forty": true, "fifty": true, "sixty": true, "seventy": true, "eighty": true,
-	"ninety": true, "hundred": true, "dozen": true}
-
 // reCountNumber is a count in digits: "24", "1,200" (a decimal is a measure, not a count of things).
 var reCountNumber = regexp.MustCompile(`^\d{1,3}(?:,\d{3})*$|^\d+$`)
 
@@ -102,7 +94,7 @@ func countedKind(object string) ([]string, bool) {
 		if len(num) == 4 && (num[:2] == "18" || num[:2] == "19" || num[:2] == "20" || num[:2] == "21") {
 			return nil, false // a year
 		}
-	case countWords[num]:
+	case nlp.IsCardinalWord(num):
 	default:
 		return nil, false
 	}
@@ -116,7 +108,7 @@ func countedKind(object string) ([]string, bool) {
 	for _, w := range ws[i+1:] {
 		word := strings.TrimRight(w, ",;:.!?")
 		lw := strings.ToLower(word)
-		if lw == "" || countStops[lw] || countIncrements[lw] || countWords[lw] || reCountNumber.MatchString(lw) ||
+		if lw == "" || countStops[lw] || countIncrements[lw] || nlp.IsCardinalWord(lw) || reCountNumber.MatchString(lw) ||
 			word != lw || strings.HasSuffix(lw, "ing") || strings.ContainsAny(lw, "0123456789'’/%$€£") {
 			// What is said about the things, an increment, a second number, a name, an -ing word or a symbol.
 			if countIncrements[lw] {

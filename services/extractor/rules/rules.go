@@ -608,7 +608,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	}
 	said := pk
 	object := s.object
-	if (said == "turns" || said == "turned") && (reBareAge.MatchString(object) || countWords[strings.ToLower(object)]) {
+	if (said == "turns" || said == "turned") && (reBareAge.MatchString(object) || nlp.IsCardinalWord(object)) {
 		// "My daughter turned 7 in May": the number one turns is one's age.
 		pk, said, s.change = "age", "age", true
 	}
@@ -979,10 +979,7 @@ var notDoctrines = map[string]bool{"journalism": true, "tourism": true, "mechani
 func faithRelations(specs []spec) []spec {
 	for i := range specs {
 		s := &specs[i]
-		key := s.key
-		if key == "" {
-			key = canon.PredicateKey(s.predicate)
-		}
+		key := specKey(*s)
 		obj := strings.TrimRight(s.object, ".!?, ")
 		if adherenceVerbs[key] && reFaithName.MatchString(obj) && !notDoctrines[strings.ToLower(lastWords(obj, 1))] {
 			s.key = "religion"
@@ -1013,10 +1010,7 @@ var sportVerbs = map[string]bool{"plays": true, "played": true, "competes_in": t
 func sportRelations(specs []spec) []spec {
 	for i := range specs {
 		s := &specs[i]
-		key := s.key
-		if key == "" {
-			key = canon.PredicateKey(s.predicate)
-		}
+		key := specKey(*s)
 		if !sportVerbs[key] {
 			continue
 		}
@@ -1047,10 +1041,7 @@ var positionWords = map[string]bool{"goalkeeper": true, "goalie": true, "goalten
 func positionRelations(numbered bool, specs []spec) []spec {
 	for i := range specs {
 		s := &specs[i]
-		key := s.key
-		if key == "" {
-			key = canon.PredicateKey(s.predicate)
-		}
+		key := specKey(*s)
 		if !playKinds[key] && !(numbered && key == "is_a") {
 			continue
 		}
@@ -1076,10 +1067,7 @@ func positionRelations(numbered bool, specs []spec) []spec {
 func madeInPlaces(specs []spec) []spec {
 	for i := range specs {
 		s := &specs[i]
-		key := s.key
-		if key == "" {
-			key = canon.PredicateKey(s.predicate)
-		}
+		key := specKey(*s)
 		obj := strings.TrimRight(s.object, ".!?, ")
 		if key != "made_in" || !nlp.Capitalized(obj) || countryOf(obj) != "" || strings.HasSuffix(strings.ToLower(obj), " language") {
 			continue
