@@ -21,6 +21,9 @@ var (
 	// reTitleContinuation matches the title after a comma inside an object ("…'s child is Charles
 	// Frederick, Duke of Holstein-Gottorp").
 	reTitleContinuation = regexp.MustCompile(`^,\s+` + nobleTitle + `\s+(?:of\s+)?(?:the\s+)?[A-Z][\p{L}'-]*(?:[\s-][A-Z][\p{L}'-]*){0,3}`)
+	// reInitialismContinuation matches a dotted initialism after a comma inside a name ("Washington, D.C.",
+	// "Tarrytown, N.Y."): the abbreviation of the district or state the place is in, part of its name.
+	reInitialismContinuation = regexp.MustCompile(`^,\s+\p{Lu}\.\p{Lu}(?:\.\p{Lu})?\.?`)
 )
 
 // appositiveName returns the titled name a clause starts with and the byte offset where the rest of the
@@ -38,7 +41,8 @@ func appositiveName(clause string) (string, int) {
 }
 
 // objectStop returns where the object in rest ends (reObjectStop), reading past a comma that introduces a
-// noble title and past the period of an abbreviation or an initial ("Dr. Okafor", "St. Mary's").
+// noble title or a place's initialism ("Washington, D.C.") and past the period of an abbreviation or an
+// initial ("Dr. Okafor", "St. Mary's").
 func objectStop(rest string) int {
 	from := 0
 	for {
@@ -55,8 +59,19 @@ func objectStop(rest string) int {
 			from = at + t[1]
 			continue
 		}
+		if t := reInitialismContinuation.FindStringIndex(rest[at:]); t != nil && at > 0 && capitalizedWordBefore(rest[:at]) &&
+			!startsWithLetter(rest[at+t[1]:]) {
+			from = at + t[1]
+			continue
+		}
 		return at
 	}
+}
+
+// startsWithLetter reports whether s starts with a letter.
+func startsWithLetter(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLetter(r)
 }
 
 // capitalizedWordBefore reports whether the last word of s starts with a capital letter.

@@ -167,8 +167,15 @@ func (p *ie) commaContinuation(i, j int) int {
 	}
 	if k < len(p.toks) {
 		switch p.low(k) {
-		case ",", "and", "or", "&":
+		case "and", "or", "&":
 			return j
+		case ",":
+			// "Paris, France, Italy and Spain" is a list, and "Rita Moen, CEO of Norlink, opened the fair" an
+			// apposition before the verb; "Paris, France, last year" and "Washington, D.C., near the Mall"
+			// close the qualified name with a comma before an adverbial.
+			if k+1 < len(p.toks) && (nlp.IsProper(p.tag(k+1)) || nlp.IsVerb(p.tag(k+1)) || p.low(k+1) == "and" || p.low(k+1) == "or") {
+				return j
+			}
 		}
 		if p.toks[k].Tag == "POS" {
 			return j

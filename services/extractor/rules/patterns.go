@@ -112,7 +112,7 @@ func objectPhrase(rest string, dates []when, offset int) string {
 		}
 		rest = t
 	}
-	rest = strings.Trim(rest, ` "'.,`)
+	rest = withInitialismDot(strings.Trim(rest, ` "'.,`))
 	if m := reSomeoneNamed.FindStringSubmatch(rest); m != nil {
 		// "dating someone called Leo": the person is the name.
 		rest = m[1]
@@ -172,14 +172,23 @@ func purposeInfinitive(s string) int {
 	}
 }
 
+// reEndsInInitialism matches a dotted initialism at the end of a phrase whose last period was trimmed with the
+// sentence's ("Washington, D.C", "the U.S").
+var reEndsInInitialism = regexp.MustCompile(`(?:^|[\s,])(?:\p{Lu}\.)+\p{Lu}$`)
+
+// withInitialismDot gives back the period a trimmed initialism ends with ("Washington, D.C." keeps its
+// abbreviation dot once).
+func withInitialismDot(s string) string {
+	if reEndsInInitialism.MatchString(s) {
+		return s + "."
+	}
+	return s
+}
+
 // cleanNP trims a captured noun phrase.
 func cleanNP(s string) string {
 	s = strings.TrimSpace(s)
 	s = strings.Trim(s, ` "',;:`)
 	s = strings.TrimRight(s, ".")
-	// "Washington, D.C.." keeps its abbreviation dot once.
-	if strings.HasSuffix(s, ".C") || strings.HasSuffix(s, ".S") {
-		s += "."
-	}
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(withInitialismDot(s)), " ")
 }
