@@ -292,6 +292,20 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"école_militaire", "located_in", "Paris", false}}},
 		{name: "comma inside a name", content: "Pedro Pierluisi worked in Washington, D.C.",
 			want: []claim{{"pedro_pierluisi", "works_in", "Washington, D.C.", false}}},
+		{name: "comma inside a name after a possessive", content: "Pedro Pierluisi's place of work was Washington, D.C.",
+			want: []claim{{"pedro_pierluisi", "works_in", "Washington, D.C.", false}}},
+		{name: "a state's initialism after a town", content: "My sister lives in Tarrytown, N.Y. now.",
+			want: []claim{{"kim's_sister", "lives_in", "Tarrytown, N.Y.", false}}},
+		{name: "a place qualified by its country, closed by a comma", content: "Ada moved to Paris, France, last year.",
+			want:      []claim{{"ada", "lives_in", "Paris, France", false}},
+			absent:    []claim{{"ada", "lives_in", "Paris", false}, {"ada", "lives_in", "France", false}},
+			validFrom: time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "a list of names still splits", content: "Ada visited Paris, Rome, and Madrid.",
+			want: []claim{{"ada", "visits", "Paris", false}, {"ada", "visits", "Rome", false}, {"ada", "visits", "Madrid", false}}},
+		{name: "a superlative picks out one", content: "Nobuhiro Watsuki's most famous work is Rurouni Kenshin.",
+			want: []claim{{"nobuhiro_watsuki", "known_for", "Rurouni Kenshin", false}}, functional: []string{"Rurouni Kenshin"}},
+		{name: "a superlative adjective picks out one", content: "Anna's oldest friend is Maya.",
+			want: []claim{{"anna", "oldest_friend", "Maya", false}}, functional: []string{"Maya"}},
 		{name: "number with commas", content: "Our budget is now $12,500.",
 			want: []claim{{"kim", "budget", "$12,500", false}}, functional: []string{"$12,500"}},
 		{name: "relative date", content: "I moved to Lisbon two weeks ago.",
@@ -1250,4 +1264,30 @@ func texts(cs []extract.Claim) []string {
 		out = append(out, c.Text)
 	}
 	return out
+}
+
+// Values are written as said, without the sentence's punctuation around them and with the periods that belong
+// to them: an amount before a comma, a place's initialism at the end of a sentence. (TestHardCases compares
+// objects by their keys, which ignore punctuation.)
+func TestValuesKeepTheirOwnPunctuationOnly(t *testing.T) {
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	e := New()
+	for content, want := range map[string]string{
+		"I have a snack budget of $70, which includes the fruit.": "$70",
+		"Pedro Pierluisi's place of work was Washington, D.C.":    "Washington, D.C.",
+		"My sister lives in Tarrytown, N.Y. now.":                 "Tarrytown, N.Y.",
+	} {
+		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at})
+		var objects []string
+		found := false
+		for _, c := range got {
+			if !c.Fallback {
+				objects = append(objects, c.Object)
+				found = found || c.Object == want
+			}
+		}
+		if !found {
+			t.Errorf("%q: no claim with the object %q; objects %q", content, want, objects)
+		}
+	}
 }

@@ -47,7 +47,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.10.0"
+	Version = "2.11.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -557,6 +557,22 @@ func usedToPresent(clause string) (present, verb string, ok bool) {
 	return clause[:start] + form + clause[m[5]:], verb, true
 }
 
+// superlative reports a relation said with a superlative ("most famous work", "best known for", "oldest
+// friend", "biggest client"): a superlative picks out one thing of its kind, so the relation has one value at a
+// time, as a definite description does.
+func superlative(predicate string) bool {
+	toks := nlp.Analyze(predicate)
+	for i, t := range toks {
+		switch {
+		case t.Tag == "JJS" || t.Tag == "RBS":
+			return true
+		case (t.Lower == "most" || t.Lower == "least") && i+1 < len(toks) && nlp.IsAdjective(toks[i+1].Tag):
+			return true
+		}
+	}
+	return false
+}
+
 // pastClaims are the claims of a clause in the past habitual, read from its present form: each says, with
 // "used to" before its relation, that the value no longer holds, and never fills a single-valued slot.
 func (e *Extractor) pastClaims(tc *turnCtx, clause, present, verb string, seq *int64, first bool) []extract.Claim {
@@ -637,7 +653,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		// names one value, "X holds citizenship of Y" one of several.
 		functional, known = true, true
 	}
-	if !known && (s.definite || s.change || changeCue(clause)) {
+	if !known && (s.definite || s.change || changeCue(clause) || superlative(s.predicate)) {
 		functional = true
 	}
 	if s.past {
@@ -2315,7 +2331,7 @@ func nameOnly(o string) string {
 
 // money is an amount of money as people write it: a currency sign or code before the number ("$3,250",
 // "R$ 3.650", "€58,500", "USD 80,000") or a currency word or "k" after it ("80k", "52,000 euros").
-const money = `(?:(?:[$€£¥₹]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d[\d,.]*(?:\s?[kKmM]\b)?|\d[\d,.]*\s?(?:[kK]\b|(?:dollars|euros|pounds|reais|rupees|yen|francs|USD|EUR|GBP)\b))`
+const money = `(?:(?:[$€£¥₹]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.]*\d)?(?:\s?[kKmM]\b)?|\d(?:[\d,.]*\d)?\s?(?:[kK]\b|(?:dollars|euros|pounds|reais|rupees|yen|francs|USD|EUR|GBP)\b))`
 
 // dateAt reports a date that starts at byte offset at of the clause, or one space after it.
 func dateAt(dates []when, at int) bool {
