@@ -146,7 +146,9 @@ func endingNames(e, c *store.Belief) bool {
 // new value of the kind claim c's object names as its head ("booked the Crawford Hotel" is about Ingrid's
 // hotel): "my hotel is now the Maven" replaces it, though the two were said with different relations.
 func replacesByKind(e, c *store.Belief) bool {
-	if !e.Functional || e.SlotKey == c.SlotKey || endingOf(e) {
+	if !e.Functional || e.SlotKey == c.SlotKey || endingOf(e) || canon.IsCountKey(c.PredicateKey) {
+		// A count of things of the kind ("secured 5 interviews") is no one thing of it: "my interview is on
+		// 25 November" replaces no count.
 		return false
 	}
 	pw := splitWords(e.Predicate)

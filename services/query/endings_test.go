@@ -116,6 +116,23 @@ func TestNewValueReplacesOlderOfItsKind(t *testing.T) {
 	})
 }
 
+// A count of things of a kind ("secured 5 interviews") is no one thing of that kind: "my interview is on 25
+// November" replaces "the Acme interview" she had booked, not how many interviews she has secured.
+func TestACountIsNoThingOfItsKind(t *testing.T) {
+	count := &store.Belief{ID: "c1", SubjectKey: "maya", Predicate: "secured", PredicateKey: "number_of_interview_secured",
+		SlotKey: "number_of_interview_secured", Object: "5 interviews for producer roles", Functional: true}
+	booked := &store.Belief{ID: "c2", SubjectKey: "maya", Predicate: "booked", PredicateKey: "booked", SlotKey: "booked",
+		Object: "the Acme interview"}
+	next := &store.Belief{ID: "c3", SubjectKey: "maya", Predicate: "interview", PredicateKey: "interview", SlotKey: "interview",
+		Object: "25 November 2024", Functional: true}
+	if replacesByKind(next, count) {
+		t.Errorf("%q replaces the count %q", next.Object, count.Object)
+	}
+	if !replacesByKind(next, booked) {
+		t.Errorf("%q does not replace the interview booked, %q", next.Object, booked.Object)
+	}
+}
+
 // Through the search API and Postgres: a value a later claim of its subject ended, or replaced by its kind, is
 // not given as current; what ended it is; a value nothing ended stays. The claims are what a person would file
 // from "Hiroshi's dog is Biscuit" … "we lost Biscuit", "booked the Crawford Hotel" … "my hotel is the Maven".
