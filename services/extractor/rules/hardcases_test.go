@@ -306,6 +306,10 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"nobuhiro_watsuki", "known_for", "Rurouni Kenshin", false}}, functional: []string{"Rurouni Kenshin"}},
 		{name: "a superlative adjective picks out one", content: "Anna's oldest friend is Maya.",
 			want: []claim{{"anna", "oldest_friend", "Maya", false}}, functional: []string{"Maya"}},
+		{name: "an idiom of ending", content: "We got rid of the Skoda and now drive a Tesla Model 3.",
+			want: []claim{{"kim", "got_rid_of", "the Skoda", false}, {"kim", "drives", "a Tesla Model 3", false}}},
+		{name: "an idiom of ending, third person", content: "Tom got rid of his Vespa.",
+			want: []claim{{"tom", "gets_rid_of", "his Vespa", false}}},
 		{name: "number with commas", content: "Our budget is now $12,500.",
 			want: []claim{{"kim", "budget", "$12,500", false}}, functional: []string{"$12,500"}},
 		{name: "relative date", content: "I moved to Lisbon two weeks ago.",
@@ -1288,6 +1292,35 @@ func TestValuesKeepTheirOwnPunctuationOnly(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%q: no claim with the object %q; objects %q", content, want, objects)
+		}
+	}
+}
+
+// "My new X is Y" says that Y replaced the X the speaker had, when one has one X at a time (a dentist, a
+// landlord, a teacher); of friends and pets one has several, and a new one is one more.
+func TestANewOneReplacesTheOldOneOnlyOfWhatOneHasOneOf(t *testing.T) {
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	e := New()
+	for content, single := range map[string]bool{
+		"Dr. Patel retired, so my new dentist is Dr. Huang.":   true,
+		"The flat was sold, so our new landlord is Ms. Okoye.": true,
+		"My new teacher is Mr. Novak.":                         true,
+		"My new friend is Ana.":                                false,
+		"My new puppy is Rex.":                                 false,
+	} {
+		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at})
+		found := false
+		for _, c := range got {
+			if c.Fallback || c.SubjectKey != "kim" {
+				continue
+			}
+			found = true
+			if c.Functional != single {
+				t.Errorf("%q: %s is single-valued: %v, want %v", content, c.PredicateKey, c.Functional, single)
+			}
+		}
+		if !found {
+			t.Errorf("%q: no claim of the speaker", content)
 		}
 	}
 }

@@ -791,6 +791,13 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	if ok {
 		owner, rel, relKey = s.nominal.owner, s.nominal.rel, s.nominal.key
 	}
+	if main := p.toks[vg.main]; main.Lemma == "get" && p.low(j) == "rid" && p.low(j+1) == "of" && !ok && p.subjectOK(s) {
+		// "got rid of the Skoda": the idiom's adjective and preposition belong to the verb, as a particle does
+		// ("gave up the violin"); the thing is its object.
+		return p.objects(j+2, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: main.Lower + " rid of", object: obj, key: joinKey(nlp.ThirdPerson("get"), "rid of")}
+		})
+	}
 	if vg.copular {
 		if ok && j+1 < len(p.toks) && p.tag(j) == "IN" && p.low(j) != "of" {
 			// "X's headquarters are in Y".

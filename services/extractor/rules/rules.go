@@ -1400,6 +1400,17 @@ var (
 	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)(?:[^\p{L}\p{N}]|$)`)
 )
 
+// oneAtATime are the kinship terms (lexicon.go) of people one has one of at a time: a partner, and whoever one
+// answers to or learns from. The other kinship terms, relatives, friends and pets, come several at once.
+var oneAtATime = map[string]bool{"wife": true, "husband": true, "spouse": true, "partner": true, "girlfriend": true,
+	"boyfriend": true, "fiance": true, "boss": true, "manager": true, "mentor": true, "coach": true, "teacher": true}
+
+// severalAtOnce reports an attribute named by a kinship term of people or animals one may have several of.
+func severalAtOnce(attr string) bool {
+	k, ok := kinship[attr]
+	return ok && !oneAtATime[k]
+}
+
 // withoutTimeAdjective drops the adjectives of time that open a lower-case attribute ("new manager", "current
 // head of state"): they say when the value holds, not which attribute it is.
 func withoutTimeAdjective(attr string) string {
@@ -1415,7 +1426,12 @@ func withoutTimeAdjective(attr string) string {
 func matchPossessive(clause string, dates []when) (spec, bool) {
 	if m := reMyIs.FindStringSubmatchIndex(clause); m != nil && !endsInHolderName(clause[m[2]:m[3]]) {
 		// "my new manager is Inès": "new", "current" say when, not which attribute.
-		attr := withoutTimeAdjective(strings.ToLower(strings.TrimSpace(clause[m[2]:m[3]])))
+		said := strings.ToLower(strings.TrimSpace(clause[m[2]:m[3]]))
+		attr := withoutTimeAdjective(said)
+		// "my new dentist is Dr. Huang", "our new landlord is Ms. Okoye": a new one of what the speaker has
+		// one of replaces the old one. Of people and animals one has several of ("my new friend", "my new
+		// puppy") it adds one.
+		renewed := strings.HasPrefix(said, "new ") && !severalAtOnce(attr)
 		// "my favourite band right now is X": a time adverbial after the attribute says when the value holds
 		// (now, so an earlier one no longer does), not which attribute it is.
 		now := false
@@ -1459,7 +1475,7 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 		if attr == "name" {
 			return spec{predicate: "name", object: obj, confidence: confFirst}, true
 		}
-		return spec{predicate: attr, object: obj, confidence: confFirst, change: now}, true
+		return spec{predicate: attr, object: obj, confidence: confFirst, change: now || renewed}, true
 	}
 	if m := rePossessive.FindStringSubmatchIndex(clause); m != nil {
 		owner := cleanNP(clause[m[2]:m[3]])
@@ -1816,6 +1832,11 @@ var reTellYou = regexp.MustCompile(`(?i)^(?:tell|say|let|share|ask|thank|show|up
 func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, conf float64) (spec, bool) {
 	verb := pred
 	j := i + 1
+	if b == "get" && j+1 < len(toks) && toks[j].lower == "rid" && toks[j+1].lower == "of" {
+		// "got rid of the Skoda": the idiom's adjective belongs to the verb, as a particle does ("gave up").
+		pred += " rid"
+		j++
+	}
 	// A particle follows the verb directly: "completed 40% of it" has none.
 	for j < len(toks) && (particles[toks[j].lower] || toks[j].lower == "as" && workVerbs[b]) && !toks[j].gap && j-i <= 2 {
 		pred += " " + toks[j].lower
