@@ -199,6 +199,35 @@ func isRoman(s string) bool {
 	return true
 }
 
+// bareCommonNoun reports a phrase that is a noun phrase of dictionary words without a determiner, a
+// possessive, a number or a name: "sales", "night shifts", "part-time work".
+func bareCommonNoun(phrase string) bool {
+	toks := nlp.Analyze(phrase)
+	if len(toks) == 0 || nlp.Capitalized(toks[0].Text) || !nlp.IsNoun(toks[len(toks)-1].Tag) || !nlp.Known(toks[len(toks)-1].Lower) {
+		return false
+	}
+	switch toks[0].Tag {
+	case "DT", "PRP$", "CD", "PDT", "PRP":
+		return false
+	}
+	return true
+}
+
+// bareCommonNoun reports a noun phrase at token i without a determiner, a possessive, a number or a name.
+func (p *ie) bareCommonNoun(i int) bool {
+	np, ok := p.nounPhrase(i)
+	if !ok || np.proper || np.pronoun || np.possessor != nil || nlp.IsProper(p.tag(np.head)) || nlp.Capitalized(p.toks[np.from].Text) ||
+		!nlp.Known(p.low(np.head)) {
+		// (A place typed in lower case, "moved to porto", is no word of the dictionary.)
+		return false
+	}
+	switch p.tag(np.from) {
+	case "DT", "PRP$", "CD", "PDT":
+		return false
+	}
+	return true
+}
+
 // nounPhrase reads a noun phrase at token i.
 func (p *ie) nounPhrase(i int) (phrase, bool) {
 	if i >= len(p.toks) {
@@ -976,6 +1005,11 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	}
 	if change, ok := changeVerbs[lemma+"|"+prep]; ok {
 		// "moved to Seattle", "joined Anthropic": the value of a slot of everyday life changes.
+		if change == "lives_in" && p.bareCommonNoun(k) {
+			// "Tom moved to sales": a bare common noun names no home but a department, a shift, a kind of
+			// work — where one works, as a transfer is.
+			change = "works_in"
+		}
 		key, relation = change, strings.ReplaceAll(change, "_", " ")
 		moved := p.objects(k, func(obj string, isDate bool) triple {
 			return triple{subject: subjText, relation: relation, object: obj, key: key, change: true}

@@ -1599,6 +1599,10 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 	}
 	if loc := reMovedTo.FindStringIndex(clause); loc != nil {
 		if obj := nameOnly(objAfter(loc)); obj != "" {
+			if bareCommonNoun(obj) {
+				// "I moved to sales": a department, a shift or a kind of work, not a home (openie.go).
+				return spec{predicate: "works in", object: obj, confidence: confFirst, change: true}, true
+			}
 			return spec{predicate: "lives in", object: obj, confidence: confFirst, change: true}, true
 		}
 	}
