@@ -1265,6 +1265,9 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		if rs := matchRent(clause); rs != nil {
 			return append(out, rs...)
 		}
+		if rs := matchReplaced(clause, dates); rs != nil {
+			return append(out, rs...)
+		}
 		// Lists of facts are encyclopedic; updates of the speaker's own values come up in conversation.
 		if s, ok := matchUpdate(clause, dates); ok {
 			return append(out, s)
@@ -2503,4 +2506,46 @@ func ownValues(cs []extract.Claim) []extract.Claim {
 		}
 	}
 	return out
+}
+
+// reReplaced is "SUBJECT replaced THEIR [old] THING with NEW" and its synonyms, by which English says that a new
+// thing took an owned thing's place: "replace X with Y" (or "by Y"), "swap X for Y", "trade X in for Y",
+// "exchange X for Y". Group 1 is the subject, 2 the owned thing's noun phrase, 3 its head noun, 4 the new thing.
+var reReplaced = regexp.MustCompile(`^(I|we|\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)?)\s+(?:have\s+|has\s+|had\s+|'ve\s+)?(?:(?:just|finally|recently|now|also)\s+)?(?:replaced|swapped|traded|exchanged)\s+((?:my|our|his|her|their|the)\s+(?:[\p{L}-]+\s+){0,3}?([\p{L}-]+))(?:\s+in)?\s+(?:with|for|by)\s+(\S.*)$`)
+
+// matchReplaced reads reReplaced: the owned thing's noun names the attribute, whose value is now the new thing
+// (a change: the old value no longer holds), and the old thing, without its determiner, is what was replaced
+// (an ending the reader applies to a value that names it: query/endings.go).
+func matchReplaced(clause string, dates []when) []spec {
+	m := reReplaced.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return nil
+	}
+	subject := clause[m[2]:m[3]]
+	if strings.EqualFold(subject, "i") || strings.EqualFold(subject, "we") || notNames[strings.ToLower(subject)] {
+		subject = ""
+	}
+	head := clause[m[6]:m[7]]
+	obj := objectPhrase(clause[m[8]:], dates, m[8])
+	if obj == "" || pronounObject[strings.ToLower(obj)] || reWeakObject.MatchString(obj) {
+		return nil
+	}
+	owned := strings.Fields(clause[m[4]:m[5]])[1:] // without its determiner
+	if nlp.Capitalized(head) {
+		// "swapped my Kindle for a Kobo": a name says which thing, not which attribute; the new thing is
+		// acquired in the statement that ended the old one, and takes its place wherever the old one was
+		// (query/endings.go, replaceEnded).
+		from := len(owned) - 1
+		for from > 0 && nlp.Capitalized(owned[from-1]) {
+			from--
+		}
+		return []spec{
+			{subject: subject, predicate: "replaced", object: strings.Join(owned[from:], " "), confidence: confRelation},
+			{subject: subject, predicate: "got", object: obj, confidence: confRelation},
+		}
+	}
+	return []spec{
+		{subject: subject, predicate: "replaced", object: "the " + strings.Join(owned, " "), confidence: confRelation},
+		{subject: subject, predicate: nlp.Lemma(strings.ToLower(head), "NNS"), object: obj, confidence: confRelation, change: true},
+	}
 }
