@@ -199,6 +199,15 @@ func isRoman(s string) bool {
 	return true
 }
 
+// childSubject reports a subject that is someone's child by a kinship term ("my daughter", "our kid").
+func (p *ie) childSubject(s phrase) bool {
+	switch kinship[p.low(s.head)] {
+	case "son", "daughter", "child":
+		return !s.proper
+	}
+	return false
+}
+
 // bareCommonNoun reports a phrase that is a noun phrase of dictionary words without a determiner, a
 // possessive, a number or a name: "sales", "night shifts", "part-time work".
 func bareCommonNoun(phrase string) bool {
@@ -1009,6 +1018,16 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			// "Tom moved to sales": a bare common noun names no home but a department, a shift, a kind of
 			// work — where one works, as a transfer is.
 			change = "works_in"
+		}
+		if change == "works_at" && lemma == "start" && p.childSubject(s) {
+			// "My daughter started at Lincoln Middle School": a child starting at a school starts school
+			// there, not a job; the verb is left as said for the school reading (schools.go).
+			said := p.objects(k, func(obj string, isDate bool) triple {
+				return triple{subject: subjText, relation: relation, object: obj, key: key}
+			})
+			if len(said) > 0 && schoolName(nameOnly(said[0].object)) {
+				return said
+			}
 		}
 		key, relation = change, strings.ReplaceAll(change, "_", " ")
 		moved := p.objects(k, func(obj string, isDate bool) triple {
