@@ -211,15 +211,8 @@ func (p *ie) childSubject(s phrase) bool {
 // bareCommonNoun reports a phrase that is a noun phrase of dictionary words without a determiner, a
 // possessive, a number or a name: "sales", "night shifts", "part-time work".
 func bareCommonNoun(phrase string) bool {
-	toks := nlp.Analyze(phrase)
-	if len(toks) == 0 || nlp.Capitalized(toks[0].Text) || !nlp.IsNoun(toks[len(toks)-1].Tag) || !nlp.Known(toks[len(toks)-1].Lower) {
-		return false
-	}
-	switch toks[0].Tag {
-	case "DT", "PRP$", "CD", "PDT", "PRP":
-		return false
-	}
-	return true
+	p := &ie{text: nlp.Normalize(phrase), toks: nlp.Analyze(phrase)}
+	return len(p.toks) > 0 && p.bareCommonNoun(0)
 }
 
 // bareCommonNoun reports a noun phrase at token i without a determiner, a possessive, a number or a name.
