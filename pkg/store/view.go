@@ -52,6 +52,28 @@ type View struct {
 	Quarantined bool
 }
 
+// Present reports whether the view selects the beliefs of now and nothing else: no valid or transaction time,
+// no history, no quarantined claims. Such a read can go from a slot or a subject straight to its current belief
+// versions (presentVersions) instead of probing the version of every claim the slot or subject ever had.
+func (v View) Present() bool {
+	return v.AsOf == nil && v.KnownAt == nil && !v.History && !v.Quarantined
+}
+
+// presentVersions is the FROM clause of a present view's read of the current beliefs of the slots or subjects
+// named by keys (a relation k with columns subject_key and slot_key, or subject_key alone when bySlot is
+// false): the current versions come first, from claim_versions_present_slot_idx (migration 0056), and each
+// one's claim after. The index's condition is the present's Belief and Status; the planner uses it only for a
+// statement that states the same. The caller adds Visible.
+func (v View) presentVersions(keys string, bySlot bool) string {
+	slot := ""
+	if bySlot {
+		slot = ` AND v.slot_key = k.slot_key`
+	}
+	return keys + ` JOIN claim_versions v ON v.workspace_id = @ws AND v.subject_key = k.subject_key` + slot + `
+			AND ` + v.Belief() + ` AND ` + v.Status() + `
+		JOIN claims c ON c.id = v.claim_id`
+}
+
 // Candidate reports whether a belief the view selected can be a current value: true now (not superseded), or,
 // for an as-of read, valid at AsOf — a superseded restatement without a valid_to is represented by the claim
 // that superseded it, so it is history there too. Quarantined claims never are.
@@ -282,9 +304,15 @@ func claimsBySubjectsSQL(v View, keys []string, limit int, model, cols string) (
 			AND sp.tier_owner = CASE WHEN c.scope = 'shared' THEN '' ELSE c.owner_agent END
 			AND sp.predicate_key = c.predicate_key AND sp.model = @model`
 	}
+	from := `claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief()
+	where := `c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[]) AND ` + v.Where()
+	if v.Present() {
+		from = v.presentVersions(`unnest(@keys::text[]) AS k(subject_key)`, false)
+		where = v.Visible()
+	}
 	return `SELECT ` + cols + `
-		FROM claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief() + join + `
-		WHERE c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[]) AND ` + v.Where() + `
+		FROM ` + from + join + `
+		WHERE ` + where + `
 		ORDER BY v.valid_from DESC, c.sequence DESC NULLS LAST, c.id
 		LIMIT @lim`, a
 }
@@ -337,15 +365,27 @@ func SlotClaimsOf(ctx context.Context, q Querier, v View, ids []string) ([]Belie
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	sql, a := SlotClaimsSQL(v, ids)
+	return queryBeliefs(ctx, q, sql, a)
+}
+
+// SlotClaimsSQL is SlotClaimsOf's statement.
+func SlotClaimsSQL(v View, ids []string) (string, pgx.NamedArgs) {
 	a := v.Args()
 	a["ids"] = ids
-	return queryBeliefs(ctx, q, `SELECT `+BeliefColumns+`
-		FROM (SELECT DISTINCT x.subject_key, x.slot_key FROM claims x WHERE x.id = ANY(@ids::uuid[]) AND x.workspace_id = @ws) k
+	keys := `(SELECT DISTINCT x.subject_key, x.slot_key FROM claims x WHERE x.id = ANY(@ids::uuid[]) AND x.workspace_id = @ws) k`
+	from := keys + `
 		JOIN claims c ON c.workspace_id = @ws AND c.subject_key = k.subject_key AND c.slot_key = k.slot_key
-		JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
-		WHERE `+v.Where()+`
+		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief()
+	where := v.Where()
+	if v.Present() {
+		from, where = v.presentVersions(keys, true), v.Visible()
+	}
+	return `SELECT ` + BeliefColumns + `
+		FROM ` + from + `
+		WHERE ` + where + `
 		ORDER BY v.valid_from, c.sequence NULLS FIRST, c.id
-		LIMIT `+fmt.Sprint(slotClaimsLimit), a)
+		LIMIT ` + fmt.Sprint(slotClaimsLimit), a
 }
 
 // KnownSubjects returns which of the candidate keys name subjects of the workspace the agent can see, mapped
