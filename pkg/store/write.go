@@ -134,20 +134,23 @@ type VersionRow struct {
 	ClaimID           string
 	Version           int
 	Workspace, Status string
-	ValidFrom         time.Time
-	ValidTo           *time.Time
-	RecordedAt        time.Time
-	RetiredAt         *time.Time
-	DecisionID        string
-	SupersededBy      string
+	// SubjectKey and SlotKey are the claim's (claims.subject_key, slot_key), for the present's index of belief
+	// versions (migration 0056). Left empty, a trigger copies them from the claim row, which costs a lookup a row.
+	SubjectKey, SlotKey string
+	ValidFrom           time.Time
+	ValidTo             *time.Time
+	RecordedAt          time.Time
+	RetiredAt           *time.Time
+	DecisionID          string
+	SupersededBy        string
 }
 
 var versionColumns = []string{"claim_id", "version", "workspace_id", "status", "valid_from", "valid_to",
-	"recorded_at", "retired_at", "decision_id", "superseded_by"}
+	"recorded_at", "retired_at", "decision_id", "superseded_by", "subject_key", "slot_key"}
 
 func (r VersionRow) values() []any {
 	return []any{r.ClaimID, r.Version, r.Workspace, r.Status, r.ValidFrom, r.ValidTo, r.RecordedAt, r.RetiredAt,
-		nullable(r.DecisionID), nullable(r.SupersededBy)}
+		nullable(r.DecisionID), nullable(r.SupersededBy), nullable(r.SubjectKey), nullable(r.SlotKey)}
 }
 
 // DecisionRow is a decisions row: one resolution decision, and what the reconciler publishes to the ledger

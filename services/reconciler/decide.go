@@ -521,7 +521,7 @@ func (d *decider) settle(t *tier, rules slotRules, a settleArgs) {
 		if c.version > 0 && c.status == ns.Status && eqTime(c.validTo, ns.ValidTo) && c.supersededBy == ns.SupersededBy {
 			continue
 		}
-		d.newVersion(t.key.ws, c, ns, a.at, a.decisionID)
+		d.newVersion(t.key, c, ns, a.at, a.decisionID)
 		if (ns.Status == resolve.Superseded || ns.Status == resolve.Rejected) && ns.SupersededBy != "" {
 			d.out.Supersedes = append(d.out.Supersedes, store.SupersedesRow{ClaimID: ns.SupersededBy, SupersededID: c.id, DecisionID: a.decisionID})
 			losers = append(losers, c.id)
@@ -559,8 +559,9 @@ func eqTime(a, b *time.Time) bool {
 	return a.Equal(*b)
 }
 
-// newVersion appends c's next belief version with state ns at transaction time at, retiring its current one.
-func (d *decider) newVersion(ws string, c *tclaim, ns resolve.State, at time.Time, decisionID string) {
+// newVersion appends c's next belief version in tier k with state ns at transaction time at, retiring its
+// current one.
+func (d *decider) newVersion(k tierKey, c *tclaim, ns resolve.State, at time.Time, decisionID string) {
 	if c.version > 0 {
 		if c.newRow >= 0 {
 			t := at
@@ -571,7 +572,8 @@ func (d *decider) newVersion(ws string, c *tclaim, ns resolve.State, at time.Tim
 	}
 	c.version++
 	c.status, c.validTo, c.supersededBy = ns.Status, ns.ValidTo, ns.SupersededBy
-	d.out.Versions = append(d.out.Versions, store.VersionRow{ClaimID: c.id, Version: c.version, Workspace: ws,
+	d.out.Versions = append(d.out.Versions, store.VersionRow{ClaimID: c.id, Version: c.version, Workspace: k.ws,
+		SubjectKey: k.subject, SlotKey: k.slot,
 		Status: string(ns.Status), ValidFrom: c.validFrom, ValidTo: ns.ValidTo, RecordedAt: at, DecisionID: decisionID,
 		SupersededBy: ns.SupersededBy})
 	c.newRow = len(d.out.Versions) - 1

@@ -235,9 +235,19 @@ func waitFor(t testing.TB, timeout time.Duration, cond func() (bool, string)) {
 	}
 }
 
-// currentStatus returns claim id → current status for a workspace.
+// currentStatus returns claim id → current status for a workspace. It checks first that every belief version of
+// the workspace carries its claim's subject and slot keys (the present's index, migration 0056): the reconciler
+// writes them from the tier, and a tier's slot is the claim's slot after paraphrase merging.
 func currentStatus(t testing.TB, pool *pgxpool.Pool, ws string) map[string]string {
 	t.Helper()
+	var wrong int
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM claim_versions v JOIN claims c ON c.id = v.claim_id
+		WHERE v.workspace_id = $1 AND (v.subject_key IS DISTINCT FROM c.subject_key OR v.slot_key IS DISTINCT FROM c.slot_key)`, ws).Scan(&wrong); err != nil {
+		t.Fatal(err)
+	}
+	if wrong > 0 {
+		t.Fatalf("%d belief versions of workspace %s without their claim's subject and slot keys", wrong, ws)
+	}
 	rows, err := pool.Query(context.Background(), `SELECT claim_id::text, status FROM claim_versions WHERE workspace_id = $1 AND retired_at IS NULL`, ws)
 	if err != nil {
 		t.Fatal(err)
