@@ -36,7 +36,8 @@
 //     more trusted source, or not confirmed before an await-confirmation timeout whose policy rejects;
 //     quarantined — its content carries instructions to a model (claims.screen) and no administrator released
 //     it: stored and auditable, but no part of resolution; readers show it only when a request asks.
-//     valid_from is the claim's; decision_id names the decision that produced the version.
+//     valid_from, subject_key and slot_key are the claim's (the keys for the present's index of versions,
+//     migration 0056); decision_id names the decision that produced the version.
 //     Reads: "true now" = current rows with status active or disputed; "true at valid time T as believed at
 //     transaction time T'" = rows with recorded_at <= T' < coalesce(retired_at, infinity), status active, disputed
 //     or superseded, valid_from <= T < coalesce(valid_to, infinity), minus superseded rows with valid_to NULL
