@@ -157,7 +157,12 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 		}
 	}
 	if c == nil {
+		leave, err := s.inflight.enter(ctx)
+		if err != nil {
+			return nil, err
+		}
 		rc, _, err := r.resolve(ctx, question)
+		leave()
 		if err != nil {
 			return nil, err
 		}

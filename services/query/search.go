@@ -105,6 +105,7 @@ type searchResult struct {
 	items         []item
 	context       string
 	contextTokens int
+	queueDur      time.Duration
 	embedDur      time.Duration
 	retrieveDur   time.Duration
 	first, second time.Duration
@@ -119,7 +120,7 @@ func (r *searchResult) serverTiming() string {
 	f := func(name string, d time.Duration) string {
 		return fmt.Sprintf("%s;dur=%.2f", name, float64(d.Microseconds())/1000)
 	}
-	return strings.Join([]string{f("embed", r.embedDur), f("retrieve", r.retrieveDur), f("retrieve1", r.first),
+	return strings.Join([]string{f("queue", r.queueDur), f("embed", r.embedDur), f("retrieve", r.retrieveDur), f("retrieve1", r.first),
 		f("retrieve2", r.second), f("assemble", r.assembleDur)}, ", ")
 }
 
@@ -168,6 +169,13 @@ type candidate struct {
 // budgeted result.
 func (s *Service) search(ctx context.Context, v store.View, p searchParams) (*searchResult, error) {
 	res := &searchResult{}
+	tq := time.Now()
+	leave, err := s.inflight.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	res.queueDur = time.Since(tq)
 	var qvec []float32
 	dim, derr := s.denseDimension(ctx)
 	if derr == nil {

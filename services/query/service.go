@@ -55,6 +55,8 @@ type Service struct {
 	metrics  *metrics
 	// priority is the process's query-over-ingest gate (nil: none); every request is marked in flight on it.
 	priority *priority.Gate
+	// inflight bounds the retrievals running at once (MNEME_QUERY_MAX_IN_FLIGHT).
+	inflight inflight
 
 	// dense caches whether dense retrieval can run: the store's pinned embedding model must be the query
 	// embedder's (vectors of different models are not comparable). Re-checked until a dimension is pinned.
@@ -101,7 +103,8 @@ func New(deps service.Deps, cfg Config, opts ...Option) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: metrics: %w", err)
 	}
-	s := &Service{cfg: cfg, log: log.With("service", Name), db: deps.DB, embedder: deps.Embedder, tok: tok, metrics: m, priority: deps.Priority}
+	s := &Service{cfg: cfg, log: log.With("service", Name), db: deps.DB, embedder: deps.Embedder, tok: tok, metrics: m, priority: deps.Priority,
+		inflight: newInflight(cfg.MaxInFlight)}
 	for _, o := range opts {
 		o(s)
 	}
