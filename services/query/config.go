@@ -47,8 +47,9 @@ type Config struct {
 	// MaxHops bounds chained (multi-hop) answers.
 	MaxHops int `env:"MNEME_QUERY_MAX_HOPS" envDefault:"4"`
 	// MaxInFlight bounds the searches and question resolutions that run at once in the process; the others
-	// wait their turn, in order, within their request deadline. 0 (the default) is twice GOMAXPROCS, which suits
-	// a Postgres on the same cores; raise it where Postgres has cores of its own. -1: no bound.
+	// wait their turn, in order, within their request deadline. 0 (the default) is twice GOMAXPROCS in a process
+	// that runs no ingest work (a query replica; it suits a Postgres on the same cores: raise it where Postgres
+	// has cores of its own) and no bound beside ingest (-target=all). -1: no bound.
 	MaxInFlight int `env:"MNEME_QUERY_MAX_IN_FLIGHT" envDefault:"0"`
 
 	// LLM is the chat endpoint of the LLM features (Self-Ask planning, reader mode); without it answers are
@@ -162,7 +163,7 @@ func (c Config) validateOwn() error {
 		bad("MNEME_QUERY_MIN_K=%d must be at least 1 (default 3)", c.MinK)
 	}
 	if c.MaxInFlight < -1 || c.MaxInFlight > 10000 {
-		bad("MNEME_QUERY_MAX_IN_FLIGHT=%d is out of range: use 1..10000, 0 for twice GOMAXPROCS (default) or -1 for no bound", c.MaxInFlight)
+		bad("MNEME_QUERY_MAX_IN_FLIGHT=%d is out of range: use 1..10000, 0 for the automatic bound (default) or -1 for none", c.MaxInFlight)
 	}
 	if c.MaxHops < 1 || c.MaxHops > 8 {
 		bad("MNEME_QUERY_MAX_HOPS=%d is out of range: use 1..8 (default 4)", c.MaxHops)

@@ -15,9 +15,15 @@ import (
 // (the reader's own search takes its turn like any other).
 type inflight chan struct{}
 
-// newInflight returns the bound for n retrievals at once: n > 0 as given, 0 for twice GOMAXPROCS, a negative n
-// for none.
-func newInflight(n int) inflight {
+// newInflight returns the bound for n retrievals at once: n > 0 as given, a negative n for none, and 0 for the
+// automatic bound: twice GOMAXPROCS in a process without ingest work (withIngest false), none beside it. Beside
+// ingest, queued searches leave the cores to what is not queued — accepting writes is not gated — and in
+// loadbench's all-in-one process the bound let in 1.8 times the writes while search p99 under load rose from
+// 174 to 181 and 216 ms (docs/benchmarks.md, "Retrievals take turns").
+func newInflight(n int, withIngest bool) inflight {
+	if n == 0 && withIngest {
+		return nil
+	}
 	if n == 0 {
 		n = 2 * runtime.GOMAXPROCS(0)
 	}

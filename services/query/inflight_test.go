@@ -14,9 +14,9 @@ import (
 )
 
 // A bound lets its number of retrievals in at once; the next waits until one leaves or its own deadline ends.
-// The default is twice GOMAXPROCS, and -1 is no bound.
+// The default is twice GOMAXPROCS in a process without ingest, none beside it; -1 is no bound.
 func TestInflightLetsInItsNumberAndTheRestWait(t *testing.T) {
-	f := newInflight(2)
+	f := newInflight(2, false)
 	ctx := context.Background()
 	leave1, err := f.enter(ctx)
 	if err != nil {
@@ -47,10 +47,13 @@ func TestInflightLetsInItsNumberAndTheRestWait(t *testing.T) {
 	}
 	leave2()
 
-	if got, want := cap(newInflight(0)), 2*runtime.GOMAXPROCS(0); got != want {
-		t.Fatalf("default bound %d; want twice GOMAXPROCS, %d", got, want)
+	if got, want := cap(newInflight(0, false)), 2*runtime.GOMAXPROCS(0); got != want {
+		t.Fatalf("default bound of a query process %d; want twice GOMAXPROCS, %d", got, want)
 	}
-	none := newInflight(-1)
+	if newInflight(0, true) != nil || cap(newInflight(3, true)) != 3 {
+		t.Fatal("beside ingest the default is no bound, and a bound set is kept")
+	}
+	none := newInflight(-1, false)
 	for range 100 {
 		if _, err := none.enter(short); err != nil {
 			t.Fatalf("no bound refused a retrieval: %v", err)
