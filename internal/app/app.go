@@ -165,6 +165,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_
 		Partitions: cfg.Partitions,
 		Instance:   host + "-" + strconv.Itoa(os.Getpid()),
 		Priority:   gate,
+		WithIngest: slices.ContainsFunc(cfg.TargetList(), func(t string) bool { return t != "query" }),
 	}
 	var ingestEmb embedding.Embedder
 	if emb != nil {

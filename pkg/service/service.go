@@ -37,6 +37,9 @@ type Deps struct {
 	// flight and the ingest stages run their units behind them (pkg/priority). Nil in processes that do not
 	// serve queries beside ingest.
 	Priority *priority.Gate
+	// WithIngest says the process runs an ingest stage (ingest, extractor, embedder or reconciler) beside
+	// the service, whether or not a Priority gate orders them.
+	WithIngest bool
 }
 
 // Service is one stage of Mneme.

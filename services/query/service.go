@@ -104,7 +104,7 @@ func New(deps service.Deps, cfg Config, opts ...Option) (*Service, error) {
 		return nil, fmt.Errorf("query: metrics: %w", err)
 	}
 	s := &Service{cfg: cfg, log: log.With("service", Name), db: deps.DB, embedder: deps.Embedder, tok: tok, metrics: m, priority: deps.Priority,
-		inflight: newInflight(cfg.MaxInFlight, deps.Priority != nil)}
+		inflight: newInflight(cfg.MaxInFlight, deps.WithIngest)}
 	for _, o := range opts {
 		o(s)
 	}
