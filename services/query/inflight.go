@@ -10,7 +10,7 @@ import (
 // question, planning and running a dozen statements, assembling the context), and where both share a few cores
 // every retrieval let in at once slows every other: eight at once on two cores answered their slowest
 // hundredth in about twice their median time, while the same eight queued, a few running, answered it in about
-// one and a half times — at the same rate (docs/benchmarks.md, "Retrievals take turns"). A waiting retrieval holds
+// one and a half times, at about the same rate (docs/benchmarks.md, "Retrievals take turns"). A waiting retrieval holds
 // no connection and keeps its place: a channel's blocked senders are served in order. LLM calls are outside it
 // (the reader's own search takes its turn like any other).
 type inflight chan struct{}
