@@ -82,20 +82,17 @@ func insertVectors(t *testing.T, pool *pgxpool.Pool, ws string, n int) {
 	}
 }
 
-// denseIndexOf returns the HNSW index a nearest-neighbour query of workspace ws ordered by DenseIndexExpr scans,
-// planned for that workspace, or "" when it scans none. Sequential and bitmap scans are off: at a test's few
-// rows they would win on cost, and the question is which index can serve the workspace at all.
-func denseIndexOf(t *testing.T, pool *pgxpool.Pool, ws string) string {
+// planOf returns the lines of EXPLAIN sql, planned in a transaction after settings (SET LOCAL statements). The
+// simple protocol writes the arguments into the statement as literals, so the plan is made for their values.
+func planOf(t *testing.T, pool *pgxpool.Pool, settings, sql string, args ...any) []string {
 	t.Helper()
 	ctx := context.Background()
 	var plan []string
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off`); err != nil {
+		if _, err := tx.Exec(ctx, settings); err != nil {
 			return err
 		}
-		expr := store.DenseIndexExpr("cv", dim)
-		rows, err := tx.Query(ctx, `EXPLAIN SELECT cv.claim_id, `+expr+` <=> $1::vector FROM claim_vectors cv
-			WHERE cv.workspace_id = $2 ORDER BY `+expr+` <=> $1::vector LIMIT 5`, pgx.QueryExecModeSimpleProtocol, vec(3), ws)
+		rows, err := tx.Query(ctx, `EXPLAIN `+sql, append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...)
 		if err != nil {
 			return err
 		}
@@ -105,6 +102,18 @@ func denseIndexOf(t *testing.T, pool *pgxpool.Pool, ws string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return plan
+}
+
+// denseIndexOf returns the HNSW index a nearest-neighbour query of workspace ws ordered by DenseIndexExpr scans,
+// planned for that workspace, or "" when it scans none. Sequential and bitmap scans are off: at a test's few
+// rows they would win on cost, and the question is which index can serve the workspace at all.
+func denseIndexOf(t *testing.T, pool *pgxpool.Pool, ws string) string {
+	t.Helper()
+	expr := store.DenseIndexExpr("cv", dim)
+	plan := planOf(t, pool, `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off`,
+		`SELECT cv.claim_id, `+expr+` <=> $1::vector FROM claim_vectors cv
+			WHERE cv.workspace_id = $2 ORDER BY `+expr+` <=> $1::vector LIMIT 5`, vec(3), ws)
 	for _, l := range plan {
 		if _, rest, ok := strings.Cut(l, "Index Scan using "); ok {
 			name, _, _ := strings.Cut(rest, " ")

@@ -278,21 +278,7 @@ func TestPresentReadsGoFromASlotToItsCurrentVersions(t *testing.T) {
 		sql  string
 		args pgx.NamedArgs
 	}{"slot": {slotSQL, slotArgs}, "subject": {sql, a}} {
-		var plan []string
-		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off`); err != nil {
-				return err
-			}
-			rows, err := tx.Query(ctx, `EXPLAIN `+q.sql, pgx.QueryExecModeSimpleProtocol, q.args)
-			if err != nil {
-				return err
-			}
-			plan, err = pgx.CollectRows(rows, pgx.RowTo[string])
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := planOf(t, pool, `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off`, q.sql, q.args)
 		// Used, and looked up by subject: a plan that only filters every current version through it is the
 		// probe per claim again.
 		byKey := false
