@@ -57,6 +57,11 @@ func verbLemma(w, tag string) string {
 	}
 	// Else undo the inflection by rule and keep a candidate the dictionary knows as a word.
 	for _, c := range uninflect(w, tag) {
+		if strings.HasSuffix(c, "v") && lemmatize.InDict(c+"e") {
+			// English spelling ends no verb in "v" ("serve", "love", "move"): "serving" is not "serv"
+			// + "ing" though the dictionary lists "serv" as a word.
+			continue
+		}
 		if inflectsTo(c, w, tag) && lemmatize.InDict(c) {
 			return c
 		}

@@ -286,6 +286,15 @@ func fixTag(ts []Token, i int) string {
 				}
 			}
 		}
+		if tag == "NNS" && i > 0 && (ts[i-1].Tag == "NN" || ts[i-1].Tag == "NNS") && i+1 < len(ts) && (ts[i+1].Tag == "IN" || ts[i+1].Tag == "TO") &&
+			!verbBefore(ts, i) && !verbAfter(ts, i) {
+			// "Baseball hails from …", "Cricket originates in …": after a common noun, an -s word before a
+			// preposition in a clause with no verb at all is the verb (a clause needs one), which the tagger read
+			// as a plural noun of a compound.
+			if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) {
+				return "VBZ"
+			}
+		}
 		if tag == "NN" && i > 0 && (IsProper(ts[i-1].Tag) || possessedNoun(ts, i-1)) && i+1 < len(ts) &&
 			(IsProper(ts[i+1].Tag) || ts[i+1].Tag == "DT" || ts[i+1].Tag == "PRP$" || (ts[i+1].Tag == "NN" || ts[i+1].Tag == "VBG") && strings.HasSuffix(ts[i+1].Text, "ing")) &&
 			irregularVerb[t.Lower] == t.Lower && irregularParticiple[t.Lower] {

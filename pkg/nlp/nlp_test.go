@@ -81,6 +81,7 @@ func TestLemma(t *testing.T) {
 		{"went", "VBD", "go"}, {"children", "NNS", "child"}, {"headquartered", "VBN", "headquarter"},
 		{"found", "VB", "found"}, {"found", "VBD", "find"}, {"founded", "VBD", "found"}, {"Paris", "NNP", "Paris"},
 		{"is", "VBZ", "be"}, {"has", "VBZ", "have"}, {"employed", "VBN", "employ"}, {"saw", "VBD", "see"},
+		{"serving", "VBG", "serve"}, {"served", "VBD", "serve"}, {"solving", "VBG", "solve"},
 	}
 	for _, c := range cases {
 		if got := Lemma(c.word, c.tag); got != c.want {
