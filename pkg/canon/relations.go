@@ -37,37 +37,43 @@ import "strings"
 // common abbreviation of headquarters; to start an organization is, in the dictionary, to found it ("started
 // by" is "founded by"); what is sung by someone (its singer) is performed by them (Wikidata's "singer" alias of
 // performer); and being "from" a place or "created in" it says where a thing comes from, its origin ("made
-// in" is left as said: a film is made in a language as well as in a country).
+// in" is left as said: a film is made in a language as well as in a country). And, from the synsets of
+// WordNet 3.0 (the words it puts in one sense with the relation's word): to wed is to marry, and a partner in
+// marriage a spouse; a country's seat of government is its capital; what one is remembered for, one's major
+// work, masterpiece or magnum opus is what one is known for; what is dreamed up, thought up or invented by
+// someone is their creation; what is set up or started up by someone is founded by them; the chair of a
+// board, the chair; a top executive, the chief executive; and a recording's artist (recorded by) its
+// performer.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
 	"died_in":            {"place_of_death", "death_place", "passes_away_in", "passed_away_in", "passes_away_at", "passed_away_at", "dies_in", "died_at", "dies_at"},
 	"died_on":            {"date_of_death", "death_date", "dies_on", "passes_away_on", "passed_away_on"},
 	"partner":            {"girlfriend", "boyfriend", "dates", "significant_other", "romantic_partner", "in_relationship_with"},
-	"spouse":             {"married_to", "husband", "wife", "marries", "married", "is_married_to", "weds", "wed", "wedded"},
+	"spouse":             {"wed_to", "partner_in_marriage", "married_to", "husband", "wife", "marries", "married", "is_married_to", "weds", "wed", "wedded"},
 	"works_at":           {"job_at", "job_with", "position_at", "role_at", "post_at", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
 	"works_in":           {"place_of_work", "work_location", "workplace", "transferred_to"},
 	"occupation":         {"profession", "job", "works_as", "job_title", "career", "promoted_to", "role", "job_role", "line_of_work", "vocation", "trade", "freelances_as"},
 	"citizen_of":         {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport", "passport_from", "passport_of"},
 	"educated_at":        {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "graduated_from", "alma_mater", "studied_at", "education", "attends_university", "attends_college", "attends_school"},
 	"headquartered_in":   {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "hq_in", "headquarter", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
-	"known_for":          {"best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
+	"known_for":          {"remembered_for", "best_remembered_for", "major_work", "masterpiece", "magnum_opus", "best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
 	"author":             {"writer", "written_by", "authored_by"},
-	"creator":            {"created_by", "creation_of"},
+	"creator":            {"created_by", "creation_of", "dreamed_up_by", "dreamt_up_by", "thought_up_by", "invented_by"},
 	"developer":          {"developed_by"},
-	"performer":          {"performed_by", "sung_by", "singer"},
-	"founder":            {"founded_by", "established_by", "cofounder", "co-founder", "started_by", "starter"},
+	"performer":          {"performed_by", "sung_by", "singer", "recorded_by"},
+	"founder":            {"founded_by", "set_up_by", "started_up_by", "established_by", "cofounder", "co-founder", "started_by", "starter"},
 	"founded_in":         {"established_in", "formed_in"},
 	"owner":              {"owned_by", "parent_company", "parent_organization", "subsidiary_of"},
 	"producer":           {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
-	"chair":              {"chairperson", "chairman", "chairwoman", "chaired_by"},
+	"chair":              {"chairperson", "chairman", "chairwoman", "chaired_by", "chair_of_board", "chairman_of_board", "chairperson_of_board"},
 	"head_of_state":      {"president", "monarch"},
 	"head_of_government": {"prime_minister", "premier", "leader_of_government"},
-	"ceo":                {"chief_executive_officer", "chief_executive", "leader", "led_by", "head", "headed_by", "runner", "run_by"},
+	"ceo":                {"chief_executive_officer", "chief_executive", "top_executive", "leader", "led_by", "head", "headed_by", "runner", "run_by"},
 	"director":           {"directed_by", "managing_director"},
-	"capital":            {"capital_city", "capital_in"},
+	"capital":            {"capital_city", "capital_in", "seat_of_government"},
 	"located_in":         {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},
-	"comes_from":         {"from", "created_in", "hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
+	"comes_from":         {"from", "origin_country", "created_in", "hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
 	"religion":           {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in", "converts_to", "converted_to"},
 	"speaks":             {"fluent_in", "languages_spoken", "language_spoken", "speaker_of", "native_speaker_of", "fluent_speaker_of"},
 	"member_of":          {"part_of", "membership_of", "member"},
@@ -109,6 +115,15 @@ var canonicalRelation = func() map[string]string {
 func RelationKey(key string) string {
 	if c, ok := canonicalRelation[key]; ok {
 		return c
+	}
+	for _, placed := range []string{"_located_in", "_situated_in", "_located_at", "_situated_at"} {
+		// "main offices located in", "headquarters situated in": a participle of place between a relational
+		// noun and its preposition says no more than the preposition ("the head office is in …").
+		if head, ok := strings.CutSuffix(key, placed); ok && head != "" {
+			if c := RelationKey(head + placed[strings.LastIndexByte(placed, '_'):]); c != head+placed[strings.LastIndexByte(placed, '_'):] {
+				return c
+			}
+		}
 	}
 	if strings.Contains(key, "-") {
 		// A hyphenated compound is the same words as the open one: "best-known work" is "best known work".

@@ -9,6 +9,14 @@ func TestRelationKey(t *testing.T) {
 		// alias groups
 		{"birthplace", "born_in"},
 		{"works_for", "works_at"},
+		// WordNet synonyms; a participle of place between a noun and its preposition
+		{"wed_to", "spouse"},
+		{"seat_of_government", "capital"},
+		{"set_up_by", "founder"},
+		{"origin_country", "comes_from"},
+		{"head_office_located_in", "headquartered_in"},
+		{"headquarters_situated_in", "headquartered_in"},
+		{"house_located_in", "house_located_in"},
 		{"alumnus_of", "educated_at"},
 		{"creation_of", "creator"},
 		{"head_office_in", "headquartered_in"},

@@ -39,6 +39,14 @@ var idioms = []struct {
 	{regexp.MustCompile(`(?i)\b(?:is|'s)\s+(?:now\s+)?(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "heads"},
 	{regexp.MustCompile(`(?i)\bwas\s+(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "headed"},
 	{regexp.MustCompile(`(?i)\b(has|had)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+at\s+the\s+helm\b`), "$1 $2 as its head"},
+	{regexp.MustCompile(`(?i)\b(?:is|was|has\s+been|had\s+been|got|gets|were|are)\s+(?:now\s+)?put\s+in\s+charge\s+of\b`), "heads"},
+	// offices: to hold, occupy or fill the post, office, position or role of something, to take over or be
+	// appointed, elected or installed as it, is to serve as it (the dictionaries' sense of "serve as": to hold
+	// an office); the office's own words then name the relation ("serves as head coach of X")
+	{regexp.MustCompile(`(?i)\b(?:holds|occupies|fills)\s+the\s+(?:post|office|position|role|seat|job)\s+of\b`), "serves as"},
+	{regexp.MustCompile(`(?i)\b(?:held|occupied|filled)\s+the\s+(?:post|office|position|role|seat|job)\s+of\b`), "served as"},
+	{regexp.MustCompile(`(?i)\b(?:takes|took|has\s+taken|is\s+taking)\s+over\s+as\b`), "serves as"},
+	{regexp.MustCompile(`(?i)\b(?:is|was|has\s+been|got|were|are|have\s+been)\s+(?:newly\s+|recently\s+|just\s+)?(?:appointed|elected|installed|named)\s+(?:as\s+)?((?:the\s+)?(?:new\s+)?\pL+(?:\s+\pL+){0,3}\s+(?:of|at|for)\s+\p{Lu})`), "serves as $1"},
 	// marriage and dating: to have been seeing someone, to have started seeing them, to go out with them is to
 	// date them (Oxford, "see": "be having a romantic relationship with"; "go out": "have a romantic
 	// relationship with"); a title with a period ("seeing Dr. Lee") is a visit, not a romance
@@ -62,8 +70,9 @@ var idioms = []struct {
 
 // reFrontedTopic is a topic fronted before the clause that is about it: "In Tarvia, the head of state is Ana
 // Ruiz", "As for Velto, its CEO is Bruno Keller", "When it comes to Velto, the CEO is …". The clause's
-// subject is a relational noun with a definite article or a possessive pronoun, whose owner is the topic.
-var reFrontedTopic = regexp.MustCompile(`^(?i:in|for|as\s+for|as\s+to|regarding|concerning|when\s+it\s+comes\s+to|speaking\s+of|at)\s+(\p{Lu}[\pL\pM.'&-]*(?:\s+(?:of|de|the|and|\p{Lu}[\pL\pM.'&-]*))*)\s*,\s+(?i:the|its|their|his|her)\s+(\pL)`)
+// subject is a relational noun with a definite article or a possessive pronoun, whose owner is the topic. The
+// comma is often left out after a short fronted phrase ("In Tarvia the head of state is …").
+var reFrontedTopic = regexp.MustCompile(`^(?i:in|for|as\s+for|as\s+to|regarding|concerning|when\s+it\s+comes\s+to|speaking\s+of|at)\s+(\p{Lu}[\pL\pM.'&-]*(?:\s+(?:of|de|the|and|\p{Lu}[\pL\pM.'&-]*))*)\s*,?\s+(?i:the|its|their|his|her)\s+(\pL)`)
 
 // rePresentBeforeBe is a present-time adverbial (presentAdverbials, "currently") right before a form of "be".
 var rePresentBeforeBe = regexp.MustCompile(`(?i)\s*,?\s+(?:right\s+now|at\s+the\s+moment|at\s+present|these\s+days|nowadays|currently|for\s+now)\s*,?\s+(is|are|was|were)\b`)
@@ -71,6 +80,23 @@ var rePresentBeforeBe = regexp.MustCompile(`(?i)\s*,?\s+(?:right\s+now|at\s+the\
 // reFrontedAttribute is a clause with "by" and an attribute noun fronted: "By profession, X is a nurse", "By
 // trade, X is a carpenter" say what "X is a nurse by profession" says, which the clause reader reads.
 var reFrontedAttribute = regexp.MustCompile(`^(?i:by\s+(profession|trade|occupation|faith|religion|birth|nationality))\s*,\s*(.+?)([.!]?)$`)
+
+// reSymmetricPair is two names said to be a pair of a symmetric relation: "Ana and Ben are husband and wife",
+// "Bordeaux and Porto are sister cities".
+var reSymmetricPair = regexp.MustCompile(`^(\p{Lu}[\pL\pM.'&-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM.'&-]*))*)\s+and\s+(\p{Lu}[\pL\pM.'&-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM.'&-]*))*)\s+are\s+(\pL+(?:\s+\pL+){0,2})([.!]?)$`)
+
+// symmetricPairs maps the plural nouns English uses for both members of a symmetric relation to the noun one
+// member is of the other: kinship, marriage, partnership and acquaintance, and the pairing of towns. General
+// English (a grammar's reciprocal plurals), not any data set's words.
+var symmetricPairs = map[string]string{
+	"husband and wife": "spouse", "wife and husband": "spouse", "spouses": "spouse", "married": "spouse",
+	"siblings": "sibling", "brothers": "brother", "sisters": "sister", "twins": "twin", "cousins": "cousin",
+	"partners": "partner", "business partners": "business partner", "colleagues": "colleague",
+	"friends": "friend", "best friends": "best friend", "neighbours": "neighbour", "neighbors": "neighbor",
+	"classmates": "classmate", "roommates": "roommate", "teammates": "teammate", "flatmates": "flatmate",
+	"sister cities": "sister city", "twin cities": "twin city", "twin towns": "twin town",
+	"sister towns": "sister town", "partner cities": "partner city", "partner towns": "partner town",
+}
 
 // plainly rewrites a sentence's idioms and fronted topic in plain words (above); ref resolves dates, so a
 // fronted date ("In May, the rent is …") is not read as a topic.
@@ -84,6 +110,12 @@ func plainly(sent string, ref time.Time) string {
 	// "Velmora's head of state right now is Ana Ruiz": a present-time adverbial between a subject and its
 	// copula says the value is the current one, as it does at the clause's end, and is no part of the subject.
 	sent = rePresentBeforeBe.ReplaceAllString(sent, " $1")
+	if m := reSymmetricPair.FindStringSubmatch(sent); m != nil {
+		if noun, ok := symmetricPairs[strings.ToLower(m[3])]; ok {
+			// Each is the other's: "Ana is Ben's spouse, and Ben is Ana's spouse".
+			sent = m[1] + " is " + possessive(m[2]) + " " + noun + ", and " + m[2] + " is " + possessive(m[1]) + " " + noun + m[4]
+		}
+	}
 	if m := reFrontedAttribute.FindStringSubmatch(sent); m != nil {
 		sent = m[2] + " by " + strings.ToLower(m[1]) + m[3]
 	}

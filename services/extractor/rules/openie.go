@@ -341,7 +341,7 @@ func (p *ie) commonNoun(j int, np phrase) (phrase, bool) {
 
 // ofObject reads "of NP" (and "in NP" for offices: "head of state in Ghana") after a relational noun.
 func (p *ie) ofObject(i int) (phrase, int, bool) {
-	if i >= len(p.toks) || (p.low(i) != "of" && p.low(i) != "in" && p.low(i) != "for" && !p.behindAt(i)) {
+	if i >= len(p.toks) || (p.low(i) != "of" && p.low(i) != "in" && p.low(i) != "for" && !p.behindAt(i) && !p.roleAt(i)) {
 		return phrase{}, i, false
 	}
 	np, ok := p.nounPhrase(i + 1)
@@ -356,6 +356,50 @@ func (p *ie) ofObject(i int) (phrase, int, bool) {
 // relation, and is not read so).
 func (p *ie) behindAt(i int) bool {
 	return p.low(i) == "behind" && i > 0 && nlp.IsNoun(p.tag(i-1)) && namedRole(canon.RelationKey(p.toks[i-1].Lemma))
+}
+
+// settingAt reads a setting before a copula — "on the field", "in the band", "at work": a locative
+// preposition and a definite common noun phrase, or a bare common noun — and returns where it ends.
+func (p *ie) settingAt(i int) (int, bool) {
+	switch p.low(i) {
+	case "on", "in", "at", "within":
+	default:
+		return i, false
+	}
+	np, ok := p.nounPhrase(i + 1)
+	if !ok || np.proper || np.possessor != nil || np.indef || np.to >= len(p.toks) || !isBe(p.toks[np.to]) {
+		return i, false
+	}
+	return np.to, true
+}
+
+// zeroRelativeAfter reports a relative clause without its pronoun from token i: a verb other than "be", and a
+// form of "be" after it ("the music Ana plays is jazz"), so the name before i is the clause's subject.
+func (p *ie) zeroRelativeAfter(i int) bool {
+	if i >= len(p.toks) || !nlp.IsVerb(p.tag(i)) || isBe(p.toks[i]) {
+		return false
+	}
+	for k := i + 1; k < len(p.toks); k++ {
+		if isBe(p.toks[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// reciprocalStates are the participles and adjectives English uses for a state two hold with each other
+// ("Ana and Ben are married", "… are engaged", "… were divorced"), as grammars list reciprocal predicates;
+// any other state of two coordinated subjects is each one's ("Tom and Lisa are tired").
+var reciprocalStates = map[string]bool{"married": true, "wed": true, "wedded": true, "engaged": true,
+	"betrothed": true, "divorced": true, "separated": true, "estranged": true, "reconciled": true,
+	"related": true, "acquainted": true, "twinned": true, "partnered": true, "connected": true, "linked": true,
+	"allied": true, "affiliated": true, "unrelated": true}
+
+// roleAt reports "at" after a noun of a relation, which names the organization the role is held in as "of"
+// does: "the head coach at Ajax", "the CEO at Norlink" ("the party at Google" names no relation, and is not
+// read so).
+func (p *ie) roleAt(i int) bool {
+	return p.low(i) == "at" && i > 0 && nlp.IsNoun(p.tag(i-1)) && namedRole(canon.RelationKey(p.toks[i-1].Lemma))
 }
 
 // triple is one extracted claim before it becomes a spec.
@@ -728,8 +772,10 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 	}
 	var out []triple
 	// "Victoria and David Beckham are married": a reciprocal state of two coordinated subjects.
-	reciprocal := vg.copular && vg.to < len(p.toks) && (p.tag(vg.to) == "VBN" || nlp.IsAdjective(p.tag(vg.to))) && vg.to+1 >= len(p.toks)
-	if len(subjects) == 2 && (reciprocal || vg.passive && vg.to >= len(p.toks)) {
+	// Only a state that holds between the two is; "Tom and Lisa are tired" says each is.
+	reciprocal := vg.copular && vg.to < len(p.toks) && (p.tag(vg.to) == "VBN" || nlp.IsAdjective(p.tag(vg.to))) && vg.to+1 >= len(p.toks) &&
+		reciprocalStates[p.low(vg.to)]
+	if len(subjects) == 2 && (reciprocal || vg.passive && vg.to >= len(p.toks) && reciprocalStates[p.low(vg.main)]) {
 		a, b := p.span(subjects[0].from, subjects[0].to), p.span(subjects[1].from, subjects[1].to)
 		state := p.low(vg.to)
 		if vg.passive {
@@ -857,6 +903,12 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		if j < len(p.toks) && (p.tag(j) == "IN" || p.tag(j) == "TO" || p.tag(j) == "RP") {
 			prep = p.low(j)
 			j++
+			if prep != "by" && particleAdverbs[prep] && p.low(j) == "by" && j+1 < len(p.toks) {
+				// "was set up by", "was dreamed up by": a phrasal verb's passive keeps its particle before the
+				// agent.
+				prep += " by"
+				j++
+			}
 		}
 		relation := strings.TrimSpace(p.span(vg.from, vg.main+1) + " " + prep)
 		key := joinKey(verb.Lower, prep)
@@ -981,6 +1033,24 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			return triple{subject: subjText, relation: noun.Lower + " of", object: obj, key: joinKey(noun.Lemma, "of")}
 		})
 	}
+	// Light verb + a noun of a relation + another preposition: "has citizenship in Peru", "has membership in
+	// NATO", "got an education at Yale" say the noun's relation with what the preposition names.
+	if lightVerbs[lemma] && j < len(p.toks) {
+		k := j
+		if p.tag(k) == "DT" || p.tag(k) == "PRP$" {
+			k++
+		}
+		if k+2 < len(p.toks) && nlp.IsNoun(p.tag(k)) && !nlp.IsProper(p.tag(k)) && (p.tag(k+1) == "IN" || p.tag(k+1) == "TO") && p.low(k+1) != "of" && p.low(k+1) != "as" {
+			noun, prepWord := p.toks[k], p.low(k+1)
+			for _, key := range []string{joinKey(noun.Lemma, prepWord), joinKey(noun.Lemma, "of"), noun.Lemma} {
+				if canon.KnownRelation(canon.RelationKey(key)) {
+					return p.objects(k+2, func(obj string, isDate bool) triple {
+						return triple{subject: subjText, relation: noun.Lower + " " + prepWord, object: obj, key: key}
+					})
+				}
+			}
+		}
+	}
 	prep := ""
 	k := j
 	for k < len(p.toks) && (p.tag(k) == "RP" || (p.tag(k) == "IN" || p.tag(k) == "TO") && (k == j || particleAdverbs[p.low(k-1)]) ||
@@ -1057,9 +1127,13 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	// English names as a relation (an alias group or a single-valued relation of the policy: founder,
 	// author, developer, chair, head of government) is made; "follows" or "uses" name no role of the object
 	// ("Judaism's follower", "Russian's user").
-	if prep == "" && s.proper && !vg.aspect {
+	roleLemma := lemma
+	if prep != "" {
+		roleLemma = phrasalEquivalents[lemma+" "+prep]
+	}
+	if roleLemma != "" && s.proper && !vg.aspect {
 		if obj, ok := p.nounPhrase(k); ok && obj.proper {
-			if agent := roleNoun(lemma); agent != "" && namedRole(agent) {
+			if agent := roleNoun(roleLemma); agent != "" && namedRole(agent) {
 				name := p.objectText(obj.from, obj.to)
 				if p.numbered && len(out) == 1 && strings.HasPrefix(out[0].object, name) {
 					// A list of facts: the object is the rest of the line, as the verb's own reading took it (a
@@ -1072,7 +1146,7 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			// "Bob heads the government of Japan" → Japan's head of government is Bob: the role the verb names,
 			// of the relational noun its object heads.
 			if in, _, isOf := p.ofObject(obj.to); isOf && p.low(obj.to) == "of" && in.proper {
-				if agent := roleNoun(lemma); agent != "" && namedRole(joinKey(agent, "of", relKeyNoun(p, obj))) {
+				if agent := roleNoun(roleLemma); agent != "" && namedRole(joinKey(agent, "of", relKeyNoun(p, obj))) {
 					rel := agent + " of " + p.nounText(obj)
 					out = append(out[:0], triple{subject: p.span(in.from, in.to), relation: rel, object: subjText, key: joinKey(agent, "of", relKeyNoun(p, obj)), definite: true})
 				}
@@ -1209,6 +1283,13 @@ func weekdayFirst(s string) bool {
 // "to" after it, the attribute takes the value after "to".
 var movingVerbs = map[string]bool{"move": true, "relocate": true, "shift": true, "transfer": true, "change": true, "switch": true}
 
+// phrasalEquivalents are phrasal verbs of making and leading with the one-word verb the dictionary defines
+// them by in that sense (WordNet 3.0 puts each in one synset with it: "set up" with "found" and "establish",
+// "dream up" and "think up" with "invent" and "concoct", "head up" with "head"), so that their doer is named
+// as the one-word verb's is ("Ana set up Velto": Velto's founder).
+var phrasalEquivalents = map[string]string{"set up": "found", "start up": "found", "dream up": "create",
+	"think up": "create", "head up": "head"}
+
 // roleNoun is the noun naming whoever does what verb lemma says, as the relation of the thing it is done to:
 // a role noun English uses as a verb unchanged ("chairs" → chair, "heads" → head, "coaches" → coach), else
 // the verb's agent noun ("founded" → founder, "directs" → director).
@@ -1300,7 +1381,13 @@ func (p *ie) nominalSubject(s phrase) (owner, rel, key string, end int, ok bool)
 		return "", "", "", 0, false
 	}
 	if s.possessor != nil && !s.proper {
-		return p.span(s.possessor.from, s.possessor.to), p.nounText(s), relKeyNoun(p, s), s.to, true
+		end := s.to
+		if e, ok := p.settingAt(end); ok {
+			// "Messi's position on the field is …": a setting between the noun and its copula qualifies the
+			// relation without naming another one.
+			end = e
+		}
+		return p.span(s.possessor.from, s.possessor.to), p.nounText(s), relKeyNoun(p, s), end, true
 	}
 	if s.proper || !s.definite {
 		return "", "", "", 0, false
@@ -1423,6 +1510,17 @@ func (p *ie) readSubject(np phrase) phrase {
 	// name ("The Wheel of Time is a novel" stays a title).
 	if office, ok := p.office(np); ok {
 		np = office
+	}
+	// "The band Nightglow", "the film Silent Harbor": a common noun before a name in apposition says what
+	// kind of thing the name is; the subject is the name.
+	if np.possessor == nil && np.nominal == nil && p.low(np.from) == "the" && np.from+2 < np.to {
+		k := np.from + 1
+		for k < np.to && k-np.from <= 2 && nlp.IsNoun(p.tag(k)) && !nlp.IsProper(p.tag(k)) && !nlp.Capitalized(p.toks[k].Text) {
+			k++
+		}
+		if k > np.from+1 && k < np.to && nlp.IsProper(p.tag(k)) && nlp.Capitalized(p.toks[k].Text) && p.properRun(k) >= np.to && !p.zeroRelativeAfter(np.to) {
+			np.from, np.head, np.definite, np.proper = k, np.to-1, false, true
+		}
 	}
 	if np.nominal == nil {
 		if owner, rel, key, end, ok := p.nominalSubject(np); ok {
@@ -1764,6 +1862,12 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 		// "X is a citizen of Y" → (X, citizen of, Y); "X is a nurse" → (X, is a, nurse).
 		if ob, _, ok := p.ofObject(np.to); ok && p.low(np.to) == "of" {
 			rel := p.low(np.from) + " " + p.nounText(np) + " of"
+			if nk := relKeyNoun(p, np); !canon.KnownRelation(canon.RelationKey(joinKey(nk, "of"))) && canon.KnownRelation(canon.RelationKey(nk)) && (ob.proper || p.numbered) {
+				// "Finnish is an official language of Estonia", "Ana is a founder of Velto": a noun of the
+				// owner's relation (the definite "the official language of Estonia" is Estonia's), one of
+				// possibly several values, so not a definite description.
+				return []triple{{subject: p.span(ob.from, ob.to), relation: p.nounText(np), object: subjText, key: nk}}
+			}
 			return p.objects(ob.from, func(obj string, isDate bool) triple {
 				return triple{subject: subjText, relation: "is " + rel, object: obj, key: joinKey(relKeyNoun(p, np), "of")}
 			})

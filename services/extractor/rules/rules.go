@@ -47,7 +47,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.11.0"
+	Version = "2.12.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
