@@ -382,6 +382,11 @@ func (p *qparser) isNoun(i int) bool {
 			return false
 		}
 	}
+	if nlp.IsAdjective(p.t[i].Tag) && i > 0 && (p.low(i-1) == "a" || p.low(i-1) == "an") && (i+1 == len(p.t) || prepWords[p.low(i+1)] || isPunct(p.t[i+1])) {
+		// "a national of", "a native of": after "a", an adjective with no noun to modify is itself the noun (a
+		// nominalized adjective), as the extractor reads it.
+		return true
+	}
 	return nlp.IsNoun(p.t[i].Tag) || p.t[i].Tag == "VBG" && i > 0 && (p.isDet(i-1) || nlp.IsAdjective(p.t[i-1].Tag))
 }
 
@@ -1790,6 +1795,13 @@ var idioms = []idiom{
 	{pattern: []string{"tie", "the", "knot"}, verb: "marry"},
 	{pattern: []string{"get", "married"}, verb: "marry"},
 	{pattern: []string{"set", "up"}, verb: "found"},
+	// the idioms the extractor reads in statements (rules/idioms.go), asked about: to come into the world is
+	// to be born, to pen is to write, to dream or think up is to create
+	{pattern: []string{"come", "into", "the", "world"}, noun: "birthplace"},
+	{pattern: []string{"come", "into", "this", "world"}, noun: "birthplace"},
+	{pattern: []string{"pen"}, verb: "write"},
+	{pattern: []string{"dream", "up"}, verb: "create"},
+	{pattern: []string{"think", "up"}, verb: "create"},
 	{pattern: []string{"come", "into", "existence"}, verb: "found", passive: true},
 	{pattern: []string{"come", "into", "being"}, verb: "found", passive: true},
 	{pattern: []string{"go", "to", "school"}, verb: "study"},

@@ -36,6 +36,11 @@ func TestQuestionReading(t *testing.T) {
 		{q: "What is the capital city of the country whose citizenship is held by the CEO of Apple?", entity: "Apple", chain: []string{"ceo", "citizen_of", "?country", "capital"}},
 		{q: "What is the university that Zoë attended?", entity: "Zoë", chain: []string{"attends", "?university"}},
 		{q: "Which university did Zoë attend?", entity: "Zoë", chain: []string{"attends"}},
+		// Forms of the thirteenth session's blind rewording, with other names.
+		{q: "Which country is Ida Berg a national of?", entity: "Ida Berg", chain: []string{"citizen_of"}, kind: kindPlace},
+		{q: "Who penned The Salt Road?", entity: "The Salt Road", chain: []string{"author"}, kind: kindPerson},
+		{q: "Who dreamed up Captain Velto?", entity: "Captain Velto", chain: []string{"creator"}, kind: kindPerson},
+		{q: "In which town did Ida Berg come into the world?", entity: "Ida Berg", chain: []string{"born_in"}, kind: kindPlace},
 		// A plural type noun the tagger reads as a verb ("pets"/VBZ before "does") is still the type noun: the
 		// question asks what Lena has, not about a relation "pets" of hers.
 		{q: "What pets does Lena have?", entity: "Lena", chain: []string{"has"}},
