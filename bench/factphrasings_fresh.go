@@ -471,11 +471,13 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 	},
 }
 
-// init puts the fresh pool beside the dev and check pools of each relation.
+// init puts the fresh and the blind pools beside the dev and check pools of each relation.
 func init() {
 	for i := range factRelations {
 		r := &factRelations[i]
 		f := freshPhrasings[r.ID]
 		r.Facts.Fresh, r.Questions.Fresh, r.Roles.Fresh = f.Facts, f.Questions, f.Roles
+		b := blindPhrasings[r.ID]
+		r.Facts.Blind, r.Questions.Blind, r.Roles.Blind = b.Facts, b.Questions, b.Roles
 	}
 }

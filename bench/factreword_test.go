@@ -300,62 +300,68 @@ func TestRewordDeterministic(t *testing.T) {
 	}
 }
 
-// The fresh pool (a blind rewording) covers every relation with at least three facts, two questions and two
+// The fresh and blind pools (blind rewordings) each cover every relation with at least three facts, two questions and two
 // roles, valid placeholders, and a non-possessive question and role for multi-hop descriptions.
 func TestFreshPhrasings(t *testing.T) {
 	ids := map[string]bool{}
-	for _, r := range factRelations {
-		ids[r.ID] = true
-		for _, kind := range []struct {
-			name   string
-			ps     []string
-			min    int
-			fields []string // every phrasing of the kind uses these
-		}{
-			{"fact", r.Facts.pool(PoolFresh), 3, []string{"{s}", "{o}|{a_o}"}},
-			{"question", r.Questions.pool(PoolFresh), 2, []string{"{s}"}},
-			{"role", r.Roles.pool(PoolFresh), 2, []string{"{s}"}},
-		} {
-			if len(kind.ps) < kind.min {
-				t.Errorf("%s %s: %d fresh %s phrasings, want at least %d", r.ID, r.Name, len(kind.ps), kind.name, kind.min)
-			}
-			if kind.name != "fact" && !slices.ContainsFunc(kind.ps, func(p string) bool { return !strings.Contains(p, "{s}'s") }) {
-				t.Errorf("%s fresh %s: every phrasing is possessive; a multi-hop description needs another", r.ID, kind.name)
-			}
-			seen := map[string]bool{}
-			for _, p := range kind.ps {
-				for _, f := range kind.fields {
-					if !slices.ContainsFunc(strings.Split(f, "|"), func(x string) bool { return strings.Contains(p, x) }) {
-						t.Errorf("%s fresh %s phrasing %q lacks %s", r.ID, kind.name, p, f)
+	for _, pool := range []Pool{PoolFresh, PoolBlind} {
+		for _, r := range factRelations {
+			ids[r.ID] = true
+			for _, kind := range []struct {
+				name   string
+				ps     []string
+				min    int
+				fields []string // every phrasing of the kind uses these
+			}{
+				{"fact", r.Facts.pool(pool), 3, []string{"{s}", "{o}|{a_o}"}},
+				{"question", r.Questions.pool(pool), 2, []string{"{s}"}},
+				{"role", r.Roles.pool(pool), 2, []string{"{s}"}},
+			} {
+				if len(kind.ps) < kind.min {
+					t.Errorf("%s %s: %d %s %s phrasings, want at least %d", r.ID, r.Name, len(kind.ps), pool, kind.name, kind.min)
+				}
+				if kind.name != "fact" && !slices.ContainsFunc(kind.ps, func(p string) bool { return !strings.Contains(p, "{s}'s") }) {
+					t.Errorf("%s %s %s: every phrasing is possessive; a multi-hop description needs another", r.ID, pool, kind.name)
+				}
+				seen := map[string]bool{}
+				for _, p := range kind.ps {
+					for _, f := range kind.fields {
+						if !slices.ContainsFunc(strings.Split(f, "|"), func(x string) bool { return strings.Contains(p, x) }) {
+							t.Errorf("%s %s %s phrasing %q lacks %s", r.ID, pool, kind.name, p, f)
+						}
 					}
-				}
-				for _, f := range placeholder.FindAllString(p, -1) {
-					if f != "{s}" && f != "{o}" && f != "{a_o}" {
-						t.Errorf("%s fresh %s phrasing %q: unknown field %s", r.ID, kind.name, p, f)
+					for _, f := range placeholder.FindAllString(p, -1) {
+						if f != "{s}" && f != "{o}" && f != "{a_o}" {
+							t.Errorf("%s %s %s phrasing %q: unknown field %s", r.ID, pool, kind.name, p, f)
+						}
 					}
+					if strings.Count(p, "{") != len(placeholder.FindAllString(p, -1)) || strings.Count(p, "{") != strings.Count(p, "}") {
+						t.Errorf("%s %s %s phrasing %q: a brace that is no placeholder", r.ID, pool, kind.name, p)
+					}
+					if kind.name == "question" && !strings.HasSuffix(p, "?") && !strings.HasPrefix(p, "~") && !strings.HasSuffix(p, ".") {
+						t.Errorf("%s %s question %q ends without punctuation but is not typed as chat", r.ID, pool, p)
+					}
+					if seen[normPhrasing(p)] {
+						t.Errorf("%s %s %s phrasing %q appears twice", r.ID, pool, kind.name, p)
+					}
+					seen[normPhrasing(p)] = true
 				}
-				if strings.Count(p, "{") != len(placeholder.FindAllString(p, -1)) || strings.Count(p, "{") != strings.Count(p, "}") {
-					t.Errorf("%s fresh %s phrasing %q: a brace that is no placeholder", r.ID, kind.name, p)
-				}
-				if kind.name == "question" && !strings.HasSuffix(p, "?") && !strings.HasPrefix(p, "~") && !strings.HasSuffix(p, ".") {
-					t.Errorf("%s fresh question %q ends without punctuation but is not typed as chat", r.ID, p)
-				}
-				if seen[normPhrasing(p)] {
-					t.Errorf("%s fresh %s phrasing %q appears twice", r.ID, kind.name, p)
-				}
-				seen[normPhrasing(p)] = true
 			}
 		}
 	}
-	for id := range freshPhrasings {
-		if !ids[id] {
-			t.Errorf("fresh phrasings of %s, which is no relation", id)
+	for pool, m := range map[Pool]map[string]freshRelationPhrasings{PoolFresh: freshPhrasings, PoolBlind: blindPhrasings} {
+		for id := range m {
+			if !ids[id] {
+				t.Errorf("%s phrasings of %s, which is no relation", pool, id)
+			}
 		}
 	}
-	if _, err := ParsePool("fresh"); err != nil {
-		t.Error(err)
-	}
-	if _, err := LoadConvUpdatesPool(PoolFresh); err == nil {
-		t.Error("convupdates loaded the fresh pool, which has no dialogs")
+	for _, pool := range []Pool{PoolFresh, PoolBlind} {
+		if _, err := ParsePool(string(pool)); err != nil {
+			t.Error(err)
+		}
+		if _, err := LoadConvUpdatesPool(pool); err == nil {
+			t.Errorf("convupdates loaded the %s pool, which has no dialogs", pool)
+		}
 	}
 }
