@@ -15,9 +15,17 @@ WORKDIR /m
 COPY scripts/fetch-model.sh /m/scripts/
 RUN MNEME_MODEL_DIR=/model bash /m/scripts/fetch-model.sh
 
+# WordNet's noun database, which the rule extractor reads kinds of things from (pkg/wordnet): Debian's
+# wordnet-base, with its licence beside it.
+FROM debian:bookworm-slim AS wordnet
+RUN apt-get update -q && apt-get install -y -q --no-install-recommends wordnet-base && \
+    mkdir -p /wordnet && cp /usr/share/wordnet/index.noun /usr/share/wordnet/data.noun /wordnet/ && \
+    cp /usr/share/doc/wordnet-base/copyright /wordnet/LICENSE
+
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/mneme /usr/local/bin/mneme
 COPY --from=model /model /model
+COPY --from=wordnet /wordnet /usr/share/wordnet
 COPY --from=build --chown=65532:65532 /out/state /var/lib/mneme
 ENV MNEME_MODEL_DIR=/model MNEME_HTTP_ADDR=0.0.0.0:8080 MNEME_DEV_MODE=false \
     MNEME_NATS_AUTH_DIR=/var/lib/mneme/nats-auth MNEME_NATS_STORE_DIR=/var/lib/mneme/nats

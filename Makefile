@@ -57,11 +57,12 @@ demo: up
 # The suite starts with the lint gate (gofmt, vet, staticcheck, go mod tidy -diff): CI fails on any finding.
 # Tests of the shipped benchmark data skip when it is absent (it is not in the repository); where it is present
 # beside the repository (../shared/data, or $MNEME_SHARED_DATA), MNEME_REQUIRE_DATA=1 turns a missing file
-# into a failure, so the suite cannot pass without having read it.
+# into a failure, so the suite cannot pass without having read it. So does MNEME_REQUIRE_WORDNET=1 for WordNet's
+# nouns (deps installs Debian's wordnet-base), which the rule extractor reads kinds of things from.
 SHARED_DATA := $(or $(MNEME_SHARED_DATA),../shared/data)
 test: deps pg-start
 	@bash scripts/lint.sh
-	@MNEME_REQUIRE_DB=1 MNEME_REQUIRE_MODEL=1 $(if $(wildcard $(SHARED_DATA)),MNEME_REQUIRE_DATA=1) bash scripts/test.sh $(TEST_FLAGS)
+	@MNEME_REQUIRE_DB=1 MNEME_REQUIRE_MODEL=1 MNEME_REQUIRE_WORDNET=1 $(if $(wildcard $(SHARED_DATA)),MNEME_REQUIRE_DATA=1) bash scripts/test.sh $(TEST_FLAGS)
 
 lint:
 	@bash scripts/lint.sh

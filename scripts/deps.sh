@@ -236,6 +236,16 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
 fi
 command -v chromium >/dev/null 2>&1 && log "$(chromium --version 2>/dev/null | head -n1) present"
 
+# --- WordNet's nouns for the rule extractor (pkg/wordnet) ----------------------------------------------------------
+if [ ! -f /usr/share/wordnet/data.noun ]; then
+  if has_candidate wordnet-base; then
+    apt_install wordnet-base
+  else
+    log "no wordnet-base package in the archive: the rule extractor will run without kinds of things, and make test fails"
+  fi
+fi
+[ -f /usr/share/wordnet/data.noun ] && log "WordNet nouns present in /usr/share/wordnet"
+
 # Go is not installed from the archive: the distributions' Go is older than go.mod requires.
 if command -v go >/dev/null 2>&1; then
   log "$(go version | awk '{print $3}') present"
