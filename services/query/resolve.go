@@ -12,7 +12,6 @@ import (
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/pkg/store"
-	"github.com/mneme-ai/mneme/pkg/wordnet"
 )
 
 // facts is what deterministic answering reads: which keys name known subjects, and the claims about
@@ -71,8 +70,6 @@ type resolver struct {
 	// vecs caches embeddings of relation phrases; rels the relations of claims.
 	vecs map[string][]float32
 	rels map[*store.Belief]claimRelation
-	// nouns, when set, is WordNet's noun hierarchy: what kind of thing a value is (typedSteps).
-	nouns *wordnet.Nouns
 }
 
 const (
@@ -429,9 +426,6 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	if !matched && !u.optional && (c.realHops() > 0 || c.laterRequired()) {
 		out = append(out, r.weakSteps(ctx, c, u, slots)...)
 	}
-	if !matched && !u.optional && c.next == len(c.units)-1 {
-		out = append(out, r.typedSteps(ctx, c, slots)...)
-	}
 	if len(u.parts) > 0 && !matched {
 		// A compound read as two relations ("the continent of origin of X": X's origin, then its continent).
 		split := *c
@@ -531,63 +525,6 @@ func (r *resolver) weakSteps(ctx context.Context, c *chain, u *relUnit, slots []
 		out = append(out, r.step(ctx, c, x.s, x.s.Winners[0], score, 1, false))
 	}
 	return out
-}
-
-// typedSteps answers the last unit, which no relation of the entity matched, by what the question's type noun
-// names: "What sport does Tomás do these days?" with Tomás's newest current value that WordNet knows as a sport,
-// whatever verb stated it ("took up", "is into"). Only a type noun WordNet knows, and only a value it knows to be
-// of that kind (a name it does not list is no evidence), answers; the hop is charged as a weak one, so any
-// reading that matches the relation wins over it. "Where" and "who" alone name no kind, so they never do.
-func (r *resolver) typedSteps(ctx context.Context, c *chain, slots []*store.Slot) []*chain {
-	if r.nouns == nil || len(c.q.typ) == 0 {
-		return nil
-	}
-	typ := strings.Join(c.q.typ, " ")
-	if !r.nouns.Known(typ) {
-		return nil
-	}
-	var best *store.Slot
-	for _, s := range slots {
-		if len(s.Winners) == 0 || sentenceSlot(s) {
-			continue
-		}
-		w := s.Winners[0]
-		if endingOf(w) || canon.Indefinite(w.Object) || !r.kindOf(w.Object, typ) {
-			continue
-		}
-		if best == nil || store.Newer(w, best.Winners[0]) {
-			best = s
-		}
-	}
-	if best == nil {
-		return nil
-	}
-	return []*chain{r.step(ctx, c, best, best.Winners[0], weakHop, 1, false)}
-}
-
-// kindOf reports a value WordNet knows as a kind of typ in one of their first two senses: the value as said
-// (without its article), else its last two words or its head noun ("an oat milk latte" is a latte, a coffee).
-func (r *resolver) kindOf(value, typ string) bool {
-	ws := strings.Fields(value)
-	if len(ws) > 0 && detWords[strings.ToLower(ws[0])] {
-		ws = ws[1:]
-	}
-	for from := 0; from < len(ws); from++ {
-		if len(ws)-from > 2 && from == 0 {
-			continue
-		}
-		noun := strings.Join(ws[from:], " ")
-		if !r.nouns.Known(noun) {
-			continue
-		}
-		for sense := 1; sense <= 2; sense++ {
-			if r.nouns.Is(noun, 2, wordnet.Kind{Lemma: typ, Sense: sense}) {
-				return true
-			}
-		}
-		return false
-	}
-	return false
 }
 
 // realHops counts the hops that explained a relation of the question (bridges do not).

@@ -38,7 +38,6 @@ import (
 	"github.com/mneme-ai/mneme/pkg/service"
 	"github.com/mneme-ai/mneme/pkg/store"
 	"github.com/mneme-ai/mneme/pkg/tokens"
-	"github.com/mneme-ai/mneme/pkg/wordnet"
 )
 
 // Name is the service's target name.
@@ -58,9 +57,6 @@ type Service struct {
 	priority *priority.Gate
 	// inflight bounds the retrievals running at once (MNEME_QUERY_MAX_IN_FLIGHT).
 	inflight inflight
-	// nouns is WordNet's noun hierarchy (nil when not installed): the kind of thing a question's type noun
-	// names (resolver.typedSteps).
-	nouns *wordnet.Nouns
 
 	// dense caches whether dense retrieval can run: the store's pinned embedding model must be the query
 	// embedder's (vectors of different models are not comparable). Re-checked until a dimension is pinned.
@@ -109,11 +105,6 @@ func New(deps service.Deps, cfg Config, opts ...Option) (*Service, error) {
 	}
 	s := &Service{cfg: cfg, log: log.With("service", Name), db: deps.DB, embedder: deps.Embedder, tok: tok, metrics: m, priority: deps.Priority,
 		inflight: newInflight(cfg.MaxInFlight, deps.WithIngest)}
-	if nouns, err := wordnet.Default(); err == nil {
-		s.nouns = nouns
-	} else {
-		log.Info("query: answers read no kinds of things", "reason", err)
-	}
 	for _, o := range opts {
 		o(s)
 	}
