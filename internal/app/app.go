@@ -118,7 +118,7 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_
 	// Cheap checks first: a missing model or a bad database URL should fail before anything starts.
 	wordnet.Configure(cfg.WordNetDir)
 	if _, err := wordnet.Default(); err != nil && cfg.WordNetDir != "off" && cfg.readsKinds() {
-		log.Warn("WordNet's nouns not read: the rule extractor and /answer run without kinds of things (make deps installs Debian's wordnet-base; or set MNEME_WORDNET_DIR)", "err", err)
+		log.Warn("WordNet's nouns not read: the rule extractor runs without kinds of things (make deps installs Debian's wordnet-base; or set MNEME_WORDNET_DIR)", "err", err)
 	}
 	var emb embedding.Embedder
 	if cfg.needsEmbedder() {

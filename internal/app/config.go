@@ -35,8 +35,8 @@ type Config struct {
 	// ModelDir overrides where the local model's weights are read (default .cache/models/use-lite).
 	ModelDir string `env:"MNEME_MODEL_DIR"`
 	// WordNetDir is where WordNet's noun files (index.noun, data.noun) are read: the kinds of things the rule
-	// extractor and /answer know (default /usr/share/wordnet, where Debian's wordnet-base installs them; "off"
-	// turns them off). Without them both still run, knowing no kinds.
+	// extractor knows (default /usr/share/wordnet, where Debian's wordnet-base installs them; "off" turns them
+	// off). Without them it still runs, knowing no kinds.
 	WordNetDir string `env:"MNEME_WORDNET_DIR"`
 	// Embedding is the embeddings endpoint of the openai provider (e.g. Ollama's http://localhost:11434/v1).
 	Embedding llm.Endpoint `envPrefix:"MNEME_EMBEDDING_"`
@@ -150,9 +150,9 @@ func (c Config) needsDB() bool {
 	return slices.ContainsFunc(c.TargetList(), func(t string) bool { return t == "ingest" || t == "reconciler" || t == "query" })
 }
 
-// readsKinds reports a target that reads kinds of things from WordNet (the rule extractor, /answer).
+// readsKinds reports a target that reads kinds of things from WordNet (the rule extractor).
 func (c Config) readsKinds() bool {
-	return slices.ContainsFunc(c.TargetList(), func(t string) bool { return t == "extractor" || t == "query" })
+	return slices.ContainsFunc(c.TargetList(), func(t string) bool { return t == "extractor" })
 }
 
 func (c Config) needsEmbedder() bool {
