@@ -287,11 +287,14 @@ func fixTag(ts []Token, i int) string {
 			}
 		}
 		if tag == "NNS" && i > 0 && (ts[i-1].Tag == "NN" || ts[i-1].Tag == "NNS") && i+1 < len(ts) && (ts[i+1].Tag == "IN" || ts[i+1].Tag == "TO") &&
-			!verbBefore(ts, i) && !verbAfter(ts, i) {
-			// "Baseball hails from …", "Cricket originates in …": after a common noun, an -s word before a
-			// preposition in a clause with no verb at all is the verb (a clause needs one), which the tagger read
-			// as a plural noun of a compound.
-			if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) {
+			(i == 1 || ts[i-2].Tag == "DT" || isBoundary(ts[i-2].Text) || ts[i-2].Text == ",") && !verbBefore(ts, i) && !verbAfter(ts, i) {
+			// "Baseball hails from …", "Cricket originates in …": after a clause's first noun, an -s word before
+			// a preposition in a clause with no verb at all is the verb (a clause needs one), which the tagger
+			// read as a plural noun of a compound. A longer run of nouns is more likely an imperative the tagger
+			// missed ("Train team members on …").
+			if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) && verbBase(b) && !verbBase(ts[i-1].Lower) {
+				// Only a verb's -s form ("hails"; not "improvements") after a noun that is no verb's base itself
+				// ("Use tools like …" is an imperative the tagger took for a noun).
 				return "VBZ"
 			}
 		}
@@ -462,6 +465,15 @@ func verbBefore(ts []Token, i int) bool {
 		}
 	}
 	return false
+}
+
+// verbBase reports a word the dictionary knows as a verb's base form: an irregular verb's, or one whose regular
+// past and gerund it lists ("hail": hailed, hailing; not "improvement").
+func verbBase(w string) bool {
+	if irregularVerb[w] == w {
+		return true
+	}
+	return Known(PastRegular(w)) && Known(Gerund(w))
 }
 
 // possessedNoun reports a common noun right after a possessive ("my sister", "Kim's boss"): a whole noun
