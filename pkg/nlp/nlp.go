@@ -287,14 +287,11 @@ func fixTag(ts []Token, i int) string {
 			}
 		}
 		if tag == "NNS" && i > 0 && (ts[i-1].Tag == "NN" || ts[i-1].Tag == "NNS") && i+1 < len(ts) && (ts[i+1].Tag == "IN" || ts[i+1].Tag == "TO") &&
-			(i == 1 || ts[i-2].Tag == "DT" || isBoundary(ts[i-2].Text) || ts[i-2].Text == ",") && !verbBefore(ts, i) && !verbAfter(ts, i) {
-			// "Baseball hails from …", "Cricket originates in …": after a clause's first noun, an -s word before
-			// a preposition in a clause with no verb at all is the verb (a clause needs one), which the tagger
-			// read as a plural noun of a compound. A longer run of nouns is more likely an imperative the tagger
-			// missed ("Train team members on …").
-			if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) && verbBase(b) && !verbBase(ts[i-1].Lower) {
-				// Only a verb's -s form ("hails"; not "improvements") after a noun that is no verb's base itself
-				// ("Use tools like …" is an imperative the tagger took for a noun).
+			!verbBefore(ts, i) && !verbAfter(ts, i) {
+			// "Baseball hails from …", "Rugby union originates in …": after a common noun, an -s word before a
+			// preposition in a clause with no verb at all is the verb (a clause needs one), which the tagger read
+			// as a plural noun of a compound.
+			if b := VerbLemma(t.Text); b != strings.ToLower(t.Text) && ThirdPerson(b) == strings.ToLower(t.Text) && verbBase(b) && plainSubject(ts, i) {
 				return "VBZ"
 			}
 		}
@@ -465,6 +462,27 @@ func verbBefore(ts []Token, i int) bool {
 		}
 	}
 	return false
+}
+
+// plainSubject reports that the words before i, back to the clause's start or a determiner, are one or two
+// words none of which is a verb's base: a subject ("Baseball", "rugby union"), not an imperative the tagger
+// took for nouns ("Use tools like …", "Keep backup copies of …") nor a heading's compound ("Regular security
+// audits by …"). Only then is the -s word after them its verb ("hails"; and only a verb's -s form, never
+// "improvements").
+func plainSubject(ts []Token, i int) bool {
+	k := i - 1
+	for k > 0 && (IsNoun(ts[k-1].Tag) || IsAdjective(ts[k-1].Tag)) && !isBoundary(ts[k-1].Text) {
+		k--
+	}
+	if i-k > 2 {
+		return false
+	}
+	for j := k; j < i; j++ {
+		if verbBase(ts[j].Lower) {
+			return false
+		}
+	}
+	return true
 }
 
 // verbBase reports a word the dictionary knows as a verb's base form: an irregular verb's, or one whose regular
