@@ -69,7 +69,7 @@ func WithPolicy(p *canon.Policy) Option { return func(e *Extractor) { e.policy =
 func WithWordNet(n *wordnet.Nouns) Option { return func(e *Extractor) { e.nouns = n } }
 
 // New returns a rule-based extractor. It loads the tagger and lemmatizer (pkg/nlp) and WordNet now, once per
-// process, so the cost (about 0.7 s) is paid at start-up rather than by the first turn.
+// process, so the cost (about 0.9 s) is paid at start-up rather than by the first turn.
 func New(opts ...Option) *Extractor {
 	nlp.Warm()
 	nouns, _ := wordnet.Default()
