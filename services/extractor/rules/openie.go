@@ -355,7 +355,12 @@ func (p *ie) ofObject(i int) (phrase, int, bool) {
 // X", "the company behind X" say X's writer, X's company, as "of" does ("the man behind the counter" names no
 // relation, and is not read so).
 func (p *ie) behindAt(i int) bool {
-	return p.low(i) == "behind" && i > 0 && nlp.IsNoun(p.tag(i-1)) && namedRole(canon.RelationKey(p.toks[i-1].Lemma))
+	return p.low(i) == "behind" && p.afterRoleNoun(i)
+}
+
+// afterRoleNoun reports a noun naming a relation right before token i.
+func (p *ie) afterRoleNoun(i int) bool {
+	return i > 0 && nlp.IsNoun(p.tag(i-1)) && namedRole(canon.RelationKey(p.toks[i-1].Lemma))
 }
 
 // settingAt reads a setting before a copula — "on the field", "in the band", "at work": a locative
@@ -399,7 +404,7 @@ var reciprocalStates = map[string]bool{"married": true, "wed": true, "wedded": t
 // does: "the head coach at Ajax", "the CEO at Norlink" ("the party at Google" names no relation, and is not
 // read so).
 func (p *ie) roleAt(i int) bool {
-	return p.low(i) == "at" && i > 0 && nlp.IsNoun(p.tag(i-1)) && namedRole(canon.RelationKey(p.toks[i-1].Lemma))
+	return p.low(i) == "at" && p.afterRoleNoun(i)
 }
 
 // triple is one extracted claim before it becomes a spec.

@@ -92,9 +92,6 @@ func (e *Extractor) Version() string {
 	return Version
 }
 
-// WordNet reports whether the extractor reads WordNet's nouns.
-func (e *Extractor) WordNet() bool { return e.nouns != nil }
-
 // Extract implements extract.Extractor: every turn of the window is extracted in order; a turn's pronoun
 // subjects may refer to people named in the turn before it.
 func (e *Extractor) Extract(ctx context.Context, w extract.Window) (extract.Result, error) {
