@@ -301,30 +301,33 @@ func TestConvSummary(t *testing.T) {
 	}
 }
 
-// TestSecondDevPoolValidates checks the second development pool (convupdates/dev2.json, read with -data): it
-// decodes strictly, every question has a gold the metric counts correct, and every stale value is caught.
-func TestSecondDevPoolValidates(t *testing.T) {
-	b, err := convUpdatesData.ReadFile("convupdates/dev2.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := parseConvUpdates(b, "convupdates/dev2.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	if len(d.Conversations) < 60 {
-		t.Errorf("%d dialogs, want at least 60", len(d.Conversations))
-	}
-	for _, q := range d.Questions {
-		if !ConvCorrect(q, strings.Join(append(q.AllOf, q.Golds[0]), ", ")) {
-			t.Errorf("%s: the gold %q is not counted correct", q.ID, q.Golds[0])
+// TestDevPoolsValidate checks the development pools read with -data (convupdates/dev2.json, the second, and
+// convupdates/dev3.json, the third): each decodes strictly, every question has a gold the metric counts
+// correct, and every stale value is caught.
+func TestDevPoolsValidate(t *testing.T) {
+	for file, least := range map[string]int{"convupdates/dev2.json": 60, "convupdates/dev3.json": 40} {
+		b, err := convUpdatesData.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, s := range q.Stale {
-			if ConvCorrect(q, s) || StaleInAnswer(q, s) == "" {
-				t.Errorf("%s: stale value %q is not caught", q.ID, s)
+		d, err := parseConvUpdates(b, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Conversations) < least {
+			t.Errorf("%s: %d dialogs, want at least %d", file, len(d.Conversations), least)
+		}
+		for _, q := range d.Questions {
+			if !ConvCorrect(q, strings.Join(append(q.AllOf, q.Golds[0]), ", ")) {
+				t.Errorf("%s: %s: the gold %q is not counted correct", file, q.ID, q.Golds[0])
+			}
+			for _, s := range q.Stale {
+				if ConvCorrect(q, s) || StaleInAnswer(q, s) == "" {
+					t.Errorf("%s: %s: stale value %q is not caught", file, q.ID, s)
+				}
 			}
 		}
 	}
