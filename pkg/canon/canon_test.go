@@ -115,9 +115,18 @@ func TestPolicy(t *testing.T) {
 		}
 	}
 
-	c := NewPolicy([]string{"pet_name", "team_*"}, []string{"lives in", "favourite_book"})
+	// The quantity of one thing has one current value ("laptop budget"); a word that only ends like the noun
+	// does not ("nobudget" is no key of the kind), and neither does a budget one has several of by name.
+	for k, want := range map[string]bool{"laptop_budget": true, "kitchen_renovation_budget": true, "flat_rent": true,
+		"gym_price": true, "thesis_deadline": true, "nobudget": false, "budgets": false} {
+		if got := p.Functional(k); got != want {
+			t.Errorf("default policy: Functional(%q) = %v, want %v", k, got, want)
+		}
+	}
+
+	c := NewPolicy([]string{"pet_name", "team_*", "*_captain"}, []string{"lives in", "favourite_book"})
 	for k, want := range map[string]bool{
-		"pet_name": true, "team_captain": true, "team": false,
+		"pet_name": true, "team_captain": true, "team": false, "club_captain": true, "captain": false,
 		"lives_in": false, "favourite_book": false, "favourite_food": true,
 	} {
 		if got := c.Functional(k); got != want {
@@ -127,7 +136,7 @@ func TestPolicy(t *testing.T) {
 	if c.Version() == p.Version() {
 		t.Error("configured policy has the default policy's version")
 	}
-	if NewPolicy([]string{"team_*", "pet_name"}, []string{"favourite_book", "lives in"}).Version() != c.Version() {
+	if NewPolicy([]string{"*_captain", "team_*", "pet_name"}, []string{"favourite_book", "lives in"}).Version() != c.Version() {
 		t.Error("policy version depends on list order")
 	}
 

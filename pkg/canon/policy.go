@@ -47,6 +47,8 @@ var builtinFunctional = []string{
 	// things with one current value
 	"capital", "capital_of", "currency", "population", "official_name", "status", "price", "cost", "deadline", "due_date",
 	"version", "rent", "salary", "budget", "score", "balance",
+	// the same quantities of one thing ("the laptop budget", "the flat rent"): one current value each
+	"*_budget", "*_rent", "*_price", "*_cost", "*_deadline", "*_due_date", "*_salary",
 	// preferences stated as one value; the diet one keeps
 	"favourite_*", "favourite", "preferred_*", "diet",
 }
@@ -65,7 +67,7 @@ var builtinAccumulating = []string{
 // config.Load fills it from the environment.
 type PolicyConfig struct {
 	// Functional lists extra single-valued predicates (comma-separated phrases or keys; "x_*" matches the
-	// prefix x_; "*" alone makes every predicate not listed as accumulating functional).
+	// prefix x_, "*_x" the suffix _x; "*" alone makes every predicate not listed as accumulating functional).
 	Functional []string `env:"MNEME_FUNCTIONAL_PREDICATES" envSeparator:","`
 	// Accumulating lists predicates that are never functional, overriding the built-in functional list.
 	Accumulating []string `env:"MNEME_ACCUMULATING_PREDICATES" envSeparator:","`
@@ -93,6 +95,7 @@ type Policy struct {
 type rules struct {
 	exact    map[string]bool
 	prefixes []string
+	suffixes []string
 }
 
 func (r rules) match(key string) bool {
@@ -101,6 +104,11 @@ func (r rules) match(key string) bool {
 	}
 	for _, p := range r.prefixes {
 		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	for _, x := range r.suffixes {
+		if strings.HasSuffix(key, x) {
 			return true
 		}
 	}
@@ -116,6 +124,11 @@ func newRules(entries []string) (rules, bool) {
 		case e == "":
 		case e == "*":
 			all = true
+		case strings.HasPrefix(e, "*_") || strings.HasPrefix(e, "* "):
+			// A suffix keeps its leading separator: "*_budget" matches "laptop_budget", not "budget" alone.
+			if x := PredicateKey(e[2:]); x != "" {
+				r.suffixes = append(r.suffixes, "_"+x)
+			}
 		case strings.HasSuffix(e, "*"):
 			// A prefix keeps its trailing separator: "favourite_*" matches "favourite_color", not "favourites".
 			p := PredicateKey(strings.TrimSuffix(e, "*"))
@@ -132,10 +145,11 @@ func newRules(entries []string) (rules, bool) {
 		}
 	}
 	sort.Strings(r.prefixes)
+	sort.Strings(r.suffixes)
 	return r, all
 }
 
-// BuiltinFunctional returns the built-in functional predicate keys and prefixes ("x_*").
+// BuiltinFunctional returns the built-in functional predicate keys, prefixes ("x_*") and suffixes ("*_x").
 func BuiltinFunctional() []string { return append([]string(nil), builtinFunctional...) }
 
 // BuiltinAccumulating returns the built-in accumulating predicate keys.
@@ -145,7 +159,7 @@ func BuiltinAccumulating() []string { return append([]string(nil), builtinAccumu
 func DefaultPolicy() *Policy { return NewPolicy(nil, nil) }
 
 // NewPolicy returns the built-in policy extended by configured functional and accumulating predicates
-// (phrases or keys; "x_*" prefixes; "*" in functional makes unknown predicates functional).
+// (phrases or keys; "x_*" prefixes, "*_x" suffixes; "*" in functional makes unknown predicates functional).
 func NewPolicy(functional, accumulating []string) *Policy {
 	p := &Policy{}
 	p.builtFun, _ = newRules(builtinFunctional)
