@@ -59,6 +59,19 @@ var idioms = []struct {
 	// a move between organizations: "left Deloitte to join PwC" says what "left Deloitte and joined PwC" does
 	// (the purpose infinitive of "join" after leaving)
 	{regexp.MustCompile(`\b((?i:left|quit))\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:to\s+join)\b`), "$1 $2 and joined"},
+	// leaving work: to jack in, pack in or chuck in a job is to quit it, to hand in one's notice or one's
+	// resignation is to resign (Oxford and Collins, British informal); being let go (or laid off) by an employer,
+	// or made redundant, ends the job as leaving it does
+	{regexp.MustCompile(`(?i)\b(?:jacked|packed|chucked)\s+in\b`), "quit"},
+	{regexp.MustCompile(`(?i)\b(?:jack|pack|chuck)\s+in\b`), "quit"},
+	{regexp.MustCompile(`(?i)\b(?:handed|turned)\s+in\s+(?:my|his|her|their|our)\s+(?:notice|resignation)\s+(?:at|to)\b`), "quit"},
+	{regexp.MustCompile(`\b(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:let)\s+me\s+(?i:go)\b`), "I left $1"},
+	{regexp.MustCompile(`\b(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:let)\s+us\s+(?i:go)\b`), "we left $1"},
+	{regexp.MustCompile(`\b(?i:(?:was|were|got|have\s+been|has\s+been)\s+(?:let\s+go|laid\s+off)\s+(?:by|from))\s+(\p{Lu})`), "left $1"},
+	// taking a role: being made (or offered and taking) a post is holding it — "was made head of the testing
+	// team", "was offered the practice manager role and took it" (not "was made redundant": a role noun follows)
+	{regexp.MustCompile(`(?i)\b(?:was|were|have\s+been|has\s+been|got)\s+made\s+((?:the\s+)?(?:new\s+)?(?:head|lead|leader|manager|director|chair|captain|partner|supervisor|principal|editor|coordinator|president|deputy|chief)\b)`), "works as $1"},
+	{regexp.MustCompile(`(?i)\b(?:was|were|got)\s+offered\s+(?:the|a|an)\s+([\pL-]+(?:\s+[\pL-]+){0,2})\s+(?:role|job|position|post)\s+and\s+(?:took|accepted)\s+it\b`), "works as $1"},
 	// fame: to be famous or known "because of" something is to be famous or known for it (the dictionaries give
 	// "for" as the preposition of the reason of fame)
 	{regexp.MustCompile(`(?i)\b(famous|known|renowned|celebrated)\s+because\s+of\b`), "$1 for"},

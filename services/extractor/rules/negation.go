@@ -193,8 +193,47 @@ func (e *Extractor) negatedClaims(tc *turnCtx, raw string, seq *int64) []extract
 			Confidence: 0.8,
 			Negated:    true,
 		})
+		if ended := lastingEnd(aux, verb, particle, lasting); ended != "" {
+			// "I don't work at Beanstalk anymore": a state that ended, which English also says as "used to"
+			// ("I used to work at Beanstalk"). The negation keeps the denial; this claim is the ending the
+			// reader applies to the value it names (endings in the query service), as it does to any "used to".
+			c := out[len(out)-1]
+			// Keyed as the past habitual's claims are: "used_to_" and the present relation's key.
+			c.Predicate, c.PredicateKey, c.Negated = ended, "used_to_"+canon.RelationKey(c.PredicateKey), false
+			vp := strings.Fields(strings.TrimPrefix(ended, "used to "))
+			vp[0] = thirdPerson(vp[0])
+			c.Text = sentence(strings.Join(strings.Fields(subject+" no longer "+strings.Join(vp, " ")+" "+objectText), " "))
+			out = append(out, c)
+		}
 	}
 	return out
+}
+
+// lastingEnd is the "used to" predicate of a negation that says a present state or habit ended ("no longer",
+// "not … anymore"; "don't", "doesn't", "am not", "is not" or no auxiliary), or "".
+func lastingEnd(aux, verb, particle string, lasting bool) string {
+	if !lasting {
+		return ""
+	}
+	switch aux {
+	case "", "do", "does", "am", "is", "are":
+	default:
+		return ""
+	}
+	base := nlp.VerbLemma(strings.ToLower(verb))
+	if b, ok := verbForms[strings.ToLower(verb)]; ok {
+		base = b
+	}
+	if _, ok := verbBase(base); !ok && base == strings.ToLower(verb) && !strings.HasSuffix(verb, "ing") {
+		if _, known := verbForms[base]; !known {
+			return ""
+		}
+	}
+	p := "used to " + base
+	if particle != "" {
+		p += " " + particle
+	}
+	return p
 }
 
 // plainStatement reports whether the words before a negation leave it a plain statement: not inside a

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"context"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,4 +102,38 @@ func FuzzNegatedClaims(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCorrectionOfAnEarlierTurn checks a correction said in a later turn of the same window, after the
+// assistant answered: the claim of the earlier turn states the corrected value, counts the correcting turn as
+// a source, and no claim keeps the wrong value; another speaker's turn is never corrected.
+func TestCorrectionOfAnEarlierTurn(t *testing.T) {
+	ref := time.Date(2024, 4, 4, 9, 0, 0, 0, time.UTC)
+	turns := []event.TurnAcceptedV1{
+		{TurnID: "a", SessionID: "s", Speaker: "Noa", Role: "user", Content: "My budget for the new bike is 800 dollars.", OccurredAt: ref},
+		{TurnID: "b", SessionID: "s", Role: "assistant", Content: "My budget advice: stay under 700 dollars.", OccurredAt: ref},
+		{TurnID: "c", SessionID: "s", Speaker: "Noa", Role: "user", Content: "Sorry, I meant 1,100 dollars, not 800.", OccurredAt: ref},
+	}
+	res, err := New().Extract(context.Background(), extract.Window{SessionID: "s", Turns: turns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range res.Claims {
+		if c.SubjectKey == "noa" && strings.Contains(c.Object, "800") {
+			t.Errorf("the wrong value is still claimed: %+v", c)
+		}
+		if c.SubjectKey == "noa" && c.Object == "1,100 dollars" {
+			found = true
+			if !slices.Equal(c.TurnIDs, []string{"a", "c"}) {
+				t.Errorf("the corrected claim's sources are %v, want [a c]", c.TurnIDs)
+			}
+		}
+		if c.TurnIDs[0] == "b" && strings.Contains(c.Object, "1,100") {
+			t.Errorf("the assistant's turn was corrected: %+v", c)
+		}
+	}
+	if !found {
+		t.Fatalf("no claim of Noa's corrected budget; claims: %+v", res.Claims)
+	}
 }

@@ -1210,6 +1210,15 @@ func (p *ie) placeOfWork(s phrase, subjText string, k int) (triple, bool) {
 		return triple{}, false
 	}
 	org, ok := p.nounPhrase(k + 1)
+	if ok && !org.proper && org.indef {
+		// "I'm now at a startup called Tidewater": the organization is named after its kind.
+		for x := org.from; x+1 < org.to; x++ {
+			if (p.low(x) == "called" || p.low(x) == "named") && nlp.Capitalized(p.toks[x+1].Text) {
+				org = phrase{from: x + 1, to: org.to, head: org.head, proper: true}
+				break
+			}
+		}
+	}
 	if !ok || !org.proper || org.possessor != nil {
 		return triple{}, false
 	}
@@ -2167,6 +2176,11 @@ func noteSpec(sent string) (spec, bool) {
 		if i := strings.Index(strings.ToLower(head), sub); i > 0 {
 			head = head[:i]
 		}
+	}
+	if i := strings.Index(value, ", "); i > 0 && hasVerbWord(value[i+2:]) {
+		// "New email: sven@berg.dev, the old one's gone": a clause after the value's comma is a statement of
+		// its own, not part of the value.
+		value = strings.TrimSpace(value[:i])
 	}
 	if m := reNewThingHead.FindStringSubmatch(head); m != nil {
 		// "I've got a new phone number: 555-0142", "Meet my new manager: Priya": the clause before the colon

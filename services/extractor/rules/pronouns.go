@@ -131,6 +131,8 @@ func collectMentions(ms *mentions, clause string) {
 		}
 	} else if name := namedSubject(clause); name != "" {
 		fs = append(fs, found{0, mention{name: name}})
+	} else if name := possessorSubject(clause); name != "" {
+		fs = append(fs, found{0, mention{name: name}})
 	}
 	// In order of appearance, so the last one named is the most recent.
 	for i := 1; i < len(fs); i++ {
@@ -172,6 +174,23 @@ func namedSubject(clause string) string {
 		return ""
 	}
 	return name
+}
+
+// rePossessorSubject is a clause whose subject is a named person's thing ("Sam's new job is …").
+var rePossessorSubject = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)'s\s+[a-z]`)
+
+// possessorSubject returns the name whose thing a clause opens with: "Sam's new job is at a start-up - he's a
+// developer now" speaks of Sam, whom the pronoun then names.
+func possessorSubject(clause string) string {
+	m := rePossessorSubject.FindStringSubmatch(clause)
+	if m == nil {
+		return ""
+	}
+	lead := strings.ToLower(strings.Fields(m[1])[0])
+	if notNames[lead] || filler[lead] || isDayOrMonth(m[1]) {
+		return ""
+	}
+	return m[1]
 }
 
 func isDayOrMonth(name string) bool {

@@ -85,6 +85,10 @@ var kinAdjectives = map[string]bool{"little": true, "big": true, "older": true, 
 // in apposition after a comma, or after "called" or "named" ("at a startup called Lumen").
 var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+[\p{Ll}\s-]{1,40}?(?:,|\s+called|\s+named)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
+// reRoleAtPlace is "as a ROLE at/for" an organization described by a common noun phrase that ends the clause:
+// "I work as a receptionist at a dental clinic".
+var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3})\s*(?:[,.;!]|$)`)
+
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma").
 var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+(?:[\p{Ll}\s-]{1,40}?\s+(?:called|named)\s+)?)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
@@ -131,7 +135,12 @@ func roleEmployers(clause string, specs []spec) []spec {
 		}
 		if !hasEmployer[""] {
 			extra = append(extra, spec{predicate: "works at", object: nameOnly(m[2]), confidence: confFirst})
+			hasEmployer[""] = true
 		}
+	} else if m := reRoleAtPlace.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) && firstPersonClause(clause) && !othersRole && !hasEmployer[""] {
+		// "I work as a receptionist at a dental clinic": an organization described, not named, is where the
+		// speaker works all the same.
+		extra = append(extra, spec{predicate: "works at", object: m[2], confidence: confFirst})
 	}
 	for _, s := range specs {
 		// "I joined Wipro last month as a test lead": the role said with "as" anywhere in the clause of a new

@@ -32,6 +32,7 @@ package rules
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.12.0"
+	Version = "2.13.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -96,9 +97,11 @@ func (e *Extractor) Version() string {
 // subjects may refer to people named in the turn before it.
 func (e *Extractor) Extract(ctx context.Context, w extract.Window) (extract.Result, error) {
 	var (
-		res     extract.Result
-		prev    mentions
-		session string
+		res      extract.Result
+		prev     mentions
+		session  string
+		from     int // the first claim of the current session in res.Claims
+		speakers = map[string]string{}
 	)
 	for i, t := range w.Turns {
 		if err := ctx.Err(); err != nil {
@@ -106,8 +109,10 @@ func (e *Extractor) Extract(ctx context.Context, w extract.Window) (extract.Resu
 		}
 		if i > 0 && t.SessionID != session {
 			prev = nil
+			from = len(res.Claims)
 		}
-		cs, ms := e.extractTurn(t, prev)
+		speakers[t.TurnID] = speakerKey(t)
+		cs, ms := e.extractTurn(t, prev, res.Claims[from:], speakers)
 		res.Claims = append(res.Claims, cs...)
 		// A turn that names no one (the assistant's "Is she still a data scientist?") leaves the people of the
 		// turns before it as what later pronouns refer to.
@@ -141,6 +146,10 @@ type turnCtx struct {
 	named, prevNamed mentions
 	// things named so far in this turn, most recent last, for "it" and "they" (resolveThing).
 	things []string
+	// earlier are the claims of the window's turns before this one, in the same session, and
+	// earlierSpeaker who said each turn (speakerKey by turn id): what a correction may restate.
+	earlier        []extract.Claim
+	earlierSpeaker map[string]string
 }
 
 // lowerFirst lower-cases the first letter of s when on is set and the first word is not a name.
@@ -160,14 +169,15 @@ func seqKey(s *int64) string {
 
 // ExtractTurn returns the claims of one turn on its own (pronoun subjects resolve only within the turn).
 func (e *Extractor) ExtractTurn(t event.TurnAcceptedV1) []extract.Claim {
-	cs, _ := e.extractTurn(t, nil)
+	cs, _ := e.extractTurn(t, nil, nil, nil)
 	return cs
 }
 
 // extractTurn returns the claims of one turn and the people it names; prev are the people the turn before
-// it named.
-func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extract.Claim, mentions) {
-	tc := &turnCtx{turn: t, speaker: SpeakerName(t), ref: t.OccurredAt, prevNamed: prev}
+// it named, earlier the claims of the session's turns before it in the window (a correction may restate one
+// in place) and speakers who said each of those turns.
+func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier []extract.Claim, speakers map[string]string) ([]extract.Claim, mentions) {
+	tc := &turnCtx{turn: t, speaker: SpeakerName(t), ref: t.OccurredAt, prevNamed: prev, earlier: earlier, earlierSpeaker: speakers}
 	if tc.ref.IsZero() {
 		tc.ref = t.ReceivedAt
 	}
@@ -197,13 +207,9 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions) ([]extrac
 				// "Here is a list of facts:", "Here's my current code:": an introduction, not a statement.
 				continue
 			}
-			if v, ok := correction(sent, tc.ref); ok && !numbered && len(out) > 0 && !out[len(out)-1].Fallback {
-				// "My flight is on October 14. Sorry, I mean October 15": the speaker corrects the value just
-				// said; the claim states the corrected value, as if said right the first time.
-				last := &out[len(out)-1]
-				old := last.Object
-				last.Object = v
-				last.Text = strings.Replace(last.Text, old, v, 1)
+			if v, wrong, ok := correction(sent, tc.ref); ok && !numbered && applyCorrection(tc, out, v, wrong) {
+				// "My flight is on October 14. Sorry, I mean October 15": the speaker corrects a value said
+				// before; the claim states the corrected value, as if said right the first time.
 				continue
 			}
 			for _, c := range e.sentenceClaims(tc, sent, seq, numbered) {
@@ -286,6 +292,24 @@ func ownedAttribute(sent string) string {
 	return "My " + strings.ToLower(m[1]) + rest
 }
 
+// reQuantityFor is a money noun owned by the speaker and the thing it is for, before the verb: "My budget for
+// the new laptop is …", "our rent for the flat went up to …".
+var reQuantityFor = regexp.MustCompile(`^((?i:my|our)\s+)(\p{Ll}+)\s+for\s+(?i:(?:the|my|our|a|an|this|that)\s+)?(?:(?i:new|next|current)\s+)?(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)(\s+(?:is|was|will|has|had|went|goes|'s|just|now|got)\b)`)
+
+// quantityFor says a money noun of a thing as the compound English also uses ("my budget for the new laptop"
+// is "my laptop budget"), so the amount is filed under the thing's budget — the attribute a later "the laptop
+// budget went up" or "What is my budget for the laptop?" names — and not under the thing itself.
+func quantityFor(sent string) string {
+	m := reQuantityFor.FindStringSubmatchIndex(sent)
+	if m == nil {
+		return sent
+	}
+	if _, ok := moneyNouns[sent[m[4]:m[5]]]; !ok {
+		return sent
+	}
+	return sent[m[2]:m[3]] + sent[m[6]:m[7]] + " " + sent[m[4]:m[5]] + sent[m[8]:]
+}
+
 // rePreface is a short heading before a colon that introduces the statement ("Big news: …", "Quick update:
 // …", "Update on the food front: …"); a heading with a verb is a clause of its own.
 var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
@@ -293,7 +317,7 @@ var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
 	if !numbered {
-		sent = ownedAttribute(sent)
+		sent = quantityFor(ownedAttribute(sent))
 	}
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
@@ -426,7 +450,7 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 		if bare := withoutPresentTime(clause); bare != clause {
 			// "These days I mostly drink green tea": the adverbial says the value is the current one (a change
 			// cue) and is no part of the relation or its object.
-			if reAtName.MatchString(bare) && reLastingTime.MatchString(clause) {
+			if reAtName.MatchString(bare) && (reLastingTime.MatchString(clause) || reNarrativeNow.MatchString(clause)) {
 				// "She's at KPMG these days": being at a named place for some time (not "right now") is the
 				// state placeOfWork reads from "now".
 				bare += " now"
@@ -486,7 +510,11 @@ func withoutPresentTime(clause string) string {
 var reLastingTime = regexp.MustCompile(`(?i)\b(?:these\s+days|nowadays|currently|at\s+present)\b`)
 
 // reAtName is a clause ending in a copula and "at" a capitalized name: "she is at KPMG".
-var reAtName = regexp.MustCompile(`\b(?:is|am|are|'s|'m|'re)\s+(?:still\s+)?at\s+\p{Lu}[^,;]*$`)
+var reAtName = regexp.MustCompile(`\b(?:is|am|are|'s|'m|'re)\s+(?:still\s+)?at\s+(?:(?:a|an)\s+[\p{Ll}-]+\s+(?:called|named)\s+)?\p{Lu}[^,;]*$`)
+
+// reNarrativeNow is "now" opening a clause that follows what changed ("Accenture let me go. Now I'm at …"):
+// the state from then on, unlike "right now" (a moment).
+var reNarrativeNow = regexp.MustCompile(`^(?i:now)\b`)
 
 // reUsedTo is the past habitual "used to" and the verb it makes past ("Oskar used to live in Oslo", "I never
 // used to drink coffee"), with the word before it: after a form of "be" or "get" it is the adjective "used
@@ -2453,34 +2481,151 @@ func ownTexts(cs []extract.Claim) {
 }
 
 // reCorrection is a speaker correcting what they just said: "Sorry, I mean October 15", "I meant the 15th",
-// "Correction: Tuesday", "No wait, it's Friday".
+// "Correction: Tuesday", "No wait, it's Friday", "Sorry, I meant 1,500 dollars, not 1,200".
 var reCorrection = regexp.MustCompile(`(?i)^(?:(?:sorry|oops|sorry,\s+no|no\s+wait|wait|actually|correction)[,:!]?\s+)+(?:I\s+mean[t]?\s+|it'?s\s+|it\s+is\s+|make\s+that\s+)?(.+?)[.!]?$|^I\s+mean[t]?\s+(.+?)[.!]?$`)
 
-// correction returns the corrected value of a correction sentence, or false. The value must be short and
-// have no verb of its own ("I mean October 15", not "I mean, we moved"); a date is given as resolved.
-func correction(sent string, ref time.Time) (string, bool) {
-	m := reCorrection.FindStringSubmatch(strings.TrimSpace(expand(sent)))
-	if m == nil {
-		return "", false
+// reNotButCorrection is a correction that names the wrong value first: "Oops, not Greenway — it's Riverside
+// Academy", "No, not Tuesday: Friday".
+var reNotButCorrection = regexp.MustCompile(`(?i)^(?:(?:sorry|oops|no|wait|actually|correction)[,:!]?\s+)*not\s+([^,;:—–]+?)\s*(?:[,;:—–]|\s-)\s*(?:I\s+mean[t]?\s+|it'?s\s+|it\s+is\s+|make\s+that\s+)?(.+?)[.!]?$`)
+
+// reNotWrong is the wrong value named after the right one: "…, not 1,200".
+var reNotWrong = regexp.MustCompile(`(?i)^(.+?)\s*(?:,|;|—|–|\s-)\s*not\s+(.+)$`)
+
+// reListComma is a comma that separates words, not the digits of a number ("1,500").
+var reListComma = regexp.MustCompile(`,(?:\D|$)|;`)
+
+// correction returns the corrected value of a correction sentence and the wrong value it names, if it names
+// one ("not 1,200"), or false. The value must be short and have no verb of its own ("I mean October 15", not
+// "I mean, we moved"); a date is given as resolved.
+func correction(sent string, ref time.Time) (value, wrong string, ok bool) {
+	sent = strings.TrimSpace(expand(sent))
+	var v string
+	if m := reNotButCorrection.FindStringSubmatch(sent); m != nil {
+		v, wrong = m[2], strings.TrimSpace(m[1])
+	} else if m := reCorrection.FindStringSubmatch(sent); m != nil {
+		v = m[1]
+		if v == "" {
+			v = m[2]
+		}
+		if n := reNotWrong.FindStringSubmatch(v); n != nil {
+			v, wrong = n[1], strings.TrimRight(strings.TrimSpace(n[2]), ".!")
+		}
+	} else {
+		return "", "", false
 	}
-	v := m[1]
-	if v == "" {
-		v = m[2]
-	}
-	if i := strings.IndexAny(v, ",;"); i > 0 {
-		v = v[:i]
+	if loc := reListComma.FindStringIndex(v); loc != nil && loc[0] > 0 {
+		v = v[:loc[0]]
 	}
 	v = strings.TrimSpace(v)
-	if v == "" || len(strings.Fields(v)) > 5 || hasVerbWord(v) {
-		return "", false
+	if v == "" || len(strings.Fields(v)) > 5 || hasVerbWord(v) || len(strings.Fields(wrong)) > 5 || hasVerbWord(wrong) {
+		return "", "", false
 	}
 	if ds := findDates(v, ref); len(ds) > 0 && ds[0].start == 0 {
-		return strings.TrimPrefix(strings.TrimPrefix(ds[0].phrase, "on "), "in "), true
+		return strings.TrimPrefix(strings.TrimPrefix(ds[0].phrase, "on "), "in "), wrong, true
 	}
 	if ds := findDates("on "+v, ref); len(ds) > 0 && ds[0].start == 0 {
-		return strings.TrimPrefix(ds[0].phrase, "on "), true
+		return strings.TrimPrefix(ds[0].phrase, "on "), wrong, true
 	}
-	return v, true
+	return v, wrong, true
+}
+
+// corrected returns the object a correction makes of a claim's object: the wrong value's words replaced by
+// the right one's ("14 June 2026" corrected from "14 June" to "15 June" is "15 June 2026"), or the right
+// value whole when it already holds the rest of the object ("1,200 dollars" corrected to "1,500 dollars",
+// "Greenway Academy" to "Riverside Academy"). ok is false when the object does not contain the wrong value.
+func corrected(object, wrong, right string) (string, bool) {
+	if wrong == "" {
+		return right, true
+	}
+	i := indexWords(object, wrong)
+	if i < 0 {
+		return "", false
+	}
+	rest := strings.Fields(object[:i] + " " + object[i+len(wrong):])
+	rw := strings.Fields(strings.ToLower(right))
+	whole := true
+	for _, w := range rest {
+		if !slices.Contains(rw, strings.ToLower(strings.Trim(w, ".,"))) {
+			whole = false
+			break
+		}
+	}
+	if whole {
+		return right, true
+	}
+	return object[:i] + right + object[i+len(wrong):], true
+}
+
+// indexWords is the byte offset of phrase in s as whole words, ignoring case, or -1.
+func indexWords(s, phrase string) int {
+	ls, lp := strings.ToLower(s), strings.ToLower(phrase)
+	for from := 0; ; {
+		i := strings.Index(ls[from:], lp)
+		if i < 0 || lp == "" {
+			return -1
+		}
+		i += from
+		end := i + len(lp)
+		before := i == 0 || !isWordByte(ls[i-1])
+		after := end == len(ls) || !isWordByte(ls[end])
+		if before && after {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
+}
+
+// applyCorrection restates, with the corrected value, the claim a correction sentence corrects: the last one
+// of this turn that holds the wrong value (the last structured one when no wrong value is named), else the
+// last such claim of the speaker's earlier turns in the window. The claim then says what was meant, as if said
+// right the first time, and a claim of an earlier turn counts the correcting turn among its sources.
+func applyCorrection(tc *turnCtx, out []extract.Claim, value, wrong string) bool {
+	try := func(c *extract.Claim) bool {
+		if c.Fallback || c.Negated {
+			return false
+		}
+		obj, ok := corrected(c.Object, wrong, value)
+		if !ok {
+			return false
+		}
+		c.Text = strings.Replace(c.Text, c.Object, obj, 1)
+		c.Object = obj
+		return true
+	}
+	for i := len(out) - 1; i >= 0; i-- {
+		if try(&out[i]) {
+			return true
+		}
+		if wrong == "" {
+			// Without a wrong value only the value just said can be meant.
+			return false
+		}
+	}
+	for i := len(tc.earlier) - 1; i >= 0; i-- {
+		c := &tc.earlier[i]
+		if len(c.TurnIDs) == 0 || tc.earlierSpeaker[c.TurnIDs[0]] != speakerKey(tc.turn) {
+			continue
+		}
+		if try(c) {
+			if !slices.Contains(c.TurnIDs, tc.turn.TurnID) {
+				c.TurnIDs = append(c.TurnIDs, tc.turn.TurnID)
+			}
+			return true
+		}
+		if wrong == "" {
+			return false
+		}
+	}
+	return false
+}
+
+// speakerKey identifies who said a turn, for what a later turn of the same speaker may correct.
+func speakerKey(t event.TurnAcceptedV1) string {
+	return t.Role + "\x00" + t.Speaker + "\x00" + t.AgentID
 }
 
 // reAsRole is "as a/an ROLE" in a clause, up to a preposition, a comma or the end.

@@ -26,7 +26,7 @@ var contractions = []struct {
 	// phrase, "'s" before a word that cannot follow a possessive (an article, a preposition, an adverb, a
 	// participle) is "is", or "has" before "been", "got" and "gone".
 	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
-	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named)\s`), "$1 is $2 ", "'"},
+	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|where)\s`), "$1 is $2 ", "'"},
 	// "she's at Shopify now", "he's been promoted": "'s" after a personal pronoun is "is", or "has" before
 	// "been", "got" and "gone".
 	{regexp.MustCompile(`(?i)\b(he|she|it)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
@@ -50,6 +50,61 @@ var contractions = []struct {
 // phrase: "Nora's transferring to Glasgow", "Tom's living in Oslo" — unless the -ing word is a noun.
 var reProgressiveS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(\p{Ll}+ing)(\s+(?:to|into|back|away|out|off|for|from|at|in|on|with|abroad|home|there|here)\b)`)
 
+// rePerfectS is "'s" before a past participle after a name or a possessive noun phrase ("Kenji's moved over
+// to Nintendo", "Emma's left Google", "my sister's married a dentist"), with the word after the participle.
+var rePerfectS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(\p{Ll}+)(\s+[\p{L}'-]+|\s*[.,;:!?—–-]|\s*$)`)
+
+// perfectParticiple reports whether w is spelt as a verb's past participle: a regular -ed form or an
+// irregular participle the lexicon lists ("left", "gone", "taken"); not a past-only form ("went", "took").
+func perfectParticiple(w string) bool {
+	if _, ok := irregular[w]; ok {
+		// A past that is not also the participle ("went", "took", "broke") does not follow "has".
+		return !pastOnly[w]
+	}
+	if _, ok := verbBase(w); !ok || !strings.HasSuffix(w, "ed") || nonVerbsEd[w] {
+		return false
+	}
+	return true
+}
+
+// pastOnly are the irregular pasts that are not participles (English uses "gone", "taken", "become" after
+// "has").
+var pastOnly = map[string]bool{"became": true, "began": true, "broke": true, "chose": true, "came": true,
+	"did": true, "drew": true, "drank": true, "drove": true, "ate": true, "fell": true, "flew": true, "forgot": true,
+	"gave": true, "went": true, "grew": true, "knew": true, "ran": true, "rode": true, "saw": true, "sang": true,
+	"spoke": true, "swam": true, "took": true, "wrote": true, "wore": true, "threw": true, "woke": true, "stole": true}
+
+// statePassives are participles that, before a preposition, name a state one is in rather than something one
+// has done ("married to", "based in", "employed by"): English uses them as adjectives after "be".
+var statePassives = map[string]bool{"married": true, "engaged": true, "divorced": true, "separated": true,
+	"based": true, "located": true, "situated": true, "headquartered": true, "employed": true, "related": true,
+	"known": true, "involved": true, "born": true, "named": true, "called": true, "qualified": true}
+
+// statePrepositions may follow a state participle.
+var statePrepositions = map[string]bool{"to": true, "in": true, "at": true, "by": true, "for": true, "as": true,
+	"from": true, "with": true, "on": true, "after": true}
+
+// opensPredicate reports whether the word after a participle begins what a verb takes (a determiner, a
+// pronoun, a preposition or particle, a name, an adverb) or the clause ends there, so the participle is a
+// verb: "Emma's left Google", "Kenji's moved over to …" — not "Emma's left hand", a noun after an adjective.
+func opensPredicate(next string) bool {
+	w := strings.TrimSpace(next)
+	if w == "" || strings.ContainsAny(w[:1], ".,;:!?—–-") {
+		return true
+	}
+	if r := []rune(w)[0]; unicode.IsUpper(r) {
+		return true
+	}
+	switch strings.ToLower(w) {
+	case "a", "an", "the", "my", "our", "his", "her", "their", "its", "your", "this", "that", "some", "to", "from",
+		"in", "into", "on", "at", "for", "with", "over", "up", "out", "off", "back", "away", "down", "again",
+		"already", "just", "now", "recently", "finally", "since", "him", "them", "me", "us", "there", "here", "house",
+		"jobs", "home":
+		return true
+	}
+	return adverbs[strings.ToLower(w)]
+}
+
 // expand normalizes typography and expands the contractions the patterns care about.
 func expand(s string) string {
 	s = typographic.Replace(s)
@@ -65,6 +120,18 @@ func expand(s string) string {
 	if !strings.Contains(s, "'s") {
 		return strings.Join(strings.Fields(s), " ")
 	}
+	s = replaceWordsFunc(rePerfectS, s, func(g []string) string {
+		if !perfectParticiple(g[2]) || !opensPredicate(g[3]) {
+			// "Emma's married sister", "Tom's broken leg": a participle before a noun is its adjective, and
+			// the "'s" a possessive.
+			return g[0]
+		}
+		if statePassives[g[2]] && statePrepositions[strings.ToLower(strings.TrimSpace(g[3]))] {
+			// "Rita's married to Jon", "Kim's based in Oslo": a state, so "is".
+			return g[1] + " is " + g[2] + g[3]
+		}
+		return g[1] + " has " + g[2] + g[3]
+	})
 	s = reProgressiveS.ReplaceAllStringFunc(s, func(m string) string {
 		g := reProgressiveS.FindStringSubmatch(m)
 		if nlp.Known(g[2] + "s") {
@@ -355,7 +422,7 @@ var cleftPreps = map[string]bool{"in": true, "at": true, "on": true, "from": tru
 func uncleft(clause string) string {
 	m := reCleft.FindStringSubmatch(clause)
 	if m == nil {
-		return clause
+		return whereCleft(clause)
 	}
 	focus, rest := strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
 	ft := nlp.Analyze(focus)
@@ -374,6 +441,57 @@ func uncleft(clause string) string {
 	return rest + " " + focus
 }
 
+// reWhereCleft is a wh-cleft of place with a named or definite focus: "Accenture is where I work", "Lisbon is
+// where we live now" (English grammars' pseudo-cleft: the focus identifies the place the relative clause
+// leaves open).
+var reWhereCleft = regexp.MustCompile(`^((?:the\s+)?\p{Lu}[\p{L}'.&-]*(?:\s+\p{Lu}[\p{L}'.&-]*){0,3})\s+(?:is|was)\s+where\s+((?:I|we|you|he|she|they|(?i:my|our|his|her|their)\s+\p{Ll}+)\s+.+)$`)
+
+// atPlaceVerbs are the verbs whose place is an institution one is at rather than in ("work at Accenture",
+// "study at Leeds").
+var atPlaceVerbs = map[string]bool{"work": true, "study": true, "teach": true, "volunteer": true, "train": true,
+	"intern": true, "shop": true}
+
+// whereCleft rewrites a wh-cleft of place as the plain clause: "Accenture is where I work" is "I work at
+// Accenture", "Lisbon is where we live" is "we live in Lisbon". A relative clause that already has a place
+// ("where I work on weekends" has none; "where I met Ana in 2019" is a place of an event) keeps it after.
+func whereCleft(clause string) string {
+	m := reWhereCleft.FindStringSubmatch(clause)
+	if m == nil {
+		return clause
+	}
+	rest := strings.Fields(m[2])
+	if len(rest) < 2 {
+		return clause
+	}
+	prep := "in"
+	for _, w := range rest[1:] {
+		if b, ok := verbBase(w); ok && atPlaceVerbs[b] || atPlaceVerbs[strings.ToLower(w)] {
+			prep = "at"
+			break
+		}
+	}
+	// The place goes right after the verb (and its particle or participle), before any adverbial of time.
+	at := 1
+	switch strings.ToLower(rest[0]) {
+	case "my", "our", "his", "her", "their":
+		at = 2
+	}
+	for at < len(rest) && (auxiliaries[strings.ToLower(rest[at])] || adverbs[strings.ToLower(rest[at])]) {
+		at++
+	}
+	if at < len(rest) {
+		at++
+	}
+	if at < len(rest) && (rest[at] == "up" || rest[at] == "born") {
+		at++
+	}
+	out := strings.Join(rest[:at], " ") + " " + prep + " " + m[1]
+	if at < len(rest) {
+		out += " " + strings.Join(rest[at:], " ")
+	}
+	return out
+}
+
 var (
 	// reNameIsMy is "Luca is my husband", "Dr. Alvarez is my therapist", "Sally Rooney has become my
 	// favourite author": a name (after an honorific of English address) equated with a possessive noun
@@ -383,6 +501,9 @@ var (
 	// reCalled is "my physio is called Anders", "Ben's new girlfriend is called Ruth": the name given by
 	// "called" or "named".
 	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
+	// reNameOf is "my wife's name is Laura", "her dog's name was Rex": the name of what the possessive
+	// phrase refers to, said as its "name".
+	reNameOf = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)'s\s+(?:first\s+|full\s+)?name\s+(is|was)\s+(\p{Lu})`)
 )
 
 // possessiveFirst rewrites the equative clauses that name whom a possessive noun phrase refers to into the
@@ -391,6 +512,10 @@ var (
 func possessiveFirst(clause string) string {
 	if m := reNameIsMy.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
 		return m[2] + " is " + m[1] + m[3]
+	}
+	if m := reNameOf.FindStringSubmatchIndex(clause); m != nil {
+		// "my wife's name is Laura" says what "my wife is called Laura" says.
+		clause = clause[:m[3]] + " " + clause[m[4]:m[5]] + " called " + clause[m[6]:]
 	}
 	if m := reCalled.FindStringSubmatchIndex(clause); m != nil {
 		return clause[:m[3]] + " " + clause[m[4]:m[5]] + " " + clause[m[6]:]
