@@ -187,3 +187,30 @@ func TestGroupAndGradeQuestions(t *testing.T) {
 		"What grade is Isha in?":    "fifth grade",
 	})
 }
+
+// One relation said two ways lands in two slots ("I drive a Saab", later "My car is now a Kia"): for the
+// present, the newer statement answers, though the question's words ("drive") name the older one's slot first;
+// a newer value of a relation the question does not name (what Ilse sold) changes nothing, and neither does a
+// newer value of something one may have several of ("Ilse has a Vespa too" as her car).
+func TestNewestStatementOfOneRelationAnswers(t *testing.T) {
+	f := newMemFacts()
+	f.add("Ilse", "drives", "a Saab 900", "Ilse drives a Saab 900.", 1)
+	f.add("Ilse", "car", "a Kia Niro", "Ilse's car is now a Kia Niro.", 2)
+	f.add("Ilse", "sold", "a Vespa", "Ilse sold a Vespa.", 3)
+	checkResolved(t, f, map[string]string{"What car does Ilse drive?": "a Kia Niro"})
+
+	g := newMemFacts()
+	g.add("Ilse", "drives", "a Saab 900", "Ilse drives a Saab 900.", 1)
+	g.add("Ilse", "car", "a Vespa", "Ilse has a Vespa too.", 2)
+	g.bySubject["ilse"][1].Functional = false
+	checkResolved(t, g, map[string]string{"What car does Ilse drive?": "a Saab 900"})
+}
+
+// A negative assertion is no answer: "Liam does not work at Beanstalk anymore" says where he does not work.
+func TestNegatedClaimIsNoAnswer(t *testing.T) {
+	f := newMemFacts()
+	f.add("Liam", "works at", "Beanstalk", "Liam does not work at Beanstalk.", 1)
+	c := &f.bySubject["liam"][0]
+	c.Negated, c.Functional, c.SlotKey = true, false, "not:"+c.PredicateKey
+	checkResolved(t, f, map[string]string{"Where does Liam work?": ""})
+}

@@ -328,7 +328,43 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 		return c, ms, err
 	}
 	sort.SliceStable(finals, func(i, j int) bool { return finals[i].finalVal > finals[j].finalVal })
-	return finals[0], ms, nil
+	return r.newestOfOneRelation(finals), ms, nil
+}
+
+// newestOfOneRelation returns, among the readings that answer from one hop of the same subject with a value
+// whose relation the question's words name by key — one relation said two ways and so kept in two slots ("My
+// car is a Volvo", later "I'm driving a Skoda now"; "works at", later "employed by") — the one whose value is
+// newest by belief (store.CompareBelief: the later valid time, else the later sequence of one source), for a
+// view of the present: each slot's current value is only as current as the newest statement of the relation.
+// Other readings, and views of the past, keep the best-scored reading.
+func (r *resolver) newestOfOneRelation(finals []*chain) *chain {
+	best := finals[0]
+	if r.v.History || r.v.AsOf != nil || !keyedSingleHop(best) {
+		return best
+	}
+	for _, c := range finals[1:] {
+		if !keyedSingleHop(c) || !c.hops[0].claim.Functional || c.hops[0].claim.SubjectKey != best.hops[0].claim.SubjectKey ||
+			c.hops[0].claim.ObjectKey == best.hops[0].claim.ObjectKey {
+			continue
+		}
+		if store.CompareBelief(c.hops[0].claim.ValidFrom, c.hops[0].claim.Sequence, best.hops[0].claim.ValidFrom, best.hops[0].claim.Sequence) > 0 {
+			best = c
+		}
+	}
+	return best
+}
+
+// keyedSingleHop reports a reading of one hop whose relation the question names by key (not by shared words
+// or similarity alone) and whose slot holds one value, undisputed. (The newer reading must also be of a
+// single-valued relation: a value said once as "my car is …" gives way to a later "I'm driving … now", not to
+// a later value of something one has several of.)
+func keyedSingleHop(c *chain) bool {
+	if len(c.hops) != 1 || len(c.reverse) > 0 {
+		return false
+	}
+	h := c.hops[0]
+	return !h.bridge && !h.inverse && h.score >= keyMatch-0.1 && h.slot != nil && !h.slot.Disputed &&
+		len(h.slot.Winners) == 1
 }
 
 // onlyOptionalLeft reports whether every unit c has not explained yet is optional.
@@ -443,7 +479,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	}
 	if !matched && !u.optional && !c.bridged() && len(slots) <= maxBridgeSlots {
 		for _, s := range slots {
-			if len(s.Winners) == 0 || endingOf(s.Winners[0]) {
+			if len(s.Winners) == 0 || endingOf(s.Winners[0]) || s.Winners[0].Negated {
 				continue
 			}
 			b := r.step(ctx, c, s, s.Winners[0], -bridgePenalty, 0, false)
@@ -458,11 +494,13 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 // claim that says something ended ("lost Biscuit") answers only a question that asks about the ending ("Who
 // did Marcus break up with?") or about the past ("What did Tomás do before bouldering?" — running, which he
 // stopped): its object is what no longer holds. A slot whose values all ended stands, for
-// a question about the past, for its newest value, which the history reading then gives as former.
+// a question about the past, for its newest value, which the history reading then gives as former. A slot of
+// negative assertions ("Liam does not work at Beanstalk anymore") answers nothing: its object is what does not
+// hold, and a question asks what does.
 func (r *resolver) candidateOf(s *store.Slot, u *relUnit) *store.Belief {
 	if len(s.Winners) > 0 {
 		w := s.Winners[0]
-		if endingOf(w) && !asksEnding(u) && !r.v.History || canon.Indefinite(w.Object) {
+		if w.Negated || endingOf(w) && !asksEnding(u) && !r.v.History || canon.Indefinite(w.Object) {
 			return nil
 		}
 		return w
