@@ -2165,6 +2165,16 @@ func acronym(w string) bool {
 // manager".
 var reNewThingHead = regexp.MustCompile(`(?i)(?:^(?:I|we)\b.*\b(?:a|my|our)|(?:^|\s)(?:my|our))\s+new\s+([\p{L}-]+(?:\s+[\p{L}-]+){0,2})$`)
 
+// clauseOpener reports whether s starts as a clause of its own does, with a determiner or a pronoun ("the old
+// one's gone", "it changed"), not as more of a list ("focused and resilient").
+func clauseOpener(s string) bool {
+	switch strings.ToLower(firstWords(s, 1)) {
+	case "the", "my", "our", "this", "that", "it", "i", "we", "he", "she", "they", "his", "her", "their":
+		return true
+	}
+	return false
+}
+
 func noteSpec(sent string) (spec, bool) {
 	colon := strings.Index(sent, ": ")
 	if colon <= 0 || strings.Count(sent, ":") > 1 {
@@ -2177,7 +2187,7 @@ func noteSpec(sent string) (spec, bool) {
 			head = head[:i]
 		}
 	}
-	if i := strings.Index(value, ", "); i > 0 && hasVerbWord(value[i+2:]) {
+	if i := strings.Index(value, ", "); i > 0 && clauseOpener(value[i+2:]) && hasVerbWord(value[i+2:]) && strings.TrimSpace(stripDiscourse(value[:i]+" ")) != "" {
 		// "New email: sven@berg.dev, the old one's gone": a clause after the value's comma is a statement of
 		// its own, not part of the value.
 		value = strings.TrimSpace(value[:i])

@@ -54,6 +54,29 @@ var reProgressiveS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|the
 // to Nintendo", "Emma's left Google", "my sister's married a dentist"), with the word after the participle.
 var rePerfectS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(\p{Ll}+)(\s+[\p{L}'-]+|\s*[.,;:!?—–-]|\s*$)`)
 
+// nameTakingParticiples are the participles of verbs of everyday change that take a name as their object
+// right after "'s" ("Kenji's joined Nintendo", "Ana's married Tom"); before a name any other participle is an
+// adjective of a possessed name ("Montserrat's updated Employment Act").
+var nameTakingParticiples = map[string]bool{"joined": true, "left": true, "moved": true, "quit": true,
+	"married": true, "divorced": true, "dumped": true, "met": true, "visited": true, "started": true,
+	"founded": true, "sold": true, "bought": true, "hired": true, "fired": true, "signed": true,
+	"transferred": true, "relocated": true, "switched": true, "gone": true, "been": true, "got": true,
+	"become": true, "taken": true, "retired": true}
+
+// startsUpper reports whether the first letter of s (after spaces) is upper case.
+func startsUpper(s string) bool {
+	for _, r := range strings.TrimSpace(s) {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+// pronounLike are the capitalized words that open a sentence as a pronoun or a demonstrative, not a name:
+// "It's helped a lot" and "This is where I practice" name nothing.
+var pronounLike = map[string]bool{"it": true, "this": true, "that": true, "these": true, "those": true,
+	"here": true, "there": true, "what": true, "which": true, "who": true, "everything": true, "nothing": true,
+	"something": true, "anything": true, "everyone": true, "someone": true, "nobody": true, "everybody": true}
+
 // perfectParticiple reports whether w is spelt as a verb's past participle: a regular -ed form or an
 // irregular participle the lexicon lists ("left", "gone", "taken"); not a past-only form ("went", "took").
 func perfectParticiple(w string) bool {
@@ -121,7 +144,8 @@ func expand(s string) string {
 		return strings.Join(strings.Fields(s), " ")
 	}
 	s = replaceWordsFunc(rePerfectS, s, func(g []string) string {
-		if !perfectParticiple(g[2]) || !opensPredicate(g[3]) {
+		if pronounLike[strings.ToLower(g[1])] || !perfectParticiple(g[2]) || !opensPredicate(g[3]) ||
+			startsUpper(g[3]) && !nameTakingParticiples[g[2]] {
 			// "Emma's married sister", "Tom's broken leg": a participle before a noun is its adjective, and
 			// the "'s" a possessive.
 			return g[0]
@@ -456,7 +480,8 @@ var atPlaceVerbs = map[string]bool{"work": true, "study": true, "teach": true, "
 // ("where I work on weekends" has none; "where I met Ana in 2019" is a place of an event) keeps it after.
 func whereCleft(clause string) string {
 	m := reWhereCleft.FindStringSubmatch(clause)
-	if m == nil {
+	if m == nil || pronounLike[strings.ToLower(strings.Fields(m[1])[0])] {
+		// "This is where I practice": a pronoun points at a place it does not name.
 		return clause
 	}
 	rest := strings.Fields(m[2])
