@@ -50,7 +50,8 @@ var (
 // attributeValues returns claims of the speaker's everyday attributes read from the values a first-person
 // clause states; claims already made for the same value are not repeated.
 func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have []extract.Claim) []extract.Claim {
-	if !reFirstWord.MatchString(clause) || reOtherOwner.MatchString(clause) {
+	defer noteMoneyNoun(tc, clause)
+	if !(reFirstWord.MatchString(clause) || reTheOwnMoney.MatchString(clause) || reItIsAmount.MatchString(clause) && tc.moneyNoun != "") || reOtherOwner.MatchString(clause) {
 		return nil
 	}
 	dates := findDates(clause, tc.ref)
@@ -91,6 +92,16 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 				break
 			}
 		}
+		if tail := strings.TrimLeft(before[strings.LastIndex(before, ",")+1:], " "); attr == "" && reItIsAmount.MatchString(tail) {
+			// "The rent's gone up again, it's £1,175 now", "My rent went up. It's £1,175 now": the amount of
+			// the money noun said before it, in the clause or in the turn.
+			attr = tc.moneyNoun
+			for _, w := range ws {
+				if a, ok := moneyNouns[w]; ok {
+					attr = a
+				}
+			}
+		}
 		if attr == "" {
 			for _, v := range moneyVerbs {
 				if v.re.MatchString(before) {
@@ -118,6 +129,23 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 		add("diet", strings.ToLower(m[1]))
 	}
 	return out
+}
+
+// reItIsAmount is a clause that opens with "it is" (or "that is") before an amount: the pronoun stands for the
+// money noun said before it.
+var reItIsAmount = regexp.MustCompile(`(?i)^(?:it|that)\s+(?:is|was|will\s+be|has\s+gone\s+up\s+to|went\s+up\s+to)\s+(?:(?:now|only|just|about|around)\s+)*$|^(?i:it|that)\s+(?:is|was)\s+`)
+
+// reTheOwnMoney is a money noun of one's own household said with "the" ("The rent's gone up again"): chat says
+// "the rent" of the speaker's rent, as it does not say "the price" of the speaker's.
+var reTheOwnMoney = regexp.MustCompile(`(?i)^the\s+(?:rent|mortgage|salary|pay|wages?|budget|allowance|bonus|deposit|tuition)\b`)
+
+// noteMoneyNoun records the money noun a clause names, for an "it" in a later clause of the turn.
+func noteMoneyNoun(tc *turnCtx, clause string) {
+	for _, w := range words(strings.ToLower(clause)) {
+		if a, ok := moneyNouns[w]; ok {
+			tc.moneyNoun = a
+		}
+	}
 }
 
 func digits(s string) int {

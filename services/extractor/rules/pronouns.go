@@ -92,6 +92,29 @@ var (
 	reHeShe             = regexp.MustCompile(`^(?:(?i:and|so|but|then|now)[,\s]+)*((?i:he|she))'s\s(?:(been|got|gotten|had|done|made|seen|taken)\b)?`)
 )
 
+// reKinOpening is a clause that opens with someone the speaker names only by kinship: "My partner's left the
+// bank", "my sister moved out" (a name after the kinship term is reKin's: "my sister Anna").
+var reKinOpening = regexp.MustCompile(`^(?i:my|our)\s+(?:(?i:little|big|older|younger|eldest|youngest|oldest|new)\s+)?(\p{Ll}+)(?:'s\b|\s+(\p{Ll}+))`)
+
+// collectMentionsOf is collectMentions plus the relative a clause opens with when the speaker names them only
+// by kinship: "my partner" is the speaker's partner for a later "he" ("My partner's left the bank and he's
+// teaching now").
+func collectMentionsOf(ms *mentions, clause, speaker string) {
+	if m := reKinOpening.FindStringSubmatch(clause); m != nil && speaker != "" {
+		kin := strings.ToLower(m[1])
+		_, verb := verbBase(m[2])
+		if role, ok := kinship[kin]; ok && !animalKin[role] && (m[2] == "" || verb || auxiliaries[m[2]] || adverbs[m[2]]) {
+			// (The kinship term is the clause's subject: a verb follows it, or "'s". "My friend from the
+			// library, Michael" names Michael, whom reKin and the appositions read.)
+			ms.add(mention{name: possessive(speaker) + " " + kin, gender: kinGender[role]})
+		}
+	}
+	collectMentions(ms, clause)
+}
+
+// animalKin are the kinship terms of pets, which "he" and "she" rarely name in chat ("it").
+var animalKin = map[string]bool{"dog": true, "cat": true, "pet": true}
+
 // collectMentions records the people a clause names, in order.
 func collectMentions(ms *mentions, clause string) {
 	type found struct {

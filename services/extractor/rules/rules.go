@@ -146,6 +146,9 @@ type turnCtx struct {
 	named, prevNamed mentions
 	// things named so far in this turn, most recent last, for "it" and "they" (resolveThing).
 	things []string
+	// moneyNoun is the attribute of the last money noun said in this turn ("The rent's gone up again, it's
+	// £1,175 now": "it" is the rent).
+	moneyNoun string
 	// earlier are the claims of the window's turns before this one, in the same session, and
 	// earlierSpeaker who said each turn (speakerKey by turn id): what a correction may restate.
 	earlier        []extract.Claim
@@ -335,7 +338,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 		return nil
 	}
 	// Whatever the sentence asserts, the people it names are what later pronouns refer to.
-	defer collectMentions(&tc.named, sent)
+	defer collectMentionsOf(&tc.named, sent, tc.speaker)
 	if conditional(sent) {
 		return nil
 	}
@@ -385,7 +388,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			}
 		}
 		claims = append(claims, cs...)
-		collectMentions(&tc.named, clause)
+		collectMentionsOf(&tc.named, clause, tc.speaker)
 	}
 	if !numbered {
 		claims = ownValues(claims)
@@ -653,6 +656,16 @@ func (e *Extractor) pastClaims(tc *turnCtx, clause, present, verb string, seq *i
 	return claims
 }
 
+// homeNouns are the nouns of English for the place one lives in, as an attribute ("my flat is in Leith").
+var homeNouns = map[string]bool{"flat": true, "apartment": true, "house": true, "home": true, "place": true,
+	"new_place": true, "new_flat": true, "new_house": true, "new_home": true}
+
+// dateOrNumber reports an object that starts with a digit (an address, an amount), not a place's name.
+func dateOrNumber(object string) bool {
+	o := strings.TrimSpace(object)
+	return o != "" && o[0] >= '0' && o[0] <= '9'
+}
+
 // claim completes a spec: subject defaults to the speaker, text to the clause in the third person with
 // absolute dates; keys, policy and valid time are applied.
 func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *int64) extract.Claim {
@@ -691,6 +704,11 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		// "Diego is renting a place in Flagstaff", "they bought a house in Denver": the place of one's home is
 		// where one lives (the text keeps the home).
 		pk, said, object = "lives_in", "lives_in", m[1]
+	}
+	if homeNouns[pk] && s.definite && nlp.Capitalized(strings.TrimSpace(object)) && !dateOrNumber(object) {
+		// "my sister's flat is in Leith", "our new place is in Portobello": where one's home is, named, is where
+		// one lives.
+		pk, said = "lives_in", "lives_in"
 	}
 	if reSchoolGrade.MatchString(strings.TrimSpace(object)) && gradeVerbs[pk] {
 		// "Isha is in fourth grade", "Isha just started fifth grade": the school year a child is in, one at
@@ -1397,7 +1415,9 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		clause = clause[cut:]
 		dates = shiftDates(dates, cut, 0)
 	}
-	if s, ok := matchPossessive(clause, dates); ok {
+	if s, ok := kinPossessive(clause, tc); ok {
+		out = append(out, s)
+	} else if s, ok := matchPossessive(clause, dates); ok {
 		out = append(out, s)
 	} else if s, ok := matchFirstPerson(clause, dates, firstClause); ok {
 		out = append(out, s)
@@ -1454,7 +1474,9 @@ var (
 	// "my favourite colour has always been blue": the present perfect of "be" says the value holds now.
 	reMyIs = regexp.MustCompile(`(?i)^(?:my|our)\s+([a-z][\w\s-]{1,40}?)\s+(?:` + cop + `|(?:has|have)\s+(?:always\s+)?been)\s+(.+)$`)
 	// reValueAdverb is a time adverb between the copula and the value ("now", "currently", "still").
-	reValueAdverb = regexp.MustCompile(`(?i)^(?:now|currently|still|officially|finally)\s+`)
+	// A participle of arranging ("booked for", "scheduled for", "moved to") between the copula and a date says the
+	// date is the one now arranged: "our wedding is booked for 12 October".
+	reValueAdverb = regexp.MustCompile(`(?i)^(?:(?:now|currently|still|officially|finally)\s+)*(?:(?:booked|scheduled|set|planned|arranged|fixed|slated|postponed|moved|rescheduled|pushed\s+back|brought\s+forward)\s+(?:for|on|to|until)\s+)?`)
 	reFavourite   = regexp.MustCompile(`(?i)^(favou?rite|fave)\s+(.+)$`)
 	// Go's \b is ASCII-only ("In" would end at "Inès"), hence the explicit boundary.
 	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)(?:[^\p{L}\p{N}]|$)`)
@@ -1480,6 +1502,73 @@ func withoutTimeAdjective(attr string) string {
 		}
 	}
 	return attr
+}
+
+// reKinPossessive is an attribute of someone the speaker names by kinship, with or without their name: "my
+// sister's flat is in Leith", "my brother Lars's wife is Karin", "our kids' school is …", "Erin's mum's doctor
+// is …".
+var reKinPossessive = regexp.MustCompile(`^(?:(?i:my|our)|(\p{Lu}\p{Ll}+)'s)\s+(\p{Ll}+)(?:\s+(\p{Lu}\p{Ll}+))?(?:'s|s')\s+([a-z][\w\s-]{1,40}?\s+(?:is|was|are|were|has\s+been|will\s+be)\s+.+)$`)
+
+// kinPossessive reads an attribute of a relative (or a pet, a colleague: the kinship terms) as the speaker's own
+// attributes are read ("my flat is in Leith"), for the relative: named, or the speaker's relative by kinship.
+func kinPossessive(clause string, tc turnCtx) (spec, bool) {
+	m := reKinPossessive.FindStringSubmatch(clause)
+	if m == nil {
+		return spec{}, false
+	}
+	kin := strings.ToLower(m[2])
+	if kin == "kids" || kin == "children" {
+		kin = "kids"
+	} else if _, ok := kinship[kin]; !ok {
+		return spec{}, false
+	}
+	owner := m[3]
+	switch {
+	case owner != "":
+	case m[1] != "":
+		// "Freya's sister's new place is …" (a pronoun resolved to the speaker's relative, or said so).
+		owner = possessive(m[1]) + " " + kin
+	default:
+		owner = possessive(tc.speaker) + " " + kin
+	}
+	said := "my " + m[4]
+	if !nounAttribute(m[4]) {
+		// "my son's ok and that was a reminder …": "'s" is "is", and nothing of his is named.
+		return spec{}, false
+	}
+	s, ok := matchPossessive(said, findDates(said, tc.ref))
+	if !ok || s.subject != "" {
+		return spec{}, false
+	}
+	s.subject = owner
+	s.text = thirdPersonText(replaceDates(clause, findDates(clause, tc.ref)), tc.speaker)
+	return s, true
+}
+
+// nounAttribute reports whether the words before the copula of an attribute phrase ("new place is in …") are
+// a noun phrase: at most three words, the last a noun, no conjunction.
+func nounAttribute(phrase string) bool {
+	toks := nlp.Analyze(phrase)
+	var head []nlp.Token
+	for _, t := range toks {
+		if t.Lower == "is" || t.Lower == "was" || t.Lower == "are" || t.Lower == "were" || t.Lower == "has" || t.Lower == "will" {
+			break
+		}
+		head = append(head, t)
+	}
+	if len(head) == 0 || len(head) > 3 {
+		return false
+	}
+	if last := head[len(head)-1]; !nlp.IsNoun(last.Tag) && !homeNouns[last.Lower] {
+		// (The tagger reads "flat" as an adjective.)
+		return false
+	}
+	for _, t := range head {
+		if t.Tag == "CC" || t.Tag == "IN" || t.Tag == "WDT" || t.Tag == "DT" {
+			return false
+		}
+	}
+	return true
 }
 
 // matchPossessive handles "Alice's manager is Bob" and the speaker's "my X is Y".

@@ -25,8 +25,12 @@ var contractions = []struct {
 	// "Anna's a doctor", "my physio's called Anders", "Tom's been promoted": after a name or a possessive noun
 	// phrase, "'s" before a word that cannot follow a possessive (an article, a preposition, an adverb, a
 	// participle) is "is", or "has" before "been", "got" and "gone".
-	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
-	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|where)\s`), "$1 is $2 ", "'"},
+	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
+	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|where)\s`), "$1 is $2 ", "'"},
+	// "my salary's 44,500 pounds", "it's £1,175 now": before an amount or a number, "is".
+	{regexp.MustCompile(`\b((?i:it|that))'s\s+((?:about|around|only|just|over|under|almost|nearly|now)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?)`), "$1 is $2$3", "'"},
+	// (Not after a name: "Kelly's 7 PM meeting" is hers.)
+	{regexp.MustCompile(`\b((?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+((?:about|around|only|just|over|under|almost|nearly)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?)`), "$1 is $2$3", "'"},
 	// "she's at Shopify now", "he's been promoted": "'s" after a personal pronoun is "is", or "has" before
 	// "been", "got" and "gone".
 	{regexp.MustCompile(`(?i)\b(he|she|it)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
@@ -48,11 +52,11 @@ var contractions = []struct {
 
 // reProgressiveS is "'s" before an -ing word and a preposition or particle, after a name or a possessive noun
 // phrase: "Nora's transferring to Glasgow", "Tom's living in Oslo" — unless the -ing word is a noun.
-var reProgressiveS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(\p{Ll}+ing)(\s+(?:to|into|back|away|out|off|for|from|at|in|on|with|abroad|home|there|here)\b)`)
+var reProgressiveS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(\p{Ll}+ing)(\s+(?:to|into|back|away|out|off|for|from|at|in|on|with|abroad|home|there|here)\b)`)
 
 // rePerfectS is "'s" before a past participle after a name or a possessive noun phrase ("Kenji's moved over
 // to Nintendo", "Emma's left Google", "my sister's married a dentist"), with the word after the participle.
-var rePerfectS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their)\s+[\p{L}-]+)'s\s+(\p{Ll}+)(\s+[\p{L}'-]+|\s*[.,;:!?—–-]|\s*$)`)
+var rePerfectS = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(\p{Ll}+)(\s+[\p{L}'-]+|\s*[.,;:!?—–-]|\s*$)`)
 
 // nameTakingParticiples are the participles of verbs of everyday change that take a name as their object
 // right after "'s" ("Kenji's joined Nintendo", "Ana's married Tom"); before a name any other participle is an
@@ -100,8 +104,27 @@ var pastOnly = map[string]bool{"became": true, "began": true, "broke": true, "ch
 // statePassives are participles that, before a preposition, name a state one is in rather than something one
 // has done ("married to", "based in", "employed by"): English uses them as adjectives after "be".
 var statePassives = map[string]bool{"married": true, "engaged": true, "divorced": true, "separated": true,
+	"retired": true, "booked": true, "scheduled": true, "planned": true, "arranged": true, "fixed": true,
+	"set": true, "postponed": true, "cancelled": true, "canceled": true,
 	"based": true, "located": true, "situated": true, "headquartered": true, "employed": true, "related": true,
 	"known": true, "involved": true, "born": true, "named": true, "called": true, "qualified": true}
+
+// takesObject reports whether the words after a participle begin an object (a determiner, a possessive, a
+// name): "Ana's married Tom", "Ana's married a dentist" — not "Lars's divorced now".
+func takesObject(next string) bool {
+	w := strings.TrimSpace(next)
+	if w == "" {
+		return false
+	}
+	if startsUpper(w) {
+		return true
+	}
+	switch strings.ToLower(w) {
+	case "a", "an", "the", "my", "our", "his", "her", "their", "him", "them", "me", "us", "someone", "somebody":
+		return true
+	}
+	return false
+}
 
 // statePrepositions may follow a state participle.
 var statePrepositions = map[string]bool{"to": true, "in": true, "at": true, "by": true, "for": true, "as": true,
@@ -150,7 +173,7 @@ func expand(s string) string {
 			// the "'s" a possessive.
 			return g[0]
 		}
-		if statePassives[g[2]] && statePrepositions[strings.ToLower(strings.TrimSpace(g[3]))] {
+		if statePassives[g[2]] && (statePrepositions[strings.ToLower(strings.TrimSpace(g[3]))] || !takesObject(g[3])) {
 			// "Rita's married to Jon", "Kim's based in Oslo": a state, so "is".
 			return g[1] + " is " + g[2] + g[3]
 		}
