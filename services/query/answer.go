@@ -173,6 +173,20 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 	var used []item
 	if c != nil {
 		used = s.deterministic(c, t, res)
+		if t.mode == askCurrent && t.before == "" && t.after == "" && fv.AsOf == nil && len(c.reverse) == 0 && !res.Disputed {
+			later, err := r.laterChange(ctx, c.hops[len(c.hops)-1].claim)
+			if err != nil {
+				return nil, err
+			}
+			if later != nil {
+				// A later statement names the value beside a word of change: the value may no longer hold, and
+				// the statement says what does, as far as memory understood it.
+				res.Answer = later.Text
+				res.Notes = append(res.Notes, "a later statement says "+quoteList([]string{last(c).Object})+" changed: the answer is that statement")
+				used = append(used, item{claim: later})
+				res.ClaimsUsed = append(res.ClaimsUsed, item{claim: later}.apiClaim())
+			}
+		}
 		// The answer and notes quote claim content: one line, no template tokens, no markers.
 		res.Answer = promptguard.Neutralize(res.Answer)
 		for i, n := range res.Notes {
@@ -196,6 +210,9 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 	}
 	return res, nil
 }
+
+// last is the claim the chain's last hop answers with.
+func last(c *chain) *store.Belief { return c.hops[len(c.hops)-1].claim }
 
 // deterministic fills res from a resolved chain and returns the claims it used, in order.
 func (s *Service) deterministic(c *chain, t timeAsk, res *api.AnswerResponse) []item {

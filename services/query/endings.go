@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"time"
 
@@ -420,3 +421,101 @@ func endable(slots []*store.Slot) (since map[string]time.Time, kinds []string) {
 	}
 	return since, dedupe(kinds)
 }
+
+// Later changes said in words the reader could not file. "Tom's boss is Aisha" is a slot's value until a
+// later claim ends it; but people also say the change in ways no rule turns into that slot's claim ("Aisha's
+// left Tom's company, and his new boss is Gareth", "The Peugeot's been sold - we've got a Tesla now"). Such a
+// statement is still a claim — of another relation, of another subject (Aisha), or a sentence claim — and it
+// names the old value beside a word of change. /answer then does not present the value as current: it answers
+// with the later statement, which says what changed as far as memory understood it.
+
+// reChangeWord is a word or phrase of English that says something changed, ended or was replaced.
+var reChangeWord = regexp.MustCompile(`(?i)\b(?:left|leaves|quit|quits|moved|moves|moving|no\s+longer|anymore|any\s+more|new|now|instead|changed|switched|replaced|retired|split|broke\s+up|divorced|stepped\s+down|sold|ended|cancell?ed|took\s+over|taken\s+over|gone|former|ex|used\s+to|passed\s+away|died)\b`)
+
+// laterChangeSubjects bounds how many subjects' claims laterChange reads (the answer's subject and the old
+// value, when it is a subject of its own).
+const laterChangeSubjects = 2
+
+// laterChange returns the newest claim, later than answer by belief, of the answer's subject or of its value
+// as a subject, whose text names the value beside a word of change ("Aisha's left Tom's company"), or nil.
+// The claim that ends or replaces the value in its own slot is no such claim: the slot already says so.
+func (r *resolver) laterChange(ctx context.Context, answer *store.Belief) (*store.Belief, error) {
+	var names []string
+	for _, n := range valueNames(answer.Object) {
+		// (The subject's own name is in every statement about it: "María's club" is named by "the club".)
+		if !namesAny(answer.Subject, []string{strings.TrimSuffix(n, "'s")}) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	keys := []string{answer.SubjectKey}
+	if k := canon.SubjectKey(answer.Object); k != "" && k != answer.SubjectKey {
+		keys = append(keys, k)
+	}
+	slots, err := r.slotsOf(ctx, keys[:min(len(keys), laterChangeSubjects)])
+	if err != nil {
+		return nil, err
+	}
+	var best *store.Belief
+	for _, sl := range slots {
+		if sl.SlotKey == answer.SlotKey && sl.SubjectKey == answer.SubjectKey {
+			continue
+		}
+		for _, c := range sl.Winners {
+			if c.Negated || c.ID == answer.ID || store.CompareBelief(c.ValidFrom, c.Sequence, answer.ValidFrom, answer.Sequence) <= 0 ||
+				c.ObjectKey == answer.ObjectKey && c.SubjectKey == answer.SubjectKey {
+				continue
+			}
+			if !namesAny(c.Text, names) || !reChangeWord.MatchString(c.Text) {
+				continue
+			}
+			if best == nil || store.Newer(c, best) {
+				best = c
+			}
+		}
+	}
+	return best, nil
+}
+
+// valueNames are the words a later statement would name a value by: its capitalized words ("a red Peugeot
+// 208" → Peugeot; "Greg Holt" → Greg, Holt), else the value itself when it is one or two words ("vegan").
+func valueNames(object string) []string {
+	var out []string
+	for _, w := range strings.Fields(object) {
+		w = strings.Trim(w, ".,;:!?\"'()")
+		if len(w) > 1 && nlp.Capitalized(w) && !stopwords[strings.ToLower(w)] {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 && len(strings.Fields(object)) <= 2 && len(object) > 2 {
+		out = append(out, object)
+	}
+	return out
+}
+
+// namesAny reports whether text names one of names as whole words, ignoring case.
+func namesAny(text string, names []string) bool {
+	lt := " " + strings.ToLower(text) + " "
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		for i := strings.Index(lt, ln); i >= 0; {
+			before, after := lt[i-1], byte(' ')
+			if i+len(ln) < len(lt) {
+				after = lt[i+len(ln)]
+			}
+			if !isLetterByte(before) && !isLetterByte(after) {
+				return true
+			}
+			j := strings.Index(lt[i+1:], ln)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return false
+}
+
+func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80 }

@@ -238,3 +238,33 @@ func TestTransferOfAStudentIsANewSchool(t *testing.T) {
 		"Where does Ioana study?":   "Babeș-Bolyai University",
 	})
 }
+
+// A later statement that names a value beside a word of change — of another relation, another subject — says
+// the value may no longer hold; one without such a word, an earlier one, and one that names only the subject
+// do not.
+func TestLaterChangeNamesTheValue(t *testing.T) {
+	f := newMemFacts()
+	f.add("Tom", "boss", "Aisha", "Tom's boss is Aisha.", 1)
+	f.add("Tom", "email", "tom@example.org", "Tom's email is now tom@example.org.", 2)
+	f.add("Aisha", "likes", "Tom's team", "Aisha likes Tom's team.", 3)
+	r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+	answer := &f.bySubject["tom"][0]
+	got, err := r.laterChange(context.Background(), answer)
+	if err != nil || got != nil {
+		t.Fatalf("laterChange = %+v, %v; want none (no word of change beside the value)", got, err)
+	}
+	f.add("Aisha", "left", "Tom's company", "Aisha has left Tom's company, and his new boss is Gareth.", 4)
+	r = &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+	got, err = r.laterChange(context.Background(), answer)
+	if err != nil || got == nil || got.Object != "Tom's company" {
+		t.Fatalf("laterChange = %+v, %v; want Aisha's leaving", got, err)
+	}
+	// Said before the value, the same statement changes nothing.
+	g := newMemFacts()
+	g.add("Aisha", "left", "Tom's company", "Aisha has left Tom's company.", 1)
+	g.add("Tom", "boss", "Aisha", "Tom's boss is Aisha.", 2)
+	r = &resolver{f: g, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+	if got, err := r.laterChange(context.Background(), &g.bySubject["tom"][0]); err != nil || got != nil {
+		t.Fatalf("laterChange = %+v, %v; want none (the statement is older)", got, err)
+	}
+}
