@@ -191,7 +191,8 @@ func TestGroupAndGradeQuestions(t *testing.T) {
 // One relation said two ways lands in two slots ("I drive a Saab", later "My car is now a Kia"): for the
 // present, the newer statement answers, though the question's words ("drive") name the older one's slot first;
 // a newer value of a relation the question does not name (what Ilse sold) changes nothing, and neither does a
-// newer value of something one may have several of ("Ilse has a Vespa too" as her car).
+// newer value of something one may have several of ("Ilse has a Vespa too" as her car), nor one of another
+// relation the question's words also reach ("lives in" for whom one lives with).
 func TestNewestStatementOfOneRelationAnswers(t *testing.T) {
 	f := newMemFacts()
 	f.add("Ilse", "drives", "a Saab 900", "Ilse drives a Saab 900.", 1)
@@ -204,6 +205,12 @@ func TestNewestStatementOfOneRelationAnswers(t *testing.T) {
 	g.add("Ilse", "car", "a Vespa", "Ilse has a Vespa too.", 2)
 	g.bySubject["ilse"][1].Functional = false
 	checkResolved(t, g, map[string]string{"What car does Ilse drive?": "a Saab 900"})
+
+	// Another relation the question's words also reach is not the same relation said another way.
+	h := newMemFacts()
+	h.add("Noor", "lives with", "Joaquín", "Noor lives with Joaquín.", 1)
+	h.add("Noor", "lives in", "Ñuñoa", "Noor lives in Ñuñoa.", 2)
+	checkResolved(t, h, map[string]string{"Who does Noor live with?": "Joaquín"})
 }
 
 // A negative assertion is no answer: "Liam does not work at Beanstalk anymore" says where he does not work.

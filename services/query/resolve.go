@@ -343,7 +343,7 @@ func (r *resolver) newestOfOneRelation(finals []*chain) *chain {
 		return best
 	}
 	for _, c := range finals[1:] {
-		if !keyedSingleHop(c) || !c.hops[0].claim.Functional || c.hops[0].claim.SubjectKey != best.hops[0].claim.SubjectKey ||
+		if finals[0].finalVal-c.finalVal > synonymMargin || !keyedSingleHop(c) || !c.hops[0].claim.Functional || c.hops[0].claim.SubjectKey != best.hops[0].claim.SubjectKey ||
 			c.hops[0].claim.ObjectKey == best.hops[0].claim.ObjectKey {
 			continue
 		}
@@ -353,6 +353,11 @@ func (r *resolver) newestOfOneRelation(finals []*chain) *chain {
 	}
 	return best
 }
+
+// synonymMargin is how far below the best reading another one may score and still be the same relation said
+// another way ("drives" and "car" for "What car does Ilse drive?" differ by a key's rank and the phrases'
+// similarity); a reading further below is another relation ("lives in" for "Who does Camila live with?").
+const synonymMargin = 0.1
 
 // keyedSingleHop reports a reading of one hop whose relation the question names by key (not by shared words
 // or similarity alone) and whose slot holds one value, undisputed. (The newer reading must also be of a
