@@ -174,7 +174,7 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 	if c != nil {
 		used = s.deterministic(c, t, res)
 		if t.mode == askCurrent && t.before == "" && t.after == "" && fv.AsOf == nil && len(c.reverse) == 0 && !res.Disputed {
-			later, err := r.laterChange(ctx, c.hops[len(c.hops)-1].claim)
+			later, err := r.laterChange(ctx, last(c))
 			if err != nil {
 				return nil, err
 			}

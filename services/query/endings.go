@@ -499,7 +499,10 @@ func valueNames(object string) []string {
 func namesAny(text string, names []string) bool {
 	lt := " " + strings.ToLower(text) + " "
 	for _, n := range names {
-		ln := strings.ToLower(n)
+		ln := strings.ToLower(strings.TrimSpace(n))
+		if ln == "" {
+			continue
+		}
 		for i := strings.Index(lt, ln); i >= 0; {
 			before, after := lt[i-1], byte(' ')
 			if i+len(ln) < len(lt) {
