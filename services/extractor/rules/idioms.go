@@ -60,8 +60,8 @@ var idioms = []struct {
 	// (the purpose infinitive of "join" after leaving)
 	{regexp.MustCompile(`\b((?i:left|quit))\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:to\s+join)\b`), "$1 $2 and joined"},
 	// leaving work: to jack in, pack in or chuck in a job is to quit it, to hand in one's notice or one's
-	// resignation is to resign (Oxford and Collins, British informal); being let go (or laid off) by an employer,
-	// or made redundant, ends the job as leaving it does
+	// resignation is to resign (Oxford and Collins, British informal); being let go or laid off by a named
+	// employer ends the job as leaving it does ("was made redundant" names no employer, and is left as said)
 	{regexp.MustCompile(`(?i)\b(?:jacked|packed|chucked)\s+in\b`), "quit"},
 	{regexp.MustCompile(`(?i)\b(?:jack|pack|chuck)\s+in\b`), "quit"},
 	{regexp.MustCompile(`(?i)\b(?:handed|turned)\s+in\s+(?:my|his|her|their|our)\s+(?:notice|resignation)\s+(?:at|to)\b`), "quit"},
