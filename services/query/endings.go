@@ -432,10 +432,6 @@ func endable(slots []*store.Slot) (since map[string]time.Time, kinds []string) {
 // reChangeWord is a word or phrase of English that says something changed, ended or was replaced.
 var reChangeWord = regexp.MustCompile(`(?i)\b(?:left|leaves|quit|quits|moved|moves|moving|no\s+longer|anymore|any\s+more|new|now|instead|changed|switched|replaced|retired|split|broke\s+up|divorced|stepped\s+down|sold|ended|cancell?ed|took\s+over|taken\s+over|gone|former|ex|used\s+to|passed\s+away|died)\b`)
 
-// laterChangeSubjects bounds how many subjects' claims laterChange reads (the answer's subject and the old
-// value, when it is a subject of its own).
-const laterChangeSubjects = 2
-
 // laterChange returns the newest claim, later than answer by belief, of the answer's subject or of its value
 // as a subject, whose text names the value beside a word of change ("Aisha's left Tom's company"), or nil.
 // The claim that ends or replaces the value in its own slot is no such claim: the slot already says so.
@@ -443,7 +439,7 @@ func (r *resolver) laterChange(ctx context.Context, answer *store.Belief) (*stor
 	var names []string
 	for _, n := range valueNames(answer.Object) {
 		// (The subject's own name is in every statement about it: "María's club" is named by "the club".)
-		if !namesAny(answer.Subject, []string{strings.TrimSuffix(n, "'s")}) {
+		if !namesAny(answer.Subject, []string{n}) {
 			names = append(names, n)
 		}
 	}
@@ -454,7 +450,7 @@ func (r *resolver) laterChange(ctx context.Context, answer *store.Belief) (*stor
 	if k := canon.SubjectKey(answer.Object); k != "" && k != answer.SubjectKey {
 		keys = append(keys, k)
 	}
-	slots, err := r.slotsOf(ctx, keys[:min(len(keys), laterChangeSubjects)])
+	slots, err := r.slotsOf(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -495,30 +491,14 @@ func valueNames(object string) []string {
 	return out
 }
 
-// namesAny reports whether text names one of names as whole words, ignoring case.
+// namesAny reports whether text names one of names as whole words (splitWords: case and a possessive "'s"
+// aside).
 func namesAny(text string, names []string) bool {
-	lt := " " + strings.ToLower(text) + " "
+	words := " " + strings.Join(splitWords(text), " ") + " "
 	for _, n := range names {
-		ln := strings.ToLower(strings.TrimSpace(n))
-		if ln == "" {
-			continue
-		}
-		for i := strings.Index(lt, ln); i >= 0; {
-			before, after := lt[i-1], byte(' ')
-			if i+len(ln) < len(lt) {
-				after = lt[i+len(ln)]
-			}
-			if !isLetterByte(before) && !isLetterByte(after) {
-				return true
-			}
-			j := strings.Index(lt[i+1:], ln)
-			if j < 0 {
-				break
-			}
-			i += 1 + j
+		if nw := strings.Join(splitWords(n), " "); nw != "" && strings.Contains(words, " "+nw+" ") {
+			return true
 		}
 	}
 	return false
 }
-
-func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80 }

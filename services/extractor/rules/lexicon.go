@@ -179,6 +179,7 @@ var notNames = map[string]bool{
 	"glad": true, "good": true, "great": true, "nice": true, "cool": true, "awesome": true, "sure": true,
 	"haha": true, "lol": true, "omg": true, "btw": true, "anyway": true, "all": true, "some": true, "one": true,
 	"everyone": true, "everything": true, "nothing": true, "something": true, "someone": true, "each": true,
+	"anything": true, "anyone": true, "nobody": true, "everybody": true, "which": true,
 	"both": true, "many": true, "most": true, "if": true, "maybe": true, "a": true, "an": true, "no": true,
 	"not": true, "never": true, "always": true, "just": true, "really": true, "definitely": true, "totally": true,
 	"absolutely": true, "congrats": true, "congratulations": true, "love": true, "hope": true, "let": true,

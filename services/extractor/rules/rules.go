@@ -660,12 +660,6 @@ func (e *Extractor) pastClaims(tc *turnCtx, clause, present, verb string, seq *i
 var homeNouns = map[string]bool{"flat": true, "apartment": true, "house": true, "home": true, "place": true,
 	"new_place": true, "new_flat": true, "new_house": true, "new_home": true}
 
-// dateOrNumber reports an object that starts with a digit (an address, an amount), not a place's name.
-func dateOrNumber(object string) bool {
-	o := strings.TrimSpace(object)
-	return o != "" && o[0] >= '0' && o[0] <= '9'
-}
-
 // claim completes a spec: subject defaults to the speaker, text to the clause in the third person with
 // absolute dates; keys, policy and valid time are applied.
 func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *int64) extract.Claim {
@@ -705,7 +699,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		// where one lives (the text keeps the home).
 		pk, said, object = "lives_in", "lives_in", m[1]
 	}
-	if homeNouns[pk] && s.definite && nlp.Capitalized(strings.TrimSpace(object)) && !dateOrNumber(object) {
+	if homeNouns[pk] && s.definite && nlp.Capitalized(strings.TrimSpace(object)) {
 		// "my sister's flat is in Leith", "our new place is in Portobello": where one's home is, named, is where
 		// one lives.
 		pk, said = "lives_in", "lives_in"
@@ -2648,24 +2642,20 @@ func corrected(object, wrong, right string) (string, bool) {
 // indexWords is the byte offset of phrase in s as whole words, ignoring case, or -1.
 func indexWords(s, phrase string) int {
 	ls, lp := strings.ToLower(s), strings.ToLower(phrase)
-	for from := 0; ; {
+	if lp == "" {
+		return -1
+	}
+	for from := 0; from <= len(ls); {
 		i := strings.Index(ls[from:], lp)
-		if i < 0 || lp == "" {
+		if i < 0 {
 			return -1
 		}
-		i += from
-		end := i + len(lp)
-		before := i == 0 || !isWordByte(ls[i-1])
-		after := end == len(ls) || !isWordByte(ls[end])
-		if before && after {
+		if i += from; wordBounded(ls, i, i+len(lp)) {
 			return i
 		}
 		from = i + 1
 	}
-}
-
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
+	return -1
 }
 
 // applyCorrection restates, with the corrected value, the claim a correction sentence corrects: the last one

@@ -67,39 +67,18 @@ var nameTakingParticiples = map[string]bool{"joined": true, "left": true, "moved
 	"transferred": true, "relocated": true, "switched": true, "gone": true, "been": true, "got": true,
 	"become": true, "taken": true, "retired": true}
 
-// startsUpper reports whether the first letter of s (after spaces) is upper case.
-func startsUpper(s string) bool {
-	for _, r := range strings.TrimSpace(s) {
-		return unicode.IsUpper(r)
-	}
-	return false
-}
-
-// pronounLike are the capitalized words that open a sentence as a pronoun or a demonstrative, not a name:
-// "It's helped a lot" and "This is where I practice" name nothing.
-var pronounLike = map[string]bool{"it": true, "this": true, "that": true, "these": true, "those": true,
-	"here": true, "there": true, "what": true, "which": true, "who": true, "everything": true, "nothing": true,
-	"something": true, "anything": true, "everyone": true, "someone": true, "nobody": true, "everybody": true}
-
 // perfectParticiple reports whether w is spelt as a verb's past participle: a regular -ed form or an
-// irregular participle the lexicon lists ("left", "gone", "taken"); not a past-only form ("went", "took").
+// irregular participle ("left", "gone", "taken"; the table of irregular verbs leaves out the auxiliaries'
+// "been", "had" and "done"); not a past-only form ("went", "took").
 func perfectParticiple(w string) bool {
 	if _, ok := irregular[w]; ok {
-		// A past that is not also the participle ("went", "took", "broke") does not follow "has".
-		return !pastOnly[w]
+		return nlp.IsIrregularParticiple(w) || w == "been" || w == "had" || w == "done"
 	}
 	if _, ok := verbBase(w); !ok || !strings.HasSuffix(w, "ed") || nonVerbsEd[w] {
 		return false
 	}
 	return true
 }
-
-// pastOnly are the irregular pasts that are not participles (English uses "gone", "taken", "become" after
-// "has").
-var pastOnly = map[string]bool{"became": true, "began": true, "broke": true, "chose": true, "came": true,
-	"did": true, "drew": true, "drank": true, "drove": true, "ate": true, "fell": true, "flew": true, "forgot": true,
-	"gave": true, "went": true, "grew": true, "knew": true, "ran": true, "rode": true, "saw": true, "sang": true,
-	"spoke": true, "swam": true, "took": true, "wrote": true, "wore": true, "threw": true, "woke": true, "stole": true}
 
 // statePassives are participles that, before a preposition, name a state one is in rather than something one
 // has done ("married to", "based in", "employed by"): English uses them as adjectives after "be".
@@ -116,7 +95,7 @@ func takesObject(next string) bool {
 	if w == "" {
 		return false
 	}
-	if startsUpper(w) {
+	if nlp.Capitalized(w) {
 		return true
 	}
 	switch strings.ToLower(w) {
@@ -138,7 +117,7 @@ func opensPredicate(next string) bool {
 	if w == "" || strings.ContainsAny(w[:1], ".,;:!?—–-") {
 		return true
 	}
-	if r := []rune(w)[0]; unicode.IsUpper(r) {
+	if nlp.Capitalized(w) {
 		return true
 	}
 	switch strings.ToLower(w) {
@@ -167,8 +146,9 @@ func expand(s string) string {
 		return strings.Join(strings.Fields(s), " ")
 	}
 	s = replaceWordsFunc(rePerfectS, s, func(g []string) string {
-		if pronounLike[strings.ToLower(g[1])] || !perfectParticiple(g[2]) || !opensPredicate(g[3]) ||
-			startsUpper(g[3]) && !nameTakingParticiples[g[2]] {
+		// (A pronoun or a demonstrative is no name: "It's helped a lot".)
+		if notNames[strings.ToLower(g[1])] || !perfectParticiple(g[2]) || !opensPredicate(g[3]) ||
+			nlp.Capitalized(strings.TrimSpace(g[3])) && !nameTakingParticiples[g[2]] {
 			// "Emma's married sister", "Tom's broken leg": a participle before a noun is its adjective, and
 			// the "'s" a possessive.
 			return g[0]
@@ -493,6 +473,15 @@ func uncleft(clause string) string {
 // leaves open).
 var reWhereCleft = regexp.MustCompile(`^((?:the\s+)?\p{Lu}[\p{L}'.&-]*(?:\s+\p{Lu}[\p{L}'.&-]*){0,3})\s+(?:is|was)\s+where\s+((?:I|we|you|he|she|they|(?i:my|our|his|her|their)\s+\p{Ll}+)\s+.+)$`)
 
+// withoutArticle is the first word of a phrase after a leading "the" ("The Royal Free" → "Royal").
+func withoutArticle(phrase string) string {
+	f := strings.Fields(phrase)
+	if len(f) > 1 && strings.EqualFold(f[0], "the") {
+		return f[1]
+	}
+	return f[0]
+}
+
 // atPlaceVerbs are the verbs whose place is an institution one is at rather than in ("work at Accenture",
 // "study at Leeds").
 var atPlaceVerbs = map[string]bool{"work": true, "study": true, "teach": true, "volunteer": true, "train": true,
@@ -503,7 +492,7 @@ var atPlaceVerbs = map[string]bool{"work": true, "study": true, "teach": true, "
 // ("where I work on weekends" has none; "where I met Ana in 2019" is a place of an event) keeps it after.
 func whereCleft(clause string) string {
 	m := reWhereCleft.FindStringSubmatch(clause)
-	if m == nil || pronounLike[strings.ToLower(strings.Fields(m[1])[0])] {
+	if m == nil || notNames[strings.ToLower(withoutArticle(m[1]))] {
 		// "This is where I practice": a pronoun points at a place it does not name.
 		return clause
 	}
