@@ -156,7 +156,8 @@ type AnswerRequest struct {
 // AnswerResponse is the answer of POST /v1/workspaces/{ws}/answer.
 type AnswerResponse struct {
 	Answer string `json:"answer"`
-	// Mode is "deterministic", "multi-hop", "reader" or "none".
+	// Mode is "deterministic", "multi-hop", "reader", "statement" (no relation resolved and no reader: the
+	// answer quotes the closest remembered statement about the entity the question names) or "none".
 	Mode        string   `json:"mode"`
 	ClaimsUsed  []Claim  `json:"claims_used"`
 	Hops        []Hop    `json:"hops,omitempty"`

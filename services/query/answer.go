@@ -143,6 +143,7 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 	}
 
 	var c *chain
+	var ms []mention
 	var notes []string
 	var planUsage tokenUse
 	if s.llm != nil && s.cfg.Planner == "llm" {
@@ -161,12 +162,12 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 		if err != nil {
 			return nil, err
 		}
-		rc, _, err := r.resolve(ctx, question)
+		rc, rms, err := r.resolve(ctx, question)
 		leave()
 		if err != nil {
 			return nil, err
 		}
-		c = rc
+		c, ms = rc, rms
 	}
 
 	res := &api.AnswerResponse{Mode: ModeNone, ClaimsUsed: []api.Claim{}}
@@ -201,6 +202,15 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 			return nil, err
 		}
 	} else {
+		if c == nil {
+			st, err := s.closestStatement(ctx, fv, question, t, ms, res)
+			if err != nil {
+				return nil, err
+			}
+			if st != nil {
+				used = append(used, *st)
+			}
+		}
 		res.TokensSpent.Context = s.usedTokens(used, budget)
 	}
 	res.TokensSpent.Prompt += planUsage.prompt

@@ -33,7 +33,7 @@ func newMetrics() (*metrics, error) {
 		return nil, err
 	}
 	if m.answers, err = meter.Int64Counter("mneme.query.answers",
-		metric.WithDescription("Answers by mode (deterministic, multi-hop, reader, none) and whether a disputed fact was involved.")); err != nil {
+		metric.WithDescription("Answers by mode (deterministic, multi-hop, reader, statement, none) and whether a disputed fact was involved.")); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -1,0 +1,115 @@
+package query
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/store"
+)
+
+// TestClosestStatementAnswersWhatNoRelationReaches: a question that names a remembered person but no relation
+// memory holds of them is answered with the closest statement about that person, quoted, in mode "statement";
+// of two statements on the topic the newer answers the present and the older a former value; a superseded
+// statement never answers the present; a question about someone memory holds nothing of, one asking for a date
+// or a number no statement holds, or whether something changed, stays unanswered.
+func TestClosestStatementAnswersWhatNoRelationReaches(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("hobbies")
+	// Retrieval ranks the two statements alike for both questions (the dense and the lexical mode put them in
+	// opposite orders): their order in time decides, as TestPickStatementByTimeAmongTheClosest checks alone.
+	f.add(fclaim{Subject: "Maya", Predicate: "said", Object: "pottery every weekend",
+		Text: "Maya said: pottery every weekend.", ValidFrom: day("2024-01-10"), Accumulating: true})
+	f.add(fclaim{Subject: "Maya", Predicate: "said", Object: "every weekend I am into bouldering",
+		Text: "Maya said: every weekend I am into bouldering now.", ValidFrom: day("2024-06-02"), Accumulating: true})
+	chess := f.add(fclaim{Subject: "Jon", Predicate: "said", Object: "chess club on Fridays",
+		Text: "Jon said: chess club on Fridays.", ValidFrom: day("2024-01-10")})
+	goClub := f.add(fclaim{Subject: "Jon", Predicate: "said", Object: "go club on Fridays",
+		Text: "Jon said: go club on Fridays.", ValidFrom: day("2023-01-10")})
+	// Jon's go-club statement was superseded: a retired statement never answers the present.
+	f.supersede(chess, goClub, day("2024-01-11"))
+	c := h.client("agent-a")
+	ctx := context.Background()
+	for _, tc := range []struct {
+		q, want, not string
+	}{
+		{"What does Maya do every weekend?", "bouldering", "pottery"},
+		{"What was Maya into before?", "pottery", "bouldering"},
+		{"What club does Jon go to on Fridays?", "chess", "go club"},
+	} {
+		res, err := c.Answer(ctx, "hobbies", api.AnswerRequest{Question: tc.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Mode != ModeStatement || !strings.Contains(res.Answer, tc.want) || strings.Contains(res.Answer, tc.not) {
+			t.Errorf("%q: mode %s, answer %q, notes %q; want a quoted statement with %q, without %q", tc.q, res.Mode, res.Answer, res.Notes, tc.want, tc.not)
+		}
+		if len(res.ClaimsUsed) != 1 || res.ClaimsUsed[0].Text != res.Answer {
+			t.Errorf("%q: claims used %+v; want the one statement quoted", tc.q, res.ClaimsUsed)
+		}
+	}
+	for _, q := range []string{
+		"What does Priya do every weekend?", // no one memory knows
+		"When did Maya start bouldering?",   // a date, and no statement about Maya holds one
+		"How many cats does Maya have?",     // a number, and "a cat" says none
+		"Has Maya changed her weekends?",    // a yes or no, which no quoted statement gives
+	} {
+		res, err := c.Answer(ctx, "hobbies", api.AnswerRequest{Question: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Mode != ModeNone || res.Answer != "" {
+			t.Errorf("%q: mode %s, answer %q; want none", q, res.Mode, res.Answer)
+		}
+	}
+}
+
+// TestPickStatementByTimeAmongTheClosest: among statements ranked alike (within 0.85 of the best score) the
+// newest answers the present and the oldest — a former value first — the past; one ranked far below never
+// answers, however new; at the same valid time the later place in the conversation is the newer.
+func TestPickStatementByTimeAmongTheClosest(t *testing.T) {
+	st := func(text, from string, seq int64, score float64, former bool) item {
+		return item{claim: &store.Belief{Text: text, ValidFrom: day(from), Sequence: &seq}, score: score, former: former}
+	}
+	pottery := st("pottery", "2024-01-10", 1, 1.0, false)
+	bouldering := st("bouldering", "2024-06-02", 2, 0.9, false)
+	chess := st("chess", "2024-09-01", 3, 0.5, false)
+	now, before := timeAsk{}, timeAsk{mode: askFormer}
+	for _, tc := range []struct {
+		name string
+		pool []item
+		t    timeAsk
+		want string
+	}{
+		{"present: the newer of the two ranked alike, not the newest ranked far below", []item{pottery, bouldering, chess}, now, "bouldering"},
+		{"past: the older of the two ranked alike", []item{bouldering, pottery, chess}, before, "pottery"},
+		{"past: a former value before an older current one", []item{pottery, st("running", "2024-03-01", 5, 0.95, true)}, before, "running"},
+		{"present: at one valid time, the later turn", []item{st("tea", "2024-05-05", 9, 1, false), st("coffee", "2024-05-05", 10, 0.9, false)}, now, "coffee"},
+		{"one candidate", []item{chess}, before, "chess"},
+	} {
+		if got := pickStatement(tc.pool, tc.t).claim.Text; got != tc.want {
+			t.Errorf("%s: picked %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSaysATime: a statement answers "when" only if it names a time, not merely a number.
+func TestSaysATime(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Linh's price is $640,000.":                false,
+		"Only 22 kids in Leila's homeroom now.":    false,
+		"The closing is on June 28.":               true,
+		"We close in 2025, all being well.":        true,
+		"The call moved to 9:30.":                  true,
+		"Dentist at 3 pm on the dot.":              true,
+		"She starts tomorrow.":                     true,
+		"The flight is on the 15th of the month.":  true,
+		"Pavel has 2 kids and 3 cats.":             false,
+		"Nadia is flying to Rome on 14 June 2024.": true,
+	} {
+		if got := saysATime(text); got != want {
+			t.Errorf("saysATime(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
