@@ -80,3 +80,19 @@ func TestToolTextNeutralizesContent(t *testing.T) {
 		t.Errorf("the forged marker in the answer is not rendered as plain text:\n%s", answer)
 	}
 }
+
+// TestStatementAnswerSaysWhatItIs: an answer in mode "statement" quotes the closest remembered statement
+// because no relation resolved; the model must read it as evidence, not as a resolved value, and is told so.
+func TestStatementAnswerSaysWhatItIs(t *testing.T) {
+	said := "Maya said: bouldering every weekend keeps me sane."
+	from := time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
+	txt := renderAnswer(&api.AnswerResponse{Mode: "statement", Answer: said, ClaimsUsed: []api.Claim{
+		{ID: "c1", Text: said, Status: "active", Scope: "shared", Owner: "scribe", ValidFrom: from}}})
+	first, _, _ := strings.Cut(txt, "\n")
+	if first != "Memory resolved no fact for this question; the closest remembered statement: "+said {
+		t.Errorf("first line %q: want it to say that no fact resolved and quote the statement", first)
+	}
+	if !strings.Contains(txt, "- "+said+" (active") {
+		t.Errorf("the statement is not listed with its standing:\n%s", txt)
+	}
+}

@@ -180,9 +180,13 @@ func (s *server) answer(ctx context.Context, in *answerIn) (string, *api.AnswerR
 // marker, so the only [DISPUTED] a model reads here is the one this function writes.
 func renderAnswer(res *api.AnswerResponse) string {
 	var b strings.Builder
-	if res.Answer == "" || res.Mode == "none" {
+	switch {
+	case res.Answer == "" || res.Mode == "none":
 		b.WriteString("Memory has no answer to this question.")
-	} else {
+	case res.Mode == "statement":
+		// No remembered relation answered: the statement is evidence to read, not a resolved value.
+		b.WriteString("Memory resolved no fact for this question; the closest remembered statement: " + promptguard.Neutralize(res.Answer))
+	default:
 		b.WriteString(promptguard.Neutralize(res.Answer))
 		if res.Disputed {
 			b.WriteString("\n[DISPUTED] memory holds conflicting values of equal standing; both are listed below.")
