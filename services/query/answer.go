@@ -202,7 +202,7 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 			return nil, err
 		}
 	} else {
-		if c == nil {
+		if c == nil && s.cfg.Statements == "on" {
 			st, err := s.closestStatement(ctx, fv, question, t, ms, res)
 			if err != nil {
 				return nil, err

@@ -65,6 +65,9 @@ type Config struct {
 	Planner string `env:"MNEME_QUERY_PLANNER" envDefault:"rules"`
 	// ReaderMaxTokens caps the reader's completion.
 	ReaderMaxTokens int `env:"MNEME_QUERY_READER_MAX_TOKENS" envDefault:"256"`
+	// Statements says whether /answer quotes the closest remembered statement about the entity a question names
+	// when no relation of it resolves and no reader answers (mode "statement"): "on" or "off" (mode "none").
+	Statements string `env:"MNEME_QUERY_STATEMENTS" envDefault:"on"`
 }
 
 // Defaults returns c with every zero-valued field set to its documented default.
@@ -102,6 +105,9 @@ func (c Config) Defaults() Config {
 	}
 	if c.Planner == "" {
 		c.Planner = "rules"
+	}
+	if c.Statements == "" {
+		c.Statements = "on"
 	}
 	return c
 }
@@ -172,6 +178,11 @@ func (c Config) validateOwn() error {
 	case "off", "fallback", "always":
 	default:
 		bad("MNEME_QUERY_READER=%q is unknown: use fallback (default), always or off", c.Reader)
+	}
+	switch c.Statements {
+	case "on", "off":
+	default:
+		bad("MNEME_QUERY_STATEMENTS=%q is unknown: use on (default) or off", c.Statements)
 	}
 	switch c.Planner {
 	case "rules", "llm":

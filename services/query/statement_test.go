@@ -113,3 +113,17 @@ func TestSaysATime(t *testing.T) {
 		}
 	}
 }
+
+// TestStatementsOff: with MNEME_QUERY_STATEMENTS=off a question no relation answers gets none, as before.
+func TestStatementsOff(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.Statements = "off" })
+	h.workspace("hobbies").add(fclaim{Subject: "Maya", Predicate: "said", Object: "bouldering every weekend",
+		Text: "Maya said: bouldering every weekend.", Accumulating: true})
+	res, err := h.client("agent-a").Answer(context.Background(), "hobbies", api.AnswerRequest{Question: "What does Maya do every weekend?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Mode != ModeNone || res.Answer != "" {
+		t.Errorf("statements off: mode %s, answer %q; want none", res.Mode, res.Answer)
+	}
+}
