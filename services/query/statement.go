@@ -55,7 +55,7 @@ func (s *Service) closestStatement(ctx context.Context, v store.View, question s
 
 // statementsAbout keeps the search items that may answer a question of time t about the mentions: claims
 // whose subject is a mentioned entity or whose text names one, never quarantined, linked or (for the present)
-// former, and that hold a date or a number when the question asks for one (q), in rank order.
+// former, and that name a time or hold a number when the question asks for one (q), in rank order.
 func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []item {
 	subjects := map[string]bool{}
 	for _, m := range ms {

@@ -52,7 +52,7 @@ func TestClosestStatementAnswersWhatNoRelationReaches(t *testing.T) {
 	for _, q := range []string{
 		"What does Priya do every weekend?", // no one memory knows
 		"When did Maya start bouldering?",   // a date, and no statement about Maya holds one
-		"How many cats does Maya have?",     // a number, and "a cat" says none
+		"How many cats does Maya have?",     // a number, and no statement about Maya holds one
 		"Has Maya changed her weekends?",    // a yes or no, which no quoted statement gives
 	} {
 		res, err := c.Answer(ctx, "hobbies", api.AnswerRequest{Question: q})
