@@ -31,8 +31,9 @@ const statementMargin = 0.85
 // returns the statement used, or nil when no statement of the entity is among the candidates (the answer
 // stays none: a statement about someone else would answer another question).
 func (s *Service) closestStatement(ctx context.Context, v store.View, question string, t timeAsk, ms []mention, res *api.AnswerResponse) (*item, error) {
-	if t.mode == askChange || len(ms) == 0 {
-		// Whether something changed is a yes or no a quoted statement does not give.
+	if t.mode == askChange || len(ms) == 0 || chained(question, ms) {
+		// Whether something changed is a yes or no a quoted statement does not give; and a statement about the
+		// entity a chain starts from says one relation of it, not where the chain ends.
 		return nil, nil
 	}
 	sr, err := s.search(ctx, v, questionParams(question, statementCandidates, statementBudget, t.asksPast()))
@@ -82,6 +83,25 @@ func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []
 		out = append(out, it)
 	}
 	return out
+}
+
+// chained reports a question that asks a chain of relations from every entity it names ("Who is the spouse of
+// the CEO of Acme?": the CEO, then the spouse): read from each mention as the resolver reads it, none leaves one
+// relation or fewer to explain.
+func chained(question string, ms []mention) bool {
+	toks := analyzeQuestion(question)
+	for i := range ms {
+		required := 0
+		for _, u := range readQuestion(toks, &ms[i]).units {
+			if !u.optional {
+				required++
+			}
+		}
+		if required <= 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // mentionTexts are the mentions as the question wrote them, each once.

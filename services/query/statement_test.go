@@ -13,7 +13,7 @@ import (
 // memory holds of them is answered with the closest statement about that person, quoted, in mode "statement";
 // of two statements on the topic the newer answers the present and the older a former value; a superseded
 // statement never answers the present; a question about someone memory holds nothing of, one asking for a date
-// or a number no statement holds, or whether something changed, stays unanswered.
+// or a number no statement holds, or whether something changed stays unanswered.
 func TestClosestStatementAnswersWhatNoRelationReaches(t *testing.T) {
 	h := newHarness(t)
 	f := h.workspace("hobbies")
@@ -125,5 +125,30 @@ func TestStatementsOff(t *testing.T) {
 	}
 	if res.Mode != ModeNone || res.Answer != "" {
 		t.Errorf("statements off: mode %s, answer %q; want none", res.Mode, res.Answer)
+	}
+}
+
+// TestChainedQuestionsQuoteNothing: a statement about the entity a chain of relations starts from says one
+// relation of it, not where the chain ends, so a question that asks two relations or more from every entity it
+// names is no question for a quoted statement.
+func TestChainedQuestionsQuoteNothing(t *testing.T) {
+	for _, tc := range []struct {
+		q     string
+		names []string
+		chain bool
+	}{
+		{"Who is the spouse of the CEO of Acme?", []string{"Acme"}, true},
+		{"Which city is the capital of the country Malaysia lies in?", []string{"Malaysia"}, true},
+		{"Who runs Acme?", []string{"Acme"}, false},
+		{"Where does Robert Parish line up on the field?", []string{"Robert Parish"}, false},
+		{"Where did Olivia's partner work before?", []string{"Olivia's partner", "Olivia"}, false},
+	} {
+		var ms []mention
+		for _, n := range tc.names {
+			ms = append(ms, mentionOf(t, tc.q, n))
+		}
+		if got := chained(tc.q, ms); got != tc.chain {
+			t.Errorf("chained(%q, %v) = %v, want %v", tc.q, tc.names, got, tc.chain)
+		}
 	}
 }
