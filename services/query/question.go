@@ -477,16 +477,18 @@ func (p *qparser) readTime() {
 			tm.mode = askFormer
 			t[i].used = true
 		case w == "originally" || w == "initially" || w == "at" && p.low(i+1) == "first" || w == "first" && i > 0 && p.low(i-1) == "very":
+			if p.originVerbAfter(i) || i > 0 && relativize[p.low(i-1)] {
+				// "originally made in", "originally aired by": where a work comes from, not an earlier value; and
+				// right after a relative word the adverb is the relative clause's ("the network that originally
+				// aired X"), not the question's. Either way it stays in its verb group, unread here.
+				continue
+			}
 			t[i].used = true
 			switch {
 			case w == "at":
 				t[i+1].used = true
 			case w == "first":
 				t[i-1].used = true
-			}
-			if p.originVerbAfter(i) {
-				// "originally made in", "originally aired by": where a work comes from, not an earlier value.
-				continue
 			}
 			tm.mode = askEarliest
 		case (w == "first" || w == "original") && i > 0 && p.pastTense():

@@ -103,6 +103,9 @@ func TestQuestionReading(t *testing.T) {
 		{q: "What was Hannah's original wedding date?", entity: "Hannah", chain: []string{"wedding_date"}, mode: askEarliest},
 		{q: "Where did Joaquín originally live?", entity: "Joaquín", chain: []string{"lives_in"}, kind: kindPlace, mode: askEarliest},
 		{q: "In which language was Le Petit Parisien originally made?", entity: "Le Petit Parisien", chain: []string{"made_in"}},
+		// A time adverb inside a relative clause belongs to its verb, not to the question's time.
+		{q: "Who directs the network that originally aired The Brady Bunch?", entity: "The Brady Bunch", chain: []string{"broadcaster", "?network", "director"}, kind: kindPerson},
+		{q: "Who leads the party that initially governed Tuvalu?", entity: "Tuvalu", chain: []string{"~governs", "?party", "ceo"}, kind: kindPerson},
 	} {
 		m := mentionOf(t, c.q, c.entity)
 		qp := readQuestion(analyzeQuestion(c.q), &m)
