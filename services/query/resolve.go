@@ -193,12 +193,7 @@ func (r *resolver) relation(c *store.Belief) claimRelation {
 // content words, so every word still counts.
 func readQuestion(toks []qtok, m *mention) *questionParse {
 	qp := parseTokens(toks, m)
-	required := 0
-	for _, u := range qp.units {
-		if !u.optional {
-			required++
-		}
-	}
+	required := requiredUnits(qp.units)
 	if required == 0 && len(qp.loose) > 0 {
 		u := relUnit{words: qp.loose, keys: relKeys(joinWords(qp.loose), ""), said: strings.Join(qp.loose, " ")}
 		qp.units = append(qp.units, u)
@@ -811,13 +806,7 @@ func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) 
 	bestSim := predSimAlone
 	for _, m := range ms {
 		qp := readQuestion(toks, &m)
-		required := 0
-		for _, u := range qp.units {
-			if !u.optional {
-				required++
-			}
-		}
-		if required != 1 {
+		if requiredUnits(qp.units) != 1 {
 			continue
 		}
 		var u *relUnit
@@ -957,6 +946,17 @@ func dedupeClaims(cs []*store.Belief) []*store.Belief {
 		}
 	}
 	return out
+}
+
+// requiredUnits counts the relations a reading must explain: its units that are not optional type nouns.
+func requiredUnits(units []relUnit) int {
+	n := 0
+	for _, u := range units {
+		if !u.optional {
+			n++
+		}
+	}
+	return n
 }
 
 // answerTypePenalty is charged when the value a chain ends on cannot be what the question asks for: "where"

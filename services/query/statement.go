@@ -64,6 +64,7 @@ func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []
 			subjects[k] = true
 		}
 	}
+	names := mentionTexts(ms)
 	var out []item
 	for _, it := range items {
 		c := it.claim
@@ -73,7 +74,7 @@ func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []
 		if it.former && t.mode == askCurrent && t.before == "" && t.after == "" {
 			continue
 		}
-		if !subjects[c.SubjectKey] && !namesAny(c.Text, mentionTexts(ms)) {
+		if !subjects[c.SubjectKey] && !namesAny(c.Text, names) {
 			continue
 		}
 		if q.kind == kindTime && !saysATime(c.Text) || q.kind == kindAmount && answerTypePenalty(q, c.Text) > 0 {
@@ -91,13 +92,7 @@ func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []
 func chained(question string, ms []mention) bool {
 	toks := analyzeQuestion(question)
 	for i := range ms {
-		required := 0
-		for _, u := range readQuestion(toks, &ms[i]).units {
-			if !u.optional {
-				required++
-			}
-		}
-		if required <= 1 {
+		if requiredUnits(readQuestion(toks, &ms[i]).units) <= 1 {
 			return false
 		}
 	}
