@@ -50,7 +50,7 @@ func verbLemma(w, tag string) string {
 		return b
 	}
 	// A base form golem knows that inflects to w by rule.
-	for _, c := range lemmatize.Lemmas(w) {
+	for _, c := range baseForms(w) {
 		if c != w && inflectsTo(c, w, tag) {
 			return c
 		}
@@ -113,7 +113,7 @@ func uninflect(w, tag string) []string {
 }
 
 func nounLemma(w string) string {
-	for _, c := range lemmatize.Lemmas(w) {
+	for _, c := range baseForms(w) {
 		if c != w {
 			return c
 		}

@@ -13,6 +13,7 @@
 package nlp
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -57,6 +58,18 @@ func loadLemmas() {
 		}
 		lemmatize = l
 	})
+}
+
+// lemmasMu serializes golem's Lemmas, which sorts the dictionary's own slice of a word's base forms in place
+// on every call: two goroutines asking for one word at once would write and read that slice together.
+var lemmasMu sync.Mutex
+
+// baseForms returns the base forms the dictionary knows for w (w itself when it knows none), sorted, as a copy
+// the caller owns.
+func baseForms(w string) []string {
+	lemmasMu.Lock()
+	defer lemmasMu.Unlock()
+	return slices.Clone(lemmatize.Lemmas(w))
 }
 
 // Warm loads the tagger and the lemmatizer now rather than on first use (about 0.4 s), so a service pays the

@@ -1,7 +1,9 @@
 package nlp
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -122,5 +124,32 @@ func TestIsCardinalWord(t *testing.T) {
 		if got := IsCardinalWord(w); got != want {
 			t.Errorf("IsCardinalWord(%q) = %v, want %v", w, got, want)
 		}
+	}
+}
+
+// TestLemmasConcurrently: the lemmatizer is shared by every request of a process; reading the base forms of
+// the same words from many goroutines at once must not race (golem sorts its stored slice on every lookup), and
+// every goroutine gets the same lemmas. Run with -race, before anything else asked for these words.
+func TestLemmasConcurrently(t *testing.T) {
+	words := []string{"bases", "axes", "leaves", "lives", "analyses", "ellipses", "crises", "diagnoses"}
+	got := make([][]string, 8)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, w := range words {
+				got[g] = append(got[g], Lemma(w, "NNS"))
+			}
+		}()
+	}
+	wg.Wait()
+	for g := range got {
+		if !slices.Equal(got[g], got[0]) {
+			t.Errorf("goroutine %d read lemmas %v, goroutine 0 %v", g, got[g], got[0])
+		}
+	}
+	if got[0][0] != "basis" && got[0][0] != "base" {
+		t.Errorf("Lemma(bases) = %q, want base or basis", got[0][0])
 	}
 }
