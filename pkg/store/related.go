@@ -98,6 +98,84 @@ func LaterRestatements(ctx context.Context, q Querier, v View, sources []string,
 	return out, rows.Err()
 }
 
+// Earlier is what a later claim is about among what its subject said before (EarlierOf).
+type Earlier struct {
+	// Nearest is the claim of the same subject valid from before it whose dense vector is nearest to its own,
+	// among every version the view's history holds (values since superseded included); "" when there is none.
+	Nearest string
+	// Replaced reports that the claim superseded another in its own slot: the reconciler connected the change it
+	// says to the value it changed. (Read from the supersedes edges as they are now, whatever the view's
+	// known_at: an edge names no time of its own.)
+	Replaced bool
+}
+
+// EarlierOf returns, for each of the given claims that has a dense vector of dimension dim, what it is about among
+// what its subject said before (Earlier).
+func EarlierOf(ctx context.Context, q Querier, v View, ids []string, dim int) (map[string]Earlier, error) {
+	v.History = true
+	a := v.Args()
+	a["ids"] = ids
+	a["dim"] = dim
+	// Full precision: the statement sorts a subject's claims exactly, and the half-precision cast of the index
+	// expression would run on every one of them (ExactDenseExpr).
+	expr, srcExpr := ExactDenseExpr("cv"), ExactDenseExpr("sv")
+	rows, err := q.Query(ctx, `SELECT sc.id::text, coalesce(n.id::text, ''), EXISTS (SELECT 1 FROM supersedes s WHERE s.claim_id = sc.id)
+		FROM claims sc
+		JOIN claim_vectors sv ON sv.claim_id = sc.id AND sv.dim = @dim
+		LEFT JOIN LATERAL (
+			SELECT c.id
+			FROM claims c
+			JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
+			JOIN claim_vectors cv ON cv.claim_id = c.id AND cv.dim = @dim
+			WHERE `+v.Where()+` AND c.subject_key = sc.subject_key AND c.id <> sc.id AND c.valid_from < sc.valid_from
+			ORDER BY `+expr+` <=> `+srcExpr+`, c.id
+			LIMIT 1) n ON true
+		WHERE sc.workspace_id = @ws AND sc.id = ANY(@ids::uuid[])`, a)
+	if err != nil {
+		return nil, fmt.Errorf("store: earlier claims: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Earlier{}
+	for rows.Next() {
+		var id string
+		var e Earlier
+		if err := rows.Scan(&id, &e.Nearest, &e.Replaced); err != nil {
+			return nil, fmt.Errorf("store: earlier claims: %w", err)
+		}
+		out[id] = e
+	}
+	return out, rows.Err()
+}
+
+// PairSimilarities returns the cosine similarity of the dense vectors (of dimension dim) of each pair of claims
+// of the view's workspace, a[i] with b[i], keyed by the pair; pairs of which a claim has no such vector are
+// absent. Each vector is read once however many pairs it is in.
+func PairSimilarities(ctx context.Context, q Querier, v View, a, b []string, dim int) (map[[2]string]float64, error) {
+	args := v.Args()
+	args["a"] = a
+	args["b"] = b
+	args["dim"] = dim
+	rows, err := q.Query(ctx, `WITH p AS (SELECT * FROM unnest(@a::uuid[], @b::uuid[]) AS p(x, y)),
+		vs AS MATERIALIZED (SELECT cv.claim_id, cv.embedding FROM claim_vectors cv
+			WHERE cv.workspace_id = @ws AND cv.dim = @dim AND cv.claim_id IN (SELECT x FROM p UNION SELECT y FROM p))
+		SELECT p.x::text, p.y::text, 1 - (va.embedding <=> vb.embedding)
+		FROM p JOIN vs va ON va.claim_id = p.x JOIN vs vb ON vb.claim_id = p.y`, args)
+	if err != nil {
+		return nil, fmt.Errorf("store: pair similarities: %w", err)
+	}
+	defer rows.Close()
+	out := map[[2]string]float64{}
+	for rows.Next() {
+		var x, y string
+		var sim float64
+		if err := rows.Scan(&x, &y, &sim); err != nil {
+			return nil, fmt.Errorf("store: pair similarities: %w", err)
+		}
+		out[[2]string{x, y}] = sim
+	}
+	return out, rows.Err()
+}
+
 // Similarities returns the cosine similarity of qvec to the stored vectors (of dimension dim) of the given
 // claims of the view's workspace, by claim id; claims without such a vector are absent.
 func Similarities(ctx context.Context, q Querier, v View, ids []string, qvec []float32, dim int) (map[string]float64, error) {
