@@ -176,6 +176,9 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 		used = s.deterministic(c, t, res)
 		if t.mode == askCurrent && t.before == "" && t.after == "" && fv.AsOf == nil && len(c.reverse) == 0 && !res.Disputed {
 			later, err := r.laterChange(ctx, last(c))
+			if err == nil && later == nil {
+				later, err = s.changedInOtherWords(ctx, fv, last(c))
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -430,7 +430,10 @@ func endable(slots []*store.Slot) (since map[string]time.Time, kinds []string) {
 // with the later statement, which says what changed as far as memory understood it.
 
 // reChangeWord is a word or phrase of English that says something changed, ended or was replaced.
-var reChangeWord = regexp.MustCompile(`(?i)\b(?:left|leaves|quit|quits|moved|moves|moving|no\s+longer|anymore|any\s+more|new|now|instead|changed|switched|replaced|retired|split|broke\s+up|divorced|stepped\s+down|sold|ended|cancell?ed|took\s+over|taken\s+over|gone|former|ex|used\s+to|passed\s+away|died)\b`)
+var reChangeWord = regexp.MustCompile(`(?i)\b(?:` + changeWords + `)\b`)
+
+// changeWords are reChangeWord's alternatives.
+const changeWords = `left|leaves|quit|quits|moved|moves|moving|no\s+longer|anymore|any\s+more|new|now|instead|changed|switched|replaced|retired|split|broke\s+up|divorced|stepped\s+down|sold|ended|cancell?ed|took\s+over|taken\s+over|gone|former|ex|used\s+to|passed\s+away|died`
 
 // laterChange returns the newest claim, later than answer by belief, of the answer's subject or of its value
 // as a subject, whose text names the value beside a word of change ("Aisha's left Tom's company"), or nil.

@@ -790,6 +790,9 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 	if err != nil {
 		return nil, err
 	}
+	if items, err = s.withChanges(ctx, v, p, items, byID); err != nil {
+		return nil, err
+	}
 	return s.withUpdates(ctx, v, p, items)
 }
 
