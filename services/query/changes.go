@@ -36,14 +36,28 @@ const changeSimilarity = updateSimilarity
 var reChangeCue = regexp.MustCompile(`(?i)\b(?:` + changeWords +
 	`|pushed|postponed|rescheduled|brought\s+forward|delayed|actually|i\s+mean|correction)\b`)
 
+// reNewOfSomething is "new" after a possessive or "the": a new value of something had before ("my new dentist",
+// "Jun's new go-to spot", "the new office"). After anything else "new" is a new thing ("loves checking out new
+// parks", "got some new offers"), which changes nothing said before.
+var reNewOfSomething = regexp.MustCompile(`(?i)\b(?:my|your|his|her|its|our|their|the|\w+['’]s?)\s+new$`)
+
+// reNowOfTime is "now" in an expression of time, which says nothing changed: "for a while now", "until now",
+// "by now", "right now", "just now".
+var reNowOfTime = regexp.MustCompile(`(?i)\b(?:a\s+while|until|till|by|right|just|even|up\s+to)\s+now$`)
+
 // reNegatedCue is a negation in the few words before a word of change: "hasn't changed", "did not move",
 // "never left", "no new".
 var reNegatedCue = regexp.MustCompile(`(?i)\b(?:not|never|no|n't|hasn't|haven't|hadn't|didn't|doesn't|don't|isn't|aren't|wasn't|won't)\W+(?:\w+\W+){0,2}$`)
 
-// saysChange reports whether text holds a word of change that no negation just before it takes back.
+// saysChange reports whether text holds a word of change that no negation just before it takes back, "new" of
+// something had before, "now" other than of time.
 func saysChange(text string) bool {
 	for _, m := range reChangeCue.FindAllStringIndex(text, -1) {
-		if !reNegatedCue.MatchString(text[:m[0]]) {
+		switch upTo := text[:m[1]]; {
+		case reNegatedCue.MatchString(text[:m[0]]):
+		case strings.EqualFold(text[m[0]:m[1]], "new") && !reNewOfSomething.MatchString(upTo):
+		case strings.EqualFold(text[m[0]:m[1]], "now") && reNowOfTime.MatchString(upTo):
+		default:
 			return true
 		}
 	}
@@ -149,12 +163,19 @@ func (s *Service) withChanges(ctx context.Context, v store.View, p searchParams,
 	return out, nil
 }
 
-// askedInThePast reports whether a question is in the past tense: a past auxiliary ("did", "was", "were",
-// "had") or a verb the tagger reads as past ("Who painted …?").
+// askedInThePast reports whether a question asks about what was said then: in the past tense (a past auxiliary,
+// "did", "was", "were", "had", or a verb the tagger reads as past: "Who painted …?") or in the present perfect,
+// which asks for every experience up to now ("What desserts has Maria made?", "Which events have they
+// attended?").
 func askedInThePast(toks []qtok) bool {
+	perfect := false
 	for _, t := range toks {
 		switch {
 		case t.Lower == "did" || t.Lower == "was" || t.Lower == "were" || t.Lower == "had", t.Tag == "VBD":
+			return true
+		case t.Lower == "has" || t.Lower == "have" || t.Lower == "'ve":
+			perfect = true
+		case perfect && t.Tag == "VBN":
 			return true
 		}
 	}
