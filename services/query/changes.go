@@ -4,6 +4,8 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/store"
 )
@@ -49,12 +51,12 @@ var reNowOfTime = regexp.MustCompile(`(?i)\b(?:a\s+while|until|till|by|right|jus
 // "never left", "no new".
 var reNegatedCue = regexp.MustCompile(`(?i)\b(?:not|never|no|n't|hasn't|haven't|hadn't|didn't|doesn't|don't|isn't|aren't|wasn't|won't)\W+(?:\w+\W+){0,2}$`)
 
-// saysChange reports whether text holds a word of change that no negation just before it takes back, "new" of
-// something had before, "now" other than of time.
+// saysChange reports whether text holds a word of change that no negation just before it takes back, outside a
+// name: "new" of something had before, "now" other than of time.
 func saysChange(text string) bool {
 	for _, m := range reChangeCue.FindAllStringIndex(text, -1) {
 		switch upTo := text[:m[1]]; {
-		case reNegatedCue.MatchString(text[:m[0]]):
+		case reNegatedCue.MatchString(text[:m[0]]), inName(text, m[0]):
 		case strings.EqualFold(text[m[0]:m[1]], "new") && !reNewOfSomething.MatchString(upTo):
 		case strings.EqualFold(text[m[0]:m[1]], "now") && reNowOfTime.MatchString(upTo):
 		default:
@@ -62,6 +64,19 @@ func saysChange(text string) bool {
 		}
 	}
 	return false
+}
+
+// inName reports whether the word at text[at:] is capitalized inside a sentence, so part of a name ("the AI Now
+// Institute", "the New York office", "the Left Bank"), not a word of change.
+func inName(text string, at int) bool {
+	r, _ := utf8.DecodeRuneInString(text[at:])
+	before := strings.TrimRight(text[:at], " \t")
+	if strings.HasPrefix(text[at:], "I ") {
+		// The pronoun is capitalized anywhere ("Sorry, I mean the 14th").
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(before)
+	return unicode.IsUpper(r) && before != "" && !strings.ContainsRune(".!?:;\"“(-—", last)
 }
 
 // changes reports whether later says that earlier's value changed: a later statement of the same subject (the

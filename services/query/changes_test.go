@@ -33,6 +33,9 @@ func TestSaysChange(t *testing.T) {
 		{"Gina has been dreaming of this for a while now.", false},
 		{"I'm busy right now.", false},
 		{"Now it's just black coffee for me.", true},
+		{"We enrolled the team in an online course by the AI Now Institute.", false},
+		{"She works at the New York office.", false},
+		{"Big news: Emma left Google.", true},
 	}
 	for _, tt := range tests {
 		if got := saysChange(tt.text); got != tt.want {
