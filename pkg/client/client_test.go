@@ -114,13 +114,16 @@ func TestConcurrentCallsReuseConnections(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	// Never more connections than requests in flight at once: a kept connection serves every later round. (A
+	// About as many connections as requests in flight at once: a kept connection serves every later round. (A
 	// round may need fewer than workers, when a request ends before another starts, so a later round may still
-	// dial the rest; with Go's default two idle connections per host, 320 requests dialled about 260.)
+	// dial the rest; and the transport puts a connection back in its idle pool only after handing the response
+	// over, so a round that starts at once may dial before the last round's connections are back — 17 for 16
+	// workers on a loaded machine. With Go's default two idle connections per host, 320 requests dialled about
+	// 260.)
 	for range rounds {
 		round()
 	}
-	if n := dialled.Load(); n > workers {
-		t.Errorf("%d rounds of %d concurrent requests dialled %d connections; want at most %d", rounds, workers, n, workers)
+	if n, most := dialled.Load(), int64(2*workers); n > most {
+		t.Errorf("%d rounds of %d concurrent requests dialled %d connections; want at most %d", rounds, workers, n, most)
 	}
 }
