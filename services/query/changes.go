@@ -16,15 +16,21 @@ import (
 // switched to swimming for now". The two land in different slots (another verb, another noun), so the
 // reconciler supersedes nothing and both are current; a context that shows the first beside or instead of the
 // second presents a stale value as current. Assembly therefore treats a current claim as changed when a later
-// claim of the same subject is about the same thing (the stored vectors at least updateSimilarity close, the
-// closeness the quantity updates use), says so in a word of change ("moved", "now", "instead", "new",
-// "switched", "rescheduled", "actually" — not negated: "hasn't changed" is no change) and brings a value the
-// earlier statement did not name (a restatement of the same value is no change: "the hotel is the same"). The
-// later statement takes the earlier one's place in the context; the earlier one is history, shown only when
+// claim of the same subject
+//   - is about the same thing: the stored vectors at least changeSimilarity close;
+//   - says so in a word of change ("moved", "now", "instead", "my new", "switched", "rescheduled", "actually"),
+//     not negated ("hasn't changed" is no change) and not part of a name ("the AI Now Institute");
+//   - brings a value the earlier statement did not name (a restatement is no change: "the hotel is the same");
+//   - is, of everything its subject said before it (superseded claims included), nearest to this claim: "Nadia
+//     is now flying out on June 15 instead" is about her flight, not the hotel booked for the trip, though the
+//     statement is close to both;
+//   - superseded nothing in its own slot: the reconciler connected its change already ("Camila is in Ñuñoa
+//     now" replaced where she lives, not whom she lives with, which the local embedder puts nearer).
+// The later statement takes the earlier one's place in the context; the earlier one is history, shown only when
 // history is asked for, as an ended value is (endings.go). Nothing is retired in the store: deciding is the
-// reconciler's, and a claim it did not connect stays as it was. (Assembly does this before the quantity
-// updates of updates.go: a number said again with a word of change takes the old number's place; without one it
-// follows it.)
+// reconciler's, and a claim it did not connect stays as it was. (Assembly does this before the quantity updates
+// of updates.go: a number said again with a word of change takes the old number's place; without one it follows
+// it.)
 
 // changeSimilarity is how close a later claim's vector must be to an earlier one's to be read as a change of it:
 // the closeness of two statements about one thing the quantity updates use. On the development conversations
@@ -127,10 +133,14 @@ func (s *Service) withChanges(ctx context.Context, v store.View, p searchParams,
 			sources = append(sources, it.claim)
 		}
 	}
-	// A statement says a change or not whoever it is compared with: read each once.
+	// Only a statement of a source's subject can change it; whether one says a change is read once.
+	subjects := map[string]bool{}
+	for _, src := range sources {
+		subjects[src.SubjectKey] = true
+	}
 	var saying []*store.Belief
 	for _, c := range candidates {
-		if c.Status == "active" && !c.Negated && saysChange(c.Text) {
+		if subjects[c.SubjectKey] && c.Status == "active" && !c.Negated && saysChange(c.Text) {
 			saying = append(saying, c)
 		}
 	}
