@@ -196,7 +196,7 @@ func askedInThePast(toks []qtok) bool {
 	perfect := false
 	for _, t := range toks {
 		switch {
-		case t.Lower == "did" || t.Lower == "was" || t.Lower == "were" || t.Lower == "had", t.Tag == "VBD":
+		case pastAuxiliary(t), t.Tag == "VBD":
 			return true
 		case t.Lower == "has" || t.Lower == "have" || t.Lower == "'ve":
 			perfect = true
@@ -260,23 +260,14 @@ func (s *Service) changedInOtherWords(ctx context.Context, v store.View, answer 
 	if err != nil || !changeable(item{claim: answer}) {
 		return nil, nil
 	}
-	restated, err := store.LaterRestatements(ctx, s.db, v, []string{answer.ID}, dim, updateCandidates, changeSimilarity)
-	if err != nil || len(restated) == 0 {
+	near, claims, err := s.laterRestatements(ctx, v, []string{answer.ID}, dim, changeSimilarity)
+	if err != nil || len(near) == 0 {
 		return nil, err
 	}
-	var ids []string
-	for _, r := range restated {
-		ids = append(ids, r.ID)
-	}
-	loaded, err := store.ClaimsByID(ctx, s.db, v, ids)
-	if err != nil {
-		return nil, err
-	}
-	claims := map[string]*store.Belief{answer.ID: answer}
+	claims[answer.ID] = answer
 	var earlier, later []string
-	for i := range loaded {
-		if c := &loaded[i]; changes(answer, c) {
-			claims[c.ID] = c
+	for _, id := range near[answer.ID] {
+		if c := claims[id]; c != nil && changes(answer, c) {
 			earlier, later = append(earlier, answer.ID), append(later, c.ID)
 		}
 	}

@@ -544,11 +544,14 @@ func (p *qparser) fromAfter(i int) bool {
 
 // pastTense reports a question asked in the past tense ("What was …", "Who did …").
 func (p *qparser) pastTense() bool {
-	for _, t := range p.t {
-		switch t.Lower {
-		case "was", "were", "did", "had":
-			return true
-		}
+	return slices.ContainsFunc(p.t, pastAuxiliary)
+}
+
+// pastAuxiliary reports an auxiliary of the past tense: "was", "were", "did", "had".
+func pastAuxiliary(t qtok) bool {
+	switch t.Lower {
+	case "was", "were", "did", "had":
+		return true
 	}
 	return false
 }

@@ -88,26 +88,9 @@ func (s *Service) withUpdates(ctx context.Context, v store.View, p searchParams,
 	if len(sources) == 0 {
 		return items, nil
 	}
-	restated, err := store.LaterRestatements(ctx, s.db, v, sources, p.dim, updateCandidates, updateSimilarity)
-	if err != nil {
-		return nil, err
-	}
-	near := map[string][]string{}
-	var want []string
-	for _, r := range restated {
-		near[r.Source] = append(near[r.Source], r.ID)
-		want = append(want, r.ID)
-	}
-	if len(want) == 0 {
-		return items, nil
-	}
-	loaded, err := store.ClaimsByID(ctx, s.db, v, want)
-	if err != nil {
-		return nil, err
-	}
-	byID := map[string]*store.Belief{}
-	for i := range loaded {
-		byID[loaded[i].ID] = &loaded[i]
+	near, byID, err := s.laterRestatements(ctx, v, sources, p.dim, updateSimilarity)
+	if err != nil || len(near) == 0 {
+		return items, err
 	}
 	// An update ranked further down is pulled forward to follow the value it updates; one ranked before it stays.
 	at := map[string]int{}
@@ -137,4 +120,29 @@ func (s *Service) withUpdates(ctx context.Context, v store.View, p searchParams,
 		}
 	}
 	return out, nil
+}
+
+// laterRestatements reads, for each source claim, its nearest later claims of the same subject at least
+// minSimilarity close (store.LaterRestatements): their ids by source, most similar first, and the claims by id.
+func (s *Service) laterRestatements(ctx context.Context, v store.View, sources []string, dim int,
+	minSimilarity float64) (map[string][]string, map[string]*store.Belief, error) {
+	restated, err := store.LaterRestatements(ctx, s.db, v, sources, dim, updateCandidates, minSimilarity)
+	if err != nil || len(restated) == 0 {
+		return nil, nil, err
+	}
+	near := map[string][]string{}
+	var want []string
+	for _, r := range restated {
+		near[r.Source] = append(near[r.Source], r.ID)
+		want = append(want, r.ID)
+	}
+	loaded, err := store.ClaimsByID(ctx, s.db, v, want)
+	if err != nil {
+		return nil, nil, err
+	}
+	byID := make(map[string]*store.Belief, len(loaded))
+	for i := range loaded {
+		byID[loaded[i].ID] = &loaded[i]
+	}
+	return near, byID, nil
 }
