@@ -56,7 +56,11 @@ type App struct {
 	services []service.Service
 	listener net.Listener
 	server   *http.Server
-	meter    *sdkmetric.MeterProvider
+	// profiles serves net/http/pprof on profileListener (MNEME_PPROF_ADDR) while Run runs; both are nil when
+	// that setting is empty.
+	profileListener net.Listener
+	profiles        *http.Server
+	meter           *sdkmetric.MeterProvider
 	// tracer is the OTLP-exporting provider this process owns (nil when tracing is off or the caller's).
 	tracer *sdktrace.TracerProvider
 }
@@ -185,6 +189,11 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_
 		}
 		a.services = append(a.services, svc)
 	}
+	if cfg.PprofAddr != "" {
+		if a.profileListener, err = net.Listen("tcp", cfg.PprofAddr); err != nil {
+			return nil, fmt.Errorf("MNEME_PPROF_ADDR=%s: %w", cfg.PprofAddr, err)
+		}
+	}
 	if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
 		return nil, fmt.Errorf("MNEME_HTTP_ADDR=%s: %w (is another Mneme running? `make down` stops the local one)", cfg.HTTPAddr, err)
 	}
@@ -266,6 +275,15 @@ func buildEmbedder(ctx context.Context, cfg Config) (embedding.Embedder, error) 
 
 // HTTPAddr is the address the HTTP server listens on (useful with port 0).
 func (a *App) HTTPAddr() string { return a.listener.Addr().String() }
+
+// ProfileAddr is the address Go's runtime profiles are served on (MNEME_PPROF_ADDR, resolved when its port is
+// 0), or "" when none are served.
+func (a *App) ProfileAddr() string {
+	if a.profileListener == nil {
+		return ""
+	}
+	return a.profileListener.Addr().String()
+}
 
 // NATSURL is the URL of the NATS server in use.
 func (a *App) NATSURL() string { return a.nc.ConnectedUrl() }
@@ -349,8 +367,21 @@ func (a *App) Run(ctx context.Context) error {
 		}
 		return nil
 	})
+	if a.profileListener != nil {
+		a.profiles = newProfileServer()
+		g.Go(func() error {
+			if err := a.profiles.Serve(a.profileListener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return fmt.Errorf("pprof: %w", err)
+			}
+			return nil
+		})
+	}
 	g.Go(func() error {
 		<-gctx.Done()
+		if a.profiles != nil {
+			// A profile being taken is cut off: it is a diagnostic, not a request anyone waits on.
+			_ = a.profiles.Close()
+		}
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownTimeout)
 		defer cancel()
 		return a.server.Shutdown(sctx)
@@ -388,5 +419,8 @@ func (a *App) close() {
 	}
 	if a.listener != nil && a.server == nil {
 		_ = a.listener.Close()
+	}
+	if a.profileListener != nil && a.profiles == nil {
+		_ = a.profileListener.Close()
 	}
 }

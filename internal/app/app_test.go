@@ -53,6 +53,7 @@ func TestBadConfigurationFailsFast(t *testing.T) {
 		{"negative key cache", map[string]string{"MNEME_AUTH_CACHE_TTL": "-1s"}, []string{"MNEME_AUTH_CACHE_TTL"}},
 		{"unknown log format", map[string]string{"MNEME_LOG_FORMAT": "xml"}, []string{"MNEME_LOG_FORMAT", "json"}},
 		{"tracing switch not a boolean", map[string]string{"MNEME_TRACING": "maybe"}, []string{"MNEME_TRACING"}},
+		{"profiles on every interface", map[string]string{"MNEME_PPROF_ADDR": "0.0.0.0:6060"}, []string{"MNEME_PPROF_ADDR=0.0.0.0:6060", "loopback"}},
 		{"negative sync interval", map[string]string{"MNEME_NATS_SYNC_INTERVAL": "-1s"}, []string{"MNEME_NATS_SYNC_INTERVAL"}},
 	}
 	for _, tc := range cases {

@@ -64,6 +64,11 @@ type Config struct {
 	// loopback. Development mode checks no credential: anyone who reaches it can act as any agent and erase
 	// workspaces, so it refuses to start on 0.0.0.0 or a LAN address unless this is true.
 	DevModeAllowNonLoopback bool `env:"MNEME_DEV_MODE_ALLOW_NON_LOOPBACK" envDefault:"false"`
+	// PprofAddr, when set, serves Go's runtime profiles (net/http/pprof: CPU, heap, goroutines, mutexes) on
+	// this address, apart from the API, to see where a running process spends its time. Loopback only, since
+	// a heap profile shows what the process holds and no credential guards it (in Kubernetes, reach it with
+	// kubectl port-forward). Empty, the default, serves none.
+	PprofAddr string `env:"MNEME_PPROF_ADDR"`
 	TelemetryConfig
 	PriorityConfig
 }
@@ -136,6 +141,9 @@ func (c Config) Validate() error {
 					"(keys and NATS credentials), or set MNEME_DEV_MODE_ALLOW_NON_LOOPBACK=true if the network is yours alone", name, addr))
 			}
 		}
+	}
+	if c.PprofAddr != "" && !loopback(c.PprofAddr) {
+		errs = append(errs, fmt.Errorf("MNEME_PPROF_ADDR=%s is not a loopback address: profiles show what the process holds and no credential guards them; listen on 127.0.0.1:PORT (or leave it empty for none)", c.PprofAddr))
 	}
 	if c.NATSSyncInterval < 0 {
 		errs = append(errs, fmt.Errorf("MNEME_NATS_SYNC_INTERVAL=%s must not be negative: 0 syncs every write (the default), a positive interval syncs that often", c.NATSSyncInterval))

@@ -338,3 +338,34 @@ func TestTracesExportedOverOTLPAndFlushedAtShutdown(t *testing.T) {
 		t.Fatalf("the collector did not receive %+v by the end of shutdown; it received %d spans: %+v", want, len(spans), spans)
 	}
 }
+
+// TestRuntimeProfilesOnTheirOwnLoopbackListener: with MNEME_PPROF_ADDR set, a CPU profile of the running
+// process is served there (a gzipped protobuf, as `go tool pprof` reads), and the API's listener serves no
+// profile at all.
+func TestRuntimeProfilesOnTheirOwnLoopbackListener(t *testing.T) {
+	sys := apptest.Start(t, map[string]string{"MNEME_PPROF_ADDR": "127.0.0.1:0"})
+	addr := sys.App.ProfileAddr()
+	if addr == "" || addr == sys.App.HTTPAddr() {
+		t.Fatalf("profile address %q (API on %s)", addr, sys.App.HTTPAddr())
+	}
+	resp, err := http.Get("http://" + addr + "/debug/pprof/profile?seconds=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
+		t.Fatalf("CPU profile: status %d, %d bytes starting %q", resp.StatusCode, len(body), body[:min(len(body), 16)])
+	}
+	resp, err = http.Get(sys.BaseURL + "/debug/pprof/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the API's listener answered /debug/pprof/ with %d, want 404", resp.StatusCode)
+	}
+}
