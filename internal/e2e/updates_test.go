@@ -58,6 +58,11 @@ func TestConversationalUpdates(t *testing.T) {
 			Content: "My laptop is a Dell XPS."},
 		{TurnID: "b6", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
 			Content: "I replaced my laptop with a MacBook Air."},
+		// A thing lost to a theft: it is no longer what Kim rides, and what she bought instead is.
+		{TurnID: "a8", SessionID: "jan", Role: "user", Speaker: "Kim", OccurredAt: at("2024-01-10"),
+			Content: "I ride a Specialized road bike to work."},
+		{TurnID: "b7", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
+			Content: "Someone stole my Specialized, so I bought a Trek hybrid bike."},
 	}
 	if _, err := c.Turns(ctx, "family", api.TurnsRequest{Turns: turns}); err != nil {
 		t.Fatal(err)
@@ -150,15 +155,15 @@ func TestConversationalUpdates(t *testing.T) {
 	}
 	// The June turns may reach the projection after the checks above: wait until both are answered as June
 	// says ("Dr. Huang" alone, not beside Dr. Patel; the MacBook, not the Dell).
-	var dentist, laptop string
+	var dentist, laptop, bike string
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("last answers: dentist %q, laptop %q", dentist, laptop)
+			t.Logf("last answers: dentist %q, laptop %q, bike %q", dentist, laptop, bike)
 		}
 	})
-	eventually(t, 2*time.Minute, "Kim's new dentist is Dr. Huang and her laptop a MacBook Air", func() bool {
-		dentist, laptop = answer("Who is Kim's dentist?"), answer("What is Kim's laptop?")
-		return dentist == "Dr. Huang" && laptop == "a MacBook Air"
+	eventually(t, 2*time.Minute, "Kim's new dentist is Dr. Huang, her laptop a MacBook Air and her bike the Trek", func() bool {
+		dentist, laptop, bike = answer("Who is Kim's dentist?"), answer("What is Kim's laptop?"), answer("What bike does Kim ride?")
+		return dentist == "Dr. Huang" && laptop == "a MacBook Air" && bike == "a Trek hybrid bike"
 	})
 	home, err := c.Search(ctx, "family", api.SearchRequest{Query: "Where does Kim live?"})
 	if err != nil {

@@ -231,8 +231,13 @@ func endValues(slots []*store.Slot, endings []*store.Belief) map[string]*store.B
 const minReplacementSimilarity = 0.45
 
 // sameStatement reports whether two claims come from one statement: the same turn's sequence, and valid times
-// that a turn's own dates (said of one event) keep within a month of each other.
+// that a turn's own dates (said of one event) keep within a month of each other. A source that numbers no turns
+// (the sequence is optional: a person's client over HTTP rarely sends one) leaves the valid time: claims valid
+// from the same instant were said together, or on the same day by a client that dates turns by the day.
 func sameStatement(a, b *store.Belief) bool {
+	if a.Sequence == nil && b.Sequence == nil {
+		return a.ValidFrom.Equal(b.ValidFrom)
+	}
 	if a.Sequence == nil || b.Sequence == nil || *a.Sequence != *b.Sequence {
 		return false
 	}

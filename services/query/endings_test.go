@@ -177,6 +177,10 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 			PredicateKey: canon.PredicateKey(pred), SlotKey: canon.PredicateKey(pred), Object: object,
 			ObjectKey: canon.ObjectKey(object), Sequence: &seq, ValidFrom: at(day), Status: "active"}
 	}
+	unnumbered := func(b *store.Belief) *store.Belief {
+		b.Sequence = nil
+		return b
+	}
 	// The local model's similarities, stood in for by the pairs a person calls things of one kind.
 	kinds := map[[2]string]bool{{"a used Toyota RAV4 hybrid", "a 2012 Honda Civic"}: true, {"the drums", "the violin"}: true,
 		{"cello", "the violin"}: true, {"Tele2", "Telia"}: true}
@@ -204,6 +208,13 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 			""},
 		{"a thing of another kind", claim("c1", "Lena", "rides", "an old Trek bike", 1, 1),
 			[]*store.Belief{claim("c2", "Lena", "sold", "the Trek", 5, 20), claim("c3", "Lena", "bought", "a new laptop", 5, 20)},
+			""},
+		// A client that numbers no turns: the statement is the instant the two claims are valid from.
+		{"no turn numbers, said at one time", unnumbered(claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1)),
+			[]*store.Belief{unnumbered(claim("c2", "Raj", "traded in", "the Civic", 5, 20)), unnumbered(claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 5, 20))},
+			"a used Toyota RAV4 hybrid"},
+		{"no turn numbers, bought another day", unnumbered(claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1)),
+			[]*store.Belief{unnumbered(claim("c2", "Raj", "traded in", "the Civic", 5, 20)), unnumbered(claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 5, 21))},
 			""},
 		{"someone else's purchase", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
 			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Mina", "bought", "a used Toyota RAV4 hybrid", 5, 20)},

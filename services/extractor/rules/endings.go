@@ -23,6 +23,56 @@ var (
 // come is an engagement, and its date, when the clause says one, is the wedding's.
 var reMutualUnion = regexp.MustCompile(`^(?:(?i:my|our)\s+[\p{L}-]+\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?)\s+and\s+I\s+(?:(?i:have|had|just|finally|officially|recently)\s+)*(?i:(got\s+married|married|got\s+hitched|got\s+engaged|are\s+engaged|are\s+married|are\s+getting\s+married|are\s+going\s+to\s+get\s+married|will\s+get\s+married|are\s+tying\s+the\s+knot))\b`)
 
+// Possessions lost to an event. English often says that a thing stopped being someone's by what happened to
+// it — it was stolen, it died, it broke down, it was written off — with the thing as the subject, or, for a
+// theft, as the object of someone else's verb: "Someone stole my Specialized", "The Fiesta finally died", "My
+// car was totaled". Each becomes the speaker's claim that they lost the thing, so the reader retires the value
+// it names (services/query/endings.go), as it does for "we lost Biscuit". The verbs are everyday English of
+// theft and breakdown, not any dataset's wording. A thing said with "the" must be a name ("The Fiesta"): "the
+// printer died" may be anyone's. People and pets are no possessions here (kinship nouns: "my grandmother
+// died" keeps its own claim).
+var (
+	reTheft     = regexp.MustCompile(`^(?i:someone|somebody|a\s+thief|thieves|they)\s+(?:(?i:just|finally|actually)\s+)?(?i:stole|nicked|pinched|swiped)\s+(?i:my|our)\s+(.+)$`)
+	reThingGone = regexp.MustCompile(`^(?:(?i:my|our)\s+(.+?)|(?i:the)\s+(\p{Lu}.*?))\s+(?:(?i:finally|just|completely|totally|suddenly|recently|officially)\s+)?(?i:died|broke\s+down|gave\s+out|gave\s+up\s+the\s+ghost|conked\s+out|(?:was|got)\s+(?:stolen|totall?ed|written\s+off|wrecked|nicked))\b`)
+)
+
+// thingWords ends a thing's phrase: a preposition, a time word or a conjunction starts what follows it ("my
+// Specialized last week", "my car outside the gym").
+var thingWords = map[string]bool{"last": true, "yesterday": true, "today": true, "this": true, "on": true, "in": true,
+	"at": true, "from": true, "outside": true, "while": true, "during": true, "and": true, "so": true, "but": true,
+	"when": true, "after": true, "before": true, "again": true}
+
+// lostThing returns the thing a clause says its speaker lost to theft or breakdown, or "".
+func lostThing(clause string) string {
+	var phrase string
+	if m := reTheft.FindStringSubmatch(clause); m != nil {
+		phrase = m[1]
+	} else if m := reThingGone.FindStringSubmatch(clause); m != nil {
+		phrase = m[1] + m[2]
+	} else {
+		return ""
+	}
+	var ws []string
+	for _, w := range strings.Fields(phrase) {
+		bare := strings.TrimRight(w, ".,;:!?")
+		if thingWords[strings.ToLower(bare)] || len(ws) == 4 {
+			break
+		}
+		ws = append(ws, bare)
+		if bare != w {
+			break
+		}
+	}
+	if len(ws) == 0 || strings.ContainsAny(strings.Join(ws[:len(ws)-1], " "), "'’") {
+		// "My brother's car got stolen": the thing is the brother's.
+		return ""
+	}
+	if _, person := kinship[strings.ToLower(ws[len(ws)-1])]; person {
+		return ""
+	}
+	return strings.Join(ws, " ")
+}
+
 // matchEnds returns the speaker's ending claims of a clause, and the start of a union said the same way.
 func matchEnds(clause string, dates []when) []spec {
 	if m := reMutualUnion.FindStringSubmatchIndex(clause); m != nil && !notNames[strings.ToLower(strings.Fields(clause[m[2]:m[3]])[0])] {
@@ -49,6 +99,14 @@ func matchEnds(clause string, dates []when) []spec {
 	}
 	if m := reReplacedAs.FindStringSubmatch(clause); m != nil {
 		return []spec{{predicate: "replaced as " + strings.ToLower(m[2]), object: m[1], confidence: confFirst}}
+	}
+	return nil
+}
+
+// lostSpecs returns the speaker's claim that they lost the thing a clause says was stolen or broke down.
+func lostSpecs(clause string) []spec {
+	if thing := lostThing(clause); thing != "" {
+		return []spec{{predicate: "lost", object: thing, confidence: confFirst}}
 	}
 	return nil
 }

@@ -1269,6 +1269,10 @@ func evaluation(object string) bool {
 // clauseSpecs runs the patterns over one assertive clause.
 func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
 	var out []spec
+	if !numbered {
+		// Before the title test: "My Pixel finally died" names a possession, not a work.
+		out = append(out, lostSpecs(clause)...)
+	}
 	if possessiveTitle(clause) {
 		// A title ("Our Mutual Friend was written by …") is no statement of the speaker's.
 		if ts := openIE(clause, dates, numbered, false); len(ts) > 0 {
