@@ -35,7 +35,7 @@ var ConvKinds = []string{KindCurrent, KindPast, KindUnchanged}
 
 // ConvAttributes are the attribute kinds a conversation-updates question may be tagged with.
 var ConvAttributes = []string{"employer", "job_title", "manager", "city", "partner", "person", "pet", "budget",
-	"price", "salary", "diet", "favourite", "plan", "date", "school", "car", "contact", "hobby"}
+	"price", "salary", "diet", "favourite", "plan", "date", "school", "car", "contact", "hobby", "possession"}
 
 //go:embed convupdates/*.json
 var convUpdatesData embed.FS
