@@ -59,18 +59,37 @@ type Restatement struct {
 	Similarity float64
 }
 
-// LaterRestatements returns, for each of the source claims, at most n claims the view selects of the same
-// subject, valid from after the source's latest version, nearest to it by the dense vectors of dimension dim
-// and at least minSimilarity close; ordered by source, then most similar first.
-func LaterRestatements(ctx context.Context, q Querier, v View, sources []string, dim, n int, minSimilarity float64) ([]Restatement, error) {
+// RestatementSource is a claim whose later restatements LaterRestatements looks for, and what a restatement's
+// text must match: TextPattern, a Postgres regular expression matched without regard to case ("" matches any).
+type RestatementSource struct {
+	ID, TextPattern string
+}
+
+// LaterRestatements returns, for each of the sources, at most n claims the view selects of the same subject,
+// valid from after the source, whose text matches the source's pattern, nearest to it by the dense vectors of
+// dimension dim and at least minSimilarity close; ordered by source, then most similar first.
+//
+// The pattern is checked before any vector is read: in a conversation where one speaker said 3,600 things, the
+// nearest of every later claim of the speaker took 31 ms a source (most of it reading the vectors, each stored
+// apart from its row), against 1.5 ms for the few whose text can be a restatement (EXPLAIN ANALYZE, twelve
+// sources). The vectors are compared at full precision: the index's half-precision cast would run on each one.
+func LaterRestatements(ctx context.Context, q Querier, v View, sources []RestatementSource, dim, n int, minSimilarity float64) ([]Restatement, error) {
 	a := v.Args()
-	a["ids"] = sources
+	ids := make([]string, len(sources))
+	patterns := make([]string, len(sources))
+	for i, s := range sources {
+		ids[i], patterns[i] = s.ID, s.TextPattern
+	}
+	a["ids"] = ids
+	a["patterns"] = patterns
 	a["dim"] = dim
 	a["n"] = n
 	a["sim"] = minSimilarity
-	expr := DenseIndexExpr("cv", dim)
-	srcExpr := DenseIndexExpr("sv", dim)
-	rows, err := q.Query(ctx, `SELECT sc.id::text, n.id::text, n.sim FROM claims sc
+	expr, srcExpr := ExactDenseExpr("cv"), ExactDenseExpr("sv")
+	// A claim's valid_from is its belief versions' (the reconciler never changes it), so the bound is the claim's.
+	rows, err := q.Query(ctx, `SELECT sc.id::text, n.id::text, n.sim
+		FROM unnest(@ids::uuid[], @patterns::text[]) AS s(id, pattern)
+		JOIN claims sc ON sc.id = s.id
 		JOIN claim_vectors sv ON sv.claim_id = sc.id AND sv.dim = @dim
 		CROSS JOIN LATERAL (
 			SELECT c.id, 1 - (`+expr+` <=> `+srcExpr+`) AS sim
@@ -78,10 +97,10 @@ func LaterRestatements(ctx context.Context, q Querier, v View, sources []string,
 			JOIN claim_versions v ON v.claim_id = c.id AND `+v.Belief()+`
 			JOIN claim_vectors cv ON cv.claim_id = c.id AND cv.dim = @dim
 			WHERE `+v.Where()+` AND c.subject_key = sc.subject_key AND c.id <> sc.id
-				AND v.valid_from > (SELECT sv2.valid_from FROM claim_versions sv2 WHERE sv2.claim_id = sc.id ORDER BY sv2.version DESC LIMIT 1)
+				AND c.valid_from > sc.valid_from AND (s.pattern = '' OR c.text ~* s.pattern)
 			ORDER BY `+expr+` <=> `+srcExpr+`
 			LIMIT @n) n
-		WHERE sc.workspace_id = @ws AND sc.id = ANY(@ids::uuid[]) AND n.sim >= @sim
+		WHERE sc.workspace_id = @ws AND n.sim >= @sim
 		ORDER BY sc.id, n.sim DESC`, a)
 	if err != nil {
 		return nil, fmt.Errorf("store: later restatements: %w", err)

@@ -359,8 +359,10 @@ func ClaimAsBelieved(ctx context.Context, q Querier, v View, id string) (*Belief
 // slotClaimsLimit bounds the beliefs SlotClaimsOf returns.
 const slotClaimsLimit = 2000
 
-// SlotClaimsOf returns every belief the view selects of the slots of the given claims (the claims themselves
-// included when the view selects them), oldest first, bounded.
+// SlotClaimsOf returns the beliefs the view selects of the slots of the given claims (the claims themselves
+// included when the view selects them), oldest first, bounded: every belief of a slot that holds a single-valued
+// claim, whose current value only the whole slot resolves; of an accumulating slot, whose current values are all
+// of its values, the beliefs of the values the given claims name (a claim and its restatements).
 func SlotClaimsOf(ctx context.Context, q Querier, v View, ids []string) ([]Belief, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -369,11 +371,17 @@ func SlotClaimsOf(ctx context.Context, q Querier, v View, ids []string) ([]Belie
 	return queryBeliefs(ctx, q, sql, a)
 }
 
-// SlotClaimsSQL is SlotClaimsOf's statement.
+// SlotClaimsSQL is SlotClaimsOf's statement. A slot counts as single-valued when it holds a single-valued claim
+// anyone wrote (claims_functional_slot_idx): the reader resolves a slot as single-valued when one of the claims
+// it may see is, so a slot read whole for a claim it may not see is read as before, only at more cost.
 func SlotClaimsSQL(v View, ids []string) (string, pgx.NamedArgs) {
 	a := v.Args()
 	a["ids"] = ids
-	keys := `(SELECT DISTINCT x.subject_key, x.slot_key FROM claims x WHERE x.id = ANY(@ids::uuid[]) AND x.workspace_id = @ws) k`
+	given := `WITH given AS MATERIALIZED (
+			SELECT DISTINCT x.subject_key, x.slot_key, x.object_key, EXISTS (SELECT 1 FROM claims f
+				WHERE f.workspace_id = @ws AND f.subject_key = x.subject_key AND f.slot_key = x.slot_key AND f.functional) AS whole
+			FROM claims x WHERE x.id = ANY(@ids::uuid[]) AND x.workspace_id = @ws)`
+	keys := `(SELECT DISTINCT g.subject_key, g.slot_key FROM given g WHERE g.whole) k`
 	from := keys + `
 		JOIN claims c ON c.workspace_id = @ws AND c.subject_key = k.subject_key AND c.slot_key = k.slot_key
 		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief()
@@ -381,10 +389,20 @@ func SlotClaimsSQL(v View, ids []string) (string, pgx.NamedArgs) {
 	if v.Present() {
 		from, where = v.presentVersions(keys, true), v.Visible()
 	}
-	return `SELECT ` + BeliefColumns + `
-		FROM ` + from + `
-		WHERE ` + where + `
-		ORDER BY v.valid_from, c.sequence NULLS FIRST, c.id
+	// An accumulating slot's values are found by their object key (claims_object_idx; a sentence claim's is its
+	// sentence), then kept to their slot. OFFSET 0 keeps the planner from looking them up by slot instead: it
+	// takes a slot for a handful of claims, and a speaker's sentences are thousands (0.8 ms a value).
+	values := `(SELECT DISTINCT g.subject_key, g.slot_key, g.object_key FROM given g WHERE NOT g.whole) o
+		CROSS JOIN LATERAL (SELECT * FROM claims x WHERE x.workspace_id = @ws AND x.object_key = o.object_key OFFSET 0) c
+		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief()
+	return given + `
+		SELECT r.* FROM (
+			SELECT ` + BeliefColumns + ` FROM ` + from + ` WHERE ` + where + `
+			UNION ALL
+			SELECT ` + BeliefColumns + ` FROM ` + values + `
+			WHERE c.subject_key = o.subject_key AND c.slot_key = o.slot_key AND ` + v.Where() + `
+		) r
+		ORDER BY r.valid_from, r.sequence NULLS FIRST, r.id::uuid
 		LIMIT ` + fmt.Sprint(slotClaimsLimit), a
 }
 

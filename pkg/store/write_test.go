@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -290,6 +291,73 @@ func TestPresentReadsGoFromASlotToItsCurrentVersions(t *testing.T) {
 		}
 		if !byKey {
 			t.Errorf("the %s read of the present does not look its subject up in the index of current versions:\n%s", name, strings.Join(plan, "\n"))
+		}
+	}
+}
+
+// A search reads a single-valued slot whole, to resolve its current value, but of an accumulating slot only the
+// values of the claims it was given: a speaker who said more than the read's bound of things is read for the
+// sentence asked about, the newest included, and its restatement with it — not for everything else they said.
+// A slot that holds one single-valued claim among accumulating ones is read whole, as the reader resolves it.
+func TestSlotReadOfAnAccumulatingSlotKeepsToTheGivenValues(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	const ws = "wsa"
+	t0 := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	id := func(n int) string { return fmt.Sprintf("00000000-0000-5000-8000-%012d", n) }
+	dec := id(999999)
+	ch := &store.Changes{}
+	add := func(n int, subject, slot, object string, functional bool, status string) {
+		from := t0.Add(time.Duration(n) * time.Minute)
+		ch.Claims = append(ch.Claims, store.ClaimRow{ID: id(n), Workspace: ws, SubjectKey: subject, Subject: subject,
+			PredicateKey: slot, Predicate: slot, SlotKey: slot, Object: object, ObjectKey: object,
+			Text: subject + " " + slot + " " + object, Functional: functional, Scope: "shared", OwnerAgent: "a",
+			Confidence: 1, ValidFrom: from, Provenance: `{"agent_id":"a"}`, StreamSeq: int64(n), RecordedAt: t0,
+			SourceKey: "agent:a", Extractor: "structured", Trust: 1})
+		ch.Versions = append(ch.Versions, store.VersionRow{ClaimID: id(n), Version: 1, Workspace: ws, Status: status,
+			ValidFrom: from, RecordedAt: t0, DecisionID: dec})
+	}
+	// More sentences than the read returns at most (2,000), each said once; the last one said twice, the first
+	// time superseded by the restatement.
+	const said = 2100
+	for n := 1; n <= said; n++ {
+		add(n, "ann", "said", fmt.Sprintf("sentence %d", n), false, "active")
+	}
+	add(said+1, "ann", "said", "sentence 7", false, "active")
+	ch.Versions[6].Status = "superseded"
+	// Hobbies accumulate, but one claim of the slot was written single-valued.
+	add(said+2, "ann", "hobby", "chess", false, "active")
+	add(said+3, "ann", "hobby", "golf", true, "active")
+	add(said+4, "ann", "hobby", "rowing", false, "active")
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return store.Write(ctx, tx, ch) }); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(bs []store.Belief) []string {
+		var out []string
+		for _, b := range bs {
+			out = append(out, b.ID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		view  store.View
+		given []string
+		want  []string
+	}{
+		{"the newest sentence", store.View{Workspace: ws, Agent: "b"}, []string{id(said)}, []string{id(said)}},
+		{"a restated sentence, now", store.View{Workspace: ws, Agent: "b"}, []string{id(7)}, []string{id(said + 1)}},
+		{"a restated sentence, with history", store.View{Workspace: ws, Agent: "b", History: true}, []string{id(7)}, []string{id(7), id(said + 1)}},
+		{"two sentences", store.View{Workspace: ws, Agent: "b"}, []string{id(1), id(2000)}, []string{id(1), id(2000)}},
+		{"a slot with a single-valued claim", store.View{Workspace: ws, Agent: "b"}, []string{id(said + 2)}, []string{id(said + 2), id(said + 3), id(said + 4)}},
+	} {
+		got, err := store.SlotClaimsOf(ctx, pool, c.view, c.given)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ids(got), c.want) {
+			t.Errorf("%s: read %v; want %v", c.name, ids(got), c.want)
 		}
 	}
 }

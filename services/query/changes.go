@@ -112,7 +112,7 @@ func changes(earlier, later *store.Belief) bool {
 }
 
 // withChanges puts in the place of each of the first updateSources current items the newest later claim among
-// the search's own claims (pool: the claims of its candidates' slots; and the items) that says the item's value
+// the search's own claims (pool: the claims read for its candidates' slots, store.SlotClaimsOf; and the items) that says the item's value
 // changed (see above). The later statement is looked for among what the search found for the question, not
 // among everything the subject said: comparing each item with every later claim of its subject read a dozen
 // subjects' worth of vectors a search (0.3–0.5 s for a speaker with 700 claims). Without dense vectors, when
@@ -260,7 +260,7 @@ func (s *Service) changedInOtherWords(ctx context.Context, v store.View, answer 
 	if err != nil || !changeable(item{claim: answer}) {
 		return nil, nil
 	}
-	near, claims, err := s.laterRestatements(ctx, v, []string{answer.ID}, dim, changeSimilarity)
+	near, claims, err := s.laterRestatements(ctx, v, []store.RestatementSource{{ID: answer.ID}}, dim, changeSimilarity)
 	if err != nil || len(near) == 0 {
 		return nil, err
 	}

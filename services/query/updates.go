@@ -2,7 +2,9 @@ package query
 
 import (
 	"context"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/store"
@@ -49,6 +51,21 @@ func quantitiesOf(text string) map[string]map[string]bool {
 	return out
 }
 
+// quantityPattern returns a Postgres regular expression (matched without regard to case) that every text
+// stating a quantity of something text counts matches — a digit, then space, then what is counted
+// (quantitiesOf's units, whose plural "s" the match leaves open) — or "" when text states none. It matches more
+// than restatesWithNewValue accepts: the store reads only the claims it matches, and the check is made on those.
+func quantityPattern(text string) string {
+	units := slices.Sorted(maps.Keys(quantitiesOf(text)))
+	if len(units) == 0 {
+		return ""
+	}
+	for i, u := range units {
+		units[i] = regexp.QuoteMeta(u)
+	}
+	return `[0-9][[:space:]]*(?:` + strings.Join(units, "|") + `)`
+}
+
 // restatesWithNewValue reports whether newer states a quantity of something older also counts, with a number
 // older does not give it ("3 interviews" then "5 interviews", "20 April" then "25 April"): the same thing with
 // another value — not the same value again, and not a number of something else.
@@ -75,15 +92,17 @@ func (s *Service) withUpdates(ctx context.Context, v store.View, p searchParams,
 		// History and as_of views show every value already; without vectors there is no similarity.
 		return items, nil
 	}
-	var sources []string
+	var sources []store.RestatementSource
 	for _, it := range items {
 		if len(sources) == updateSources {
 			break
 		}
-		if it.former || it.linked || it.claim.Status != "active" || len(quantitiesOf(it.claim.Text)) == 0 {
+		if it.former || it.linked || it.claim.Status != "active" {
 			continue
 		}
-		sources = append(sources, it.claim.ID)
+		if pattern := quantityPattern(it.claim.Text); pattern != "" {
+			sources = append(sources, store.RestatementSource{ID: it.claim.ID, TextPattern: pattern})
+		}
 	}
 	if len(sources) == 0 {
 		return items, nil
@@ -124,7 +143,7 @@ func (s *Service) withUpdates(ctx context.Context, v store.View, p searchParams,
 
 // laterRestatements reads, for each source claim, its nearest later claims of the same subject at least
 // minSimilarity close (store.LaterRestatements): their ids by source, most similar first, and the claims by id.
-func (s *Service) laterRestatements(ctx context.Context, v store.View, sources []string, dim int,
+func (s *Service) laterRestatements(ctx context.Context, v store.View, sources []store.RestatementSource, dim int,
 	minSimilarity float64) (map[string][]string, map[string]*store.Belief, error) {
 	restated, err := store.LaterRestatements(ctx, s.db, v, sources, dim, updateCandidates, minSimilarity)
 	if err != nil || len(restated) == 0 {

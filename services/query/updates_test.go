@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -30,6 +31,47 @@ func TestRestatesWithNewValue(t *testing.T) {
 	for _, tt := range tests {
 		if got := restatesWithNewValue(tt.older, tt.newer); got != tt.want {
 			t.Errorf("restatesWithNewValue(%q, %q) = %v, want %v", tt.older, tt.newer, got, tt.want)
+		}
+		// The store reads only the later claims the older one's pattern matches: every restatement among them.
+		// (The pattern is Postgres' syntax; these classes and groups read the same in Go's, case aside.)
+		if p := quantityPattern(tt.older); tt.want && (p == "" || !regexp.MustCompile("(?i)"+p).MatchString(tt.newer)) {
+			t.Errorf("quantityPattern(%q) = %q does not match its restatement %q", tt.older, p, tt.newer)
+		}
+	}
+}
+
+// The pattern a later claim must match to restate a quantity: a number of what the claim counts, in any case and
+// number; none for a claim that states no quantity.
+func TestQuantityPattern(t *testing.T) {
+	tests := []struct {
+		text    string
+		matches []string
+		misses  []string
+	}{
+		{"User has written 4,500 words and 3 chapters.", []string{"now 4700 Words", "12 chapter", "5  words"}, []string{"three words", "4 pages", "words: 12"}},
+		{"Accuracy is 87% on the quiz.", []string{"reached 91 %"}, []string{"91 percent"}},
+		{"User likes the essay.", nil, nil},
+		{"User was born in 1990.", nil, nil}, // a number of nothing counted
+	}
+	for _, tt := range tests {
+		p := quantityPattern(tt.text)
+		if (p == "") != (tt.matches == nil) {
+			t.Errorf("quantityPattern(%q) = %q", tt.text, p)
+			continue
+		}
+		if p == "" {
+			continue
+		}
+		re := regexp.MustCompile("(?i)" + p)
+		for _, m := range tt.matches {
+			if !re.MatchString(m) {
+				t.Errorf("quantityPattern(%q) = %q does not match %q", tt.text, p, m)
+			}
+		}
+		for _, m := range tt.misses {
+			if re.MatchString(m) {
+				t.Errorf("quantityPattern(%q) = %q matches %q", tt.text, p, m)
+			}
 		}
 	}
 }
