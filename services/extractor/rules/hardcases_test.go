@@ -1205,6 +1205,18 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kim", "lost", "", false}}},
 		{name: "advice taken is no theft", content: "They took my advice and sold the house.",
 			absent: []claim{{"kim", "lost", "", false}}},
+		// An acronym is a name, and a comment adverb opening the clause is no part of it.
+		{name: "an acronym's contraction, after an adverb", content: "Brightline was bought by DHL, so technically DHL's my employer now.",
+			want: []claim{{"kim", "works_at", "DHL", false}}, functional: []string{"DHL"}},
+		// An appointment said with "make" is a promotion; what else one is made is not an occupation.
+		{name: "appointed with make", content: "Good news, my firm's made me an associate director.",
+			want: []claim{{"kim", "occupation", "associate director", false}}, functional: []string{"associate director"}},
+		{name: "an offer made is no occupation", content: "The company made me an offer.",
+			absent: []claim{{"kim", "occupation", "", false}}},
+		{name: "a cake made is no occupation", content: "My mum made me a cake.",
+			absent: []claim{{"kim", "occupation", "", false}}},
+		{name: "an appointment not made", content: "They haven't made me a director yet.",
+			absent: []claim{{"kim", "occupation", "director", false}}},
 	}
 	e := New()
 	for _, c := range cases {

@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.13.0"
+	Version = "2.14.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -364,7 +364,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			// Before the readers reorder it: "It's my new favourite show" names the thing said last.
 			clause = resolveThing(clause, tc.things)
 		}
-		clause = possessiveFirst(assertedPart(uncleft(clause)))
+		clause = e.appointment(possessiveFirst(assertedPart(uncleft(clause))))
 		if clause == "" {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/nlp"
+	"github.com/mneme-ai/mneme/pkg/wordnet"
 )
 
 // typographic maps curly quotes and similar to ASCII so patterns need one spelling.
@@ -21,12 +22,13 @@ var contractions = []struct {
 }{
 	{regexp.MustCompile(`(?i)\b(?:I\s+)?can(?:no|')?t\s+wait\s+(?:for|to)\b`), "I look forward to", "wait"},
 	{regexp.MustCompile(`(?i)\b(I)'m\b`), "$1 am", "'"},
-	{regexp.MustCompile(`\b([A-Z][a-z]+)'s\s+(my|our)\s`), "$1 is $2 ", "'"},
+	// A name is capitalized or an acronym ("DHL's my employer now").
+	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+))'s\s+(my|our)\s`), "$1 is $2 ", "'"},
 	// "Anna's a doctor", "my physio's called Anders", "Tom's been promoted": after a name or a possessive noun
 	// phrase, "'s" before a word that cannot follow a possessive (an article, a preposition, an adverb, a
 	// participle) is "is", or "has" before "been", "got" and "gone".
-	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
-	{regexp.MustCompile(`\b(\p{Lu}\p{Ll}+|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|where)\s`), "$1 is $2 ", "'"},
+	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+)|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
+	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+)|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|where)\s`), "$1 is $2 ", "'"},
 	// "my salary's 44,500 pounds", "it's £1,175 now": before an amount or a number, "is".
 	{regexp.MustCompile(`\b((?i:it|that))'s\s+((?:about|around|only|just|over|under|almost|nearly|now)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?)`), "$1 is $2$3", "'"},
 	// (Not after a name: "Kelly's 7 PM meeting" is hers.)
@@ -171,7 +173,9 @@ func expand(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-var discourse = regexp.MustCompile(`(?i)^(?:(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:-]*|[\s,!.:-]+))+`)
+// discourse holds the interjections, discourse markers and comment adverbs ("technically", "luckily") of
+// everyday English that open a sentence without being part of what it states.
+var discourse = regexp.MustCompile(`(?i)^(?:(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+|technically|officially|basically|apparently|obviously|clearly|luckily|fortunately|unfortunately|sadly|hopefully|frankly)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:-]*|[\s,!.:-]+))+`)
 
 // stripDiscourse drops leading interjections and discourse markers ("Yeah, ", "By the way, ", "Wow, Mel! ") and
 // the adverbials of "until now" ("So far I've …", which the perfect already says; "so" alone is a marker). A
@@ -531,10 +535,11 @@ func whereCleft(clause string) string {
 
 var (
 	// reNameIsMy is "Luca is my husband", "Dr. Alvarez is my therapist", "Sally Rooney has become my
-	// favourite author": a name (after an honorific of English address) equated with a possessive noun
+	// favourite author", "DHL is my employer": a name (after an honorific of English address; an acronym is a
+	// name too) equated with a possessive noun
 	// phrase, by "be" or by "become" (which says it is so from then on; a time adverb after it, "this
 	// year", says when it became so, not from when it holds).
-	reNameIsMy = regexp.MustCompile(`^((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\s+(?:is|was|(?:has\s+(?:now\s+)?)?become|became)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?:\s+(?:now|these\s+days|this\s+year|lately))?((?:\s*,.*)?)$`)
+	reNameIsMy = regexp.MustCompile(`^((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}(?:\p{Ll}+|\p{Lu}+)(?:\s+\p{Lu}(?:\p{Ll}+|\p{Lu}+))?)\s+(?:is|was|(?:has\s+(?:now\s+)?)?become|became)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?:\s+(?:now|these\s+days|this\s+year|lately))?((?:\s*,.*)?)$`)
 	// reCalled is "my physio is called Anders", "Ben's new girlfriend is called Ruth": the name given by
 	// "called" or "named".
 	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
@@ -542,6 +547,47 @@ var (
 	// phrase refers to, said as its "name".
 	reNameOf = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)'s\s+(?:first\s+|full\s+)?name\s+(is|was)\s+(\p{Lu})`)
 )
+
+// reMadeRole is an appointment said with "make": "my firm's made me an associate director", "they made Tom a
+// partner" — who was made what, a role of one to three words.
+var reMadeRole = regexp.MustCompile(`^(.+?)\s+made\s+(me|\p{Lu}\p{Ll}+)\s+(?:(?:an?|the|their|its|our)\s+)?((?:[\p{L}-]+\s+){0,2}[\p{L}-]+)$`)
+
+// reNotAsserted is a word before "made" that keeps an appointment from being stated as done: a negation, a
+// condition or a modal ("haven't made me", "if they made me", "they might make me").
+var reNotAsserted = regexp.MustCompile(`(?i)\b(?:not|never|if|would|could|might|should|will|may)\b`)
+
+// appointment rewrites an appointment said with "make" into the promotion it states, which the clause readers
+// know as someone's occupation: "my firm has made me an associate director" is "I got promoted to associate
+// director". The role's head must be a person by occupation (occupationNoun), not anything else one is made
+// ("made me a cake", "made me an offer", "made me a believer"). Other clauses are returned as they are.
+func (e *Extractor) appointment(clause string) string {
+	m := reMadeRole.FindStringSubmatch(clause)
+	if m == nil || reNotAsserted.MatchString(m[1]) {
+		return clause
+	}
+	ws := strings.Fields(strings.ToLower(m[3]))
+	if !e.occupationNoun(ws[len(ws)-1]) {
+		return clause
+	}
+	who := m[2]
+	if who == "me" {
+		who = "I"
+	}
+	return who + " got promoted to " + m[3]
+}
+
+// personKind is WordNet's person, under which every noun of a person by occupation falls.
+var personKind = wordnet.Kind{Lemma: "person", Sense: 1}
+
+// occupationNoun reports a noun of a person by occupation: an agent noun of work (agentSuffix) that is, in one
+// of its first three WordNet senses, a person ("director", "partner", "lead" — not "offer" or "order"). Without
+// WordNet the suffix is all there is.
+func (e *Extractor) occupationNoun(w string) bool {
+	if !agentSuffix(w) {
+		return false
+	}
+	return e.nouns == nil || e.nouns.Is(w, 3, personKind)
+}
 
 // possessiveFirst rewrites the equative clauses that name whom a possessive noun phrase refers to into the
 // order the possessive patterns read, "my Y is X": "Luca is my husband" (an equative copula reads both ways)
