@@ -1217,6 +1217,16 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kim", "occupation", "", false}}},
 		{name: "an appointment not made", content: "They haven't made me a director yet.",
 			absent: []claim{{"kim", "occupation", "director", false}}},
+		// "mum", "dad" without a determiner are the speaker's own; a state of a relative is not who they are.
+		{name: "the family's word for a parent", content: "Dr Patel's retired, so mum's doctor is now Dr Hughes.",
+			want: []claim{{"kim's_mum", "doctor", "Dr Hughes", false}}, functional: []string{"Dr Hughes"}},
+		{name: "a relative's pet, named", content: "Grandma's cat is called Smudge.",
+			want: []claim{{"kim's_grandma", "cat", "Smudge", false}}},
+		// "'s" after a noun phrase of two words before "called" is "is".
+		{name: "a contraction after an adjective and a noun", content: "My new flatmate's called Ollie.",
+			want: []claim{{"kim", "flatmate", "Ollie", false}}, functional: []string{"Ollie"}},
+		{name: "a relative's state", content: "My dad is retired now.",
+			absent: []claim{{"kim", "dad", "retired", false}, {"kim", "father", "retired", false}}},
 	}
 	e := New()
 	for _, c := range cases {

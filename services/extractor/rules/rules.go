@@ -364,7 +364,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			// Before the readers reorder it: "It's my new favourite show" names the thing said last.
 			clause = resolveThing(clause, tc.things)
 		}
-		clause = e.appointment(possessiveFirst(assertedPart(uncleft(clause))))
+		clause = e.appointment(possessiveFirst(assertedPart(uncleft(ownParent(clause)))))
 		if clause == "" {
 			continue
 		}
@@ -1615,6 +1615,10 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 		if reWeakObject.MatchString(rest) || len(strings.Fields(attr)) > 3 {
 			return spec{}, false
 		}
+		if personState(rest) && attr != "" && roleHead(attr) {
+			// "my dad is retired", "my sister is engaged": a state of the person, not who they are.
+			return spec{}, false
+		}
 		obj := objectPhrase(rest, dates, objStart)
 		if obj == "" {
 			return spec{}, false
@@ -1649,6 +1653,20 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 
 // reAttrAtName is a value said as the place it is at or in, by its name: "at Kingsway Primary", "in Leeds".
 var reAttrAtName = regexp.MustCompile(`^(?i:at|in)\s+(\p{Lu}[\pL\pM'.&-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.&-]*))*)[\s,.!]*$`)
+
+// personStates are the states of a person's life that reStatus reads of the speaker: said of a relative ("my dad
+// is retired") they are that person's state, never who the relative is.
+var personStates = map[string]bool{"single": true, "divorced": true, "engaged": true, "married": true,
+	"widowed": true, "retired": true, "pregnant": true, "unemployed": true}
+
+// rePersonState is one of personStates, with nothing after it but an adverb of time.
+var rePersonState = regexp.MustCompile(`(?i)^(\p{L}+)(?:\s+(?:now|too|again|already|yet|as\s+well|at\s+last))?[\s.!?,]*$`)
+
+// personState reports a value that is a state of a person's life and nothing more (rePersonState).
+func personState(value string) bool {
+	m := rePersonState.FindStringSubmatch(value)
+	return m != nil && personStates[strings.ToLower(m[1])]
+}
 
 var (
 	reAge    = regexp.MustCompile(`(?i)^I\s+(?:am|was|just\s+turned|turned|will\s+be)\s+(\d{1,3})(?:\s+years?\s+old)?\b`)

@@ -24,11 +24,11 @@ var contractions = []struct {
 	{regexp.MustCompile(`(?i)\b(I)'m\b`), "$1 am", "'"},
 	// A name is capitalized or an acronym ("DHL's my employer now").
 	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+))'s\s+(my|our)\s`), "$1 is $2 ", "'"},
-	// "Anna's a doctor", "my physio's called Anders", "Tom's been promoted": after a name or a possessive noun
-	// phrase, "'s" before a word that cannot follow a possessive (an article, a preposition, an adverb, a
-	// participle) is "is", or "has" before "been", "got" and "gone".
+	// "Anna's a doctor", "my physio's called Anders", "his new girlfriend's called Priya", "Tom's been
+	// promoted": after a name or a possessive noun phrase, "'s" before a word that cannot follow a possessive
+	// (an article, a preposition, an adverb, a participle) is "is", or "has" before "been", "got" and "gone".
 	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+)|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
-	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+)|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|where)\s`), "$1 is $2 ", "'"},
+	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+)|(?i:my|our|his|her|their|the)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|where)\s`), "$1 is $2 ", "'"},
 	// "my salary's 44,500 pounds", "it's £1,175 now": before an amount or a number, "is".
 	{regexp.MustCompile(`\b((?i:it|that))'s\s+((?:about|around|only|just|over|under|almost|nearly|now)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?)`), "$1 is $2$3", "'"},
 	// (Not after a name: "Kelly's 7 PM meeting" is hers.)
@@ -540,13 +540,27 @@ var (
 	// phrase, by "be" or by "become" (which says it is so from then on; a time adverb after it, "this
 	// year", says when it became so, not from when it holds).
 	reNameIsMy = regexp.MustCompile(`^((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}(?:\p{Ll}+|\p{Lu}+)(?:\s+\p{Lu}(?:\p{Ll}+|\p{Lu}+))?)\s+(?:is|was|(?:has\s+(?:now\s+)?)?become|became)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?:\s+(?:now|these\s+days|this\s+year|lately))?((?:\s*,.*)?)$`)
-	// reCalled is "my physio is called Anders", "Ben's new girlfriend is called Ruth": the name given by
-	// "called" or "named".
-	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
+	// reCalled is "my physio is called Anders", "Ben's new girlfriend is called Ruth", "my grandma's cat is
+	// called Smudge": the name given by "called" or "named".
+	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+(?:'s)?\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
 	// reNameOf is "my wife's name is Laura", "her dog's name was Rex": the name of what the possessive
 	// phrase refers to, said as its "name".
 	reNameOf = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)'s\s+(?:first\s+|full\s+)?name\s+(is|was)\s+(\p{Lu})`)
 )
+
+// reOwnParent is a parent or grandparent named by the word one's own family calls them, without a determiner,
+// opening a clause ("mum's doctor is now Dr Hughes", "so Dad is in hospital"): English uses these words as names
+// for the speaker's own relatives only.
+var reOwnParent = regexp.MustCompile(`^((?i:(?:and|but|so|because|now)\s+)?)((?i:mum|mom|mam|mummy|mommy|dad|daddy|grandma|grandpa|granny|grandad|granddad|nan|nana|gran)(?:'s)?\s)`)
+
+// ownParent makes the speaker's own parent or grandparent that opens a clause by the family's word for them
+// (reOwnParent) the speaker's: "mum's doctor" is "my mum's doctor".
+func ownParent(clause string) string {
+	if m := reOwnParent.FindStringSubmatchIndex(clause); m != nil {
+		return clause[:m[4]] + "my " + strings.ToLower(clause[m[4]:m[4]+1]) + clause[m[4]+1:]
+	}
+	return clause
+}
 
 // reMadeRole is an appointment said with "make": "my firm's made me an associate director", "they made Tom a
 // partner" — who was made what, a role of one to three words.
@@ -558,15 +572,14 @@ var reNotAsserted = regexp.MustCompile(`(?i)\b(?:not|never|if|would|could|might|
 
 // appointment rewrites an appointment said with "make" into the promotion it states, which the clause readers
 // know as someone's occupation: "my firm has made me an associate director" is "I got promoted to associate
-// director". The role's head must be a person by occupation (occupationNoun), not anything else one is made
+// director". The role must be one a person is appointed to (appointedRole), not anything else one is made
 // ("made me a cake", "made me an offer", "made me a believer"). Other clauses are returned as they are.
 func (e *Extractor) appointment(clause string) string {
 	m := reMadeRole.FindStringSubmatch(clause)
 	if m == nil || reNotAsserted.MatchString(m[1]) {
 		return clause
 	}
-	ws := strings.Fields(strings.ToLower(m[3]))
-	if !e.occupationNoun(ws[len(ws)-1]) {
+	if !e.appointedRole(m[3]) {
 		return clause
 	}
 	who := m[2]
@@ -579,14 +592,15 @@ func (e *Extractor) appointment(clause string) string {
 // personKind is WordNet's person, under which every noun of a person by occupation falls.
 var personKind = wordnet.Kind{Lemma: "person", Sense: 1}
 
-// occupationNoun reports a noun of a person by occupation: an agent noun of work (agentSuffix) that is, in one
-// of its first three WordNet senses, a person ("director", "partner", "lead" — not "offer" or "order"). Without
-// WordNet the suffix is all there is.
-func (e *Extractor) occupationNoun(w string) bool {
-	if !agentSuffix(w) {
+// appointedRole reports a role one can be appointed to: an occupation (occupationNoun) whose head is, in one of
+// its first three WordNet senses, a person ("director", "partner" — not "offer" or "order", whose suffix only
+// looks like an agent's). Without WordNet the suffix is all there is.
+func (e *Extractor) appointedRole(np string) bool {
+	if !occupationNoun(np) {
 		return false
 	}
-	return e.nouns == nil || e.nouns.Is(w, 3, personKind)
+	ws := strings.Fields(strings.ToLower(np))
+	return e.nouns == nil || e.nouns.Is(ws[len(ws)-1], 3, personKind)
 }
 
 // possessiveFirst rewrites the equative clauses that name whom a possessive noun phrase refers to into the
