@@ -129,7 +129,7 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 		// "What was X's job in 2022?": the values valid then, as memory holds them now.
 		fv.AsOf = t.asOf
 	}
-	r := &resolver{f: dbFacts{s: s, v: fv}, v: fv, agent: v.Agent, maxHops: s.cfg.MaxHops, slots: map[string][]*store.Slot{}}
+	r := &resolver{f: dbFacts{s: s, v: fv}, v: fv, agent: v.Agent, maxHops: s.cfg.MaxHops, slots: map[string][]*store.Slot{}, before: t.before}
 	if _, err := s.denseDimension(ctx); err == nil {
 		// Predicate phrases embedded by the same model as the question can be compared with it.
 		r.f = dbFacts{s: s, v: fv, model: s.embedder.Model()}

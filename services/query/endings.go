@@ -51,10 +51,71 @@ var acquisitionParticles = map[string][]string{"go": {"with"}, "opt": {"for"}, "
 // noun they say something else ("dropped the kids at school").
 var namedEndingVerbs = map[string]bool{"drop": true, "ditch": true}
 
+// ownEndingVerbs are the English verbs, by lemma, with which a named value says its own part is over, as the
+// subject of the statement: a pet or a person who died ("Smudge died in the spring", "Grandpa passed away"),
+// a doctor or a captain who retired, resigned or stepped down, a flatmate who moved out. The value is the
+// particles the verb needs to mean that, empty when none. "Leave" is not among them: "Tom left early" ends
+// nothing.
+var ownEndingVerbs = map[string][]string{
+	"die": nil, "pass": {"away", "on"}, "retire": nil, "resign": nil, "step": {"down"}, "move": {"out", "away"},
+	"quit": nil,
+}
+
+// ownEnding reports whether a claim says its subject's own part ended (ownEndingVerbs); negated, it does not,
+// nor does one that names a place ("died in Princeton", "retired to Spain"): that is a fact of a life as a
+// record states it, whose time is not the time of the values it would end ("the author of the novel is Mann").
+func ownEnding(c *store.Belief) bool {
+	ws := splitWords(c.Predicate)
+	if c.Negated || len(ws) == 0 || namesAPlace(c.Object) {
+		return false
+	}
+	parts, ok := ownEndingVerbs[relLemma(ws[0])]
+	if !ok || len(parts) == 0 {
+		return ok
+	}
+	// The particle is the predicate's second word, or, where the extractor left it out, the object's first
+	// ("passed" "away").
+	if len(ws) > 1 {
+		return contains(parts, ws[1])
+	}
+	ow := splitWords(c.Object)
+	return len(ow) > 0 && contains(parts, ow[0])
+}
+
+// namesAPlace reports an object that is a name other than a time's: capitalized, and naming no month, day or
+// year ("Princeton", "Spain" — not "March 2024", "Monday").
+func namesAPlace(object string) bool {
+	ws := splitWords(object)
+	return nlp.Capitalized(object) && !mentionsMonthOrDay(object) && !(len(ws) > 0 && isYear(ws[0]))
+}
+
+// lastingRelations are the relations to a person that outlast the person's own endings: a grandmother who died
+// is still one's grandmother, a friend who moved away still a friend. English kinship and marriage terms, and
+// friendship, by canonical key.
+var lastingRelations = map[string]bool{
+	"parent": true, "father": true, "mother": true, "child": true, "son": true, "daughter": true, "sibling": true,
+	"brother": true, "sister": true, "grandparent": true, "grandmother": true, "grandfather": true,
+	"grandchild": true, "grandson": true, "granddaughter": true, "cousin": true, "aunt": true, "uncle": true,
+	"niece": true, "nephew": true, "twin": true, "spouse": true, "wife": true, "husband": true, "friend": true,
+}
+
+// valueSubject is the subject key of a value that is someone or something named — a pet, a person ("Smudge",
+// "Dr Patel") — other than its own slot's subject, whose own ending would end the value (not a relative's or a
+// friend's: lastingRelations), or "".
+func valueSubject(w *store.Belief) string {
+	if !nlp.Capitalized(w.Object) || lastingRelations[canon.RelationKey(w.SlotKey)] || lastingRelations[canon.RelationKey(w.PredicateKey)] {
+		return ""
+	}
+	if k := canon.SubjectKey(w.Object); k != w.SubjectKey {
+		return k
+	}
+	return ""
+}
+
 // endingHeads are the first words an ending or an acquisition claim's predicate key may start with: each verb's
 // base, third person and past forms as the extractor keys them.
 var endingHeads = func() []string {
-	irregular := map[string][]string{"sell": {"sold"}, "lose": {"lost"}, "leave": {"left"}, "quit": {"quit"},
+	irregular := map[string][]string{"sell": {"sold"}, "die": {"died"}, "lose": {"lost"}, "leave": {"left"}, "quit": {"quit"},
 		"give": {"gave", "given"}, "break": {"broke", "broken"}, "get": {"got", "gotten"}, "buy": {"bought"},
 		"learn": {"learnt"}, "take": {"took", "taken"}, "go": {"went", "gone"}, "choose": {"chose", "chosen"}}
 	var out []string
@@ -69,6 +130,9 @@ var endingHeads = func() []string {
 		add(v)
 	}
 	for v := range namedEndingVerbs {
+		add(v)
+	}
+	for v := range ownEndingVerbs {
 		add(v)
 	}
 	return dedupe(out)
@@ -188,7 +252,8 @@ func subset(a, b []string) bool {
 	return true
 }
 
-// endValues removes from the slots' current values those a later ending claim of the same subject names, and
+// endValues removes from the slots' current values those a later ending claim of the same subject names, or
+// whose named value later said its own part ended ("Smudge died": ownEnding), and
 // returns them by claim id with the claim that ended each. Sentence slots (what was said, not an attribute) and
 // disputed slots are left as they are, and an ending claim never ends another.
 func endValues(slots []*store.Slot, endings []*store.Belief) map[string]*store.Belief {
@@ -204,11 +269,13 @@ func endValues(slots []*store.Slot, endings []*store.Belief) map[string]*store.B
 		for _, w := range sl.Winners {
 			var by *store.Belief
 			if !endingOf(w) {
+				named := valueSubject(w)
 				for _, e := range endings {
-					if e.SubjectKey != w.SubjectKey || e.ID == w.ID || !store.Newer(e, w) {
+					if e.ID == w.ID || !store.Newer(e, w) {
 						continue
 					}
-					if endingOf(e) && endingNames(e, w) || replacesByKind(e, w) {
+					if e.SubjectKey == w.SubjectKey && (endingOf(e) && endingNames(e, w) || replacesByKind(e, w)) ||
+						named != "" && e.SubjectKey == named && ownEnding(e) {
 						by = e
 						break
 					}
@@ -363,12 +430,12 @@ func (s *Service) embedOne(ctx context.Context, text string) ([]float32, error) 
 }
 
 // endingsAmong returns the claims among rows that may end another's value or take an ended one's place: ending
-// claims, acquisitions (replaceEnded) and single-valued claims of a one-noun relation (replacesByKind).
+// claims (a value's own ending too), acquisitions (replaceEnded) and single-valued claims of a one-noun relation (replacesByKind).
 func endingsAmong(rows []store.Belief) []*store.Belief {
 	var out []*store.Belief
 	for i := range rows {
 		c := &rows[i]
-		if (endingOf(c) || acquisitionOf(c) || transferOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
+		if (endingOf(c) || ownEnding(c) || acquisitionOf(c) || transferOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
 			out = append(out, &rows[i])
 		}
 	}
@@ -394,7 +461,7 @@ func (s *Service) endingsOf(ctx context.Context, v store.View, slots []*store.Sl
 }
 
 // endable returns, for each subject of the slots whose current values an ending may end (those endValues
-// examines), the earliest valid time of those values — a claim can end or take the place of a value only from
+// examines) and each named value among them (valueSubject), the earliest valid time of those values — a claim can end or take the place of a value only from
 // there on (store.Newer in endValues, replaceEnded and transferSchools) — and the predicate keys of the one-noun
 // relations that would replace one of those values by its kind: the value's head noun ("hotel" of "the
 // Crawford Hotel"), its lemma and the lemma's regular plural, each as it is written and as canon keys it
@@ -406,8 +473,10 @@ func endable(slots []*store.Slot) (since map[string]time.Time, kinds []string) {
 			continue
 		}
 		for _, w := range sl.Winners {
-			if t, ok := since[sl.SubjectKey]; !ok || w.ValidFrom.Before(t) {
-				since[sl.SubjectKey] = w.ValidFrom
+			for _, k := range []string{sl.SubjectKey, valueSubject(w)} {
+				if t, ok := since[k]; k != "" && (!ok || w.ValidFrom.Before(t)) {
+					since[k] = w.ValidFrom
+				}
 			}
 			cw := valueWords(w.Object)
 			if len(cw) < 2 {
@@ -509,4 +578,20 @@ func namesAny(text string, names []string) bool {
 		}
 	}
 	return false
+}
+
+// valueSubjectsOf returns the subject keys of the named current values of the slots endValues examines.
+func valueSubjectsOf(slots []*store.Slot) []string {
+	var out []string
+	for _, sl := range slots {
+		if sl.Disputed || sentenceSlot(sl) {
+			continue
+		}
+		for _, w := range sl.Winners {
+			if k := valueSubject(w); k != "" {
+				out = append(out, k)
+			}
+		}
+	}
+	return dedupe(out)
 }

@@ -41,6 +41,46 @@ func TestEndedValuesAreNotCurrent(t *testing.T) {
 	})
 }
 
+// A named value that later says its own part ended — a cat that died, a doctor who retired, a flatmate who moved
+// out — is no longer the current value; a relative or a friend stays one whatever happens to them, and a value
+// that "left" (early, for lunch) ends nothing. Expectations are what a person reading the statements in order
+// would answer.
+func TestAValuesOwnEndingEndsIt(t *testing.T) {
+	f := newMemFacts()
+	f.add("Nina's grandma", "cat", "Smudge", "Nina's grandma's cat is Smudge.", 1)
+	f.add("Nina's grandma", "cat", "Pickle", "Nina's grandma's cat is Pickle.", 3)
+	f.add("Smudge", "died in", "the spring", "Smudge died in the spring.", 2)
+	f.add("Erin's mum", "doctor", "Dr Patel", "Erin's mum's doctor is Dr Patel.", 4)
+	f.add("Dr Patel", "retired", "", "Dr Patel retired.", 5)
+	f.add("Zoe", "flatmate", "Carly", "Zoe's flatmate is Carly.", 6)
+	f.add("Carly", "moved out", "", "Carly moved out.", 7)
+	f.add("Omar", "boss", "Tom", "Omar's boss is Tom.", 8)
+	f.add("Tom", "left", "early", "Tom left early.", 9)
+	f.add("Ida", "grandfather", "Olle", "Ida's grandfather is Olle.", 10)
+	f.add("Olle", "passed away", "", "Olle passed away.", 11)
+	f.add("Ida", "friend", "Maja", "Ida's friend is Maja.", 12)
+	f.add("Maja", "moved away", "", "Maja moved away.", 13)
+	// A date is no place: the death ends the dog; a particle the extractor left in the object still counts; a
+	// place of death is how a record states a life and ends no founder.
+	f.add("Rosa", "dog", "Biscuit", "Rosa's dog is Biscuit.", 14)
+	f.add("Biscuit", "died in", "March 2024", "Biscuit died in March 2024.", 15)
+	f.add("Tom", "cat", "Mochi", "Tom's cat is Mochi.", 16)
+	f.add("Mochi", "passed", "away", "Mochi passed away.", 17)
+	f.add("Acme", "founder", "Ola Berg", "Acme's founder is Ola Berg.", 18)
+	f.add("Ola Berg", "died in", "Zurich", "Ola Berg died in Zurich.", 19)
+	checkResolved(t, f, map[string]string{
+		"Who is Rosa's dog?":                        "",
+		"What is Tom's cat?":                        "",
+		"Who is Acme's founder?":                    "Ola Berg",
+		"What is the name of Nina's grandma's cat?": "Pickle",
+		"Who is Erin's mum's doctor?":               "",
+		"Who is Zoe's flatmate?":                    "",
+		"Who is Omar's boss?":                       "Tom",
+		"Who is Ida's grandfather?":                 "Olle",
+		"Who is Ida's friend?":                      "Maja",
+	})
+}
+
 func TestEndingOf(t *testing.T) {
 	for pred, want := range map[string]bool{
 		"lost": true, "traded in": true, "sold": true, "gave up": true, "broke up with": true, "finished": true,
@@ -151,6 +191,11 @@ func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
 	// A sale before the value was said ends nothing of it.
 	f.add(fclaim{Subject: "Lena", Predicate: "sold", Object: "the Trek", Text: "Lena sold the Trek.", Accumulating: true, ValidFrom: day("2024-01-01")})
 	trek := f.add(fclaim{Subject: "Lena", Predicate: "bike", Object: "an old Trek", ValidFrom: day("2024-03-01")})
+	// A flatmate who said she moved out is no one's flatmate; a friend who moved away is still a friend.
+	carly := f.add(fclaim{Subject: "Zoe", Predicate: "flatmate", Object: "Carly", ValidFrom: day("2024-01-01")})
+	f.add(fclaim{Subject: "Carly", Predicate: "moved out", Object: "of the flat", Text: "Carly moved out of the flat.", Accumulating: true, ValidFrom: day("2024-06-01")})
+	maja := f.add(fclaim{Subject: "Zoe", Predicate: "friend", Object: "Maja", Accumulating: true, ValidFrom: day("2024-01-01")})
+	f.add(fclaim{Subject: "Maja", Predicate: "moved away", Object: "to Oslo", Text: "Maja moved away to Oslo.", Accumulating: true, ValidFrom: day("2024-06-01")})
 
 	for _, tc := range []struct {
 		q          string
@@ -162,6 +207,8 @@ func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
 		{"What car does Ana have?", []string{fiat, keys}, nil, "nothing: lost keys end no car"},
 		{"What car does Omar have?", []string{soldKia}, []string{kia}, "the sale, later the same day"},
 		{"What bike does Lena have?", []string{trek}, nil, "nothing: the sale came before"},
+		{"Who is Zoe's flatmate?", nil, []string{carly}, "the flatmate's moving out"},
+		{"Who is Zoe's friend?", []string{maja}, nil, "nothing: a friend who moved away is one still"},
 	} {
 		f.checkSearch("agent-a", api.SearchRequest{Query: tc.q, K: 10}, tc.want, tc.not, tc.whatEndsIt)
 	}
@@ -277,5 +324,39 @@ func TestLaterChangeNamesTheValue(t *testing.T) {
 	r = &resolver{f: g, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
 	if got, err := r.laterChange(context.Background(), &g.bySubject["tom"][0]); err != nil || got != nil {
 		t.Fatalf("laterChange = %+v, %v; want none (the statement is older)", got, err)
+	}
+}
+
+// "What pet did Ida have before Luna?", read by meaning alone: the dog slot, whose value died, holds what came
+// before Luna; Luna's own slot holds what came after, and answers only when nothing else matches.
+func TestBeforeAValueReadsTheSlotThatEnded(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dog  bool
+		want string
+	}{{"the dog slot ended", true, "Max"}, {"no other slot", false, "Luna"}} {
+		f := newMemFacts()
+		if tc.dog {
+			f.add("Ida", "dog", "Max", "Ida's dog is Max.", 1)
+			f.add("Max", "died in", "March 2024", "Max died in March 2024.", 2)
+		}
+		f.add("Ida", "cat", "Luna", "Ida's cat is Luna.", 3)
+		// Both relations are a pet's to the embedder; the question's relation phrase is near both.
+		for k, rows := range f.bySubject {
+			for i := range rows {
+				if rows[i].Predicate == "dog" || rows[i].Predicate == "cat" {
+					f.bySubject[k][i].PredVec = []float32{1, 0}
+				}
+			}
+		}
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}, v: store.View{History: true},
+			before: "Luna", embed: func(context.Context, string) ([]float32, error) { return []float32{0.8, 0.6}, nil }}
+		c, _, err := r.resolve(context.Background(), "What pet did Ida have before Luna?")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == nil || len(c.hops) == 0 || c.hops[len(c.hops)-1].claim.Object != tc.want {
+			t.Errorf("%s: resolved %+v, want the slot of %s", tc.name, c, tc.want)
+		}
 	}
 }

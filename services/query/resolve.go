@@ -70,6 +70,9 @@ type resolver struct {
 	// vecs caches embeddings of relation phrases; rels the relations of claims.
 	vecs map[string][]float32
 	rels map[*store.Belief]claimRelation
+	// before is what a question about the past counts back from ("the Kia" of "What did Kofi drive before
+	// the Kia?"), or "".
+	before string
 }
 
 const (
@@ -153,6 +156,18 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, e
 		// A value a later statement of its subject ended ("we lost Biscuit") is no longer current, and what was
 		// acquired in its place ("traded in the Civic, bought a RAV4") is.
 		ends := endingsAmong(rows)
+		// A named value may have said its own part ended ("Smudge died"): its claims are another subject's.
+		if named := valueSubjectsOf(groups); len(named) > 0 {
+			valueRows, err := r.f.about(ctx, named)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range endingsAmong(valueRows) {
+				if ownEnding(c) {
+					ends = append(ends, c)
+				}
+			}
+		}
 		if err := replaceEnded(ctx, groups, endValues(groups, ends), ends, embedAlike(r.phraseVecErr)); err != nil {
 			return nil, err
 		}
@@ -802,8 +817,10 @@ func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) 
 	if r.embed == nil {
 		return nil, ms, nil
 	}
-	var best *chain
-	bestSim := predSimAlone
+	// A slot whose value is what the question counts back from ("before Luna": what came after) is taken only
+	// when no other slot matches.
+	var best, after *chain
+	bestSim, afterSim := predSimAlone, predSimAlone
 	for _, m := range ms {
 		qp := readQuestion(toks, &m)
 		if requiredUnits(qp.units) != 1 {
@@ -820,24 +837,37 @@ func (r *resolver) bySimilarity(ctx context.Context, toks []qtok, ms []mention) 
 			return nil, ms, err
 		}
 		for _, s := range slots {
-			if len(s.Winners) == 0 || endingOf(s.Winners[0]) || canon.Indefinite(s.Winners[0].Object) ||
-				answerTypePenalty(qp, s.Winners[0].Object) > 0 {
+			// A slot whose values all ended stands, for a question about the past, for its newest (candidateOf).
+			w := r.candidateOf(s, u)
+			if w == nil || endingOf(w) || canon.Indefinite(w.Object) || answerTypePenalty(qp, w.Object) > 0 {
 				// Meaning alone is weak evidence: a value of another kind than the question word asks for
 				// is another relation's ("What is Jonah's job?" is not where he lives).
 				continue
 			}
 			// The slot's relation is its own claims' (a value acquired in place of an ended one was said with
 			// another verb: see expand).
-			rc := s.Winners[0]
+			rc := w
 			if rc.SlotKey != s.SlotKey && len(s.Claims) > 0 {
 				rc = s.Claims[0]
 			}
-			if sim, ok := r.predSim(ctx, u, rc); ok && sim > bestSim {
-				bestSim = sim
-				best = &chain{start: m, q: qp, units: qp.units, entity: m.subjects, next: len(qp.units),
-					hops: []hop{{slot: s, claim: s.Winners[0], score: sim}}, score: sim, finalVal: sim}
+			sim, ok := r.predSim(ctx, u, rc)
+			if !ok {
+				continue
+			}
+			c := &chain{start: m, q: qp, units: qp.units, entity: m.subjects, next: len(qp.units),
+				hops: []hop{{slot: s, claim: w, score: sim}}, score: sim, finalVal: sim}
+			switch {
+			case r.before != "" && namesAny(r.before, valueNames(w.Object)):
+				if sim > afterSim {
+					afterSim, after = sim, c
+				}
+			case sim > bestSim:
+				bestSim, best = sim, c
 			}
 		}
+	}
+	if best == nil {
+		best = after
 	}
 	return best, ms, nil
 }
