@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/promptguard"
@@ -88,6 +89,17 @@ func (f dbFacts) byObject(ctx context.Context, keys []string) ([]store.Belief, e
 		}
 	}
 	return out, err
+}
+
+func (f dbFacts) ownEndings(ctx context.Context, keys []string) ([]store.Belief, error) {
+	// Only the claims whose predicate starts with an own-ending verb are read (claims_subject_predicate_idx),
+	// not everything the named values' subjects hold.
+	since := make(map[string]time.Time, len(keys))
+	for _, k := range keys {
+		since[k] = time.Time{}
+	}
+	rows, err := store.ClaimsByPredicateHead(ctx, f.s.db, f.v, since, ownEndingHeads, nil, maxEndingRows)
+	return ownEndingsAmong(rows), err
 }
 
 func (f dbFacts) about(ctx context.Context, keys []string) ([]store.Belief, error) {

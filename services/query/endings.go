@@ -99,6 +99,30 @@ var lastingRelations = map[string]bool{
 	"niece": true, "nephew": true, "twin": true, "spouse": true, "wife": true, "husband": true, "friend": true,
 }
 
+// ownEndingHeads are the first words an own ending's predicate key may start with (endingHeads' forms of
+// ownEndingVerbs).
+var ownEndingHeads = func() []string {
+	var out []string
+	for _, h := range endingHeads {
+		if _, ok := ownEndingVerbs[relLemma(h)]; ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}()
+
+// ownEndingsAmong returns the claims among rows that say their subject's own part ended (ownEnding), not
+// quarantined.
+func ownEndingsAmong(rows []store.Belief) []store.Belief {
+	var out []store.Belief
+	for _, c := range rows {
+		if ownEnding(&c) && c.Status != store.StatusQuarantined {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // valueSubject is the subject key of a value that is someone or something named — a pet, a person ("Smudge",
 // "Dr Patel") — other than its own slot's subject, whose own ending would end the value (not a relative's or a
 // friend's: lastingRelations), or "".

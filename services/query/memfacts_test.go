@@ -92,6 +92,11 @@ func (m *memFacts) about(_ context.Context, keys []string) ([]store.Belief, erro
 	return out, nil
 }
 
+func (m *memFacts) ownEndings(ctx context.Context, keys []string) ([]store.Belief, error) {
+	rows, err := m.about(ctx, keys)
+	return ownEndingsAmong(rows), err
+}
+
 // embedPredicates sets PredVec of every claim to the embedding of its predicate phrase.
 func (m *memFacts) embedPredicates(e embedding.Embedder) error {
 	cache := map[string][]float32{}

@@ -23,6 +23,9 @@ type facts interface {
 	about(ctx context.Context, subjectKeys []string) ([]store.Belief, error)
 	// byObject returns the view's claims whose object has one of the given object keys (bounded).
 	byObject(ctx context.Context, objectKeys []string) ([]store.Belief, error)
+	// ownEndings returns the view's claims of the given subject keys that say the subject's own part ended
+	// (ownEnding; bounded).
+	ownEndings(ctx context.Context, subjectKeys []string) ([]store.Belief, error)
 }
 
 // hop is one deterministic step: the slot chosen for an entity and its resolved value.
@@ -158,14 +161,12 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, e
 		ends := endingsAmong(rows)
 		// A named value may have said its own part ended ("Smudge died"): its claims are another subject's.
 		if named := valueSubjectsOf(groups); len(named) > 0 {
-			valueRows, err := r.f.about(ctx, named)
+			own, err := r.f.ownEndings(ctx, named)
 			if err != nil {
 				return nil, err
 			}
-			for _, c := range endingsAmong(valueRows) {
-				if ownEnding(c) {
-					ends = append(ends, c)
-				}
+			for i := range own {
+				ends = append(ends, &own[i])
 			}
 		}
 		if err := replaceEnded(ctx, groups, endValues(groups, ends), ends, embedAlike(r.phraseVecErr)); err != nil {
