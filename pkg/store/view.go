@@ -389,18 +389,18 @@ func SlotClaimsSQL(v View, ids []string) (string, pgx.NamedArgs) {
 	if v.Present() {
 		from, where = v.presentVersions(keys, true), v.Visible()
 	}
-	// An accumulating slot's values are found by their object key (claims_object_idx; a sentence claim's is its
-	// sentence), then kept to their slot. OFFSET 0 keeps the planner from looking them up by slot instead: it
-	// takes a slot for a handful of claims, and a speaker's sentences are thousands (0.8 ms a value).
+	// An accumulating slot's values are found by object, subject and slot (claims_object_idx; a sentence
+	// claim's object is its sentence). OFFSET 0 keeps the planner from looking them up by slot alone: it takes a
+	// slot for a handful of claims, and a speaker's sentences are thousands (0.8 ms a value).
 	values := `(SELECT DISTINCT g.subject_key, g.slot_key, g.object_key FROM given g WHERE NOT g.whole) o
-		CROSS JOIN LATERAL (SELECT * FROM claims x WHERE x.workspace_id = @ws AND x.object_key = o.object_key OFFSET 0) c
+		CROSS JOIN LATERAL (SELECT * FROM claims x WHERE x.workspace_id = @ws AND x.object_key = o.object_key
+			AND x.subject_key = o.subject_key AND x.slot_key = o.slot_key OFFSET 0) c
 		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief()
 	return given + `
 		SELECT r.* FROM (
 			SELECT ` + BeliefColumns + ` FROM ` + from + ` WHERE ` + where + `
 			UNION ALL
-			SELECT ` + BeliefColumns + ` FROM ` + values + `
-			WHERE c.subject_key = o.subject_key AND c.slot_key = o.slot_key AND ` + v.Where() + `
+			SELECT ` + BeliefColumns + ` FROM ` + values + ` WHERE ` + v.Where() + `
 		) r
 		ORDER BY r.valid_from, r.sequence NULLS FIRST, r.id::uuid
 		LIMIT ` + fmt.Sprint(slotClaimsLimit), a
