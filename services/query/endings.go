@@ -454,7 +454,8 @@ func (s *Service) embedOne(ctx context.Context, text string) ([]float32, error) 
 }
 
 // endingsAmong returns the claims among rows that may end another's value or take an ended one's place: ending
-// claims (a value's own ending too), acquisitions (replaceEnded) and single-valued claims of a one-noun relation (replacesByKind).
+// claims (a value's own ending too), acquisitions (replaceEnded) and single-valued claims of a one-noun
+// relation (replacesByKind).
 func endingsAmong(rows []store.Belief) []*store.Belief {
 	var out []*store.Belief
 	for i := range rows {
@@ -485,11 +486,11 @@ func (s *Service) endingsOf(ctx context.Context, v store.View, slots []*store.Sl
 }
 
 // endable returns, for each subject of the slots whose current values an ending may end (those endValues
-// examines) and each named value among them (valueSubject), the earliest valid time of those values — a claim can end or take the place of a value only from
-// there on (store.Newer in endValues, replaceEnded and transferSchools) — and the predicate keys of the one-noun
-// relations that would replace one of those values by its kind: the value's head noun ("hotel" of "the
-// Crawford Hotel"), its lemma and the lemma's regular plural, each as it is written and as canon keys it
-// (replacesByKind compares lemmas; these are the keys a relation of that lemma has).
+// examines) and each named value among them (valueSubject), the earliest valid time of those values — a claim can end
+// or take the place of a value only from there on (store.Newer in endValues, replaceEnded and transferSchools) — and
+// the predicate keys of the one-noun relations that would replace one of those values by its kind: the value's head
+// noun ("hotel" of "the Crawford Hotel"), its lemma and the lemma's regular plural, each as it is written and as canon
+// keys it (replacesByKind compares lemmas; these are the keys a relation of that lemma has).
 func endable(slots []*store.Slot) (since map[string]time.Time, kinds []string) {
 	since = map[string]time.Time{}
 	for _, sl := range slots {
