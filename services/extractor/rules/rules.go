@@ -1656,22 +1656,18 @@ var reAttrAtName = regexp.MustCompile(`^(?i:at|in)\s+(\p{Lu}[\pL\pM'.&-]*(?:\s+(
 
 // personStates are the states of a person's life that reStatus reads of the speaker: said of a relative ("my dad
 // is retired") they are that person's state, never who the relative is.
-var personStates = map[string]bool{"single": true, "divorced": true, "engaged": true, "married": true,
-	"widowed": true, "retired": true, "pregnant": true, "unemployed": true}
+const personStates = `single|divorced|engaged|married|widowed|retired|pregnant|unemployed`
 
 // rePersonState is one of personStates, with nothing after it but an adverb of time.
-var rePersonState = regexp.MustCompile(`(?i)^(\p{L}+)(?:\s+(?:now|too|again|already|yet|as\s+well|at\s+last))?[\s.!?,]*$`)
+var rePersonState = regexp.MustCompile(`(?i)^(?:` + personStates + `)(?:\s+(?:now|too|again|already|yet|as\s+well|at\s+last))?[\s.!?,]*$`)
 
 // personState reports a value that is a state of a person's life and nothing more (rePersonState).
-func personState(value string) bool {
-	m := rePersonState.FindStringSubmatch(value)
-	return m != nil && personStates[strings.ToLower(m[1])]
-}
+func personState(value string) bool { return rePersonState.MatchString(value) }
 
 var (
 	reAge    = regexp.MustCompile(`(?i)^I\s+(?:am|was|just\s+turned|turned|will\s+be)\s+(\d{1,3})(?:\s+years?\s+old)?\b`)
 	reFan    = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am|are|have\s+been|have\s+always\s+been|was|were)\s+(?:(?:also|really|always|still|so|mostly|very|totally|super|pretty|quite|now|currently|\w+ly)\s+)*(?:(?:a|an|such\s+a)\s+(?:big|huge|massive|great|true|long-time|longtime|die-hard)?\s*fans?\s+of|into|passionate\s+about|obsessed\s+with|keen\s+on|interested\s+in|crazy\s+about|fond\s+of)\s+`)
-	reStatus = regexp.MustCompile(`(?i)^I\s+am\s+(?:now\s+|currently\s+|still\s+)?(single|divorced|engaged|married|widowed|retired|pregnant|unemployed)\b`)
+	reStatus = regexp.MustCompile(`(?i)^I\s+am\s+(?:now\s+|currently\s+|still\s+)?(` + personStates + `)\b`)
 	// reDiet finds the speaker's diet: "I'm pescatarian now", "I went vegan", "I'm back to being fully
 	// vegetarian". The adjectives are the names of dietary practices in English (a closed set of everyday
 	// words: what a menu or a form asks about), each a value of one attribute.
