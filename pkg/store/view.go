@@ -69,9 +69,27 @@ func (v View) presentVersions(keys string, bySlot bool) string {
 	if bySlot {
 		slot = ` AND v.slot_key = k.slot_key`
 	}
-	return keys + ` JOIN claim_versions v ON v.workspace_id = @ws AND v.subject_key = k.subject_key` + slot + `
-			AND ` + v.Belief() + ` AND ` + v.Status() + `
-		JOIN claims c ON c.id = v.claim_id`
+	// Each key's versions and each version's claim are looked up in a LATERAL subquery that OFFSET 0 keeps
+	// whole, so the only plans are the ones above, whatever the statistics estimate: a workspace grown since
+	// the tables were analyzed is estimated at a row, and a join the planner was free to order then scanned
+	// the workspace's claims once per claim (TestSubjectReadsOfAWorkspaceGrownSinceAnalyzeStayLinear).
+	return keys + ` CROSS JOIN LATERAL (SELECT * FROM claim_versions v WHERE v.workspace_id = @ws AND v.subject_key = k.subject_key` + slot + `
+			AND ` + v.Belief() + ` AND ` + v.Status() + ` OFFSET 0) v
+		CROSS JOIN LATERAL (SELECT * FROM claims c WHERE c.id = v.claim_id OFFSET 0) c`
+}
+
+// keyedClaims is the FROM clause of any other view's read of the slots or subjects named by keys (as
+// presentVersions): each key's claims by claims_subject_predicate_idx or claims_slot_idx, then each claim's
+// versions the view believes, in LATERAL subqueries for the reason presentVersions gives. The caller adds
+// Where.
+func (v View) keyedClaims(keys string, bySlot bool) string {
+	slot := ""
+	if bySlot {
+		slot = ` AND c.slot_key = k.slot_key`
+	}
+	return keys + `
+		CROSS JOIN LATERAL (SELECT * FROM claims c WHERE c.workspace_id = @ws AND c.subject_key = k.subject_key` + slot + ` OFFSET 0) c
+		CROSS JOIN LATERAL (SELECT * FROM claim_versions v WHERE v.claim_id = c.id AND ` + v.Belief() + ` OFFSET 0) v`
 }
 
 // Candidate reports whether a belief the view selected can be a current value: true now (not superseded), or,
@@ -299,15 +317,16 @@ func claimsBySubjectsSQL(v View, keys []string, limit int, model, cols string) (
 	if model != "" {
 		a["model"] = model
 		cols += `, sp.embedding::real[]`
-		// The claim's own tier's predicate row (every tier records its own predicates).
-		join = ` LEFT JOIN subject_predicates sp ON sp.workspace_id = c.workspace_id AND sp.subject_key = c.subject_key
-			AND sp.tier_owner = CASE WHEN c.scope = 'shared' THEN '' ELSE c.owner_agent END
-			AND sp.predicate_key = c.predicate_key AND sp.model = @model`
+		// The claim's own tier's predicate row (every tier records its own predicates), by its key: a join the
+		// planner may order scans the table once per claim when the statistics are stale (presentVersions).
+		join = ` LEFT JOIN LATERAL (SELECT sp.embedding FROM subject_predicates sp WHERE sp.workspace_id = c.workspace_id
+			AND sp.subject_key = c.subject_key AND sp.tier_owner = CASE WHEN c.scope = 'shared' THEN '' ELSE c.owner_agent END
+			AND sp.predicate_key = c.predicate_key AND sp.model = @model OFFSET 0) sp ON true`
 	}
-	from := `claims c JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief()
-	where := `c.workspace_id = @ws AND c.subject_key = ANY(@keys::text[]) AND ` + v.Where()
+	keyList := `(SELECT DISTINCT unnest(@keys::text[]) AS subject_key) k`
+	from, where := v.keyedClaims(keyList, false), v.Where()
 	if v.Present() {
-		from = v.presentVersions(`unnest(@keys::text[]) AS k(subject_key)`, false)
+		from = v.presentVersions(keyList, false)
 		where = v.Visible()
 	}
 	return `SELECT ` + cols + `
@@ -380,12 +399,10 @@ func SlotClaimsSQL(v View, ids []string) (string, pgx.NamedArgs) {
 	given := `WITH given AS MATERIALIZED (
 			SELECT DISTINCT x.subject_key, x.slot_key, x.object_key, EXISTS (SELECT 1 FROM claims f
 				WHERE f.workspace_id = @ws AND f.subject_key = x.subject_key AND f.slot_key = x.slot_key AND f.functional) AS whole
-			FROM claims x WHERE x.id = ANY(@ids::uuid[]) AND x.workspace_id = @ws)`
+			FROM unnest(@ids::uuid[]) AS i(id) CROSS JOIN LATERAL (SELECT * FROM claims x
+				WHERE x.id = i.id AND x.workspace_id = @ws OFFSET 0) x)`
 	keys := `(SELECT DISTINCT g.subject_key, g.slot_key FROM given g WHERE g.whole) k`
-	from := keys + `
-		JOIN claims c ON c.workspace_id = @ws AND c.subject_key = k.subject_key AND c.slot_key = k.slot_key
-		JOIN claim_versions v ON v.claim_id = c.id AND ` + v.Belief()
-	where := v.Where()
+	from, where := v.keyedClaims(keys, true), v.Where()
 	if v.Present() {
 		from, where = v.presentVersions(keys, true), v.Visible()
 	}

@@ -1,0 +1,186 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mneme-ai/mneme/pkg/store"
+)
+
+// A workspace that grew since the tables were last analyzed is estimated at a row or so, and a read planned on
+// that estimate can loop over the whole workspace once per row of it: in a BEAM run (a long chat ingested
+// while the previous one's questions were answered) a subject read planned that way took 1.5–4 s where it
+// takes 50 ms planned well, and answers waited out their deadline. The reads of a subject's or a slot's claims
+// (and the others by key) must stay linear in what they read whatever the statistics say. The test freezes the statistics on a small
+// workspace, writes a large one after, and counts the rows every plan node handles (EXPLAIN ANALYZE: rows
+// returned and removed by filters, times loops): a plan linear in the subject's claims handles a small
+// multiple of them, the quadratic one millions.
+func TestSubjectReadsOfAWorkspaceGrownSinceAnalyzeStayLinear(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	for _, table := range []string{"claims", "claim_versions", "subject_predicates"} {
+		if _, err := pool.Exec(ctx, `ALTER TABLE `+table+` SET (autovacuum_enabled = false)`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t0 := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	dec := "00000000-0000-5000-8000-999999999999"
+	n := 0
+	write := func(ws, subject string, claims, predicates int) {
+		ch := &store.Changes{}
+		for p := range predicates {
+			ch.Predicates = append(ch.Predicates, store.PredicateRow{Workspace: ws, SubjectKey: subject, TierOwner: "",
+				PredicateKey: fmt.Sprintf("p%d", p), SlotKey: fmt.Sprintf("p%d", p), Phrase: fmt.Sprintf("p %d", p),
+				Model: "m", Embedding: []float32{1, 0, 0}, FirstClaim: fmt.Sprintf("00000000-0000-5000-8000-%012d", n+1), StreamSeq: int64(n + 1)})
+		}
+		for i := range claims {
+			n++
+			id := fmt.Sprintf("00000000-0000-5000-8000-%012d", n)
+			from := t0.Add(time.Duration(n) * time.Minute)
+			pred := fmt.Sprintf("p%d", i%predicates)
+			ch.Claims = append(ch.Claims, store.ClaimRow{ID: id, Workspace: ws, SubjectKey: subject, Subject: subject,
+				PredicateKey: pred, Predicate: pred, SlotKey: pred, Object: fmt.Sprint("value ", i), ObjectKey: fmt.Sprint("value_", i),
+				Text: fmt.Sprintf("%s %s value %d", subject, pred, i), Functional: pred == "p0", Scope: "shared", OwnerAgent: "a",
+				Confidence: 1, ValidFrom: from, Provenance: `{"agent_id":"a"}`, StreamSeq: int64(n), RecordedAt: t0,
+				SourceKey: "agent:a", Extractor: "structured", Trust: 1})
+			ch.Versions = append(ch.Versions, store.VersionRow{ClaimID: id, Version: 1, Workspace: ws, Status: "active",
+				ValidFrom: from, RecordedAt: t0, DecisionID: dec})
+		}
+		if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return store.Write(ctx, tx, ch) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for w := range 5 {
+		write(fmt.Sprintf("small%d", w), "ann", 40, 4)
+	}
+	if _, err := pool.Exec(ctx, `ANALYZE claims, claim_versions, subject_predicates`); err != nil {
+		t.Fatal(err)
+	}
+	const big = 3000
+	write("grown", "user", big, 20)
+	write("grown", "assistant", big/3, 5)
+
+	for _, c := range []struct {
+		name string
+		view store.View
+	}{
+		{"now", store.View{Workspace: "grown", Agent: "a"}},
+		{"with history", store.View{Workspace: "grown", Agent: "a", History: true}},
+	} {
+		sql, args := store.ClaimsBySubjectsSQL(c.view, []string{"user", "assistant"}, 500, "m")
+		var plan []map[string]any
+		if err := pool.QueryRow(ctx, `EXPLAIN (ANALYZE, FORMAT JSON) `+sql, args).Scan(&plan); err != nil {
+			t.Fatal(err)
+		}
+		handled := rowsHandled(plan[0]["Plan"].(map[string]any))
+		if handled > 40*big {
+			t.Errorf("%s: the read handled %.0f rows for %d claims; want a plan linear in them:\n%s", c.name, handled, big+big/3,
+				planOutline(plan[0]["Plan"].(map[string]any), ""))
+		}
+		// A single-valued slot is read whole for one of its claims: the user's first claim is of p0.
+		first := fmt.Sprintf("00000000-0000-5000-8000-%012d", 5*40+1)
+		sql, args = store.SlotClaimsSQL(c.view, []string{first})
+		if err := pool.QueryRow(ctx, `EXPLAIN (ANALYZE, FORMAT JSON) `+sql, args).Scan(&plan); err != nil {
+			t.Fatal(err)
+		}
+		if handled := rowsHandled(plan[0]["Plan"].(map[string]any)); handled > 40*big/20 {
+			t.Errorf("%s: the slot read handled %.0f rows for a slot of %d claims; want a plan linear in them:\n%s", c.name, handled, big/20,
+				planOutline(plan[0]["Plan"].(map[string]any), ""))
+		}
+		slot, err := store.SlotClaimsOf(ctx, pool, c.view, []string{first})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(slot) != big/20 {
+			t.Errorf("%s: the slot read %d claims; want the slot's %d", c.name, len(slot), big/20)
+		}
+		// The claims naming one value, and a subject's claims of a few relations, read the handful they find.
+		for _, read := range []struct {
+			name string
+			run  func(q store.Querier) ([]store.Belief, error)
+		}{
+			{"by object", func(q store.Querier) ([]store.Belief, error) {
+				return store.ClaimsByObject(ctx, q, c.view, []string{"value_7"}, 100)
+			}},
+			{"by relation", func(q store.Querier) ([]store.Belief, error) {
+				return store.ClaimsByPredicateHead(ctx, q, c.view, map[string]time.Time{"assistant": {}}, []string{"p3"}, nil, 100)
+			}},
+		} {
+			ex := &explainer{}
+			if _, err := read.run(ex.on(pool)); err != nil {
+				t.Fatal(err)
+			}
+			if handled := rowsHandled(ex.plan); handled > 40*big/20 {
+				t.Errorf("%s, %s: handled %.0f rows; want a plan linear in what it reads:\n%s", c.name, read.name, handled, planOutline(ex.plan, ""))
+			}
+		}
+		got, err := store.ClaimsBySubjects(ctx, pool, c.view, []string{"user", "assistant"}, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 500 || got[0].SubjectKey != "assistant" {
+			t.Errorf("%s: read %d claims, the newest of %q; want 500, the newest the assistant's", c.name, len(got), got[0].SubjectKey)
+		}
+	}
+}
+
+// rowsHandled sums, over a plan's nodes, the rows each returned and removed by its filters, times its loops.
+func rowsHandled(node map[string]any) float64 {
+	num := func(k string) float64 {
+		f, _ := node[k].(float64)
+		return f
+	}
+	loops := num("Actual Loops")
+	total := (num("Actual Rows") + num("Rows Removed by Filter") + num("Rows Removed by Join Filter") +
+		num("Rows Removed by Index Recheck")) * loops
+	if kids, ok := node["Plans"].([]any); ok {
+		for _, k := range kids {
+			total += rowsHandled(k.(map[string]any))
+		}
+	}
+	return total
+}
+
+// planOutline renders a plan's nodes one per line: type, relation, index and condition, rows and loops.
+func planOutline(node map[string]any, indent string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%v", indent, node["Node Type"])
+	for _, k := range []string{"Relation Name", "Index Name", "Index Cond", "Join Filter"} {
+		if v, ok := node[k]; ok {
+			fmt.Fprintf(&b, " %s=%v", k, v)
+		}
+	}
+	fmt.Fprintf(&b, " rows=%v loops=%v\n", node["Actual Rows"], node["Actual Loops"])
+	if kids, ok := node["Plans"].([]any); ok {
+		for _, k := range kids {
+			b.WriteString(planOutline(k.(map[string]any), indent+"  "))
+		}
+	}
+	return b.String()
+}
+
+// explainer runs a read's statement under EXPLAIN ANALYZE instead, keeping its plan.
+type explainer struct {
+	q    store.Querier
+	plan map[string]any
+}
+
+func (e *explainer) on(q store.Querier) store.Querier { e.q = q; return e }
+
+func (e *explainer) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	rows, err := e.q.Query(ctx, `EXPLAIN (ANALYZE, FORMAT JSON) `+sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	var plan []map[string]any
+	if _, err := pgx.ForEachRow(rows, []any{&plan}, func() error { return nil }); err != nil {
+		return nil, err
+	}
+	e.plan = plan[0]["Plan"].(map[string]any)
+	return e.q.Query(ctx, sql, args...)
+}
