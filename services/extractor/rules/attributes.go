@@ -45,6 +45,11 @@ var (
 	reHomeNoun   = regexp.MustCompile(`(?i)\b(?:flat|apartment|place|house|room|studio|home|condo|loft)\b`)
 	reFirstWord  = regexp.MustCompile(`(?i)\b(?:I|me|my|we|us|our|I'm|I've)\b`)
 	reOtherOwner = regexp.MustCompile(`\p{Lu}[\p{L}\p{M}-]*'s\s`)
+	// reBeOnPay is a first-person clause of being something, ending in "on" before the amount: the British and
+	// Commonwealth idiom of one's pay ("I'm a nurse on £32k", "I was a junior analyst at Barclays on 34k").
+	reBeOnPay = regexp.MustCompile(`(?i)^(?:\S+\s+)?I\s+(?:am|was)\s+(?:an?\s+|the\s+|now\s+|still\s+)?[\p{L}\p{M}' -]{2,60}\bon\s+$`)
+	// rePayAmount is an amount said as pay is: in thousands ("£34k") or by the year or the hour.
+	rePayAmount = regexp.MustCompile(`(?i)\d\s?k\b|\b(?:a|an|per)\s+(?:year|hour)\b|\b(?:annually|yearly|hourly)\b`)
 )
 
 // attributeValues returns claims of the speaker's everyday attributes read from the values a first-person
@@ -109,6 +114,11 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 					break
 				}
 			}
+		}
+		if attr == "" && reBeOnPay.MatchString(before) && rePayAmount.MatchString(value) {
+			// "I'm a junior analyst at Barclays on £34k": what one is "on" in a clause about one's job is one's
+			// pay, said in thousands or by the year or hour.
+			attr = "salary"
 		}
 		if attr == "" && reRentCue.MatchString(clause[loc[1]:]) && strings.Contains(strings.ToLower(before), "pay") {
 			attr = "rent"

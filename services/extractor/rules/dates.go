@@ -121,6 +121,14 @@ func nextWeekday(ref time.Time, wd time.Weekday) time.Time {
 func weekdayPhrase(t time.Time) string { return "on " + t.Weekday().String() + " " + fmtDay(t) }
 
 var datePatterns = []datePattern{
+	// A day of a month with its weekday ("Friday 15 March", "on Tuesday, the 12th of March", "Friday, March
+	// 15") is one date: first, so that neither the weekday nor the day is read alone.
+	{cueWords("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"), regexp.MustCompile(`(?i)\b(?:on\s+)?` + weekdayRe + `,?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		return dayOfMonth(ref, m[3], m[2], m[4])
+	}},
+	{cueWords("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"), regexp.MustCompile(`(?i)\b(?:on\s+)?` + weekdayRe + `,?\s+` + monthRe + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		return dayOfMonth(ref, m[2], m[3], m[4])
+	}},
 	{cueWords("yesterday"), regexp.MustCompile(`(?i)\b(?:the\s+)?day\s+before\s+yesterday\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t := day(ref).AddDate(0, 0, -2)
 		return t, "on " + fmtDay(t), false, true
@@ -342,11 +350,18 @@ func findDates(s string, ref time.Time) []when {
 			if !ok {
 				continue
 			}
-			if reOnWeekday.MatchString(m[0]) && !future && !day(at).Equal(day(ref)) && !pastTense(s[:loc[0]]) {
+			if reOnWeekday.MatchString(m[0]) && !strings.ContainsAny(m[0], "0123456789") && !future && !day(at).Equal(day(ref)) && !pastTense(s[:loc[0]]) {
 				// "I start at Lloyds on Monday", "the party is on Saturday": a bare "on" weekday in a clause
-				// not in the past tense is the one ahead ("I saw her on Monday" keeps the one before).
+				// not in the past tense is the one ahead ("I saw her on Monday" keeps the one before). A
+				// weekday with its day of the month ("on Friday 15 March") is that day.
 				at = at.AddDate(0, 0, 7)
 				phrase, future = weekdayPhrase(at), true
+			}
+			if !future && reBareMonthIn.MatchString(m[0]) && reFutureClause.MatchString(s[:loc[0]]) && !pastTense(s[:loc[0]]) {
+				// "We're going to Venice in May", "I'll start in March" said in February of a year whose May is
+				// ahead: a month in a clause about the future is the next one, not the last.
+				at = at.AddDate(1, 0, 0)
+				phrase, future = "in "+fmtMonth(at), true
 			}
 			out = append(out, when{start: loc[0], end: loc[1], at: at, phrase: phrase, future: future})
 		}
@@ -354,6 +369,14 @@ func findDates(s string, ref time.Time) []when {
 	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
+
+// reBareMonthIn is a month named without its year after "in" or "during" (what the bare-month pattern reads as
+// the last such month); reFutureClause the words of English that put a clause in the future: a modal of the
+// future, "going to", a plan, a booking or a schedule, or a present progressive of moving or starting.
+var (
+	reBareMonthIn  = regexp.MustCompile(`(?i)^(?:in|during)\s+` + monthRe + `$`)
+	reFutureClause = regexp.MustCompile(`(?i)\b(?:will|shall|going|gonna|planning|plan\s+to|plans\s+to|booked|scheduled|due|hoping\s+to|hope\s+to|about\s+to|moving|starting)\b|'ll\b`)
+)
 
 // reOnWeekday is a weekday after a bare "on".
 var reOnWeekday = regexp.MustCompile(`(?i)^on\s+` + weekdayRe)

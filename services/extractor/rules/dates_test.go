@@ -52,7 +52,8 @@ func TestDateCues(t *testing.T) {
 		"next week", "next year", "last summer", "this coming fall", "next Friday", "this coming Monday night",
 		"this past Sunday", "on Tuesday", "a few days ago", "three weeks ago", "in two months", "in a year",
 		"on March 3rd, 2024", "Sept. 14", "the 5th of June", "3 Dec 2023", "since January", "starting in Oct",
-		"by mid-May", "2024-05-01", "back in 2019", "around 2031",
+		"by mid-May", "2024-05-01", "back in 2019", "around 2031", "on Friday 15 March", "Thursday, the 4th of July",
+		"Saturday, June 8",
 	}
 	for _, gc := range loadCases(t) {
 		for _, turn := range gc.Turns {
@@ -98,6 +99,56 @@ func TestWeekdayTense(t *testing.T) {
 		ds := findDates(c.text, sat)
 		if len(ds) != 1 || !ds[0].at.Equal(c.want) || ds[0].future != c.future {
 			t.Errorf("%q: got %+v, want %s (future %v)", c.text, ds, c.want.Format("2006-01-02"), c.future)
+		}
+	}
+}
+
+// TestWeekdayWithItsDay checks that a weekday said with its day of the month is that one date, whatever the
+// tense: neither the weekday read alone (the next or the last one) nor the day without it.
+func TestWeekdayWithItsDay(t *testing.T) {
+	ref := time.Date(2024, 3, 8, 12, 0, 0, 0, time.UTC) // a Friday
+	for _, c := range []struct {
+		text string
+		want time.Time
+	}{
+		{"my appointment's been moved to Friday 15 March", time.Date(2024, 3, 15, 0, 0, 0, 0, time.UTC)},
+		{"the flight is on Tuesday 12 March", time.Date(2024, 3, 12, 0, 0, 0, 0, time.UTC)},
+		{"I saw her on Monday, the 4th of March", time.Date(2024, 3, 4, 0, 0, 0, 0, time.UTC)},
+		{"the party is on Saturday, June 8", time.Date(2024, 6, 8, 0, 0, 0, 0, time.UTC)},
+		{"we met on Wednesday, March 6, 2024", time.Date(2024, 3, 6, 0, 0, 0, 0, time.UTC)},
+	} {
+		ds := findDates(c.text, ref)
+		if len(ds) != 1 || !ds[0].at.Equal(c.want) {
+			var got []time.Time
+			for _, d := range ds {
+				got = append(got, d.at)
+			}
+			t.Errorf("%q: dates %v; want the one date %v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestAMonthInTheFuture checks that a month named without its year is the next one in a clause about the
+// future, and the last one otherwise.
+func TestAMonthInTheFuture(t *testing.T) {
+	ref := time.Date(2024, 2, 10, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		text string
+		want time.Time
+	}{
+		{"we're going to Venice in May", time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)},
+		{"I'll start in January", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"we went to Venice in May", time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC)},
+		{"I was going to quit in January", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"she joined in January", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
+	} {
+		ds := findDates(c.text, ref)
+		if len(ds) != 1 || !ds[0].at.Equal(c.want) {
+			var got []time.Time
+			for _, d := range ds {
+				got = append(got, d.at)
+			}
+			t.Errorf("%q: dates %v; want %v", c.text, got, c.want)
 		}
 	}
 }

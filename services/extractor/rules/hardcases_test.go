@@ -1227,6 +1227,32 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "flatmate", "Ollie", false}}, functional: []string{"Ollie"}},
 		{name: "a relative's state", content: "My dad is retired now.",
 			absent: []claim{{"kim", "dad", "retired", false}, {"kim", "father", "retired", false}}},
+		// Chat drops the possessive of one's own things before a date or an amount; a name keeps its own.
+		{name: "a bare noun before a date", content: "Wedding is on 9 August.",
+			want:   []claim{{"kim", "wedding", "9 August 2024", false}},
+			absent: []claim{{"wedding", "", "", false}}, functional: []string{"9 August 2024"}},
+		{name: "a bare place before a date", content: "Paris is on 9 August.",
+			absent: []claim{{"kim", "", "", false}}},
+		// "On" an amount in a clause about one's job is one's pay.
+		{name: "pay after a job", content: "I'm a nurse on £32k.",
+			want: []claim{{"kim", "occupation", "nurse", false}, {"kim", "salary", "£32k", false}}},
+		{name: "a contraction before thousands", content: "My salary's 45k now.",
+			want: []claim{{"kim", "salary", "45k", false}}},
+		// Being at a named place from a time on is one's place of work; being there on a day is a visit.
+		{name: "a workplace ahead", content: "From March I'll be at Lloyds Pharmacy, closer to home.",
+			want: []claim{{"kim", "works_at", "Lloyds Pharmacy", false}}, functional: []string{"Lloyds Pharmacy"}},
+		{name: "a visit ahead", content: "I'll be at Heathrow on Monday.",
+			absent: []claim{{"kim", "works_at", "", false}}},
+		// "Instead of" names the value replaced: it no longer holds ("used to"); an activity replaced is none.
+		{name: "a replacement after the clause", content: "Change of plans: we're going to Rome instead of Venice.",
+			want:   []claim{{"kim", "goes_to", "Rome", false}, {"kim", "used_to_goes_to", "Venice", false}},
+			absent: []claim{{"kim", "goes_to", "Venice", false}}},
+		{name: "a replacement before the clause", content: "Instead of Venice, we're heading to Rome.",
+			want: []claim{{"kim", "heads_to", "Rome", false}, {"kim", "used_to_heads_to", "Venice", false}}},
+		{name: "an activity replaced", content: "I cycle to work instead of driving.",
+			absent: []claim{{"kim", "", "driving", false}}},
+		{name: "a trip's purpose", content: "We're going to Venice in May for our anniversary.",
+			want: []claim{{"kim", "goes_to", "Venice", false}}},
 	}
 	e := New()
 	for _, c := range cases {

@@ -71,7 +71,7 @@ func properNoun(np string) bool {
 }
 
 var (
-	reObjectStop = regexp.MustCompile(`(?i)\s*(?:[;!?]|[,:](?:\s|$))|\s+[-=]+>|\.(?:\s|$)|\s+[-–—]\s+|\s+(?:and\s+(?:it|that|this|he|she|they|we|I|you|then|so|now|also|am|have|was|is|had|got|the|my|our|his|her|their|its)|but|because|since|which|who|whom|whose|where|so\s+that|so\s+(?:I|we|you|he|she|they|it)|while|when|whenever|as\s+well\s+as|although|though|until|after|before|if|unless|instead\s+of|rather\s+than|like\s+I|for\s+(?:a|the|some|about)\s+(?:while|bit|time|long|hours?|days?|weeks?|months?|years?))\b`)
+	reObjectStop = regexp.MustCompile(`(?i)\s*(?:[;!?]|[,:](?:\s|$))|\s+[-=]+>|\.(?:\s|$)|\s+[-–—]\s+|\s+(?:and\s+(?:it|that|this|he|she|they|we|I|you|then|so|now|also|am|have|was|is|had|got|the|my|our|his|her|their|its)|but|because|since|which|who|whom|whose|where|so\s+that|so\s+(?:I|we|you|he|she|they|it)|while|when|whenever|as\s+well\s+as|although|though|until|after|before|if|unless|instead\s+of|rather\s+than|on\s+(?:[$€£¥₹]\s?\d[\d,.]*\s?[kK]?|\d[\d,.]*\s?[kK])|like\s+I|for\s+(?:a|the|some|about)\s+(?:while|bit|time|long|hours?|days?|weeks?|months?|years?))\b`)
 	// reSomeoneNamed is an indefinite person introduced by name ("someone called Leo", "a guy named Sam").
 	reSomeoneNamed = regexp.MustCompile(`^(?i:someone|somebody|a\s+(?:guy|girl|man|woman|person|lady|bloke))\s+(?i:called|named)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)?)$`)
 	reTrailing     = regexp.MustCompile(`(?i)(?:\s+(?:again|too|now|lately|recently|already|together|today|tonight|as\s+well|instead|anymore|any\s+more|these\s+days|this\s+(?:term|semester)|and|or|with|by|to|for|at|in|on|of|the|a|an|so|really|very|starting|beginning|effective|from|between|since|until|till|during))+$`)

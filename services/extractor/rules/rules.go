@@ -37,6 +37,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
@@ -49,7 +50,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.14.0"
+	Version = "2.15.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -320,7 +321,7 @@ var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
 	if !numbered {
-		sent = quantityFor(ownedAttribute(sent))
+		sent = insteadLast(quantityFor(ownedAttribute(sent)))
 	}
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
@@ -364,7 +365,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			// Before the readers reorder it: "It's my new favourite show" names the thing said last.
 			clause = resolveThing(clause, tc.things)
 		}
-		clause = e.appointment(possessiveFirst(assertedPart(uncleft(ownParent(clause)))))
+		clause = futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause)))))))
 		if clause == "" {
 			continue
 		}
@@ -437,6 +438,20 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 			claims = append(claims, e.clauseClaims(tc, "I live in "+m[3]+m[4], seq, numbered, false)...)
 		default:
 			claims = append(claims, e.clauseClaims(tc, m[1]+" with "+m[2], seq, numbered, first)...)
+		}
+		return claims
+	}
+	if main, old, ok := insteadOf(clause); ok && !numbered {
+		// "We're going to Rome instead of Venice": the main clause's claims, and for each value it names the
+		// same statement of the value replaced, in the past habitual ("used to"), which retires it.
+		claims := e.clauseClaims(tc, main, seq, numbered, first)
+		for _, c := range claims {
+			if c.Fallback || c.Negated || c.Object == "" {
+				continue
+			}
+			if i := strings.Index(main, c.Object); i >= 0 {
+				claims = append(claims, e.pastClaims(tc, clause, main[:i]+old+main[i+len(c.Object):], "", seq, first)...)
+			}
 		}
 		return claims
 	}
@@ -566,6 +581,43 @@ func fromToClauses(clause string) (from, to string, ok bool) {
 	return m[1] + " from " + m[2], m[1] + " to " + m[3], true
 }
 
+// reInsteadOf is a replacement said with "instead of" or "rather than" and a noun phrase, after the clause or
+// before it: "we're going to Rome instead of Venice", "Instead of Venice, we're heading to Rome". A verb
+// after it ("instead of driving") replaces an activity, not a value, and is left alone.
+var (
+	reInsteadOf      = regexp.MustCompile(`^(.*\S)\s*,?\s+(?i:instead\s+of|rather\s+than)\s+([^,;]+?)$`)
+	reInsteadOfFirst = regexp.MustCompile(`^((?i:instead\s+of|rather\s+than)\s+[^,;]+?)\s*,\s*([^,;.!?]+)`)
+)
+
+// insteadLast moves a replacement said first in its sentence after the clause it qualifies ("Instead of
+// Venice, we're heading to Rome." → "we're heading to Rome instead of Venice."), where insteadOf reads it.
+func insteadLast(sent string) string {
+	m := reInsteadOfFirst.FindStringSubmatchIndex(sent)
+	if m == nil {
+		return sent
+	}
+	main := sent[m[4]:m[5]]
+	if r, n := utf8.DecodeRuneInString(main); !unicode.IsUpper(r) {
+		main = string(unicode.ToUpper(r)) + main[n:]
+	}
+	return main + " " + strings.ToLower(sent[m[2]:m[2]+1]) + sent[m[2]+1:m[3]] + sent[m[5]:]
+}
+
+// insteadOf splits a replacement said with "instead of" (reInsteadOf) into the clause that holds now and the
+// value it replaced; ok is false when the clause has none or the replaced thing is an activity.
+func insteadOf(clause string) (main, old string, ok bool) {
+	m := reInsteadOf.FindStringSubmatch(clause)
+	if m == nil {
+		return "", "", false
+	}
+	main, old = m[1], strings.TrimSpace(m[2])
+	ws := strings.Fields(old)
+	if len(ws) == 0 || strings.HasSuffix(strings.ToLower(ws[0]), "ing") && !nlp.Capitalized(old) {
+		return "", "", false
+	}
+	return main, old, true
+}
+
 // usedToPresent rewrites a clause in the past habitual as the present statement it says no longer holds
 // ("Oskar used to live in Oslo" → "Oskar lives in Oslo"), for the clause readers; ok is false when the clause
 // has no habitual "used to".
@@ -638,8 +690,9 @@ func (e *Extractor) pastClaims(tc *turnCtx, clause, present, verb string, seq *i
 		switch {
 		case len(rel) > 0 && nlp.VerbLemma(strings.ToLower(rel[0])) == "be":
 			rel[0] = "be"
-		case len(rel) > 0 && nlp.VerbLemma(strings.ToLower(rel[0])) == verb:
-			rel[0] = verb
+		case len(rel) > 0 && (nlp.VerbLemma(strings.ToLower(rel[0])) == verb || verb == "" && nlp.VerbLemma(strings.ToLower(rel[0])) != strings.ToLower(rel[0])):
+			// (No verb given: the statement's own, as a lemma, when it is an inflected verb.)
+			rel[0] = nlp.VerbLemma(strings.ToLower(rel[0]))
 		default:
 			// A relational noun ("the CEO of Norlink" → ceo): what the subject used to be.
 			rel = append([]string{"be"}, rel...)
@@ -2026,9 +2079,9 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 	}
 	o := obj(j)
 	switch b {
-	case "live", "stay", "move", "relocate", "rent", "settle":
+	case "live", "stay", "move", "relocate", "rent", "settle", "go", "head", "travel", "fly":
 		// "I live in Portland with my two cats": the companions are not part of the place; "moved to Kraków
-		// for a job": a place named is the name alone.
+		// for a job", "we're going to Venice for our anniversary": a place named is the name alone.
 		if i := strings.Index(o, " with "); i > 0 {
 			o = o[:i]
 		}

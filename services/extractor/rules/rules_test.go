@@ -204,7 +204,9 @@ func TestDeterministic(t *testing.T) {
 func FuzzExtractTurn(f *testing.F) {
 	for _, s := range []string{"I moved to Berlin last week.", "12. The capital of X is Y.", "My sister Anna works at Google.",
 		"Yesterday, I — well — went to the the the 31st of February 2023", "Alice's's manager is is Bob", "\x00\xff I am 999 years old",
-		"in 2 weeks ago next Sunday on May 32", "The of of is is", "I have been to"} {
+		"in 2 weeks ago next Sunday on May 32", "The of of is is", "I have been to",
+		"Instead of Venice, we're heading to Rome.", "a instead of \t", "Instead of , x", "Dentist appointment is Tuesday 12 March at 9.",
+		"Émile is on Friday 15 March", "I'm a nurse on £32k.", "From March I'll be at Lloyds Pharmacy, closer to home."} {
 		f.Add(s)
 	}
 	e := New()

@@ -29,10 +29,10 @@ var contractions = []struct {
 	// (an article, a preposition, an adverb, a participle) is "is", or "has" before "been", "got" and "gone".
 	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+)|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
 	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+)|(?i:my|our|his|her|their|the)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|where)\s`), "$1 is $2 ", "'"},
-	// "my salary's 44,500 pounds", "it's £1,175 now": before an amount or a number, "is".
-	{regexp.MustCompile(`\b((?i:it|that))'s\s+((?:about|around|only|just|over|under|almost|nearly|now)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?)`), "$1 is $2$3", "'"},
+	// "my salary's 44,500 pounds", "it's £1,175 now", "my salary's 45k": before an amount or a number, "is".
+	{regexp.MustCompile(`\b((?i:it|that))'s\s+((?:about|around|only|just|over|under|almost|nearly|now)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?(?:k|K|m|bn)?)`), "$1 is $2$3", "'"},
 	// (Not after a name: "Kelly's 7 PM meeting" is hers.)
-	{regexp.MustCompile(`\b((?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+((?:about|around|only|just|over|under|almost|nearly)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?)`), "$1 is $2$3", "'"},
+	{regexp.MustCompile(`\b((?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+((?:about|around|only|just|over|under|almost|nearly)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?(?:k|K|m|bn)?)`), "$1 is $2$3", "'"},
 	// "she's at Shopify now", "he's been promoted": "'s" after a personal pronoun is "is", or "has" before
 	// "been", "got" and "gone".
 	{regexp.MustCompile(`(?i)\b(he|she|it)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
@@ -560,6 +560,58 @@ func ownParent(clause string) string {
 		return clause[:m[4]] + "my " + strings.ToLower(clause[m[4]:m[4]+1]) + clause[m[4]+1:]
 	}
 	return clause
+}
+
+// reBareNoun is a clause that opens with a noun phrase of one or two words and no determiner, then "be" and a
+// date or an amount ("Dentist appointment is Tuesday 12 March", "rent's €1.250 now", "flight was moved to 15
+// March"): the chat style that drops the possessive of one's own things.
+var reBareNoun = regexp.MustCompile(`^((?i:(?:and|but|so|now|ok|okay|update:?)\s+)?)(\p{L}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)(\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+(?:(?:now|still|only|about|around|due|moved|changed|pushed|back|forward|brought|rescheduled|set|booked|scheduled|planned)\s+){0,3}(?:(?:on|at|for|to|until|from)\s+)?(?:[$€£¥₹]\s?\d|\d|(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b))`)
+
+// notOwnKinds are the kinds of noun a bare noun phrase names without being one's own: a person, a place or a
+// group ("Paris is on the 9th", "Google is at $180").
+var notOwnKinds = []wordnet.Kind{{Lemma: "person", Sense: 1}, {Lemma: "location", Sense: 1}, {Lemma: "organization", Sense: 1}}
+
+// ownBareNoun makes a bare noun phrase opening a clause before a date or an amount (reBareNoun) the speaker's:
+// "Dentist appointment is on 12 March" is "my dentist appointment is on 12 March", as "my wedding is on 9
+// August". The phrase's words must be common nouns of WordNet, not a name nor a word of time or a pronoun
+// (notNames), and its head none of notOwnKinds. Without WordNet the clause is returned as it is.
+func (e *Extractor) ownBareNoun(clause string) string {
+	m := reBareNoun.FindStringSubmatchIndex(clause)
+	if m == nil || e.nouns == nil {
+		return clause
+	}
+	words := strings.Fields(clause[m[4]:m[5]])
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		if notNames[lw] || !e.nouns.Known(lw) {
+			return clause
+		}
+	}
+	head := strings.ToLower(words[len(words)-1])
+	for _, k := range notOwnKinds {
+		if e.nouns.Is(head, 2, k) {
+			return clause
+		}
+	}
+	r, n := utf8.DecodeRuneInString(clause[m[4]:])
+	return clause[:m[4]] + "my " + string(unicode.ToLower(r)) + clause[m[4]+n:]
+}
+
+// reWillBeAt is the speaker saying where they will be from a time on: "From March I'll be at Lloyds Pharmacy",
+// "I'll be working at Deloitte starting in June" — a lasting start (from, starting, as of) and a name after
+// "at", then at most a comma's aside.
+var reWillBeAt = regexp.MustCompile(`^((?i:(?:from|starting(?:\s+in)?|as\s+of)\s+[^,]+?,?\s+)?)I\s+will\s+be\s+(?:working\s+)?at\s+(\p{Lu}[^,;]*?)((?:\s+(?i:from|starting(?:\s+in)?|as\s+of)\s+[^,;]+?)?)(?:,.*)?$`)
+
+// futureWorkplace rewrites where the speaker will be from a time on as where they are from then (reWillBeAt),
+// the state placeOfWork reads ("I'm at Lloyds Pharmacy now"): being at a named place from a given time on
+// is one's place of work or study, as being at it "these days" is. Without the start ("I'll be at Heathrow
+// on Monday") it is a visit, and the clause is returned as it is.
+func futureWorkplace(clause string) string {
+	m := reWillBeAt.FindStringSubmatch(clause)
+	if m == nil || m[1] == "" && m[3] == "" {
+		return clause
+	}
+	return m[1] + "I am at " + m[2] + " now" + m[3]
 }
 
 // reMadeRole is an appointment said with "make": "my firm's made me an associate director", "they made Tom a
