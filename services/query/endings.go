@@ -159,6 +159,9 @@ var endingHeads = func() []string {
 	for v := range ownEndingVerbs {
 		add(v)
 	}
+	// The past habitual's key ("used_to_lives_in", endingOf): the extractor files "used to", "no longer" and a
+	// value replaced ("instead of") so.
+	out = append(out, "used")
 	return dedupe(out)
 }()
 

@@ -197,6 +197,10 @@ func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
 	f.add(fclaim{Subject: "Carly", Predicate: "moved out", Object: "of the flat", Text: "Carly moved out of the flat.", Accumulating: true, ValidFrom: day("2024-06-01")})
 	maja := f.add(fclaim{Subject: "Zoe", Predicate: "friend", Object: "Maja", Accumulating: true, ValidFrom: day("2024-01-01")})
 	f.add(fclaim{Subject: "Maja", Predicate: "moved away", Object: "to Oslo", Text: "Maja moved away to Oslo.", Accumulating: true, ValidFrom: day("2024-06-01")})
+	// A value replaced ("instead of Venice") is filed in the past habitual, as "used to" and "no longer" are.
+	venice := f.add(fclaim{Subject: "Noor", Predicate: "is going to", Object: "Venice", Accumulating: true, ValidFrom: day("2024-02-01")})
+	rome := f.add(fclaim{Subject: "Noor", Predicate: "is going to", Object: "Rome", Accumulating: true, ValidFrom: day("2024-04-01")})
+	f.add(fclaim{Subject: "Noor", Predicate: "used to be going to", Key: "used_to_goes_to", Object: "Venice", Text: "Noor is going to Rome instead of Venice.", Accumulating: true, ValidFrom: day("2024-04-01")})
 
 	for _, tc := range []struct {
 		q          string
@@ -210,6 +214,7 @@ func TestSearchLeavesEndedValuesOutOfTheCurrent(t *testing.T) {
 		{"What bike does Lena have?", []string{trek}, nil, "nothing: the sale came before"},
 		{"Who is Zoe's flatmate?", nil, []string{carly}, "the flatmate's moving out"},
 		{"Who is Zoe's friend?", []string{maja}, nil, "nothing: a friend who moved away is one still"},
+		{"Where is Noor going?", []string{rome}, []string{venice}, "the past habitual of the value replaced"},
 	} {
 		f.checkSearch("agent-a", api.SearchRequest{Query: tc.q, K: 10}, tc.want, tc.not, tc.whatEndsIt)
 	}

@@ -93,12 +93,15 @@ func (h *harness) workspace(ws string) *fixture {
 // active, recorded at the valid time.
 type fclaim struct {
 	Subject, Predicate, Object, Text string
-	Accumulating                     bool
-	Scope, Owner                     string
-	ValidFrom, RecordedAt            time.Time
-	Seq                              *int64
-	Status                           string
-	ValidTo                          *time.Time
+	// Key is the predicate key as the extractor sets it where it builds one ("used_to_goes_to"); default
+	// canon.PredicateKey(Predicate).
+	Key                   string
+	Accumulating          bool
+	Scope, Owner          string
+	ValidFrom, RecordedAt time.Time
+	Seq                   *int64
+	Status                string
+	ValidTo               *time.Time
 }
 
 func seq(n int64) *int64 { return &n }
@@ -142,7 +145,10 @@ func (f *fixture) add(c fclaim) string {
 	f.seq++
 	id := uuid.NewString()
 	prov, _ := json.Marshal(event.Provenance{AgentID: c.Owner, Extractor: "structured", ExtractorVersion: "1", SourceRef: "test"})
-	pk := canon.PredicateKey(c.Predicate)
+	pk := c.Key
+	if pk == "" {
+		pk = canon.PredicateKey(c.Predicate)
+	}
 	f.exec(`INSERT INTO claims (id, workspace_id, subject_key, subject, predicate_key, predicate, slot_key, object, object_key,
 		text, functional, scope, owner_agent, confidence, valid_from, sequence, provenance, partition, stream_seq, recorded_at)
 		VALUES ($1,$2,$3,$4,$5,$6,$5,$7,$8,$9,$10,$11,$12,1,$13,$14,$15,0,$16,$17)`,
