@@ -3,6 +3,8 @@ package query
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -115,4 +117,46 @@ func (m *memFacts) embedPredicates(e embedding.Embedder) error {
 		m.bySubject[k] = rows
 	}
 	return nil
+}
+
+// countingFacts counts the lookups of known subjects a resolution makes.
+type countingFacts struct {
+	*memFacts
+	knownCalls int
+}
+
+func (c *countingFacts) known(ctx context.Context, keys []string) (map[string][]string, error) {
+	c.knownCalls++
+	return c.memFacts.known(ctx, keys)
+}
+
+// A question's readings are extended a depth at a time, and the subjects their new values name are looked up
+// for the whole depth at once, so a question makes as many round trips for them with four readings as with two
+// (it had been one a reading: 14 a question on BEAM's chat 14).
+func TestAQuestionLooksUpItsValuesSubjectsOnceADepth(t *testing.T) {
+	m := newMemFacts()
+	homes := map[string]string{"Emma": "Paris", "Anna": "Rome", "Tom": "Oslo", "Lea": "Bern"}
+	n := int64(0)
+	for who, home := range homes {
+		n++
+		m.add(who, "lives in", home, who+" lives in "+home+".", n)
+	}
+	m.add("Paris", "country", "France", "Paris is in France.", 9)
+	f := &countingFacts{memFacts: m}
+	lookups := map[int]int{}
+	for people, q := range map[int]string{2: "Where do Emma and Anna live?", 4: "Where do Emma, Anna, Tom and Lea live?"} {
+		f.knownCalls = 0
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+		c, _, err := r.resolve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == nil || !slices.Contains(slices.Collect(maps.Values(homes)), c.hops[len(c.hops)-1].claim.Object) {
+			t.Fatalf("%q: resolved %+v; want one of their homes", q, c)
+		}
+		lookups[people] = f.knownCalls
+	}
+	if lookups[4] != lookups[2] {
+		t.Errorf("lookups of known subjects: %d for two people, %d for four; want as many (one a depth)", lookups[2], lookups[4])
+	}
 }

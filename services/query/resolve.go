@@ -300,6 +300,10 @@ func (r *resolver) resolve(ctx context.Context, q string) (*chain, []mention, er
 			}
 			next = append(next, exp...)
 		}
+		// The subjects the new hops' values name, for every chain of this depth in one round trip.
+		if next, err = r.known(ctx, next); err != nil {
+			return nil, ms, err
+		}
 		sort.SliceStable(next, func(i, j int) bool { return next[i].score > next[j].score })
 		if len(next) > beamWidth {
 			next = next[:beamWidth]
@@ -406,6 +410,7 @@ func lastHop(c *chain) *hop {
 // expand returns c extended by the ways its next unit can be explained: a slot of its entity whose relation
 // matches the unit (and, when the same claim names them, the units after it), the inverse reading (a claim
 // whose object is the entity), skipping the unit (free for a type noun, charged otherwise), or one bridge hop.
+// The entities the new hops' values name are left for the caller to fill (known), a depth's chains at once.
 func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 	slots, err := r.slotsOf(ctx, c.entity)
 	if err != nil {
@@ -503,7 +508,7 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 			out = append(out, b)
 		}
 	}
-	return r.known(ctx, out)
+	return out, nil
 }
 
 // candidateOf returns the claim of slot s that stands for it when unit u is matched: its current value. A
