@@ -65,6 +65,13 @@ func TestSubjectReadsOfAWorkspaceGrownSinceAnalyzeStayLinear(t *testing.T) {
 	write("grown", "user", big, 20)
 	write("grown", "assistant", big/3, 5)
 
+	// linear reports a plan that handled more than bound rows, with its outline.
+	linear := func(what string, plan map[string]any, bound int) {
+		t.Helper()
+		if handled := rowsHandled(plan); handled > float64(bound) {
+			t.Errorf("%s handled %.0f rows; want a plan linear in what it reads (at most %d):\n%s", what, handled, bound, planOutline(plan, ""))
+		}
+	}
 	for _, c := range []struct {
 		name string
 		view store.View
@@ -73,25 +80,18 @@ func TestSubjectReadsOfAWorkspaceGrownSinceAnalyzeStayLinear(t *testing.T) {
 		{"with history", store.View{Workspace: "grown", Agent: "a", History: true}},
 	} {
 		sql, args := store.ClaimsBySubjectsSQL(c.view, []string{"user", "assistant"}, 500, "m")
-		var plan []map[string]any
-		if err := pool.QueryRow(ctx, `EXPLAIN (ANALYZE, FORMAT JSON) `+sql, args).Scan(&plan); err != nil {
+		plan, err := analyzed(ctx, pool, sql, args)
+		if err != nil {
 			t.Fatal(err)
 		}
-		handled := rowsHandled(plan[0]["Plan"].(map[string]any))
-		if handled > 40*big {
-			t.Errorf("%s: the read handled %.0f rows for %d claims; want a plan linear in them:\n%s", c.name, handled, big+big/3,
-				planOutline(plan[0]["Plan"].(map[string]any), ""))
-		}
+		linear(c.name+": the read of 4,000 claims", plan, 40*big)
 		// A single-valued slot is read whole for one of its claims: the user's first claim is of p0.
 		first := fmt.Sprintf("00000000-0000-5000-8000-%012d", 5*40+1)
 		sql, args = store.SlotClaimsSQL(c.view, []string{first})
-		if err := pool.QueryRow(ctx, `EXPLAIN (ANALYZE, FORMAT JSON) `+sql, args).Scan(&plan); err != nil {
+		if plan, err = analyzed(ctx, pool, sql, args); err != nil {
 			t.Fatal(err)
 		}
-		if handled := rowsHandled(plan[0]["Plan"].(map[string]any)); handled > 40*big/20 {
-			t.Errorf("%s: the slot read handled %.0f rows for a slot of %d claims; want a plan linear in them:\n%s", c.name, handled, big/20,
-				planOutline(plan[0]["Plan"].(map[string]any), ""))
-		}
+		linear(c.name+": the read of a slot of 150 claims", plan, 40*big/20)
 		slot, err := store.SlotClaimsOf(ctx, pool, c.view, []string{first})
 		if err != nil {
 			t.Fatal(err)
@@ -111,13 +111,11 @@ func TestSubjectReadsOfAWorkspaceGrownSinceAnalyzeStayLinear(t *testing.T) {
 				return store.ClaimsByPredicateHead(ctx, q, c.view, map[string]time.Time{"assistant": {}}, []string{"p3"}, nil, 100)
 			}},
 		} {
-			ex := &explainer{}
-			if _, err := read.run(ex.on(pool)); err != nil {
+			ex := &explainer{q: pool}
+			if _, err := read.run(ex); err != nil {
 				t.Fatal(err)
 			}
-			if handled := rowsHandled(ex.plan); handled > 40*big/20 {
-				t.Errorf("%s, %s: handled %.0f rows; want a plan linear in what it reads:\n%s", c.name, read.name, handled, planOutline(ex.plan, ""))
-			}
+			linear(c.name+", "+read.name, ex.plan, 40*big/20)
 		}
 		got, err := store.ClaimsBySubjects(ctx, pool, c.view, []string{"user", "assistant"}, 500)
 		if err != nil {
@@ -164,16 +162,9 @@ func planOutline(node map[string]any, indent string) string {
 	return b.String()
 }
 
-// explainer runs a read's statement under EXPLAIN ANALYZE instead, keeping its plan.
-type explainer struct {
-	q    store.Querier
-	plan map[string]any
-}
-
-func (e *explainer) on(q store.Querier) store.Querier { e.q = q; return e }
-
-func (e *explainer) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	rows, err := e.q.Query(ctx, `EXPLAIN (ANALYZE, FORMAT JSON) `+sql, args...)
+// analyzed returns the plan of sql as EXPLAIN ANALYZE ran it.
+func analyzed(ctx context.Context, q store.Querier, sql string, args ...any) (map[string]any, error) {
+	rows, err := q.Query(ctx, `EXPLAIN (ANALYZE, FORMAT JSON) `+sql, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +172,20 @@ func (e *explainer) Query(ctx context.Context, sql string, args ...any) (pgx.Row
 	if _, err := pgx.ForEachRow(rows, []any{&plan}, func() error { return nil }); err != nil {
 		return nil, err
 	}
-	e.plan = plan[0]["Plan"].(map[string]any)
+	return plan[0]["Plan"].(map[string]any), nil
+}
+
+// explainer runs a read's statement under EXPLAIN ANALYZE first, keeping its plan, then as it is.
+type explainer struct {
+	q    store.Querier
+	plan map[string]any
+}
+
+func (e *explainer) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	plan, err := analyzed(ctx, e.q, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	e.plan = plan
 	return e.q.Query(ctx, sql, args...)
 }

@@ -106,17 +106,37 @@ func TestWeekdayTense(t *testing.T) {
 // TestWeekdayWithItsDay checks that a weekday said with its day of the month is that one date, whatever the
 // tense: neither the weekday read alone (the next or the last one) nor the day without it.
 func TestWeekdayWithItsDay(t *testing.T) {
-	ref := time.Date(2024, 3, 8, 12, 0, 0, 0, time.UTC) // a Friday
-	for _, c := range []struct {
-		text string
-		want time.Time
-	}{
+	checkOneDate(t, time.Date(2024, 3, 8, 12, 0, 0, 0, time.UTC), []dateCase{ // a Friday
 		{"my appointment's been moved to Friday 15 March", time.Date(2024, 3, 15, 0, 0, 0, 0, time.UTC)},
 		{"the flight is on Tuesday 12 March", time.Date(2024, 3, 12, 0, 0, 0, 0, time.UTC)},
 		{"I saw her on Monday, the 4th of March", time.Date(2024, 3, 4, 0, 0, 0, 0, time.UTC)},
 		{"the party is on Saturday, June 8", time.Date(2024, 6, 8, 0, 0, 0, 0, time.UTC)},
 		{"we met on Wednesday, March 6, 2024", time.Date(2024, 3, 6, 0, 0, 0, 0, time.UTC)},
-	} {
+	})
+}
+
+// TestAMonthInTheFuture checks that a month named without its year is the next one in a clause about the
+// future, and the last one otherwise.
+func TestAMonthInTheFuture(t *testing.T) {
+	checkOneDate(t, time.Date(2024, 2, 10, 12, 0, 0, 0, time.UTC), []dateCase{
+		{"we're going to Venice in May", time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)},
+		{"I'll start in January", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"we went to Venice in May", time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC)},
+		{"I was going to quit in January", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"she joined in January", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
+	})
+}
+
+// dateCase is a text with the one date it says.
+type dateCase struct {
+	text string
+	want time.Time
+}
+
+// checkOneDate checks that findDates finds in each text, said at ref, exactly its one date.
+func checkOneDate(t *testing.T, ref time.Time, cases []dateCase) {
+	t.Helper()
+	for _, c := range cases {
 		ds := findDates(c.text, ref)
 		if len(ds) != 1 || !ds[0].at.Equal(c.want) {
 			var got []time.Time
@@ -124,31 +144,6 @@ func TestWeekdayWithItsDay(t *testing.T) {
 				got = append(got, d.at)
 			}
 			t.Errorf("%q: dates %v; want the one date %v", c.text, got, c.want)
-		}
-	}
-}
-
-// TestAMonthInTheFuture checks that a month named without its year is the next one in a clause about the
-// future, and the last one otherwise.
-func TestAMonthInTheFuture(t *testing.T) {
-	ref := time.Date(2024, 2, 10, 12, 0, 0, 0, time.UTC)
-	for _, c := range []struct {
-		text string
-		want time.Time
-	}{
-		{"we're going to Venice in May", time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)},
-		{"I'll start in January", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
-		{"we went to Venice in May", time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC)},
-		{"I was going to quit in January", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
-		{"she joined in January", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
-	} {
-		ds := findDates(c.text, ref)
-		if len(ds) != 1 || !ds[0].at.Equal(c.want) {
-			var got []time.Time
-			for _, d := range ds {
-				got = append(got, d.at)
-			}
-			t.Errorf("%q: dates %v; want %v", c.text, got, c.want)
 		}
 	}
 }
