@@ -4,9 +4,6 @@ import (
 	"context"
 	"regexp"
 	"slices"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/promptguard"
@@ -60,8 +57,8 @@ func (s *Service) closestStatement(ctx context.Context, v store.View, question s
 
 // statementsAbout keeps the search items that may answer a question of time t about the mentions: claims
 // whose subject is a mentioned entity or whose text names one, never quarantined, linked or (for the present)
-// former or an ending, and that name a time, hold a number, or name a place or a person when the question asks
-// for one (q), in rank order.
+// former or an ending, and that name a time or hold a number when the question asks for one (q), in rank
+// order.
 func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []item {
 	subjects := map[string]bool{}
 	for _, m := range ms {
@@ -92,55 +89,9 @@ func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []
 			// "When" asks for a time and "how many" for a number: a statement without one does not answer.
 			continue
 		}
-		if (q.kind == kindPlace || q.kind == kindPerson) && !namesAnother(c.Text, names) &&
-			!(q.kind == kindPlace && saysAPlaceInWords(c.Text)) {
-			// "Where" asks for a place and "who" for a person: a statement that names nothing but the entity
-			// asked about ("Emma is still a data scientist" for "Where does Emma live?") does not answer.
-			continue
-		}
 		out = append(out, it)
 	}
 	return out
-}
-
-// namesAnother reports whether a statement names something besides the entities asked about: a capitalized
-// word (in any script) that does not open a sentence, is not a word of one of those names, not a month or a
-// weekday and not the pronoun "I". A place or a person is said with a name far more often than not; a
-// statement without one ("Kofi got promoted to associate director") names neither.
-func namesAnother(text string, names []string) bool {
-	own := map[string]bool{}
-	for _, n := range names {
-		for _, w := range splitWords(n) {
-			own[w] = true
-		}
-	}
-	opens := true
-	for _, f := range strings.Fields(text) {
-		word := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		first, _ := utf8.DecodeRuneInString(word)
-		if word != "" && !opens && unicode.IsUpper(first) {
-			lw := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(word, "'s"), "’s"))
-			if !own[lw] && !mentionsMonthOrDay(lw) && lw != "i" && !strings.HasPrefix(lw, "i'") && !strings.HasPrefix(lw, "i’") {
-				return true
-			}
-		}
-		last, _ := utf8.DecodeLastRuneInString(f)
-		opens = strings.ContainsRune(".!?:", last)
-	}
-	return false
-}
-
-// placeWords are the English words that say where without a name: at home, abroad, overseas, remotely.
-var placeWords = map[string]bool{"home": true, "abroad": true, "overseas": true, "remotely": true, "remote": true}
-
-// saysAPlaceInWords reports a statement that says where in one of placeWords ("Emma works from home now").
-func saysAPlaceInWords(text string) bool {
-	for _, w := range splitWords(text) {
-		if placeWords[w] {
-			return true
-		}
-	}
-	return false
 }
 
 // chained reports a question that asks a chain of relations from every entity it names ("Who is the spouse of

@@ -29,15 +29,11 @@ func TestClosestStatementAnswersWhatNoRelationReaches(t *testing.T) {
 		Text: "Jon said: go club on Fridays.", ValidFrom: day("2023-01-10")})
 	// Jon's go-club statement was superseded: a retired statement never answers the present.
 	f.supersede(chess, goClub, day("2024-01-11"))
-	f.add(fclaim{Subject: "Ola", Predicate: "said", Object: "on Mondays I teach at Riverside",
-		Text: "Ola said: on Mondays I teach at Riverside.", ValidFrom: day("2024-01-10"), Accumulating: true})
 	// Cal's newest statement says what ended; the present is what he said just before it.
 	f.add(fclaim{Subject: "Cal", Predicate: "said", Object: "training to be a plumber",
 		Text: "Cal said: training to be a plumber.", ValidFrom: day("2024-06-01"), Accumulating: true})
 	f.add(fclaim{Subject: "Cal", Predicate: "quit", Object: "the sales job",
 		Text: "Cal has quit the sales job.", ValidFrom: day("2024-06-02")})
-	f.add(fclaim{Subject: "Kai", Predicate: "said", Object: "from home most days now",
-		Text: "Kai said: from home most days now.", ValidFrom: day("2024-01-10"), Accumulating: true})
 	c := h.client("agent-a")
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -46,8 +42,6 @@ func TestClosestStatementAnswersWhatNoRelationReaches(t *testing.T) {
 		{"What does Maya do every weekend?", "bouldering", "pottery"},
 		{"What was Maya into before?", "pottery", "bouldering"},
 		{"What club does Jon go to on Fridays?", "chess", "go club"},
-		{"Where does Ola teach on Mondays?", "Riverside", "Maya"},
-		{"Where does Kai work?", "home", "Ola"},
 		{"What is Cal doing for work these days?", "plumber", "quit"},
 	} {
 		res, err := c.Answer(ctx, "hobbies", api.AnswerRequest{Question: tc.q})
@@ -66,8 +60,6 @@ func TestClosestStatementAnswersWhatNoRelationReaches(t *testing.T) {
 		"When did Maya start bouldering?",   // a date, and no statement about Maya holds one
 		"How many cats does Maya have?",     // a number, and no statement about Maya holds one
 		"Has Maya changed her weekends?",    // a yes or no, which no quoted statement gives
-		"Where does Maya live?",             // a place, and no statement about Maya names one
-		"Who does Maya climb with?",         // a person, and no statement about Maya names one
 	} {
 		res, err := c.Answer(ctx, "hobbies", api.AnswerRequest{Question: q})
 		if err != nil {
@@ -124,31 +116,6 @@ func TestSaysATime(t *testing.T) {
 	} {
 		if got := saysATime(text); got != want {
 			t.Errorf("saysATime(%q) = %v, want %v", text, got, want)
-		}
-	}
-}
-
-// TestNamesAnother: a statement names a place or a person when a capitalized word other than the entity asked
-// about stands inside a sentence; the sentence's first word, the pronoun "I", months and weekdays do not count.
-func TestNamesAnother(t *testing.T) {
-	for _, tc := range []struct {
-		text  string
-		names []string
-		want  bool
-	}{
-		{"Emma is still a data scientist.", []string{"Emma"}, false},
-		{"Kofi got promoted to associate director.", []string{"Kofi"}, false},
-		{"The landlord put the rent up to €1.380 from August.", []string{"Greta"}, false},
-		{"Lena's friend said: I moved on Monday.", []string{"Lena"}, false},
-		{"Lena lives in Graz, by the way.", []string{"Lena"}, true},
-		{"Mira's sister Dana works as a nurse in Haifa.", []string{"Dana"}, true},
-		{"Sofía moved to Ñuñoa.", []string{"Sofía"}, true},
-		{"Lars is divorced now. Eva is around a lot.", []string{"Lars"}, false},
-		{"Lars is divorced now, he sees Eva.", []string{"Lars"}, true},
-		{"Ioana Ceaușescu leads it.", []string{"Ioana Ceaușescu"}, false},
-	} {
-		if got := namesAnother(tc.text, tc.names); got != tc.want {
-			t.Errorf("namesAnother(%q, %q) = %v, want %v", tc.text, tc.names, got, tc.want)
 		}
 	}
 }
