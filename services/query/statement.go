@@ -3,7 +3,6 @@ package query
 import (
 	"context"
 	"regexp"
-	"slices"
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/promptguard"
@@ -57,8 +56,7 @@ func (s *Service) closestStatement(ctx context.Context, v store.View, question s
 
 // statementsAbout keeps the search items that may answer a question of time t about the mentions: claims
 // whose subject is a mentioned entity or whose text names one, never quarantined, linked or (for the present)
-// former or an ending, and that name a time or hold a number when the question asks for one (q), in rank
-// order.
+// former, and that name a time or hold a number when the question asks for one (q), in rank order.
 func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []item {
 	subjects := map[string]bool{}
 	for _, m := range ms {
@@ -73,13 +71,7 @@ func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []
 		if c.Status == store.StatusQuarantined || it.linked || c.Text == "" {
 			continue
 		}
-		present := t.mode == askCurrent && t.before == "" && t.after == ""
-		if it.former && present {
-			continue
-		}
-		if present && endingOf(c) && !slices.ContainsFunc(q.units, func(u relUnit) bool { return asksEnding(&u) }) {
-			// "Callum has quit the sales job" says what no longer holds: it answers what ended, not what
-			// holds now — the rule a resolved value follows (an ending claim answers only a question of ending).
+		if it.former && t.mode == askCurrent && t.before == "" && t.after == "" {
 			continue
 		}
 		if !subjects[c.SubjectKey] && !namesAny(c.Text, names) {
