@@ -351,7 +351,9 @@ func StaleInContext(q *Question, r *Retrieval) string {
 
 // formerCues are English words and phrases that say a value no longer holds: ending a job (leaving, resigning,
 // handing in one's notice), a place, a
-// relationship, a possession or a plan ("left", "moved from", "broke up", "sold", "cancelled"), a time
+// relationship, a possession or a plan ("left", "moved from", "broke up", "sold", "cancelled"; disposing of a
+// thing or a provider, "dropped", "got rid of", "gave away"; finishing a book or a course; a place that shut
+// down), a time
 // that is over ("no longer", "used to", "previously", "until", "former"), and the words a memory system
 // puts on history ("superseded", "outdated"). They come from how people report changes in everyday
 // English, not from any dataset. Verbs that name the new value ("moved to", "switched to", "pushed to")
@@ -366,6 +368,8 @@ var formerCues = func() [][]string {
 		"replaced", "instead of", "swapped", "scrapped", "cancelled", "canceled", "withdrawn", "withdrew",
 		"deferred", "on hold", "retired", "rehomed", "passed away", "died", "lost", "stolen", "let go", "laid off",
 		"ended", "dethroned", "resigned", "resigning", "handed in", "notice at", "superseded", "history", "historical", "outdated", "obsolete",
+		"dropped", "ditched", "got rid of", "gotten rid of", "getting rid of", "gave away", "given away", "finished",
+		"shut down", "closed down",
 	} {
 		out = append(out, normWords(c))
 	}

@@ -208,6 +208,9 @@ func TestStaleInContext(t *testing.T) {
 	flight := &Question{Category: KindCurrent, Golds: []string{"October 15"}, Stale: []string{"October 14"}}
 	yusuf := &Question{Category: KindCurrent, Golds: []string{"Chicago"}, Stale: []string{"Austin"}, About: []string{"Yusuf"}}
 	dentist := &Question{Category: KindCurrent, Golds: []string{"Dr. Okafor"}, Stale: []string{"Dr. Patel"}}
+	telia := &Question{Category: KindCurrent, Golds: []string{"Tele2"}, Stale: []string{"Telia"}}
+	book := &Question{Category: KindCurrent, Golds: []string{"Piranesi"}, Stale: []string{"Middlemarch"}}
+	gym := &Question{Category: KindCurrent, Golds: []string{"yoga"}, Stale: []string{"gym on Elm Street"}}
 	raw := func(lines ...string) *Retrieval { return &Retrieval{Context: strings.Join(lines, "\n")} }
 	for _, c := range []struct {
 		name string
@@ -245,6 +248,11 @@ func TestStaleInContext(t *testing.T) {
 		{"a claim naming the user", yusuf, raw("- Yusuf's home is Austin (since 2023-06-19)"), "- Yusuf's home is Austin (since 2023-06-19)"},
 		{"a title's period inside the value", dentist, raw("Nadia: My dentist is Dr. Patel, on Elm Street."), "Nadia: My dentist is Dr. Patel, on Elm Street."},
 		{"a title's period, the value marked former", dentist, raw("Nadia: I left Dr. Patel, my dentist is Dr. Okafor now."), ""},
+		{"a provider dropped", telia, raw("- Ingrid dropped Telia."), ""},
+		{"a thing got rid of", car, raw("- Omar and others got rid of the Jetta."), ""},
+		{"a book finished", book, raw("- Zoe finished Middlemarch."), ""},
+		{"a book still being read", book, raw("- Zoe is halfway through Middlemarch."), "- Zoe is halfway through Middlemarch."},
+		{"a gym shut down", gym, raw("- Chen's gym on Elm Street shut down."), ""},
 	} {
 		if got := StaleInContext(c.q, c.r); got != c.want {
 			t.Errorf("%s: StaleInContext = %q, want %q", c.name, got, c.want)
