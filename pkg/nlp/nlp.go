@@ -127,6 +127,11 @@ func Analyze(text string) []Token {
 		if lowerTyped && unknownLowerName(t) {
 			t.Tag = "NNP"
 		}
+		if lowerTyped && IsProper(t.Tag) && adverbNoName(t.Lower) {
+			// With no capital letter to go by, the tagger reads some adverbs at the end of a clause as names
+			// ("i'm at pfizer now", "biscuit passed away", "it's so weird").
+			t.Tag = "RB"
+		}
 		t.Lemma = Lemma(t.Text, t.Tag)
 	}
 	if lowerTyped {
@@ -182,6 +187,28 @@ func lowerNameRuns(ts []Token) {
 var closedClass = map[string]bool{"not": true, "never": true, "also": true, "just": true, "now": true,
 	"still": true, "really": true, "then": true, "there": true, "here": true, "so": true, "very": true,
 	"too": true, "well": true, "only": true, "even": true, "currently": true, "originally": true}
+
+// plainAdverbs are adverbs of time, place and degree that stand alone in everyday English and name nothing:
+// general English, the words a person types after a verb ("passed away", "moved back", "not yet").
+var plainAdverbs = map[string]bool{"away": true, "back": true, "again": true, "anymore": true, "yet": true,
+	"already": true, "ago": true, "soon": true, "later": true, "today": true, "tonight": true, "tomorrow": true,
+	"yesterday": true, "together": true, "abroad": true, "instead": true, "lately": true, "recently": true,
+	"nowadays": true, "anyway": true, "though": true, "altogether": true, "overseas": true, "downstairs": true,
+	"upstairs": true, "maybe": true, "perhaps": true, "always": true, "often": true, "sometimes": true}
+
+// adverbNoName reports a word of text typed in lower case that is an adverb and never a name: a function word
+// (closedClass), a plain adverb, or an adverb in -ly made from a word the dictionary knows ("officially",
+// "honestly", "happily"; not "emily" or "kelly", whose stems are no words).
+func adverbNoName(w string) bool {
+	if closedClass[w] || plainAdverbs[w] {
+		return true
+	}
+	if utf8.RuneCountInString(w) < 6 || !strings.HasSuffix(w, "ly") {
+		return false
+	}
+	stem := strings.TrimSuffix(w, "ly")
+	return Known(stem) || strings.HasSuffix(stem, "i") && Known(strings.TrimSuffix(stem, "i")+"y")
+}
 
 // hasUpper reports an upper-case letter anywhere in s.
 func hasUpper(s string) bool {

@@ -61,6 +61,12 @@ func TestAnalyze(t *testing.T) {
 		{"My sister's classes start soon.", map[string]string{"classes": "NNS class", "start": "VBP start"}},
 		{"The Lanterns play shoegaze.", map[string]string{"play": "VBP play"}},
 		{"The Lakers game was fun.", map[string]string{"game": "NN game"}},
+		// Typed in lower case: an adverb is no name, a word English does not have is one.
+		{"i'm at pfizer now", map[string]string{"now": "RB now", "pfizer": "NNP pfizer"}},
+		{"it's so weird", map[string]string{"so": "RB so"}},
+		{"wet leg have officially split", map[string]string{"officially": "RB officially"}},
+		{"biscuit passed away", map[string]string{"away": "RB away"}},
+		{"my sister emily is a nurse", map[string]string{"emily": "NNP emily"}},
 	}
 	for _, c := range cases {
 		ts := Analyze(c.in)

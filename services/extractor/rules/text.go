@@ -777,6 +777,11 @@ func trueCase(s string) string {
 			// determiner or a possessive ("my username is …"): that is a noun English has that the dictionary
 			// lacks.
 			up[t.Start] = true
+		case calledName(toks, i),
+			t.Lower == "the" && i > 0 && (toks[i-1].Lower == "called" || toks[i-1].Lower == "named") && i+1 < len(toks) && calledName(toks, i+1):
+			// "a band called blue hour", "a café called the blue door": the words of a name given with
+			// "called" or "named", its article with them ("The Blue Door"), up to what cannot be in one.
+			up[t.Start] = true
 		case i > 0 && (toks[i-1].Lower == "named" || toks[i-1].Lower == "called") && nlp.IsNoun(t.Tag),
 			i > 1 && (toks[i-2].Lower == "named" || toks[i-2].Lower == "called") && toks[i-1].Tag == "PRP" && nlp.IsNoun(t.Tag),
 			i > 1 && toks[i-2].Lower == "name" && (toks[i-1].Lower == "is" || toks[i-1].Lower == "'s") && nlp.IsNoun(t.Tag):
@@ -818,6 +823,30 @@ func trueCase(s string) string {
 	}
 	return b.String()
 }
+
+// calledName reports whether toks[i] is a word of a name that "called" or "named" gives in text typed in lower
+// case ("a band called blue hour", "a café called the blue door"): one of at most three nouns or adjectives
+// after "called"/"named" and an optional "the", none of them a word of time ("a company called acme last year").
+func calledName(toks []nlp.Token, i int) bool {
+	for j := i; j >= 0 && j >= i-3; j-- {
+		t := toks[j]
+		if j < i && (t.Lower == "called" || t.Lower == "named") {
+			return true
+		}
+		if j < i && t.Lower == "the" && j > 0 && (toks[j-1].Lower == "called" || toks[j-1].Lower == "named") {
+			continue
+		}
+		if !nlp.IsNoun(t.Tag) && !nlp.IsAdjective(t.Tag) || nameTimeWords[t.Lower] {
+			return false
+		}
+	}
+	return false
+}
+
+// nameTimeWords end a name given with "called" in lower-case text: the words of a time said after it.
+var nameTimeWords = map[string]bool{"last": true, "next": true, "this": true, "every": true, "each": true,
+	"year": true, "week": true, "month": true, "day": true, "weekend": true, "morning": true, "evening": true,
+	"night": true, "today": true, "tonight": true, "tomorrow": true, "yesterday": true}
 
 // possessiveNames marks, in text typed in lower case, the words of a name that owns a relation: "soviet union's
 // head of state", "charles the bold's spouse". The words before "'s" and a relational noun canon knows, back to
