@@ -158,7 +158,7 @@ func lowerNameRuns(ts []Token) {
 	candidate := func(t Token) bool {
 		switch t.Tag {
 		case "NN", "RB", "VB", "VBP", "JJ":
-			return utf8.RuneCountInString(t.Text) > 1 && !closedClass[t.Lower]
+			return utf8.RuneCountInString(t.Text) > 1 && !adverbNoName(t.Lower)
 		}
 		return false
 	}

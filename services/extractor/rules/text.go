@@ -809,6 +809,12 @@ func trueCase(s string) string {
 		}
 	}
 	possessiveNames(toks, up)
+	for i := 1; i < len(toks); i++ {
+		if up[toks[i-1].Start] && toks[i-1].Lower != "i" && institutionHeads[toks[i].Lower] {
+			// "hillcrest primary", "bloober team": the noun that says what a named place is ends its name.
+			up[toks[i].Start] = true
+		}
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	first := true
@@ -823,6 +829,23 @@ func trueCase(s string) string {
 	}
 	return b.String()
 }
+
+// institutionHeads are the nouns English names places and organizations with, after their own name
+// ("Hillcrest Primary", "Riverside High", "Leeds Beckett University", "Ichilov Hospital", "Bloober Team",
+// "Elm Street"): typed in lower case, such a noun right after a name is the name's last word. The schools'
+// and higher education's words (schools.go) and the common heads of hospitals, venues, companies and streets.
+var institutionHeads = func() map[string]bool {
+	m := map[string]bool{"hospital": true, "clinic": true, "infirmary": true, "library": true, "museum": true,
+		"stadium": true, "team": true, "studios": true, "studio": true, "labs": true, "hotel": true,
+		"street": true, "road": true, "avenue": true, "square": true}
+	for w := range schoolWords {
+		m[w] = true
+	}
+	for w := range higherEdWords {
+		m[w] = true
+	}
+	return m
+}()
 
 // calledName reports whether toks[i] is a word of a name that "called" or "named" gives in text typed in lower
 // case ("a band called blue hour", "a café called the blue door"): one of at most three nouns or adjectives
