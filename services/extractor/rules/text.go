@@ -833,11 +833,14 @@ func trueCase(s string) string {
 // institutionHeads are the nouns English names places and organizations with, after their own name
 // ("Hillcrest Primary", "Riverside High", "Leeds Beckett University", "Ichilov Hospital", "Bloober Team",
 // "Elm Street"): typed in lower case, such a noun right after a name is the name's last word. The schools'
-// and higher education's words (schools.go) and the common heads of hospitals, venues, companies and streets.
+// and higher education's words (schools.go) and the common heads of the names of hospitals, shops, venues,
+// companies and streets in English.
 var institutionHeads = func() map[string]bool {
-	m := map[string]bool{"hospital": true, "clinic": true, "infirmary": true, "library": true, "museum": true,
-		"stadium": true, "team": true, "studios": true, "studio": true, "labs": true, "hotel": true,
-		"street": true, "road": true, "avenue": true, "square": true}
+	m := map[string]bool{"hospital": true, "clinic": true, "infirmary": true, "pharmacy": true, "library": true,
+		"museum": true, "stadium": true, "theatre": true, "theater": true, "gym": true, "café": true, "cafe": true,
+		"restaurant": true, "bakery": true, "team": true, "studios": true, "studio": true, "labs": true,
+		"logistics": true, "group": true, "bank": true, "insurance": true, "airlines": true, "motors": true,
+		"hotel": true, "street": true, "road": true, "avenue": true, "square": true}
 	for w := range schoolWords {
 		m[w] = true
 	}
@@ -908,8 +911,8 @@ func possessiveNames(toks []nlp.Token, up map[int]bool) {
 }
 
 // nameAfterKin reports whether token i, after "my <kin noun>", stands where a name does: a noun or adjective
-// of one word followed by a verb, a comma, "and" or the end — not a verb itself ("my son starts") nor the
-// first word of a compound ("my dog food bill").
+// of one word followed by a verb, a comma, "and", a possessive ("my brother lars's wife") or the end — not a
+// verb itself ("my son starts") nor the first word of a compound ("my dog food bill").
 func nameAfterKin(toks []nlp.Token, i int) bool {
 	t := toks[i]
 	if !(nlp.IsNoun(t.Tag) || nlp.IsAdjective(t.Tag)) || len(t.Lower) < 2 || stopwordLike(t.Lower) {
@@ -919,7 +922,8 @@ func nameAfterKin(toks []nlp.Token, i int) bool {
 		return true
 	}
 	next := toks[i+1]
-	return next.Text == "," || next.Lower == "and" || next.Text == "." || nlp.IsVerb(next.Tag) || next.Tag == "MD"
+	return next.Text == "," || next.Lower == "and" || next.Text == "." || nlp.IsVerb(next.Tag) || next.Tag == "MD" ||
+		next.Lower == "'s" || next.Tag == "POS"
 }
 
 // stopwordLike reports words that are never a name after a kinship noun ("my son too", "my dog here").
