@@ -10,6 +10,13 @@ import (
 // trace yields no claim. Technical chats interleave prose and code, and before these rules every line of a
 // snippet ("app = Flask(__name__)") became a fallback claim that crowded the facts around it out of search.
 
+// shellArgument is what follows a tool's name in a shell command: an option, a path, a URL, a variable or a
+// quoted string, or one of the tools' common subcommands ("git checkout", "pip install"). A word of prose
+// after it is prose typed in lower case: "pip died last month", "brew coffee at home", "curl up with a book".
+const shellArgument = `(?:[-"'$~]|[\w.]*[./:=@]|(?:install|uninstall|add|remove|rm|run|build|test|init|commit|push|pull|clone|` +
+	`checkout|switch|status|log|diff|merge|rebase|fetch|start|stop|exec|ps|logs|get|apply|describe|delete|` +
+	`update|upgrade|publish|freeze|list|show|config|compose|create|restart|ci)\b)`
+
 var (
 	// reFence opens or closes a Markdown code block (``` or ~~~, with or without a language).
 	reFence = regexp.MustCompile("^\\s*(?:```|~~~)")
@@ -23,7 +30,8 @@ var (
 		`@[\w.]+\s*(?:\(|$)|\$\s+[a-z]|>>>\s|//|/\*|\*/|<!--|` +
 		`\w+\s+(?:INTEGER|TEXT|VARCHAR|REAL|BOOLEAN|DATE|TIMESTAMP|SERIAL|BIGINT)\b|` +
 		`(?:SELECT|INSERT\s+INTO|CREATE\s+(?:TABLE|INDEX)|UPDATE\s+\w+\s+SET|DELETE\s+FROM|ALTER\s+TABLE)\s|` +
-		`(?:git|npm|npx|yarn|pip3?|cargo|docker|kubectl|curl|wget|sudo|cd|mkdir|brew|apt(?:-get)?)\s+[-\w./$"']+|` +
+		`(?:git|npm|npx|yarn|pip3?|cargo|docker|kubectl|curl|wget|brew|apt(?:-get)?)\s+` + shellArgument + `|` +
+		`(?:sudo|cd|mkdir)\s+[-\w./$"'~]+|` +
 		`go\s+(?:run|build|test|get|mod|install|vet)\b|python3?\s+[-\w./]+\.py\b|node\s+[\w./-]+\.js\b|export\s+\w+=` +
 		`)`)
 	// reAssignment matches "x = foo(bar)", "app.config['KEY'] = 'v'", "total += 1".

@@ -39,6 +39,15 @@ func TestLooksLikeCode(t *testing.T) {
 		{"Deadline: Friday", false, false},
 		{"- Registration", true, false},
 		{"I fixed the bug in fetchWeatherData() yesterday.", false, false},
+		// Typed in lower case, a tool's name may be a word of prose.
+		{"pip died last month, and now we have a guinea pig called dot.", false, false},
+		{"brew coffee at home most days now", false, false},
+		{"pip install requests", false, true},
+		{"curl -s https://example.com/api", false, true},
+		{"curl https://example.com/api", false, true},
+		{"docker compose up -d", false, true},
+		{"sudo apt-get update", false, true},
+		{"cd ~/projects/mneme", false, true},
 	}
 	for _, tt := range tests {
 		if got := looksLikeCode(tt.line, tt.indented); got != tt.want {
