@@ -127,7 +127,7 @@ func Analyze(text string) []Token {
 		if lowerTyped && unknownLowerName(t) {
 			t.Tag = "NNP"
 		}
-		if lowerTyped && IsProper(t.Tag) && adverbNoName(t.Lower) {
+		if lowerTyped && IsProper(t.Tag) && AdverbNoName(t.Lower) {
 			// With no capital letter to go by, the tagger reads some adverbs at the end of a clause as names
 			// ("i'm at pfizer now", "biscuit passed away", "it's so weird").
 			t.Tag = "RB"
@@ -158,7 +158,7 @@ func lowerNameRuns(ts []Token) {
 	candidate := func(t Token) bool {
 		switch t.Tag {
 		case "NN", "RB", "VB", "VBP", "JJ":
-			return utf8.RuneCountInString(t.Text) > 1 && !adverbNoName(t.Lower)
+			return utf8.RuneCountInString(t.Text) > 1 && !AdverbNoName(t.Lower)
 		}
 		return false
 	}
@@ -196,10 +196,10 @@ var plainAdverbs = map[string]bool{"away": true, "back": true, "again": true, "a
 	"nowadays": true, "anyway": true, "though": true, "altogether": true, "overseas": true, "downstairs": true,
 	"upstairs": true, "maybe": true, "perhaps": true, "always": true, "often": true, "sometimes": true}
 
-// adverbNoName reports a word of text typed in lower case that is an adverb and never a name: a function word
+// AdverbNoName reports a word of text typed in lower case that is an adverb and never a name: a function word
 // (closedClass), a plain adverb, or an adverb in -ly made from a word the dictionary knows ("officially",
 // "honestly", "happily"; not "emily" or "kelly", whose stems are no words).
-func adverbNoName(w string) bool {
+func AdverbNoName(w string) bool {
 	if closedClass[w] || plainAdverbs[w] {
 		return true
 	}

@@ -792,6 +792,10 @@ func trueCase(s string) string {
 			// "two cats, miso and tofu": a noun coordinated with a name at the end of a phrase is the second name
 			// ("madrid and work for …" coordinates verbs).
 			up[t.Start] = true
+		case partnerName(toks, i):
+			// "engaged to jack", "i'm seeing grace": the one word after a verb of a relationship, with no
+			// article, is the partner's name, though the dictionary has it ("jack", "grace", "will").
+			up[t.Start] = true
 		case honorifics[titleCase(strings.TrimSuffix(t.Lower, "."))] && i+1 < len(toks):
 			// "dr. okafor", "mr grant": a title of address and the name after it.
 			up[t.Start] = true
@@ -849,6 +853,48 @@ var institutionHeads = func() map[string]bool {
 	}
 	return m
 }()
+
+// partnerName reports whether toks[i], in text typed in lower case, is the name of a partner: one noun, verb,
+// modal or adjective (the tagger's reading of a name it knows as a word) right after "married to", "engaged to",
+// "dating", "seeing", "divorced from" or "broke up with", and ending the clause or followed by "and", a
+// comma or a word of time — not a pronoun, an indefinite ("someone"), an adverb or a plural.
+func partnerName(toks []nlp.Token, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := toks[i-1].Lower
+	switch {
+	case prev == "dating" || prev == "seeing":
+	case (prev == "to" || prev == "from" || prev == "with") && i >= 2:
+		v := toks[i-2].Lower
+		if !(prev == "to" && (v == "married" || v == "engaged") || prev == "from" && v == "divorced" ||
+			prev == "with" && i >= 3 && toks[i-2].Lower == "up" && (toks[i-3].Lower == "broke" || toks[i-3].Lower == "split")) {
+			return false
+		}
+	default:
+		return false
+	}
+	t := toks[i]
+	switch t.Tag {
+	case "NN", "NNP", "JJ", "VB", "VBP", "VBD", "VBN", "MD":
+		// Where a name stands, a word the tagger reads as a verb is a name all the same ("rose", "will").
+	default:
+		return false
+	}
+	if utf8.RuneCountInString(t.Lower) < 2 || nlp.AdverbNoName(t.Lower) || indefinites[t.Lower] {
+		return false
+	}
+	if i+1 == len(toks) {
+		return true
+	}
+	next := toks[i+1]
+	return next.Lower == "and" || next.Text == "," || next.Text == "." || next.Text == "!" || nameTimeWords[next.Lower] ||
+		next.Lower == "now" || next.Lower == "since" || next.Lower == "for" || next.Lower == "in"
+}
+
+// indefinites are the indefinite pronouns, which name no one ("seeing someone").
+var indefinites = map[string]bool{"someone": true, "somebody": true, "anyone": true, "anybody": true,
+	"everyone": true, "everybody": true, "nobody": true, "one": true, "it": true, "them": true, "her": true, "him": true}
 
 // calledName reports whether toks[i] is a word of a name that "called" or "named" gives in text typed in lower
 // case ("a band called blue hour", "a café called the blue door"): one of at most three nouns or adjectives
