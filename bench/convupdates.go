@@ -110,6 +110,29 @@ func LoadConvUpdatesPool(pool Pool) (*Dataset, error) {
 	return parseConvUpdates(b, "convupdates/"+string(pool)+".json (shipped)")
 }
 
+// LowerCaseUserTurns types every user turn of the dataset in lower case, as many people chat ("hey, so i work
+// at deloitte now"): a variant of the dialogs that says the same things, for measuring whether what works on
+// written text works on typed text. The assistant's turns and the questions stay as written. It returns the
+// number of turns changed.
+func LowerCaseUserTurns(d *Dataset) int {
+	n := 0
+	for _, c := range d.Conversations {
+		for si := range c.Sessions {
+			for ti := range c.Sessions[si].Turns {
+				t := &c.Sessions[si].Turns[ti]
+				if t.Role != "user" {
+					continue
+				}
+				if low := strings.ToLower(t.Content); low != t.Content {
+					t.Content = low
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
 // LoadConvUpdates reads a conversation-updates file.
 func LoadConvUpdates(path string) (*Dataset, error) {
 	b, err := os.ReadFile(path)

@@ -199,6 +199,51 @@ func TestConvCorrect(t *testing.T) {
 	}
 }
 
+// TestLowerCaseUserTurns: the variant lower-cases what the user typed and nothing else.
+func TestLowerCaseUserTurns(t *testing.T) {
+	d, err := LoadConvUpdatesPool(PoolDev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := func() (user, other []string) {
+		for _, c := range d.Conversations {
+			for _, s := range c.Sessions {
+				for _, tn := range s.Turns {
+					if tn.Role == "user" {
+						user = append(user, tn.Content)
+					} else {
+						other = append(other, tn.Content)
+					}
+				}
+			}
+		}
+		return user, other
+	}
+	userBefore, otherBefore := turns()
+	question := d.Questions[0].Text
+	changed := 0
+	for _, u := range userBefore {
+		if u != strings.ToLower(u) {
+			changed++
+		}
+	}
+	if n := LowerCaseUserTurns(d); n != changed || n == 0 {
+		t.Errorf("LowerCaseUserTurns changed %d turns, want %d (every user turn with a capital)", n, changed)
+	}
+	userAfter, otherAfter := turns()
+	for i := range userBefore {
+		if userAfter[i] != strings.ToLower(userBefore[i]) {
+			t.Errorf("user turn %q, want %q", userAfter[i], strings.ToLower(userBefore[i]))
+		}
+	}
+	if !slices.Equal(otherAfter, otherBefore) {
+		t.Error("the assistant's turns changed")
+	}
+	if d.Questions[0].Text != question {
+		t.Errorf("question changed: %q, want %q", d.Questions[0].Text, question)
+	}
+}
+
 func TestStaleInContext(t *testing.T) {
 	emma := &Question{Category: KindCurrent, Golds: []string{"Anthropic"}, Stale: []string{"Google"}}
 	leo := &Question{Category: KindCurrent, Golds: []string{"Lincoln Montessori"}, Stale: []string{"Hawthorne"}, About: []string{"Leo", "son"}}

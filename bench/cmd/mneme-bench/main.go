@@ -47,7 +47,7 @@ var inProcess func(ctx context.Context, name string, keep bool, reuse string, lo
 
 type options struct {
 	bench, data, out, systems, url, databaseURL, natsURL, budgets, promptDir, logLevel, prefix, apiKey, reuseDB string
-	variant, pool, dump                                                                                         string
+	variant, pool, dump, typing                                                                                 string
 	seed                                                                                                        uint64
 	limit, perConv, readerBudget, chunkTokens, k, workers                                                       int
 	categories                                                                                                  string
@@ -62,6 +62,7 @@ func main() {
 	flag.StringVar(&o.variant, "variant", string(bench.VariantPublished), "factconsolidation: published, or reworded as people write: facts (reworded facts, published questions), questions (published facts, reworded questions), both")
 	flag.StringVar(&o.pool, "pool", string(bench.PoolDev), "phrasings of the reworded factconsolidation variants and of convupdates: dev (for development), check (held out from tuning) or, for factconsolidation only, fresh or blind (blind rewordings, for first contact and development)")
 	flag.Uint64Var(&o.seed, "seed", 1, "factconsolidation rewording: the seed that picks each fact's and question's phrasing")
+	flag.StringVar(&o.typing, "typing", "", "convupdates: lower types every user turn in lower case, as many people chat (a variant of any pool, to measure what generalizes)")
 	flag.StringVar(&o.dump, "dump", "", "factconsolidation rewording: also write the reworded data to this file in the published row format, for reading (keep it out of the repository)")
 	flag.StringVar(&o.out, "out", "", "output directory (default bench-results/<bench>); results.jsonl there makes reruns resume")
 	flag.StringVar(&o.systems, "systems", strings.Join(bench.AllSystems, ","), "systems to compare (add the diagnostic "+bench.SystemClaimsRRF+": Mneme's stored claims ranked by plain BM25+dense RRF, without the query service)")
@@ -308,6 +309,18 @@ func loadData(o *options) (*bench.Dataset, string, error) {
 				return nil, "", fmt.Errorf("-dump: %w", err)
 			}
 		}
+	}
+	switch o.typing {
+	case "":
+	case "lower":
+		if o.bench != bench.ConvUpdates {
+			return nil, "", fmt.Errorf("-typing applies to -bench %s only", bench.ConvUpdates)
+		}
+		n := bench.LowerCaseUserTurns(ds)
+		note += fmt.Sprintf("; typed in lower case (%d user turns)", n)
+		outName += "-lower"
+	default:
+		return nil, "", fmt.Errorf("-typing %q: want lower (or nothing, as written)", o.typing)
 	}
 	if o.out == "" {
 		o.out = filepath.Join("bench-results", outName)
