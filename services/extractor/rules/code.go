@@ -10,12 +10,41 @@ import (
 // trace yields no claim. Technical chats interleave prose and code, and before these rules every line of a
 // snippet ("app = Flask(__name__)") became a fallback claim that crowded the facts around it out of search.
 
-// shellArgument is what follows a tool's name in a shell command: an option, a path, a URL, a variable or a
-// quoted string, or one of the tools' common subcommands ("git checkout", "pip install"). A word of prose
-// after it is prose typed in lower case: "pip died last month", "brew coffee at home", "curl up with a book".
-const shellArgument = `(?:[-"'$~]|[\w.]*[./:=@]|(?:install|uninstall|add|remove|rm|run|build|test|init|commit|push|pull|clone|` +
-	`checkout|switch|status|log|diff|merge|rebase|fetch|start|stop|exec|ps|logs|get|apply|describe|delete|` +
-	`update|upgrade|publish|freeze|list|show|config|compose|create|restart|ci)\b)`
+// reToolLead is a line that starts with the name of a common developer tool and a word after it.
+var reToolLead = regexp.MustCompile(`^(?:git|npm|npx|yarn|pip3?|cargo|docker|kubectl|curl|wget|brew|apt(?:-get)?)\s+(\S+)(.*)$`)
+
+// reShellArgument is a word of a command line that prose does not write: an option, a path or a file name, a
+// URL, a variable, an assignment, a quoted string, a glob, or the current directory.
+var reShellArgument = regexp.MustCompile(`^(?:-|["'$~]|\.$|[\w.@-]*[./:=@*][\w~*{}/.@-])`)
+
+// toolSubcommands are the tools' common subcommands ("git checkout", "pip install").
+var toolSubcommands = map[string]bool{"install": true, "uninstall": true, "add": true, "remove": true, "rm": true,
+	"run": true, "build": true, "test": true, "init": true, "commit": true, "push": true, "pull": true, "clone": true,
+	"checkout": true, "switch": true, "status": true, "log": true, "diff": true, "merge": true, "rebase": true,
+	"fetch": true, "start": true, "stop": true, "exec": true, "ps": true, "logs": true, "get": true, "apply": true,
+	"describe": true, "delete": true, "update": true, "upgrade": true, "publish": true, "freeze": true, "list": true,
+	"show": true, "config": true, "compose": true, "create": true, "restart": true, "ci": true, "tag": true}
+
+// toolLine reports a shell command that starts with a developer tool's name: a subcommand after it, an
+// argument anywhere in it, or a short line of up to three words with no sentence's end ("git co main", an
+// alias). Typed in lower case, a tool's name may be a word of prose: "pip died last month, and now we have a
+// guinea pig called dot" is a statement.
+func toolLine(t string) bool {
+	m := reToolLead.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	if toolSubcommands[m[1]] {
+		return true
+	}
+	words := append([]string{m[1]}, strings.Fields(m[2])...)
+	for _, w := range words {
+		if reShellArgument.MatchString(w) {
+			return true
+		}
+	}
+	return len(words) <= 2 && !strings.ContainsAny(t[len(t)-1:], ".!?")
+}
 
 var (
 	// reFence opens or closes a Markdown code block (``` or ~~~, with or without a language).
@@ -30,7 +59,6 @@ var (
 		`@[\w.]+\s*(?:\(|$)|\$\s+[a-z]|>>>\s|//|/\*|\*/|<!--|` +
 		`\w+\s+(?:INTEGER|TEXT|VARCHAR|REAL|BOOLEAN|DATE|TIMESTAMP|SERIAL|BIGINT)\b|` +
 		`(?:SELECT|INSERT\s+INTO|CREATE\s+(?:TABLE|INDEX)|UPDATE\s+\w+\s+SET|DELETE\s+FROM|ALTER\s+TABLE)\s|` +
-		`(?:git|npm|npx|yarn|pip3?|cargo|docker|kubectl|curl|wget|brew|apt(?:-get)?)\s+` + shellArgument + `|` +
 		`(?:sudo|cd|mkdir)\s+[-\w./$"'~]+|` +
 		`go\s+(?:run|build|test|get|mod|install|vet)\b|python3?\s+[-\w./]+\.py\b|node\s+[\w./-]+\.js\b|export\s+\w+=` +
 		`)`)
@@ -59,7 +87,7 @@ func looksLikeCode(line string, indented bool) bool {
 	if t == "" {
 		return false
 	}
-	if reCodeLead.MatchString(t) || reTrace.MatchString(t) || reMarkup.MatchString(t) ||
+	if reCodeLead.MatchString(t) || toolLine(t) || reTrace.MatchString(t) || reMarkup.MatchString(t) ||
 		reAssignment.MatchString(t) || reCall.MatchString(t) {
 		return true
 	}

@@ -48,6 +48,14 @@ func TestLooksLikeCode(t *testing.T) {
 		{"docker compose up -d", false, true},
 		{"sudo apt-get update", false, true},
 		{"cd ~/projects/mneme", false, true},
+		{"npx eslint --fix .", false, true},
+		{"npx eslint .", false, true},
+		{"git tag -a v1.0.0 -m \"Release v1.0.0\"", false, true},
+		{"git co main", false, true},
+		{"git st", false, true},
+		{"yarn jest contactForm.test.js", false, true},
+		{"npx stylelint \"**/*.{css,scss}\"", false, true},
+		{"npx husky install", false, true},
 	}
 	for _, tt := range tests {
 		if got := looksLikeCode(tt.line, tt.indented); got != tt.want {
