@@ -50,7 +50,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.15.0"
+	Version = "2.16.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
