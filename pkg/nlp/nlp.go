@@ -189,7 +189,8 @@ var closedClass = map[string]bool{"not": true, "never": true, "also": true, "jus
 	"too": true, "well": true, "only": true, "even": true, "currently": true, "originally": true}
 
 // plainAdverbs are adverbs of time, place and degree that stand alone in everyday English and name nothing:
-// general English, the words a person types after a verb ("passed away", "moved back", "not yet").
+// general English, the words a person types after a verb ("passed away", "moved back", "not yet"). Not
+// commonAdverbs, which also holds words that open a noun phrase a name may follow ("last", "next", "first").
 var plainAdverbs = map[string]bool{"away": true, "back": true, "again": true, "anymore": true, "yet": true,
 	"already": true, "ago": true, "soon": true, "later": true, "today": true, "tonight": true, "tomorrow": true,
 	"yesterday": true, "together": true, "abroad": true, "instead": true, "lately": true, "recently": true,

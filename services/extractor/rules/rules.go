@@ -37,7 +37,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
@@ -596,11 +595,7 @@ func insteadLast(sent string) string {
 	if m == nil {
 		return sent
 	}
-	main := sent[m[4]:m[5]]
-	if r, n := utf8.DecodeRuneInString(main); !unicode.IsUpper(r) {
-		main = string(unicode.ToUpper(r)) + main[n:]
-	}
-	return main + " " + strings.ToLower(sent[m[2]:m[2]+1]) + sent[m[2]+1:m[3]] + sent[m[5]:]
+	return titleCase(sent[m[4]:m[5]]) + " " + strings.ToLower(sent[m[2]:m[2]+1]) + sent[m[2]+1:m[3]] + sent[m[5]:]
 }
 
 // insteadOf splits a replacement said with "instead of" (reInsteadOf) into the clause that holds now and the
@@ -687,12 +682,17 @@ func (e *Extractor) pastClaims(tc *turnCtx, clause, present, verb string, seq *i
 	var claims []extract.Claim
 	for _, s := range e.specs(*tc, present, dates, false, first) {
 		rel := strings.Fields(s.predicate)
+		var word, lemma string
+		if len(rel) > 0 {
+			word = strings.ToLower(rel[0])
+			lemma = nlp.VerbLemma(word)
+		}
 		switch {
-		case len(rel) > 0 && nlp.VerbLemma(strings.ToLower(rel[0])) == "be":
+		case len(rel) > 0 && lemma == "be":
 			rel[0] = "be"
-		case len(rel) > 0 && (nlp.VerbLemma(strings.ToLower(rel[0])) == verb || verb == "" && nlp.VerbLemma(strings.ToLower(rel[0])) != strings.ToLower(rel[0])):
+		case len(rel) > 0 && (lemma == verb || verb == "" && lemma != word):
 			// (No verb given: the statement's own, as a lemma, when it is an inflected verb.)
-			rel[0] = nlp.VerbLemma(strings.ToLower(rel[0]))
+			rel[0] = lemma
 		default:
 			// A relational noun ("the CEO of Norlink" → ceo): what the subject used to be.
 			rel = append([]string{"be"}, rel...)
