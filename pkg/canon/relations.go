@@ -172,6 +172,15 @@ func KnownRelation(key string) bool {
 	return ok
 }
 
+// DistinctRelations reports two relation keys that the alias table knows as different relations (both known,
+// with different canonical keys): "works_at" and "works_in" are close phrases — the local model's embeddings of
+// "works at" and "works in" are nearer than the reconciler's merge threshold — but an employer and a town are
+// two attributes. Where the table tells relations apart, its distinction is the more precise knowledge than a
+// similarity of phrases; similarity merges the paraphrases the table does not know.
+func DistinctRelations(a, b string) bool {
+	return a != b && KnownRelation(a) && KnownRelation(b) && RelationKey(a) != RelationKey(b)
+}
+
 // converses maps a relation to its converse: if (A, r, B) then (B, converse(r), A). These are the converse
 // pairs of English kinship and marriage terms (a parent's child, a child's parent, a spouse's spouse, a
 // sibling's sibling), the relations whose converse a person asks about as often as the relation itself

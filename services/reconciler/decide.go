@@ -102,9 +102,10 @@ func (d *decider) assignSlots(items []item) ([]slotted, map[tierKey]bool) {
 // shared ones (a private claim may join a shared slot, which reveals nothing; the reverse would show the
 // private predicate to every agent). The slot is the one its predicate key already has in its own tier, else
 // (a private claim) the one the shared tier gives the same key, else the slot of the most similar visible
-// predicate of the subject (cosine ≥ the configured threshold; ties to the smallest predicate key, then the
-// shared tier), else a new slot named by its own predicate key. Every tier records its own predicates, so the
-// rows do not depend on which tier spoke first. A quarantined claim joins an existing slot or its own but
+// predicate of the subject (cosine ≥ the configured threshold, never one of a relation the relation table
+// tells apart from its own: distinctRelations; ties to the smallest predicate key, then the shared tier), else
+// a new slot named by its own predicate key. Every tier records its own predicates, so the rows do not depend
+// on which tier spoke first. A quarantined claim joins an existing slot or its own but
 // records no predicate: its wording never becomes a slot other claims merge into.
 func (d *decider) slotFor(it item) (slot, note string) {
 	c := it.claim
@@ -143,7 +144,7 @@ func (d *decider) slotFor(it item) (slot, note string) {
 	if d.cfg.PredicateMerge && pe.Dim > 0 && !canon.IsCountKey(c.PredicateKey) {
 		for _, p := range d.st.preds[k] {
 			if !visible(p) || p.model != pe.Model || len(p.embedding) != len(pe.Values) || negatedKey(p.predicateKey) != c.Negated ||
-				canon.IsCountKey(strings.TrimPrefix(p.predicateKey, "not:")) {
+				canon.IsCountKey(strings.TrimPrefix(p.predicateKey, "not:")) || distinctRelations(p.predicateKey, pk) {
 				continue
 			}
 			sim := embedding.Cosine(p.embedding, pe.Values)
@@ -191,6 +192,12 @@ func (d *decider) slotFor(it item) (slot, note string) {
 		d.addPredicate(it, owner, pk, slot, sim)
 	}
 	return slot, note
+}
+
+// distinctRelations reports two predicate keys, negated or not, that the relation table tells apart
+// (canon.DistinctRelations).
+func distinctRelations(a, b string) bool {
+	return canon.DistinctRelations(strings.TrimPrefix(a, negatedPrefix), strings.TrimPrefix(b, negatedPrefix))
 }
 
 // addPredicate records a predicate of a subject in the tier of owner ("" for shared) and the slot it joined.

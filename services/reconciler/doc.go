@@ -8,7 +8,7 @@
 // message that caused the row (never now()), so a replay writes identical rows.
 //
 //   - claims: one row per distinct claim id, immutable (content + provenance). slot_key is the predicate after
-//     paraphrase merging; claims with the same (workspace_id, subject_key, slot_key) compete, shared ones per
+//     paraphrase merging (never across two relations canon's alias table tells apart); claims with the same (workspace_id, subject_key, slot_key) compete, shared ones per
 //     workspace, private ones per owner_agent (a "slot tier"; tiers never compete with each other). object_key is
 //     canon.ObjectKey(object); source_key is the independent-source key, "agent:<id>" (one source per
 //     agent: an agent repeating itself in another turn or under another source reference is not independent;

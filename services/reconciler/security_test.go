@@ -457,3 +457,50 @@ func TestSecurityPolicyChangeAudited(t *testing.T) {
 		t.Fatalf("policy changes %v, want %v", got, want)
 	}
 }
+
+// TestRelationsTheTableTellsApartKeepTheirSlots: "works at" and "works in" say two attributes (an employer, a
+// town) though their phrases may be as close as a paraphrase; the relation table tells them apart, so each
+// keeps a slot of its own and the town does not supersede the employer. A paraphrase the table does not know
+// ("yearly pay" beside "salary") still merges by similarity.
+func TestRelationsTheTableTellsApartKeepTheirSlots(t *testing.T) {
+	t.Parallel()
+	pool, _ := newStore(t)
+	cfg := testConfig()
+	e := newTestEngine(t, pool, cfg)
+	const ws = "wsd"
+	v := fakeVector("one-meaning") // every phrase below has the same vector: cosine 1
+	employer := mkClaim(ws, "Lukas", "works at", "Siemens", baseTime, cfg.Partitions, withPredicateVector(v))
+	town := mkClaim(ws, "Lukas", "works in", "Munich", baseTime.Add(time.Hour), cfg.Partitions, withPredicateVector(v))
+	salary := mkClaim(ws, "Lukas", "salary", "€52,000", baseTime, cfg.Partitions, withPredicateVector(fakeVector("pay")))
+	pay := mkClaim(ws, "Lukas", "yearly pay", "€58,500", baseTime.Add(time.Hour), cfg.Partitions, withPredicateVector(fakeVector("pay")))
+	var msgs []logMsg
+	for i, c := range []event.ClaimEmbeddedV1{employer, town, salary, pay} {
+		msgs = append(msgs, claimMsg(t, c, uint64(i+1), baseTime.Add(time.Duration(10+i)*time.Hour)))
+	}
+	applyDirect(t, e, employer.Partition, msgs, 0)
+	type row struct{ slot, status string }
+	got := map[string]row{}
+	rows, err := pool.Query(context.Background(), `SELECT c.id::text, c.slot_key, v.status FROM claims c
+		JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL WHERE c.workspace_id = $1`, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id string
+		var r row
+		_ = rows.Scan(&id, &r.slot, &r.status)
+		got[id] = r
+	}
+	rows.Close()
+	want := map[string]row{
+		employer.ClaimID: {"works_at", "active"},
+		town.ClaimID:     {"works_in", "active"},
+		salary.ClaimID:   {"salary", "superseded"},
+		pay.ClaimID:      {"salary", "active"},
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("claim %s: %+v, want %+v", id, got[id], w)
+		}
+	}
+}
