@@ -1226,7 +1226,10 @@ func (p *ie) placeOfWork(s phrase, subjText string, k int) (triple, bool) {
 	for x := 0; x < len(p.toks); x++ {
 		lasting = lasting || stateAdverbs[p.low(x)]
 	}
-	if !lasting || org.to < len(p.toks) && !stateAdverbs[p.low(org.to)] && p.tag(org.to) != "," {
+	// "I've been at Siemens for five years (now)", "she's been at KPMG since 2019": a duration after the
+	// organization says the state lasts as well.
+	during := org.to < len(p.toks) && p.low(org.to) != "," && durationRest(p.text[p.toks[org.to-1].End:])
+	if !lasting && !during || org.to < len(p.toks) && !during && !stateAdverbs[p.low(org.to)] && p.tag(org.to) != "," {
 		return triple{}, false
 	}
 	name := p.span(org.from, org.to)
@@ -1234,6 +1237,14 @@ func (p *ie) placeOfWork(s phrase, subjText string, k int) (triple, bool) {
 		return triple{subject: subjText, relation: "studies at", object: name, key: "educated_at", change: true}, true
 	}
 	return triple{subject: subjText, relation: "works at", object: name, key: "works_at", change: true}, true
+}
+
+// durationRest reports a rest of a clause that is a duration adverbial alone, perhaps with "now" after it
+// (reDuration: " for five years now", " since 2019").
+func durationRest(rest string) bool {
+	rest = strings.TrimSuffix(strings.TrimRight(rest, " .!"), " now")
+	loc := reDuration.FindStringIndex(rest)
+	return loc != nil && loc[0] == 0
 }
 
 // asAt returns the index of the "as" that introduces a role after the object at k ("runs X as CEO", "joined

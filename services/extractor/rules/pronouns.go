@@ -82,8 +82,9 @@ var (
 	// ("Her new teacher is …"): the possessor is a person named before.
 	rePossessiveOpening = regexp.MustCompile(`^(His|Her|his|her)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}\s+(?:is|was|are|were|has|had|went|got|moved|changed|starts|started|just|now|also)\b`)
 	reHonorific         = regexp.MustCompile(`\b(Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)`)
-	// rePersonObject finds a name after a verb or noun that only takes people.
-	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called))\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
+	// rePersonObject finds a name after a verb or noun that only takes people, or after "name is" ("my
+	// flatmate's name is Carly").
+	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called)|name\s+is|name's)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
 	rePairSubject  = regexp.MustCompile(`^([A-Z][a-z]+)\s+and\s+([A-Z][a-z]+)\s+([a-z]+)`)
 	// rePronounInRelative finds "he", "she" or "they" as the subject of a relative clause without its pronoun
 	// that modifies the clause's subject ("The city she lives in …", "The company they work for …"): the

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/wordnet"
 )
 
 // Roles named beside a person: English names someone by the role they have for the speaker in a close
@@ -92,6 +93,10 @@ var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma").
 var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+(?:[\p{Ll}\s-]{1,40}?\s+(?:called|named)\s+)?)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
+// reRoleAtDescribed is the object "ROLE at" an organization described by a common noun phrase, with the town
+// it is in: "chef at a ramen place in Osaka", "nurse at a small clinic".
+var reRoleAtDescribed = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3}(?:\s+in\s+\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})?)$`)
+
 // roleEmployers splits the speaker's occupation from the organization it is held at: "I'm a junior designer
 // at Figma" is the occupation "junior designer" and the employer Figma, two slots that change apart (a
 // promotion keeps the employer, a new job may keep the title). A clause that names a role "as a ROLE at
@@ -124,6 +129,13 @@ func roleEmployers(clause string, specs []spec) []spec {
 			s.object = strings.TrimSpace(m[1])
 			if !hasEmployer[s.subject] {
 				extra = append(extra, spec{subject: s.subject, predicate: "works at", object: nameOnly(m[2]), confidence: s.confidence, change: s.change})
+				hasEmployer[s.subject] = true
+			}
+		} else if m := reRoleAtDescribed.FindStringSubmatch(s.object); m != nil && occupationNoun(m[1]) && !reStudentAt.MatchString(s.object) {
+			// "Kenji is a chef at a ramen place in Osaka": the role, and the place described where it is held.
+			s.object = strings.TrimSpace(m[1])
+			if !hasEmployer[s.subject] {
+				extra = append(extra, spec{subject: s.subject, predicate: "works at", object: m[2], confidence: s.confidence, change: s.change})
 				hasEmployer[s.subject] = true
 			}
 		}
@@ -232,4 +244,191 @@ func namedLater(content string) []spec {
 		return nil
 	}
 	return []spec{{predicate: role, object: name, confidence: confNamed}}
+}
+
+// reInPlace is "in" and a name of one to four capitalized words where it stands: "in Munich", "in São Paulo",
+// "in New York City".
+var reInPlace = regexp.MustCompile(`^,?\s+in\s+(\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})`)
+
+// reStillIn is a town closing the clause after an adverb of continuance: ", still in Bangalore", "and
+// again in Leeds".
+var reStillIn = regexp.MustCompile(`(?:,\s*|\s+(?:and\s+)?)(?i:still|also|again|both)\s+in\s+(\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})\s*[.!]?$`)
+
+// locationKind is WordNet's location, under which cities, countries and regions fall.
+var locationKind = wordnet.Kind{Lemma: "location", Sense: 1}
+
+// workPlaces adds where one works to a claim of where or as what one works that names a place after it: "I
+// earn €52,000 as a test engineer at Siemens in Munich", "Arjun works for Wipro in Bangalore", "I'm a
+// software engineer in Berlin" — English puts the town of a job after its employer or role, and "Which city
+// does Arjun work in?" asks for it. An occupation or a subject taught loses the place from its value
+// ("software engineer", "teaches English" in Seoul); an employer described, not named, keeps it ("a law firm
+// in Boston"). The place is a name that is no date and, where WordNet knows the name, a location ("in
+// Marketing", "in English" are no towns).
+func (e *Extractor) workPlaces(clause string, dates []when, specs []spec) []spec {
+	placed := map[string]bool{}
+	for _, s := range specs {
+		if canon.RelationKey(specKey(s)) == "works_in" {
+			placed[s.subject] = true
+		}
+	}
+	n := len(specs)
+	for i := 0; i < n; i++ {
+		s := &specs[i]
+		key := canon.RelationKey(specKey(*s))
+		if s.verbatim || s.past || placed[s.subject] || key != "works_at" && key != "occupation" && key != "teaches" {
+			continue
+		}
+		var place string
+		if at := strings.LastIndex(s.object, " in "); at > 0 {
+			if m := reInPlace.FindStringSubmatch(s.object[at:]); m != nil && len(m[0]) == len(s.object)-at {
+				place = m[1]
+				if key != "works_at" {
+					s.object = s.object[:at]
+				}
+			}
+		}
+		if place == "" {
+			at := indexWords(clause, s.object)
+			if at < 0 {
+				continue
+			}
+			if m := reInPlace.FindStringSubmatchIndex(clause[at+len(s.object):]); m != nil && !dateAt(dates, at+len(s.object)+m[2]) {
+				place = clause[at+len(s.object)+m[2] : at+len(s.object)+m[3]]
+			} else if m := reStillIn.FindStringSubmatch(clause[at+len(s.object):]); m != nil && key == "works_at" {
+				// "I joined Wipro last month as a test lead, still in Bangalore": the town said of the new job.
+				place = m[1]
+			}
+		}
+		if place == "" || !e.townName(place) {
+			continue
+		}
+		placed[s.subject] = true
+		specs = append(specs, spec{subject: s.subject, predicate: "works in", object: place, key: "works_in",
+			confidence: s.confidence, change: s.change, prefix: s.prefix})
+	}
+	return specs
+}
+
+// townName reports a name that can be a place: no month or day, no digit, and a location for WordNet when
+// WordNet knows it.
+func (e *Extractor) townName(name string) bool {
+	first := strings.ToLower(strings.Fields(name)[0])
+	if _, month := months[first]; month || strings.ContainsAny(name, "0123456789") {
+		return false
+	}
+	if _, day := weekdays[first]; day {
+		return false
+	}
+	if e.nouns == nil || !e.nouns.Known(name) {
+		return true
+	}
+	return e.nouns.Is(name, 2, locationKind)
+}
+
+// reOwnHomeIn is the speaker's home named by its town: "my flat in Pinheiros", "our little house in Porto".
+// Adjectives that say it is the present home may come before the noun; one that says it is a former or second
+// home ("old", "holiday", "parents'") keeps the pattern from matching.
+var reOwnHomeIn = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|little|tiny|small|big|cosy|cozy|lovely|rented|own|current)\s+){0,2}(?i:flat|apartment|house|home|condo|townhouse|bungalow|cottage)\s+in\s+(\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})`)
+
+// reUnreal marks a clause that states no fact of the present: a condition, a wish, a modal of possibility.
+var reUnreal = regexp.MustCompile(`(?i)\b(?:if|would|could|might|wish|hope|dream|imagine|maybe|whether)\b`)
+
+// homePlaces adds where the speaker lives to a clause that names their home by its town, whatever else it
+// says of the home ("Our apartment in Queens is tiny", "the landlord wants more for my flat in Leith"): one's
+// own flat or house in a town is where one lives. Nothing is added when the clause already has where the
+// speaker lives, or states nothing real.
+func (e *Extractor) homePlaces(clause string, specs []spec) []spec {
+	m := reOwnHomeIn.FindStringSubmatch(clause)
+	if m == nil || reUnreal.MatchString(clause) || !e.townName(m[1]) {
+		return specs
+	}
+	for _, s := range specs {
+		if s.subject == "" && canon.RelationKey(specKey(s)) == "lives_in" {
+			return specs
+		}
+	}
+	return append(specs, spec{predicate: "lives in", object: m[1], confidence: confFirst})
+}
+
+// workplaceUnits are the nouns English names an employer's premises or units by — an office, a branch, a
+// site, a store —: a place one is moved to as one of them is where one works, not where one lives.
+var workplaceUnits = map[string]bool{"office": true, "offices": true, "branch": true, "site": true, "team": true,
+	"department": true, "division": true, "store": true, "location": true, "campus": true, "plant": true,
+	"factory": true, "warehouse": true, "headquarters": true, "hq": true, "hub": true, "lab": true,
+	"studio": true, "depot": true}
+
+// workplaceUnit reports an object whose head noun is a workplace unit ("the Lisbon office", "their Oslo
+// branch").
+func workplaceUnit(object string) bool {
+	f := strings.Fields(strings.ToLower(strings.TrimRight(object, ".,;!")))
+	return len(f) >= 2 && workplaceUnits[f[len(f)-1]]
+}
+
+// officeMoves files a move to an employer's office or branch as where one works: "I moved to the Berlin
+// office" is a transfer, not a new home.
+func officeMoves(specs []spec) []spec {
+	for i := range specs {
+		if s := &specs[i]; !s.verbatim && canon.RelationKey(specKey(*s)) == "lives_in" && workplaceUnit(s.object) {
+			s.predicate, s.key = "works in", "works_in"
+		}
+	}
+	return specs
+}
+
+// reMovedMe is someone moving or sending the speaker to a place: "Paytrek moved me to their Lisbon office",
+// "they're sending me to the Singapore branch" (group 1 what follows "to").
+var reMovedMe = regexp.MustCompile(`^(?:.+?)\s+(?:(?:has|have|had|is|are|'s|'re)\s+)?(?:moved|transferred|relocated|posted|sent|sending|moving|transferring|relocating)\s+(?:me|us)\s+to\s+(.+)$`)
+
+// movedByEmployer rewrites the speaker being moved to an office or branch of their employer ("Paytrek moved
+// me to their Lisbon office in July") as the transfer it states ("I was transferred to their Lisbon office in
+// July"), which the clause readers file as where the speaker works. A move to anything else ("my parents
+// moved me to a new school") is returned as it is.
+func movedByEmployer(clause string) string {
+	m := reMovedMe.FindStringSubmatch(clause)
+	if m == nil {
+		return clause
+	}
+	place := m[1]
+	if d := reTrailingTime.FindStringIndex(place); d != nil {
+		place = place[:d[0]]
+	}
+	if !workplaceUnit(place) {
+		return clause
+	}
+	return "I was transferred to " + m[1]
+}
+
+// reTrailingTime is a time phrase closing a clause: "in July", "last month", "next week", "in 2024".
+var reTrailingTime = regexp.MustCompile(`\s+(?:(?i:in|on|from|since|by)\s+\S+(?:\s+\d{4})?|(?i:last|next|this)\s+\w+)$`)
+
+// reHolderAtOrg is "at" or "with" a capitalized name closing a noun phrase of a role: "(my boss) at Deloitte".
+var reHolderAtOrg = regexp.MustCompile(`\s+(?:at|with)\s+\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|&))*$`)
+
+// reWorkmatesAt is the speaker's people or unit at work named with the organization: "my boss at Deloitte",
+// "our team at Figma", "my colleagues at Google" (group 1 the organization). An adjective of a former job
+// ("my old boss at …") keeps it from matching.
+var reWorkmatesAt = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:boss|manager|line\s+manager|supervisor|colleagues?|co-?workers?|workmates?|team|teammates?|department|employer|workplace)\s+(?:at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|&))*)`)
+
+// reOnTeamAt is the speaker on a team or in a department of an organization: "I'm on the design team at
+// Figma", "I'm in the finance department at Unilever" (group 1 the organization).
+var reOnTeamAt = regexp.MustCompile(`^(?:I'm|I\s+am|I've\s+been|I\s+have\s+been)\s+(?:(?i:now|still|currently)\s+)?(?:on|in|with)\s+(?:(?i:the|a|an|our|their)\s+)?(?:[\p{L}-]+\s+){0,3}(?i:team|department|division|unit|group)\s+(?:at|with|in)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|&))*)`)
+
+// workplaceOf adds where the speaker works to a clause that names their boss, colleagues or team at an
+// organization ("My colleagues at Google threw me a party"), or puts them on a team of one: one has a boss or
+// colleagues, and is on a team, where one works. Nothing is added when the clause already says where the
+// speaker works, or states nothing real.
+func workplaceOf(clause string, specs []spec) []spec {
+	m := reWorkmatesAt.FindStringSubmatch(clause)
+	if m == nil {
+		m = reOnTeamAt.FindStringSubmatch(clause)
+	}
+	if m == nil || reUnreal.MatchString(clause) {
+		return specs
+	}
+	for _, s := range specs {
+		if s.subject == "" && canon.RelationKey(specKey(s)) == "works_at" {
+			return specs
+		}
+	}
+	return append(specs, spec{predicate: "works at", object: strings.TrimSpace(m[1]), confidence: confFirst})
 }

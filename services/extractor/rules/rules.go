@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.16.0"
+	Version = "2.17.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -364,7 +364,8 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			// Before the readers reorder it: "It's my new favourite show" names the thing said last.
 			clause = resolveThing(clause, tc.things)
 		}
-		clause = futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause)))))))
+		said := clause
+		clause = movedByEmployer(futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause))))))))
 		if clause == "" {
 			continue
 		}
@@ -388,6 +389,9 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			}
 		}
 		claims = append(claims, cs...)
+		// The clause as said too: "my flatmate's name is Carly" names her for the "she" of the next clause,
+		// though the readers get it as "my flatmate is Carly".
+		collectMentionsOf(&tc.named, said, tc.speaker)
 		collectMentionsOf(&tc.named, clause, tc.speaker)
 	}
 	if !numbered {
@@ -833,7 +837,10 @@ var gradeVerbs = map[string]bool{"located_in": true, "is_in": true, "in": true, 
 // reDuration is a duration adverbial closing a phrase ("for years", "for a long time", "for three decades",
 // "since 2019"): English puts it at the end of the clause, where it says how long the relation held, and a
 // name or a value read up to the end of the clause must not take it in ("married to Ana Ruiz for years").
-var reDuration = regexp.MustCompile(`(?i),?\s+(?:for\s+(?:(?:many|several|a\s+few|a\s+couple\s+of|some|\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?(?:years|decades|months|ages|centuries|generations)|for\s+a\s+(?:while|long\s+time|decade|century|year)|since\s+\d{4})$`)
+var reDuration = regexp.MustCompile(`(?i),?\s+(?:for\s+` + approx + `(?:(?:many|several|a\s+few|a\s+couple\s+of|some|\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?(?:years|decades|months|weeks|ages|centuries|generations)|for\s+` + approx + `a\s+(?:while|long\s+time|decade|century|year|month|week)|for\s+the\s+(?:past|last)\s+(?:(?:few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:years?|decades?|months?|weeks?)|since\s+\d{4})$`)
+
+// approx is an optional approximation before a duration's count: "for about a year", "for almost two years".
+const approx = `(?:(?:about|around|almost|nearly|over|roughly|just\s+over|just\s+under|more\s+than|less\s+than|close\s+to)\s+)?`
 
 // withoutDuration drops a closing duration adverbial from a subject or an object phrase; a phrase that is
 // nothing but one is kept.
@@ -999,7 +1006,7 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 			kept = append(kept, s)
 		}
 	}
-	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, roleEmployers(clause, kept)))))
+	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, workplaceOf(clause, e.homePlaces(clause, officeMoves(e.workPlaces(clause, dates, roleEmployers(clause, kept)))))))))
 }
 
 // reInGroupNamed is "… in a band called The Static" closing an object: group 1 the group noun, 2 its name.
@@ -1627,6 +1634,11 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 	if m := reMyIs.FindStringSubmatchIndex(clause); m != nil && !endsInHolderName(clause[m[2]:m[3]]) {
 		// "my new manager is Inès": "new", "current" say when, not which attribute.
 		said := strings.ToLower(strings.TrimSpace(clause[m[2]:m[3]]))
+		if loc := reHolderAtOrg.FindStringIndex(clause[m[2]:m[3]]); loc != nil && loc[0] > 0 {
+			// "my boss at Deloitte is Priya": the organization says where the holder is, not which attribute
+			// (workplaceOf reads that the speaker works there).
+			said = strings.ToLower(strings.TrimSpace(clause[m[2] : m[2]+loc[0]]))
+		}
 		attr := withoutTimeAdjective(said)
 		// "my new dentist is Dr. Huang", "our new landlord is Ms. Okoye": a new one of what the speaker has
 		// one of replaces the old one. Of people and animals one has several of ("my new friend", "my new

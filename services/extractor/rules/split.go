@@ -265,13 +265,16 @@ func splitAndI(clauses []string) []string {
 	clauses = nil
 	for _, c := range split {
 		// "We talked it over and raised our budget to $3,250": the second verb phrase keeps the subject.
-		if m := reAndVerb.FindStringSubmatchIndex(c); m != nil && (reFirstSubject.MatchString(c) || diaryStart(c)) {
+		if m := reAndVerb.FindStringSubmatchIndex(c); m != nil && (reFirstSubject.MatchString(c) || reFirstContracted.MatchString(c) || diaryStart(c)) {
 			w := c[m[2]:m[3]]
 			// After "now" a first-person verb in its base form is the present ("… and now drive a Tesla").
 			now := strings.Contains(strings.ToLower(c[m[0]:m[2]]), "now")
-			if b, ok := verbBase(w); ok && (b != w || now) && !strings.HasSuffix(w, "ing") {
+			if b, ok := verbBase(w); ok && (b != w || now || presentVerbAt(c, m[2])) && !strings.HasSuffix(w, "ing") {
 				// A diary clause ("Sold the Focus and bought a Niro") leaves out its subject, the speaker.
 				subj := reFirstSubject.FindString(c)
+				if m := reFirstContracted.FindStringSubmatch(c); m != nil {
+					subj = m[1] + " "
+				}
 				if subj == "" {
 					subj = "I "
 				}
@@ -322,8 +325,38 @@ var reCompoundWhole = regexp.MustCompile(`^` + compoundPartner + `$`)
 // after it, or a name alone.
 const compoundPartner = `(?:(?i:my|our)\s+[\w-]+(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}]*)?|\p{Lu}\p{Ll}[\p{L}\p{M}]*)`
 
-// reFirstSubject is a first-person subject at the start of a clause.
-var reFirstSubject = regexp.MustCompile(`^(?:I|We|we)\s`)
+// reFirstSubject is a first-person subject at the start of a clause; reFirstContracted one with its verb
+// contracted ("I'm", "we've": group 1 the pronoun).
+var (
+	reFirstSubject    = regexp.MustCompile(`^(?:I|We|we)\s`)
+	reFirstContracted = regexp.MustCompile(`^(I|We|we)'(?:m|re|ve)\s`)
+)
+
+// presentVerbAt reports a verb in its base form at byte offset at of a first-person clause that the tagger
+// reads as a verb of the present, with a complement after it: "I live in Leeds and work at the Royal
+// Infirmary", "I'm based in Madrid and work for a fintech". A noun joined by "and" ("I like cats and dogs",
+// "I love music and work") has no complement of a verb after it, and a tagged noun only a preposition.
+func presentVerbAt(c string, at int) bool {
+	toks := nlp.Analyze(c)
+	for i, t := range toks {
+		if t.Start != at {
+			continue
+		}
+		if i+1 >= len(toks) {
+			return false
+		}
+		switch next := toks[i+1].Tag; {
+		case t.Tag == "VBP" || t.Tag == "VB":
+			return next == "IN" || next == "DT" || next == "TO" || next == "PRP$" || next == "RP"
+		case t.Tag == "NN":
+			// The tagger reads a bare verb after "and" as a noun ("and work at …"); a preposition right
+			// after it is a verb's complement.
+			return next == "IN" || next == "TO"
+		}
+		return false
+	}
+	return false
+}
 
 // hasVerbWord reports a word in s that is a finite verb form ("is", "came", "raised").
 func hasVerbWord(s string) bool {

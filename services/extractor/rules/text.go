@@ -259,6 +259,9 @@ var reTrailingPronoun = regexp.MustCompile(`(?i)(?:\s+(?:I|we|you|he|she|it|they
 
 var reCutTail = regexp.MustCompile(`(?i)[\s,]+(?:and|but|or|so|because|which|that)?\s*$`)
 
+// reNameGiven is "called" or "named" right before a word: what follows is the name given.
+var reNameGiven = regexp.MustCompile(`(?i)\b(?:called|named)\s+$`)
+
 // assertedPart returns the part of a clause before its first negation or hedge when that part can stand
 // alone, the whole clause when it has neither, and "" when nothing in it is asserted.
 func assertedPart(clause string) string {
@@ -273,6 +276,10 @@ func assertedPart(clause string) string {
 		}
 		if raw != w && loc[0] > 0 && !isTitleCase(raw) {
 			// "Alta IF", "NO" inside a name: an acronym, not a hedge.
+			continue
+		}
+		if raw != w && loc[0] > 0 && reNameGiven.MatchString(clause[:loc[0]]) {
+			// "a charity called Hope Trust": the name given, not a hedge.
 			continue
 		}
 		prefix := reCutTail.ReplaceAllString(strings.TrimSpace(clause[:loc[0]]), "")
