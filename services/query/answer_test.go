@@ -157,6 +157,39 @@ func TestQuestionsAboutAPersonReadAsAPersonsRelations(t *testing.T) {
 	})
 }
 
+// Where one works and the town one works in are two relations: "Where does X work?" asks for the workplace,
+// though the town was said after it, and no question of the job or the employer is answered by the town; a
+// question naming a kind of place, or "based", asks for the town, and "based" for the newer of where one lives
+// and where one works (each expected answer worked out from the claims by hand).
+func TestAnEmployerAndTheTownOfTheJob(t *testing.T) {
+	f := newMemFacts()
+	f.add("Lukas", "works at", "Siemens", "Lukas works at Siemens.", 1)
+	f.add("Lukas", "works in", "Munich", "Lukas works in Munich.", 2)
+	f.add("Lukas", "works as", "test engineer", "Lukas works as a test engineer.", 3)
+	f.add("Tom", "works at", "a bakery in Leeds", "Tom works at a bakery in Leeds.", 4)
+	f.add("Tom", "works in", "Leeds", "Tom works in Leeds.", 5)
+	f.add("Tom", "hired by", "Greggs", "Tom was hired by Greggs.", 6)
+	f.add("Tomas", "works as", "nurse", "Tomas works as a nurse.", 9)
+	f.add("Tomas", "works in", "Lyon", "Tomas works in Lyon.", 10)
+	f.add("Rafa", "lives in", "Madrid", "Rafa is based in Madrid.", 7)
+	f.add("Rafa", "works in", "their Lisbon office", "Rafa was transferred to their Lisbon office.", 8)
+	checkResolved(t, f, map[string]string{
+		"Where does Lukas work?":           "Siemens",
+		"Where does Lukas work now?":       "Siemens",
+		"Who does Lukas work for?":         "Siemens",
+		"Which city does Lukas work in?":   "Munich",
+		"Which city is Lukas in?":          "Munich",
+		"Which city is Lukas based in?":    "Munich",
+		"What does Lukas do?":              "test engineer",
+		"Where does Tom work these days?":  "Greggs",
+		"Which city is Rafa based in now?": "their Lisbon office",
+		"What is Tomas's job?":             "nurse",
+		"What does Tomas do for work?":     "nurse",
+		"Where does Tomas work?":           "",
+		"Which town does Tom work in now?": "Leeds",
+	})
+}
+
 // The slot a claim was filed in names its relation too ("When does Nadia see the dentist?" and the slot
 // dentist_appointment, whose claim says only "appointment"); a when-question sharing part of a relation's words
 // is answered by a date. A where-question is not answered by a thing whose relation shares a word with it

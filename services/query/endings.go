@@ -426,6 +426,38 @@ func transferSchools(slots []*store.Slot, cands []*store.Belief) {
 	}
 }
 
+// jobTowns retires the town of a job when a later job is said: "Dana works as a nurse in Haifa", months later
+// "Dana … now works at Ichilov hospital". The town one works in (works_in) was said of the job held then; a
+// newer employer (works_at) starts another job, and the old town is no longer known to be where the subject
+// works, so the slot keeps no current value (its values are history) unless a claim of the town is as new as
+// the employer (said with it: "I joined Wipro, still in Bangalore") or newer (a transfer after the new job).
+func jobTowns(slots []*store.Slot) {
+	newestJob := map[string]*store.Belief{}
+	for _, sl := range slots {
+		if sl.SlotKey != "works_at" {
+			continue
+		}
+		for _, w := range sl.Winners {
+			if j := newestJob[sl.SubjectKey]; !w.Negated && !transferOf(w) && (j == nil || store.Newer(w, j)) {
+				newestJob[sl.SubjectKey] = w
+			}
+		}
+	}
+	for _, sl := range slots {
+		job := newestJob[sl.SubjectKey]
+		if sl.SlotKey != "works_in" || job == nil || len(sl.Winners) == 0 || sl.Disputed {
+			continue
+		}
+		older := true
+		for _, w := range sl.Winners {
+			older = older && w.ValidFrom.Before(job.ValidFrom)
+		}
+		if older {
+			sl.Winners = nil
+		}
+	}
+}
+
 // embedAlike returns the similarity test of replaceEnded over embed, which embeds one text (nil when embed is).
 func embedAlike(embed func(ctx context.Context, text string) ([]float32, error)) func(ctx context.Context, a, b string) (bool, error) {
 	if embed == nil {

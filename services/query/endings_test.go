@@ -377,3 +377,38 @@ func TestBeforeAValueReadsTheSlotThatEnded(t *testing.T) {
 		}
 	}
 }
+
+// The town of a job is no longer current once a later job is said, unless a claim of the town is as new as
+// the later employer (said with it) or newer (worked out by hand from the dates).
+func TestJobTownsEndWithTheJob(t *testing.T) {
+	at := func(subject, key, object string, month int) *store.Belief {
+		return &store.Belief{ID: subject + key + object, SubjectKey: subject, SlotKey: key, PredicateKey: key, Predicate: strings.ReplaceAll(key, "_", " "),
+			Object: object, Functional: true, ValidFrom: time.Date(2024, time.Month(month), 1, 0, 0, 0, 0, time.UTC)}
+	}
+	slot := func(cs ...*store.Belief) *store.Slot {
+		return &store.Slot{SubjectKey: cs[0].SubjectKey, SlotKey: cs[0].SlotKey, Claims: cs, Winners: cs[:1]}
+	}
+	danaTown := slot(at("dana", "works_in", "Haifa", 2))
+	danaJob := slot(at("dana", "works_at", "Ichilov", 6))
+	arjunTown := slot(at("arjun", "works_in", "Bangalore", 10))
+	arjunJob := slot(at("arjun", "works_at", "Wipro", 10))
+	rafaJob := slot(at("rafa", "works_at", "Paytrek", 1))
+	rafaTown := slot(at("rafa", "works_in", "their Lisbon office", 7))
+	omarTown := slot(at("omar", "works_in", "Leeds", 3))
+	jobTowns([]*store.Slot{danaTown, danaJob, arjunTown, arjunJob, rafaJob, rafaTown, omarTown})
+	for _, c := range []struct {
+		name    string
+		sl      *store.Slot
+		current bool
+	}{
+		{"a town said before a later employer", danaTown, false},
+		{"the later employer itself", danaJob, true},
+		{"a town said with the employer", arjunTown, true},
+		{"a transfer after the employer", rafaTown, true},
+		{"a town with no employer said", omarTown, true},
+	} {
+		if got := len(c.sl.Winners) > 0; got != c.current {
+			t.Errorf("%s: current %v, want %v", c.name, got, c.current)
+		}
+	}
+}

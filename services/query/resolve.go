@@ -173,6 +173,7 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, e
 			return nil, err
 		}
 		transferSchools(groups, ends)
+		jobTowns(groups)
 		// A spouse who has since married someone else is no longer the spouse (converses.go).
 		if since, _ := conversesNamed(groups); len(since) > 0 {
 			named, err := r.f.about(ctx, slices.Sorted(maps.Keys(since)))
@@ -261,9 +262,19 @@ func personReadings(u *relUnit) {
 		case canon.GroupNoun(last):
 			// "Which band is Ola in?": being in a group is being a member of it.
 			u.keys = append(u.keys, "member_of")
+		case placeKinds[last]:
+			// "Which city is Tomas in?": where a person is based, their home or their work.
+			u.keys = append(u.keys, "lives_in", "works_in")
 		}
 	}
 	u.keys = dedupe(u.keys)
+	asksPlace := slices.ContainsFunc(u.typ, func(w string) bool { return placeKinds[w] })
+	if in := slices.Index(u.keys, "works_in"); in >= 0 && contains(u.keys, "works_at") && !asksPlace {
+		// "Where does Lukas work?" asks for the workplace ("At Siemens"), not the town a job is in, which a
+		// question names ("Which city does he work in?": a kind of place, or "in" said, and then works_at is no
+		// key of the unit).
+		u.keys = slices.Delete(u.keys, in, in+1)
+	}
 }
 
 // resolve finds the best chain for question q: from each mentioned entity outward, explaining the question's
@@ -433,6 +444,11 @@ func (r *resolver) expand(ctx context.Context, c *chain) ([]*chain, error) {
 		rel := r.relation(rc)
 		if c.q.kind == kindPlace && roleRelation(rc) {
 			// "Where does Goran work?" is not answered by what he works as.
+			continue
+		}
+		if rc.PredicateKey == "works_in" && !contains(u.keys, "works_in") {
+			// The town of a job answers only a question that asks for it ("Which city does Lukas work in?",
+			// "Where is he based?"), not one of the job or the employer that shares its words.
 			continue
 		}
 		// Two units read as one relation ("head of … government"): the outer unit's joined keys.

@@ -714,6 +714,7 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 		return nil, err
 	}
 	transferSchools(groups, endings)
+	jobTowns(groups)
 	// A spouse who has since married someone else is no longer the spouse (converses.go).
 	if err := s.conversesOf(ctx, v, groups); err != nil {
 		return nil, err
