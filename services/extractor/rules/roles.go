@@ -432,3 +432,29 @@ func workplaceOf(clause string, specs []spec) []spec {
 	}
 	return append(specs, spec{predicate: "works at", object: strings.TrimSpace(m[1]), confidence: confFirst})
 }
+
+// reInTown is a first-person clause of being in a named place and nothing else but a clause of another
+// subject joined to it: "I'm in Riga", "we're in Denver now", "I'm in Riga and flights are complicated" (group
+// 1 the place).
+var reInTown = regexp.MustCompile(`^(?:I'm|I\s+am|[Ww]e're|[Ww]e\s+are)\s+(?:(?i:still|now|currently|based|living)\s+)?in\s+(\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})(?:\s+(?i:now|these\s+days))?(?:\s+(?:and|but|so)\s+\p{Ll}+\s+(?:is|are|was|were|has|have)\b.*)?\s*[.!]?$`)
+
+// reVisit marks a sentence that says a stay is a visit or a moment: a trip, a holiday, a time of day or of
+// the week, a length of stay, an arrival.
+var reVisit = regexp.MustCompile(`(?i)\b(?:visit(?:s|ing)?|trip|holiday|vacation|conference|business|weekend|week|today|tonight|tomorrow|this\s+morning|right\s+now|at\s+the\s+moment|for\s+(?:a|the|two|three|four|five|few|couple|some)\b|until|till|stopover|layover|passing\s+through|staying|hotel|landed|arrived|just\s+got)\b`)
+
+// presentTown adds where the speaker lives to a clause that says only that they are in a named place ("I'm
+// in Riga and flights are complicated", "we're in Denver now"): said of oneself in the present with nothing
+// that makes it a visit (reVisit, anywhere in the sentence), being in a town is living there. The place is a
+// town by townName, and one WordNet knows must be a location ("I'm in Marketing" is a department).
+func (e *Extractor) presentTown(sentence, clause string, specs []spec) []spec {
+	m := reInTown.FindStringSubmatch(clause)
+	if m == nil || reVisit.MatchString(sentence) || !e.townName(m[1]) {
+		return specs
+	}
+	for _, s := range specs {
+		if s.subject == "" && canon.RelationKey(specKey(s)) == "lives_in" {
+			return specs
+		}
+	}
+	return append(specs, spec{predicate: "lives in", object: m[1], confidence: confNamed})
+}

@@ -153,6 +153,8 @@ type turnCtx struct {
 	// earlierSpeaker who said each turn (speakerKey by turn id): what a correction may restate.
 	earlier        []extract.Claim
 	earlierSpeaker map[string]string
+	// sentence is the sentence whose clauses are being read (presentTown reads a visit in any of them).
+	sentence string
 }
 
 // lowerFirst lower-cases the first letter of s when on is set and the first word is not a name.
@@ -339,6 +341,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 	}
 	// Whatever the sentence asserts, the people it names are what later pronouns refer to.
 	defer collectMentionsOf(&tc.named, sent, tc.speaker)
+	tc.sentence = sent
 	if conditional(sent) {
 		return nil
 	}
@@ -1006,7 +1009,7 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 			kept = append(kept, s)
 		}
 	}
-	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, workplaceOf(clause, e.homePlaces(clause, officeMoves(e.workPlaces(clause, dates, roleEmployers(clause, kept)))))))))
+	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, workplaceOf(clause, e.presentTown(tc.sentence, clause, e.homePlaces(clause, officeMoves(e.workPlaces(clause, dates, roleEmployers(clause, kept))))))))))
 }
 
 // reInGroupNamed is "… in a band called The Static" closing an object: group 1 the group noun, 2 its name.
