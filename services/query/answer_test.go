@@ -171,6 +171,8 @@ func TestAnEmployerAndTheTownOfTheJob(t *testing.T) {
 	f.add("Tom", "hired by", "Greggs", "Tom was hired by Greggs.", 6)
 	f.add("Tomas", "works as", "nurse", "Tomas works as a nurse.", 9)
 	f.add("Tomas", "works in", "Lyon", "Tomas works in Lyon.", 10)
+	f.add("Ioana", "works at", "Endava", "Ioana works at Endava.", 11)
+	f.add("Ioana", "transferred to", "our Cluj office", "Ioana transferred to our Cluj office.", 12)
 	f.add("Rafa", "lives in", "Madrid", "Rafa is based in Madrid.", 7)
 	f.add("Rafa", "works in", "their Lisbon office", "Rafa was transferred to their Lisbon office.", 8)
 	checkResolved(t, f, map[string]string{
@@ -183,6 +185,8 @@ func TestAnEmployerAndTheTownOfTheJob(t *testing.T) {
 		"What does Lukas do?":              "test engineer",
 		"Where does Tom work these days?":  "Greggs",
 		"Which city is Rafa based in now?": "their Lisbon office",
+		"Which office is Ioana in now?":    "our Cluj office",
+		"Where does Ioana work?":           "Endava",
 		"What is Tomas's job?":             "nurse",
 		"What does Tomas do for work?":     "nurse",
 		"Where does Tomas work?":           "",

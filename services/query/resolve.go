@@ -240,10 +240,12 @@ var personKeys = map[string][]string{"headquartered_in": {"lives_in", "works_in"
 
 // employerKinds are the nouns English names an employer by: "Which company is Emma at?" asks where she
 // works; schoolKinds name a place of study ("Which school is Ava at?"); a group one is in is a member's
-// (canon.GroupNoun: "Which band is Ola in?").
+// (canon.GroupNoun: "Which band is Ola in?"); officeKinds an employer's premises.
 var (
 	employerKinds = set("company", "firm", "employer", "organization", "organisation", "business", "startup", "agency", "studio", "restaurant", "shop", "store", "hospital", "bank")
 	schoolKinds   = set("school", "university", "college", "academy", "conservatory")
+	// officeKinds name the premises of an employer where one works ("Which office is Ioana in?").
+	officeKinds = set("office", "branch", "site", "campus")
 )
 
 // personReadings adds to unit u the keys of its reading about a person (personKeys), after its own: a key of
@@ -265,6 +267,9 @@ func personReadings(u *relUnit) {
 		case placeKinds[last]:
 			// "Which city is Tomas in?": where a person is based, their home or their work.
 			u.keys = append(u.keys, "lives_in", "works_in")
+		case officeKinds[last]:
+			// "Which office is Ioana in?": an employer's premises one works at.
+			u.keys = append(u.keys, "works_in")
 		}
 	}
 	u.keys = dedupe(u.keys)
