@@ -332,13 +332,56 @@ var (
 	reFirstContracted = regexp.MustCompile(`^(I|We|we)'(?:m|re|ve)\s`)
 )
 
+// governsBase reports a token that takes a bare verb after it: "to" before a verb, a modal ("will", "'ll",
+// "can"), or its spoken forms ("wanna", "gonna", "gotta").
+func governsBase(toks []nlp.Token, i int) bool {
+	switch {
+	case toks[i].Tag == "MD":
+		return true
+	case toks[i].Tag == "TO":
+		// An infinitive, though the tagger may read its verb as a noun ("hoping to share my love").
+		if i+1 >= len(toks) {
+			return false
+		}
+		b, ok := verbBase(toks[i+1].Lower)
+		return toks[i+1].Tag == "VB" || toks[i+1].Tag == "VBP" || ok && b == toks[i+1].Lower && nlp.IsNoun(toks[i+1].Tag)
+	}
+	switch toks[i].Lower {
+	case "wanna", "gonna", "gotta", "'ll", "let's":
+		return true
+	}
+	return false
+}
+
+// nounPhraseBefore reports a common noun right before toks[and] in a prepositional phrase — a preposition,
+// then a determiner or a possessive at most three words before the noun: "with the support and …", where the
+// noun after "and" continues the phrase. After a verb's object ("bought a metal detector and walk …") a verb
+// may follow.
+func nounPhraseBefore(toks []nlp.Token, and int) bool {
+	if and < 1 || toks[and-1].Tag != "NN" && toks[and-1].Tag != "NNS" {
+		return false
+	}
+	for j := and - 2; j >= max(1, and-4); j-- {
+		if toks[j].Tag == "DT" || toks[j].Tag == "PRP$" {
+			return toks[j-1].Tag == "IN"
+		}
+	}
+	return false
+}
+
 // presentVerbAt reports a verb in its base form at byte offset at of a first-person clause that the tagger
 // reads as a verb of the present, with a complement after it: "I live in Leeds and work at the Royal
 // Infirmary", "I'm based in Madrid and work for a fintech". A noun joined by "and" ("I like cats and dogs",
-// "I love music and work") has no complement of a verb after it, and a tagged noun only a preposition.
+// "I love music and work") has no complement of a verb after it, and a tagged noun only a preposition; after
+// an infinitive or a modal the bare verb is theirs (governsBase).
 func presentVerbAt(c string, at int) bool {
 	toks := nlp.Analyze(c)
 	for i, t := range toks {
+		if t.Start < at && governsBase(toks, i) {
+			// "I'm planning to check out this cafe and hang out there", "I'll do some research and see": the
+			// second bare verb is the infinitive's or the modal's, not a statement of the present.
+			return false
+		}
 		if t.Start != at {
 			continue
 		}
@@ -350,8 +393,9 @@ func presentVerbAt(c string, at int) bool {
 			return next == "IN" || next == "DT" || next == "TO" || next == "PRP$" || next == "RP"
 		case t.Tag == "NN":
 			// The tagger reads a bare verb after "and" as a noun ("and work at …"); a preposition right
-			// after it is a verb's complement.
-			return next == "IN" || next == "TO"
+			// after it is a verb's complement — unless "and" joins it to the noun of a prepositional phrase
+			// ("with the support and cheer from my friends").
+			return (next == "IN" || next == "TO") && !nounPhraseBefore(toks, i-1)
 		}
 		return false
 	}
