@@ -295,3 +295,22 @@ func diffProjections(t testing.TB, a, b *pgxpool.Pool) {
 		}
 	}
 }
+
+// slotKeys returns the slot key of every claim of workspace ws, by claim id.
+func slotKeys(t testing.TB, pool *pgxpool.Pool, ws string) map[string]string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT id::text, slot_key FROM claims WHERE workspace_id = $1`, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, slot string
+		if err := rows.Scan(&id, &slot); err != nil {
+			t.Fatal(err)
+		}
+		out[id] = slot
+	}
+	return out
+}

@@ -378,17 +378,7 @@ func TestSecurityPredicateMergingTiers(t *testing.T) {
 		msgs = append(msgs, claimMsg(t, c, uint64(i+1), baseTime.Add(time.Duration(10+i)*time.Hour)))
 	}
 	applyDirect(t, e, p, msgs, 0)
-	slots := map[string]string{}
-	rows, err := pool.Query(context.Background(), `SELECT id::text, slot_key FROM claims WHERE workspace_id = $1`, ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id, slot string
-		_ = rows.Scan(&id, &slot)
-		slots[id] = slot
-	}
-	rows.Close()
+	slots := slotKeys(t, pool, ws)
 	want := map[string]string{
 		privB.ClaimID:   "annual_salary", // its own slot
 		sharedA.ClaimID: "salary",        // not agent-b's private slot
@@ -479,19 +469,11 @@ func TestRelationsTheTableTellsApartKeepTheirSlots(t *testing.T) {
 	}
 	applyDirect(t, e, employer.Partition, msgs, 0)
 	type row struct{ slot, status string }
+	slots, status := slotKeys(t, pool, ws), currentStatus(t, pool, ws)
 	got := map[string]row{}
-	rows, err := pool.Query(context.Background(), `SELECT c.id::text, c.slot_key, v.status FROM claims c
-		JOIN claim_versions v ON v.claim_id = c.id AND v.retired_at IS NULL WHERE c.workspace_id = $1`, ws)
-	if err != nil {
-		t.Fatal(err)
+	for id, slot := range slots {
+		got[id] = row{slot, status[id]}
 	}
-	for rows.Next() {
-		var id string
-		var r row
-		_ = rows.Scan(&id, &r.slot, &r.status)
-		got[id] = r
-	}
-	rows.Close()
 	want := map[string]row{
 		employer.ClaimID: {"works_at", "active"},
 		town.ClaimID:     {"works_in", "active"},

@@ -93,9 +93,16 @@ var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma").
 var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+(?:[\p{Ll}\s-]{1,40}?\s+(?:called|named)\s+)?)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
+// placeWords are the words of a place's name: one to four capitalized words ("Munich", "São Paulo", "New York
+// City"); orgWords those of an organization's, joined by "of" or "&" as well ("Bank of America", "Orr & Co").
+const (
+	placeWords = `\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3}`
+	orgWords   = `\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|&))*`
+)
+
 // reRoleAtDescribed is the object "ROLE at" an organization described by a common noun phrase, with the town
 // it is in: "chef at a ramen place in Osaka", "nurse at a small clinic".
-var reRoleAtDescribed = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3}(?:\s+in\s+\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})?)$`)
+var reRoleAtDescribed = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3}(?:\s+in\s+` + placeWords + `)?)$`)
 
 // roleEmployers splits the speaker's occupation from the organization it is held at: "I'm a junior designer
 // at Figma" is the occupation "junior designer" and the employer Figma, two slots that change apart (a
@@ -248,11 +255,11 @@ func namedLater(content string) []spec {
 
 // reInPlace is "in" and a name of one to four capitalized words where it stands: "in Munich", "in São Paulo",
 // "in New York City".
-var reInPlace = regexp.MustCompile(`^,?\s+in\s+(\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})`)
+var reInPlace = regexp.MustCompile(`^,?\s+in\s+(` + placeWords + `)`)
 
 // reStillIn is a town closing the clause after an adverb of continuance: ", still in Bangalore", "and
 // again in Leeds".
-var reStillIn = regexp.MustCompile(`(?:,\s*|\s+(?:and\s+)?)(?i:still|also|again|both)\s+in\s+(\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})\s*[.!]?$`)
+var reStillIn = regexp.MustCompile(`(?:,\s*|\s+(?:and\s+)?)(?i:still|also|again|both)\s+in\s+(` + placeWords + `)\s*[.!]?$`)
 
 // locationKind is WordNet's location, under which cities, countries and regions fall.
 var locationKind = wordnet.Kind{Lemma: "location", Sense: 1}
@@ -328,7 +335,7 @@ func (e *Extractor) townName(name string) bool {
 // reOwnHomeIn is the speaker's home named by its town: "my flat in Pinheiros", "our little house in Porto".
 // Adjectives that say it is the present home may come before the noun; one that says it is a former or second
 // home ("old", "holiday", "parents'") keeps the pattern from matching.
-var reOwnHomeIn = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|little|tiny|small|big|cosy|cozy|lovely|rented|own|current)\s+){0,2}(?i:flat|apartment|house|home|condo|townhouse|bungalow|cottage)\s+in\s+(\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})`)
+var reOwnHomeIn = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|little|tiny|small|big|cosy|cozy|lovely|rented|own|current)\s+){0,2}(?i:flat|apartment|house|home|condo|townhouse|bungalow|cottage)\s+in\s+(` + placeWords + `)`)
 
 // reUnreal marks a clause that states no fact of the present: a condition, a wish, a modal of possibility.
 var reUnreal = regexp.MustCompile(`(?i)\b(?:if|would|could|might|wish|hope|dream|imagine|maybe|whether)\b`)
@@ -342,10 +349,8 @@ func (e *Extractor) homePlaces(clause string, specs []spec) []spec {
 	if m == nil || reUnreal.MatchString(clause) || !e.townName(m[1]) {
 		return specs
 	}
-	for _, s := range specs {
-		if s.subject == "" && canon.RelationKey(specKey(s)) == "lives_in" {
-			return specs
-		}
+	if speakerHas(specs, "lives_in") {
+		return specs
 	}
 	return append(specs, spec{predicate: "lives in", object: m[1], confidence: confFirst})
 }
@@ -402,16 +407,16 @@ func movedByEmployer(clause string) string {
 var reTrailingTime = regexp.MustCompile(`\s+(?:(?i:in|on|from|since|by)\s+\S+(?:\s+\d{4})?|(?i:last|next|this)\s+\w+)$`)
 
 // reHolderAtOrg is "at" or "with" a capitalized name closing a noun phrase of a role: "(my boss) at Deloitte".
-var reHolderAtOrg = regexp.MustCompile(`\s+(?:at|with)\s+\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|&))*$`)
+var reHolderAtOrg = regexp.MustCompile(`\s+(?:at|with)\s+` + orgWords + `$`)
 
 // reWorkmatesAt is the speaker's people or unit at work named with the organization: "my boss at Deloitte",
 // "our team at Figma", "my colleagues at Google" (group 1 the organization). An adjective of a former job
 // ("my old boss at …") keeps it from matching.
-var reWorkmatesAt = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:boss|manager|line\s+manager|supervisor|colleagues?|co-?workers?|workmates?|team|teammates?|department|employer|workplace)\s+(?:at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|&))*)`)
+var reWorkmatesAt = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:boss|manager|line\s+manager|supervisor|colleagues?|co-?workers?|workmates?|team|teammates?|department|employer|workplace)\s+(?:at|with)\s+(` + orgWords + `)`)
 
 // reOnTeamAt is the speaker on a team or in a department of an organization: "I'm on the design team at
 // Figma", "I'm in the finance department at Unilever" (group 1 the organization).
-var reOnTeamAt = regexp.MustCompile(`^(?:I'm|I\s+am|I've\s+been|I\s+have\s+been)\s+(?:(?i:now|still|currently)\s+)?(?:on|in|with)\s+(?:(?i:the|a|an|our|their)\s+)?(?:[\p{L}-]+\s+){0,3}(?i:team|department|division|unit|group)\s+(?:at|with|in)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|&))*)`)
+var reOnTeamAt = regexp.MustCompile(`^(?:I'm|I\s+am|I've\s+been|I\s+have\s+been)\s+(?:(?i:now|still|currently)\s+)?(?:on|in|with)\s+(?:(?i:the|a|an|our|their)\s+)?(?:[\p{L}-]+\s+){0,3}(?i:team|department|division|unit|group)\s+(?:at|with|in)\s+(` + orgWords + `)`)
 
 // workplaceOf adds where the speaker works to a clause that names their boss, colleagues or team at an
 // organization ("My colleagues at Google threw me a party"), or puts them on a team of one: one has a boss or
@@ -425,10 +430,8 @@ func workplaceOf(clause string, specs []spec) []spec {
 	if m == nil || reUnreal.MatchString(clause) {
 		return specs
 	}
-	for _, s := range specs {
-		if s.subject == "" && canon.RelationKey(specKey(s)) == "works_at" {
-			return specs
-		}
+	if speakerHas(specs, "works_at") {
+		return specs
 	}
 	return append(specs, spec{predicate: "works at", object: strings.TrimSpace(m[1]), confidence: confFirst})
 }
@@ -436,7 +439,7 @@ func workplaceOf(clause string, specs []spec) []spec {
 // reInTown is a first-person clause of being in a named place and nothing else but a clause of another
 // subject joined to it: "I'm in Riga", "we're in Denver now", "I'm in Riga and flights are complicated" (group
 // 1 the place).
-var reInTown = regexp.MustCompile(`^(?:I'm|I\s+am|[Ww]e're|[Ww]e\s+are)\s+(?:(?i:still|now|currently|based|living)\s+)?in\s+(\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3})(?:\s+(?i:now|these\s+days))?(?:\s+(?:and|but|so)\s+\p{Ll}+\s+(?:is|are|was|were|has|have)\b.*)?\s*[.!]?$`)
+var reInTown = regexp.MustCompile(`^(?:I'm|I\s+am|[Ww]e're|[Ww]e\s+are)\s+(?:(?i:still|now|currently|based|living)\s+)?in\s+(` + placeWords + `)(?:\s+(?i:now|these\s+days))?(?:\s+(?:and|but|so)\s+\p{Ll}+\s+(?:is|are|was|were|has|have)\b.*)?\s*[.!]?$`)
 
 // reVisit marks a sentence that says a stay is a visit or a moment: a trip, a holiday, a time of day or of
 // the week, a length of stay, an arrival.
@@ -451,10 +454,18 @@ func (e *Extractor) presentTown(sentence, clause string, specs []spec) []spec {
 	if m == nil || reVisit.MatchString(sentence) || !e.townName(m[1]) {
 		return specs
 	}
-	for _, s := range specs {
-		if s.subject == "" && canon.RelationKey(specKey(s)) == "lives_in" {
-			return specs
-		}
+	if speakerHas(specs, "lives_in") {
+		return specs
 	}
 	return append(specs, spec{predicate: "lives in", object: m[1], confidence: confNamed})
+}
+
+// speakerHas reports a spec of the speaker's whose relation is key (after alias groups).
+func speakerHas(specs []spec, key string) bool {
+	for _, s := range specs {
+		if s.subject == "" && canon.RelationKey(specKey(s)) == key {
+			return true
+		}
+	}
+	return false
 }
