@@ -81,7 +81,7 @@ func (e *Extractor) coordinated(tc turnCtx, c extract.Claim, clause string, date
 			continue
 		}
 		noun := nlp.Lemma(m[1], "NNS")
-		if role, ok := kinship[noun]; ok {
+		if role, ok := kinOf(noun); ok {
 			noun = role
 		}
 		s := spec{subject: c.Subject, predicate: noun, object: m[2], confidence: confNamed,

@@ -175,6 +175,17 @@ var datePatterns = []datePattern{
 		t := season(ref, strings.ToLower(m[2]), strings.Fields(strings.ToLower(m[1])))
 		return t, "in the " + strings.ToLower(m[2]) + " of " + strconv.Itoa(t.Year()), t.After(ref), true
 	}},
+	// "in the spring", "over the summer": the season of the turn's year (its own when the turn is in it), as
+	// "this spring" is; with a year, that year's.
+	{cueWords("spring|summer|autumn|fall|winter"), reInTheSeason, func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		name := strings.ToLower(m[1])
+		t := season(ref, name, []string{"this"})
+		if m[2] != "" {
+			y, _ := strconv.Atoi(m[2])
+			t = time.Date(y, seasonStart[name], 1, 0, 0, 0, 0, ref.Location())
+		}
+		return t, "in the " + name + " of " + strconv.Itoa(t.Year()), t.After(ref), true
+	}},
 	{cueWords("day"), regexp.MustCompile(`(?i)\bnext\s+` + weekdayRe + `\b`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		t := nextWeekday(ref, weekdays[strings.ToLower(m[1])])
 		return t, weekdayPhrase(t), true, true
@@ -216,6 +227,10 @@ var datePatterns = []datePattern{
 	}},
 	{cueWords("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"), regexp.MustCompile(`(?i)\b(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
 		return dayOfMonth(ref, m[2], m[1], m[3])
+	}},
+	// "the first of January", "the twenty-third of May": a day in words is said with "the" and "of".
+	{cueWords("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"), regexp.MustCompile(`(?i)\b(?:on\s+)?the\s+` + ordinalDayRe + `\s+of\s+` + monthRe + `\b(?:,?\s+(\d{4})\b)?`), func(m []string, ref time.Time) (time.Time, string, bool, bool) {
+		return dayOfMonth(ref, m[2], strconv.Itoa(ordinalDay(m[1])), m[3])
 	}},
 	// A bare month is the last one before the turn, unless the words before it look forward ("next May",
 	// "starting in March", "from June", "until April"): then it is the next one.
@@ -307,6 +322,27 @@ func dayOfMonth(ref time.Time, month, dom, year string) (time.Time, string, bool
 	return t, "on " + fmtDay(t), t.After(day(ref)), true
 }
 
+// ordinalDayRe is a day of the month as an English ordinal word, "first" to "thirty-first" (group 1).
+const ordinalDayRe = `((?:twenty|thirty)[\s-]first|(?:twenty)[\s-](?:second|third|fourth|fifth|sixth|seventh|eighth|ninth)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)`
+
+// ordinalDay is the number of an ordinal word of ordinalDayRe, 0 for none.
+func ordinalDay(w string) int {
+	units := map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+		"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+		"fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20,
+		"thirtieth": 30}
+	f := strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return r == ' ' || r == '-' })
+	switch {
+	case len(f) == 1:
+		return units[f[0]]
+	case len(f) == 2 && f[0] == "twenty" && units[f[1]] < 10:
+		return 20 + units[f[1]]
+	case len(f) == 2 && f[0] == "thirty" && f[1] == "first":
+		return 31
+	}
+	return 0
+}
+
 func cueWords(s string) []string { return strings.Split(s, "|") }
 
 // cued reports whether lower contains one of cues.
@@ -332,6 +368,24 @@ func findDates(s string, ref time.Time) []when {
 		return false
 	}
 	lower := strings.ToLower(s)
+	// First, so that a weekday before the day ("on Saturday the 12th") is not read alone.
+	if strings.Contains(lower, "th") || strings.Contains(lower, "st") || strings.Contains(lower, "nd") || strings.Contains(lower, "rd") {
+		for _, loc := range reDayOfMonthOnly.FindAllStringSubmatchIndex(s, -1) {
+			if !reAfterDayOfMonth.MatchString(s[loc[1]:]) {
+				continue
+			}
+			at, ok := nextDayOfMonth(ref, s[loc[6]:loc[7]])
+			if !ok {
+				continue
+			}
+			if at.After(day(ref)) && reWasBefore.MatchString(s[:loc[0]]) {
+				// "The party was on the 12th", said on the 5th: last month's ("we had to bump the party to the
+				// 19th" is a past change to a day ahead).
+				at = at.AddDate(0, -1, 0)
+			}
+			out = append(out, when{start: loc[0], end: loc[1], at: at, phrase: "on " + fmtDay(at), future: at.After(day(ref))})
+		}
+	}
 	for _, p := range datePatterns {
 		if !cued(lower, p.cues) {
 			continue
@@ -346,6 +400,11 @@ func findDates(s string, ref time.Time) []when {
 					m[i] = s[loc[2*i]:loc[2*i+1]]
 				}
 			}
+			if reInSpan.MatchString(m[0]) && reSuperlativeBefore.MatchString(s[:loc[0]]) {
+				// "my first dentist appointment in two years", "the best day in months": a span counted back
+				// from now, not a time ahead.
+				continue
+			}
 			at, phrase, future, ok := p.resolve(m, ref)
 			if !ok {
 				continue
@@ -356,6 +415,11 @@ func findDates(s string, ref time.Time) []when {
 				// weekday with its day of the month ("on Friday 15 March") is that day.
 				at = at.AddDate(0, 0, 7)
 				phrase, future = weekdayPhrase(at), true
+			}
+			if !future && reInTheSeason.MatchString(m[0]) && reFutureClause.MatchString(s[:loc[0]]) && !pastTense(s[:loc[0]]) {
+				// "We're planning a trip to Japan in the spring", said in June: the spring ahead.
+				at = at.AddDate(1, 0, 0)
+				phrase, future = "in the "+strings.ToLower(strings.Fields(m[0])[2])+" of "+strconv.Itoa(at.Year()), true
 			}
 			if !future && reBareMonthIn.MatchString(m[0]) && reFutureClause.MatchString(s[:loc[0]]) && !pastTense(s[:loc[0]]) {
 				// "We're going to Venice in May", "I'll start in March" said in February of a year whose May is
@@ -369,6 +433,48 @@ func findDates(s string, ref time.Time) []when {
 	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
+
+// reDayOfMonthOnly is a day of the month named without its month, after "the" or a weekday ("on the 12th",
+// "Saturday the 12th", "Friday 3rd"); group 3 is the day. A month after it is read by the patterns above.
+var reDayOfMonthOnly = regexp.MustCompile(`(?i)\b(?:on\s+)?(?:` + weekdayRe + `,?\s+the\s+|the\s+|` + weekdayRe + `,?\s+)(\d{1,2})(?:st|nd|rd|th)\b`)
+
+// reWasBefore is a clause whose state or event was in the past, right before its time: "was (on)", "were",
+// "happened", "took place".
+var reWasBefore = regexp.MustCompile(`(?i)\b(?:was|were|happened|took\s+place|had\s+been)\s*$`)
+
+// reAfterDayOfMonth is what may follow such a day: the clause's end or punctuation, or a word that begins
+// another phrase (a preposition, a conjunction, a time adverb, a pronoun). A noun after it makes the ordinal a
+// rank ("the 12th floor", "the 3rd time").
+var reAfterDayOfMonth = regexp.MustCompile(`(?i)^(?:\s*$|\s*[,.!?;:)\-]|\s+(?:at|in|and|but|because|so|instead|now|then|as|when|for|or|with|to|until|till|since|after|before|this|next|which|if|though|although|anyway|too|again|i|we|he|she|they|it|lol|haha)\b)`)
+
+// nextDayOfMonth is the first day numbered dom on or after ref's day: this month's, else next month's (a day
+// the next month lacks, the 31st, is the month after's).
+func nextDayOfMonth(ref time.Time, dom string) (time.Time, bool) {
+	d, err := strconv.Atoi(dom)
+	if err != nil || d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	for k := 0; k < 3; k++ {
+		first := time.Date(ref.Year(), ref.Month(), 1, 0, 0, 0, 0, ref.Location()).AddDate(0, k, 0)
+		t := first.AddDate(0, 0, d-1)
+		if t.Month() == first.Month() && !t.Before(day(ref)) {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// reInSpan is "in" and a number of units ("in two years"); reSuperlativeBefore a first, last or only thing,
+// or one of the superlatives said of spans, a few words before it, which makes the span one that ends now ("the first one in two
+// years", "for the first time in months", "the hottest summer in ten years").
+var (
+	reInSpan            = regexp.MustCompile(`(?i)^in\s+` + countRe + `\s+` + unitRe + `$`)
+	reSuperlativeBefore = regexp.MustCompile(`(?i)\b(?:first|last|only|best|worst|most|least|biggest|hottest|coldest|warmest|wettest|longest|shortest|happiest|busiest|highest|lowest|largest|fastest|slowest)\b(?:\s+[\pL'-]+){0,4}[\s,]*$`)
+)
+
+// reInTheSeason is a season with "the" and no other word for which one: "in the spring", "over the summer of
+// 2019" (groups: the season, the year).
+var reInTheSeason = regexp.MustCompile(`(?i)\b(?:in|over|during)\s+the\s+(spring|summer|autumn|fall|winter)\b(?:\s+of\s+((?:19|20)\d\d)\b)?`)
 
 // reBareMonthIn is a month named without its year after "in" or "during" (what the bare-month pattern reads as
 // the last such month); reFutureClause the words of English that put a clause in the future: a modal of the

@@ -53,7 +53,7 @@ func TestDateCues(t *testing.T) {
 		"this past Sunday", "on Tuesday", "a few days ago", "three weeks ago", "in two months", "in a year",
 		"on March 3rd, 2024", "Sept. 14", "the 5th of June", "3 Dec 2023", "since January", "starting in Oct",
 		"by mid-May", "2024-05-01", "back in 2019", "around 2031", "on Friday 15 March", "Thursday, the 4th of July",
-		"Saturday, June 8",
+		"Saturday, June 8", "in the spring", "over the summer of 2019", "on the first of January", "the twenty-third of May 2023",
 	}
 	for _, gc := range loadCases(t) {
 		for _, turn := range gc.Turns {
@@ -144,6 +144,78 @@ func checkOneDate(t *testing.T, ref time.Time, cases []dateCase) {
 				got = append(got, d.at)
 			}
 			t.Errorf("%q: dates %v; want the one date %v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestDayOfMonthWithoutMonth checks a day named by its number alone: the next such day from the turn's, the
+// last one when the clause says it was, and no date where a noun makes the number a rank. The expected days
+// are counted on a calendar from the turns' days (Saturday 1 June and Saturday 15 June 2024).
+func TestDayOfMonthWithoutMonth(t *testing.T) {
+	jun1 := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	jun15 := time.Date(2024, 6, 15, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		text string
+		ref  time.Time
+		want string // "" for no date
+	}{
+		{"The party is on the 12th.", jun1, "2024-06-12"},
+		{"The party is on Saturday the 12th, at her favourite place.", jun1, "2024-06-12"},
+		{"My appointment is on the 3rd.", jun15, "2024-07-03"},
+		{"The party was on the 12th.", jun15, "2024-06-12"},
+		{"The party was on the 12th.", jun1, "2024-05-12"},
+		{"We had to bump the party to the 19th, sadly.", jun1, "2024-06-19"},
+		{"My appointment is on the 31st.", jun1, "2024-07-31"},
+		{"I live on the 12th floor.", jun1, ""},
+		{"I went vegan on the first of January.", jun1, "2024-01-01"},
+		{"We met on the twenty-third of May 2023.", jun1, "2023-05-23"},
+		{"It was my first May in London.", jun1, ""},
+		{"It was the 3rd time this month I asked.", jun15, ""},
+	}
+	for _, c := range cases {
+		got := ""
+		for _, d := range findDates(c.text, c.ref) {
+			if reDayOfMonthOnly.MatchString(c.text[d.start:d.end]) || strings.Contains(c.text[d.start:d.end], " of ") {
+				got = d.at.Format("2006-01-02")
+			}
+		}
+		if got != c.want {
+			t.Errorf("%q at %s: got %q, want %q", c.text, c.ref.Format("2006-01-02"), got, c.want)
+		}
+	}
+}
+
+// TestSeasonWithThe checks "in the spring" and its kin: the season of the turn's year, the coming one in a
+// clause about the future, the year's when one is named (turns on 1 June and 12 July 2024; spring starts in March,
+// summer in June).
+func TestSeasonWithThe(t *testing.T) {
+	jun1 := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	jul12 := time.Date(2024, 7, 12, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		text string
+		ref  time.Time
+		want string
+	}{
+		{"Mango passed away in the spring.", jul12, "2024-03-01"},
+		{"We broke up over the summer.", jul12, "2024-06-01"},
+		{"We're planning a trip to Japan in the spring.", jun1, "2025-03-01"},
+		{"We met in the summer of 2019.", jun1, "2019-06-01"},
+	}
+	// A span that ends now is no date: "the first one in two years".
+	for _, text := range []string{"I've got a dentist appointment, first one in two years.", "The hottest summer in ten years."} {
+		for _, d := range findDates(text, jun1) {
+			if d.at.Year() > 2024 {
+				t.Errorf("%q: read a date ahead, %s", text, d.at.Format("2006-01-02"))
+			}
+		}
+	}
+	if ds := findDates("I'll move in two years.", jun1); len(ds) != 1 || ds[0].at.Year() != 2026 {
+		t.Errorf(`"I'll move in two years." at 2024-06-01: got %v, want a date in 2026`, ds)
+	}
+	for _, c := range cases {
+		ds := findDates(c.text, c.ref)
+		if len(ds) != 1 || ds[0].at.Format("2006-01-02") != c.want {
+			t.Errorf("%q at %s: got %v, want one date, %s", c.text, c.ref.Format("2006-01-02"), ds, c.want)
 		}
 	}
 }

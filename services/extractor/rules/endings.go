@@ -67,7 +67,7 @@ func lostThing(clause string) string {
 		// "My brother's car got stolen": the thing is the brother's.
 		return ""
 	}
-	if _, person := kinship[strings.ToLower(ws[len(ws)-1])]; person {
+	if _, person := kinOf(strings.ToLower(ws[len(ws)-1])); person {
 		return ""
 	}
 	return strings.Join(ws, " ")

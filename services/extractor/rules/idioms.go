@@ -68,6 +68,14 @@ var idioms = []struct {
 	{regexp.MustCompile(`\b(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:let)\s+me\s+(?i:go)\b`), "I left $1"},
 	{regexp.MustCompile(`\b(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:let)\s+us\s+(?i:go)\b`), "we left $1"},
 	{regexp.MustCompile(`\b(?i:(?:was|were|got|have\s+been|has\s+been)\s+(?:let\s+go|laid\s+off)\s+(?:by|from))\s+(\p{Lu})`), "left $1"},
+	// a new role: to move, step or transition into a role, or to take one on, is to be promoted to it (the
+	// role's noun before "role" or "position"; "a part-time job" names no role); said of what is done, not of
+	// what is to come
+	{regexp.MustCompile(`\b(?i:moved|stepped|transitioned|switched)\s+(?i:into|to)\s+(?i:a|an|the)\s+(?:(?i:new|part-time|full-time|temporary|permanent|remote|paid)\s+)*((?:[\pL-]+\s+){0,2}[\pL-]+)\s+(?i:role|position)\b`), "got promoted to $1"},
+	{regexp.MustCompile(`\b(?i:took|taken)\s+(?i:on\s+)?(?i:a|an|the)\s+(?:(?i:new|part-time|full-time|temporary|permanent|remote|paid)\s+)*((?:[\pL-]+\s+){0,2}[\pL-]+)\s+(?i:role|position)\b`), "got promoted to $1"},
+	// starting work: "First week at Wealthsimple done!", "My first day at Arup went well": a first day, week or
+	// month at a named organization, said as a whole sentence, is having started working there
+	{regexp.MustCompile(`^(?i:my\s+)?(?i:first)\s+(?i:day|week|month|shift|fortnight)\s+(?i:at)\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s*(?:(?i:is\s+|was\s+)?(?i:done|over|complete|completed|finished|went\s+well|went\s+great))?\s*[!.]*$`), "I started working at $1."},
 	// taking a role: being made (or offered and taking) a post is holding it — "was made head of the testing
 	// team", "was offered the practice manager role and took it" (not "was made redundant": a role noun follows)
 	{regexp.MustCompile(`(?i)\b(?:was|were|have\s+been|has\s+been|got)\s+made\s+((?:the\s+)?(?:new\s+)?(?:head|lead|leader|manager|director|chair|captain|partner|supervisor|principal|editor|coordinator|president|deputy|chief)\b)`), "works as $1"},
@@ -75,6 +83,14 @@ var idioms = []struct {
 	// fame: to be famous or known "because of" something is to be famous or known for it (the dictionaries give
 	// "for" as the preposition of the reason of fame)
 	{regexp.MustCompile(`(?i)\b(famous|known|renowned|celebrated)\s+because\s+of\b`), "$1 for"},
+	// plans: "my plan is to move" is "I plan to move" (the noun of the verb, as the dictionaries define it),
+	// which the clause reader reads as a plan; "the plan" said by a speaker is theirs, "our plan" theirs and
+	// others'
+	{regexp.MustCompile(`\b(?i:my|the)\s+(?i:plan|intention)\s+(?i:is|was)\s+(?i:now\s+)?(?i:to)\s+(\pL)`), "I plan to $1"},
+	{regexp.MustCompile(`\b(?i:our)\s+(?i:plan|intention)\s+(?i:is|was)\s+(?i:now\s+)?(?i:to)\s+(\pL)`), "we plan to $1"},
+	// pay: an approximate amount is the amount ("I earn about 62k" says what one earns, not what one
+	// "earns about"); the approximating adverbs of English before a number
+	{regexp.MustCompile(`\b((?i:earn|earns|earned|earning|make|makes|making|pay|pays|paid|paying|cost|costs|costing|charge|charges|charged|charging))\s+(?i:about|around|roughly|approximately|nearly|almost|close\s+to|circa|somewhere\s+around)\s+([$£€¥]?\d)`), "$1 $2"},
 	// authorship: "to pen" is to write
 	{regexp.MustCompile(`\b((?i:was|were|been|is|are|be|being))\s+penned\b`), "$1 written"},
 	{regexp.MustCompile(`\bpenned\b`), "wrote"},

@@ -1,6 +1,11 @@
 package rules
 
-import "strings"
+import (
+	"strings"
+	"sync"
+
+	"github.com/mneme-ai/mneme/pkg/wordnet"
+)
 
 // verbBases are common English verbs of personal narratives (what people do, get, start, like and plan).
 // Their inflected forms are derived by rule; irregular past forms are listed in irregular.
@@ -165,6 +170,82 @@ var kinship = map[string]string{
 	"stepmother": "stepmother", "stepfather": "stepfather", "stepson": "stepson", "stepdaughter": "stepdaughter",
 	"stepbrother": "stepbrother", "stepsister": "stepsister", "grandson": "grandson", "granddaughter": "granddaughter",
 	"grandchild": "grandchild", "twin": "twin",
+}
+
+// kinOf returns the kinship role of a noun (kinship), or, for a noun WordNet's first sense makes a dog or a
+// domestic cat ("greyhound", "beagle", "tabby"), the pet it is: people name a pet by its breed as often as by
+// its kind ("my greyhound Luna"), and a list of breeds would never be whole.
+func kinOf(noun string) (string, bool) {
+	if r, ok := kinship[noun]; ok {
+		return r, true
+	}
+	if r := petBreed(noun); r != "" {
+		return r, true
+	}
+	return "", false
+}
+
+// kinRole is kinOf's role alone, "" for none.
+func kinRole(noun string) string {
+	r, _ := kinOf(noun)
+	return r
+}
+
+// workerKinds are WordNet's kinds of a person by what they do for a living: a worker ("paralegal", "plumber")
+// or a professional ("solicitor", "pharmacist").
+var workerKinds = []wordnet.Kind{{Lemma: "worker", Sense: 1}, {Lemma: "professional", Sense: 1}}
+
+// workers caches workerNoun's answers.
+var workers sync.Map
+
+// workerNoun reports a lower-case noun whose first WordNet sense is a worker or a professional: an occupation
+// whose name carries no agent suffix (agentSuffix). False without WordNet.
+func workerNoun(noun string) bool {
+	return len(noun) >= 4 && firstSenseKind(&workers, noun, workerKinds) >= 0
+}
+
+// petKinds are the kinds petBreed reads, and petRoles the role each gives.
+var (
+	petKinds = []wordnet.Kind{{Lemma: "dog", Sense: 1}, {Lemma: "domestic cat", Sense: 1}}
+	petRoles = []string{"dog", "cat"}
+)
+
+// petBreeds caches petBreed's answers: the extractor asks of every word after a possessive.
+var petBreeds sync.Map
+
+// petBreed returns "dog" or "cat" for a lower-case noun whose first WordNet sense is a breed or kind of one, ""
+// otherwise or without WordNet.
+func petBreed(noun string) string {
+	if len(noun) < 3 {
+		return ""
+	}
+	if k := firstSenseKind(&petBreeds, noun, petKinds); k >= 0 {
+		return petRoles[k]
+	}
+	return ""
+}
+
+// firstSenseKind returns the index of the first of kinds that a one-word lower-case noun's first WordNet sense
+// falls under, or -1 (also without WordNet: the process's default database, which the extractor's Version
+// names), remembering the answer in cache.
+func firstSenseKind(cache *sync.Map, noun string, kinds []wordnet.Kind) int {
+	if strings.ToLower(noun) != noun || strings.ContainsAny(noun, " '") {
+		return -1
+	}
+	if k, ok := cache.Load(noun); ok {
+		return k.(int)
+	}
+	k := -1
+	if nouns, err := wordnet.Default(); err == nil && nouns != nil {
+		for i, kind := range kinds {
+			if nouns.Is(noun, 1, kind) {
+				k = i
+				break
+			}
+		}
+	}
+	cache.Store(noun, k)
+	return k
 }
 
 // notNames are capitalized words that start sentences but do not name anyone.

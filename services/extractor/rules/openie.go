@@ -201,7 +201,7 @@ func isRoman(s string) bool {
 
 // childSubject reports a subject that is someone's child by a kinship term ("my daughter", "our kid").
 func (p *ie) childSubject(s phrase) bool {
-	switch kinship[p.low(s.head)] {
+	switch kinRole(p.low(s.head)) {
 	case "son", "daughter", "child":
 		return !s.proper
 	}
@@ -2150,7 +2150,7 @@ func possessiveTitle(clause string) bool {
 		return false
 	}
 	w := strings.ToLower(strings.Trim(f[1], ",.:;"))
-	return f[1] != "I" && nlp.Capitalized(f[1]) && !acronym(strings.Trim(f[1], ",.:;")) && !canon.KnownRelation(canon.RelationKey(w)) && kinship[w] == ""
+	return f[1] != "I" && nlp.Capitalized(f[1]) && !acronym(strings.Trim(f[1], ",.:;")) && !canon.KnownRelation(canon.RelationKey(w)) && kinRole(w) == ""
 }
 
 // acronym reports a word of two to four capitals ("GP", "CEO", "PT"): after "my" an abbreviated noun ("my GP

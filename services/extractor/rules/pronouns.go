@@ -104,7 +104,7 @@ func collectMentionsOf(ms *mentions, clause, speaker string) {
 	if m := reKinOpening.FindStringSubmatch(clause); m != nil && speaker != "" {
 		kin := strings.ToLower(m[1])
 		_, verb := verbBase(m[2])
-		if role, ok := kinship[kin]; ok && !animalKin[role] && (m[2] == "" || verb || auxiliaries[m[2]] || adverbs[m[2]]) {
+		if role, ok := kinOf(kin); ok && !animalKin[role] && (m[2] == "" || verb || auxiliaries[m[2]] || adverbs[m[2]]) {
 			// (The kinship term is the clause's subject: a verb follows it, or "'s". "My friend from the
 			// library, Michael" names Michael, whom reKin and the appositions read.)
 			ms.add(mention{name: possessive(speaker) + " " + kin, gender: kinGender[role]})
@@ -124,7 +124,7 @@ func collectMentions(ms *mentions, clause string) {
 	}
 	var fs []found
 	for _, m := range reKin.FindAllStringSubmatchIndex(clause, -1) {
-		role, ok := kinship[strings.ToLower(clause[m[2]:m[3]])]
+		role, ok := kinOf(strings.ToLower(clause[m[2]:m[3]]))
 		name := clause[m[4]:m[5]]
 		if !ok || notNames[strings.ToLower(strings.Fields(name)[0])] {
 			continue

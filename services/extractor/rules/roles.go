@@ -38,7 +38,7 @@ var roleNouns = map[string]bool{
 func roleHead(role string) bool {
 	ws := strings.Fields(role)
 	head := ws[len(ws)-1]
-	if _, kin := kinship[head]; kin {
+	if _, kin := kinOf(head); kin {
 		return true
 	}
 	return roleNouns[head] || agentSuffix(head)
@@ -62,7 +62,7 @@ func matchRoles(clause, speaker string) []spec {
 		if !roleHead(role) {
 			return
 		}
-		if _, kin := kinship[role]; kin && len(ws) == 1 {
+		if _, kin := kinOf(role); kin && len(ws) == 1 {
 			return
 		}
 		out = append(out, spec{predicate: role, object: name, text: sentence(possessive(speaker) + " " + role + " is " + name), confidence: confKinship})
@@ -240,13 +240,13 @@ func namedLater(content string) []spec {
 	case "seeing", "dating", "met":
 		// "seeing someone new", "dating a guy from work": the person the speaker is dating.
 		if noun != "" && noun != "guy" && noun != "girl" && noun != "woman" && noun != "man" && noun != "new" {
-			if _, kin := kinship[noun]; !kin {
+			if _, kin := kinOf(noun); !kin {
 				return nil
 			}
 		}
 		return []spec{{predicate: "is dating", object: name, change: true, confidence: confNamed}}
 	}
-	role, ok := kinship[noun]
+	role, ok := kinOf(noun)
 	if !ok || (role != "dog" && role != "cat" && role != "pet") {
 		return nil
 	}
@@ -335,7 +335,7 @@ func (e *Extractor) townName(name string) bool {
 // reOwnHomeIn is the speaker's home named by its town: "my flat in Pinheiros", "our little house in Porto".
 // Adjectives that say it is the present home may come before the noun; one that says it is a former or second
 // home ("old", "holiday", "parents'") keeps the pattern from matching.
-var reOwnHomeIn = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|little|tiny|small|big|cosy|cozy|lovely|rented|own|current)\s+){0,2}(?i:flat|apartment|house|home|condo|townhouse|bungalow|cottage)\s+in\s+(` + placeWords + `)`)
+var reOwnHomeIn = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|little|tiny|small|big|cosy|cozy|lovely|rented|own|current)\s+){0,2}(?i:flat|apartment|house|home|condo|townhouse|bungalow|cottage|place|loft|(?:one|two|three|four|five|\d)-bed(?:room)?(?:\s+(?:flat|apartment|house|place))?)\s+in\s+(` + placeWords + `)`)
 
 // reUnreal marks a clause that states no fact of the present: a condition, a wish, a modal of possibility.
 var reUnreal = regexp.MustCompile(`(?i)\b(?:if|would|could|might|wish|hope|dream|imagine|maybe|whether)\b`)

@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.17.0"
+	Version = "2.18.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -277,6 +277,26 @@ func changeCue(clause string) bool {
 // up to 1,020 euros", "Mortgage is £950 a month".
 var reBareAttribute = regexp.MustCompile(`^(\p{Lu}\p{Ll}+)(\s+(?:is|was|has|went|goes|will)\b|'s\s)`)
 
+// reCalledAfter is someone or an animal introduced with an indefinite article and named by a pronoun's clause
+// after it: "We adopted a kitten last week, she's called Pepper", "I've got a new flatmate, he's called Sam"
+// (groups: the noun phrase, its noun, what comes between, the name).
+var reCalledAfter = regexp.MustCompile(`\b((?i:a|an)\s+(?:(?i:new|little|baby|rescue|young|second|third)\s+)?([a-z-]+))\b([^.!?,;]{0,40}?)\s*,?\s+(?:(?i:and)\s+)?(?i:she|he|it)(?:'s|\s+is)\s+(?i:called|named)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)`)
+
+// calledAfter names the one a sentence introduces where a pronoun's clause right after gives the name, as
+// "a kitten called Pepper" would ("adopted a kitten last week, she's called Pepper"): English often names a
+// new pet or person in a clause of its own, and the pronoun's antecedent is the indefinite noun before it.
+// Only a kinship noun (people and pets) takes a name this way.
+func calledAfter(sent string) string {
+	m := reCalledAfter.FindStringSubmatchIndex(sent)
+	if m == nil {
+		return sent
+	}
+	if _, ok := kinOf(sent[m[4]:m[5]]); !ok {
+		return sent
+	}
+	return sent[:m[3]] + " called " + sent[m[8]:m[9]] + sent[m[6]:m[7]] + sent[m[9]:]
+}
+
 // ownedAttribute gives a sentence that opens with a bare money noun ("Rent's going up …") the speaker's
 // possessive: chat drops the determiner of what is the speaker's own, and a noun of what one pays or earns
 // (moneyNouns) said that way is the speaker's.
@@ -322,7 +342,7 @@ var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
 	if !numbered {
-		sent = insteadLast(quantityFor(ownedAttribute(sent)))
+		sent = insteadLast(quantityFor(ownedAttribute(calledAfter(sent))))
 	}
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
@@ -1550,7 +1570,7 @@ var oneAtATime = map[string]bool{"wife": true, "husband": true, "spouse": true, 
 
 // severalAtOnce reports an attribute named by a kinship term of people or animals one may have several of.
 func severalAtOnce(attr string) bool {
-	k, ok := kinship[attr]
+	k, ok := kinOf(attr)
 	return ok && !oneAtATime[k]
 }
 
@@ -1580,7 +1600,7 @@ func kinPossessive(clause string, tc turnCtx) (spec, bool) {
 	kin := strings.ToLower(m[2])
 	if kin == "kids" || kin == "children" {
 		kin = "kids"
-	} else if _, ok := kinship[kin]; !ok {
+	} else if _, ok := kinOf(kin); !ok {
 		return spec{}, false
 	}
 	owner := m[3]
@@ -1937,6 +1957,10 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 			return spec{predicate: pred, object: o, confidence: conf}, true
 		}
 		return spec{}, false
+	case (w == "was" || w == "were") && i+2 < len(toks) && (toks[i+1].lower == "going" || toks[i+1].lower == "planning" || toks[i+1].lower == "gonna") && (toks[i+2].lower == "to" || toks[i+1].lower == "gonna"):
+		// "We were going to get a dog, but …": an intention said in the past is one that did not hold; it
+		// is neither a plan now nor a place gone to.
+		return spec{}, false
 	case w == "am" || w == "are" || w == "was" || w == "were" || w == "is":
 		past := w == "was" || w == "were"
 		i++
@@ -2180,11 +2204,28 @@ func diaryClause(clause string, dates []when) (spec, bool) {
 		s.prefix = "I am "
 		return s, ok
 	}
-	if strings.HasSuffix(w, "ing") && len(w) > 4 && len(toks) <= 8 && !hasFiniteVerb(toks[i+1:]) {
-		// "Mostly just chilling at home": an ongoing activity of the speaker.
-		s, ok := verbPhrase("I am "+clause[toks[i].start:], 1, shiftDates(dates, toks[i].start, -5))
-		s.prefix = "I am "
-		return s, ok
+	if strings.HasSuffix(w, "ing") && len(w) > 4 {
+		// "Mostly just chilling at home": an ongoing activity of the speaker. Chat strings such phrases with
+		// commas or "and" ("Still living in Bristol, still at the same job, just a new chapter"): the first one
+		// is read when the whole is too long to be one.
+		end := len(toks)
+		if end > 8 {
+			for k := i + 1; k < len(toks); k++ {
+				if toks[k].lower == "and" || toks[k].lower == "but" || toks[k].gap && strings.TrimSpace(clause[toks[k-1].end:toks[k].start]) == "," {
+					end = k
+					break
+				}
+			}
+		}
+		if end <= 8 && !hasFiniteVerb(toks[i+1:end]) {
+			phrase := clause[toks[i].start:]
+			if end < len(toks) {
+				phrase = clause[toks[i].start:toks[end-1].end]
+			}
+			s, ok := verbPhrase("I am "+phrase, 1, shiftDates(dates, toks[i].start, -5))
+			s.prefix = "I am "
+			return s, ok
+		}
 	}
 	if _, past := irregular[w]; past || (strings.HasSuffix(w, "ed") && !nonVerbsEd[w]) {
 		if _, ok := verbBase(w); ok && w != "had" && pastVerb(w) {
@@ -2336,7 +2377,8 @@ func matchNamed(clause string, dates []when) (spec, bool) {
 	}
 	name := clause[m[2]:m[3]]
 	lead := strings.ToLower(strings.Fields(name)[0])
-	if notNames[lead] || filler[lead] {
+	if notNames[lead] || filler[lead] || adverbs[lead] && len(strings.Fields(name)) == 1 {
+		// "Still living in Bristol and …": an adverb capitalized at the start of a subjectless clause.
 		return spec{}, false
 	}
 	if _, isVerb := verbBase(lead); isVerb || lead == "been" {
@@ -2414,7 +2456,7 @@ func matchMyFavourite(clause string, dates []when) (spec, bool) {
 func matchKinship(clause, speaker string) []spec {
 	var out []spec
 	for _, loc := range reKin.FindAllStringSubmatchIndex(clause, -1) {
-		role, ok := kinship[strings.ToLower(clause[loc[2]:loc[3]])]
+		role, ok := kinOf(strings.ToLower(clause[loc[2]:loc[3]]))
 		names := []string{clause[loc[4]:loc[5]]}
 		if !ok || notNames[strings.ToLower(strings.Fields(names[0])[0])] {
 			continue
@@ -2541,7 +2583,7 @@ func agentSuffix(w string) bool {
 		"priest", "nun", "monk", "farmer", "chemist", "pharmacist", "lead":
 		return true
 	}
-	if _, kin := kinship[w]; kin && !paidRoles[w] || len(w) < 5 {
+	if _, kin := kinOf(w); kin && !paidRoles[w] || len(w) < 5 {
 		return false
 	}
 	switch w {
@@ -2556,7 +2598,7 @@ func agentSuffix(w string) bool {
 			return true
 		}
 	}
-	return false
+	return workerNoun(w)
 }
 
 // paidRoles are the person nouns that name both someone in the speaker's life ("my teacher Ana", for the
@@ -2804,9 +2846,9 @@ func kinLead(clause string, m []int) bool {
 		return false
 	}
 	n := strings.Trim(f[len(f)-1], ",")
-	_, ok := kinship[n]
+	_, ok := kinOf(n)
 	if !ok {
-		_, ok = kinship[strings.TrimSuffix(n, "s")]
+		_, ok = kinOf(strings.TrimSuffix(n, "s"))
 	}
 	return ok
 }

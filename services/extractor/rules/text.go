@@ -175,7 +175,13 @@ func expand(s string) string {
 
 // discourse holds the interjections, discourse markers and comment adverbs ("technically", "luckily") of
 // everyday English that open a sentence without being part of what it states.
-var discourse = regexp.MustCompile(`(?i)^(?:(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+|technically|officially|basically|apparently|obviously|clearly|luckily|fortunately|unfortunately|sadly|hopefully|frankly)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:-]*|[\s,!.:-]+))+`)
+var discourse = regexp.MustCompile(`(?i)^(?:` + newsHeadings + `\s*[,:!.-]+[\s,!.:-]*|(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+|technically|officially|basically|apparently|obviously|clearly|luckily|fortunately|unfortunately|sadly|hopefully|frankly)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:-]*|[\s,!.:-]+))+`)
+
+// newsHeadings are the verbless phrases of everyday English that announce what follows ("Sad news, Mango passed
+// away", "Change of plans, we're …", "Confession: I'm …", "Plot twist, …"): set off by punctuation they are no
+// part of the statement. General English (the news, update and confession formulas of conversation), not any
+// data set's words; without the punctuation after them ("Update the app") they stay.
+const newsHeadings = `(?:(?:good|bad|sad|big|great|exciting|happy|fun|funny|quick|small|little|some|mixed|weird|amazing|terrible|awful)\s+news|(?:(?:a|an|another|quick|small|little|big|some|life|general)\s+)?update|(?:a\s+)?(?:small\s+|little\s+)?confession|plot\s+twist|change\s+of\s+plans?|heads\s+up|side\s+note|news\s+flash|newsflash|spoiler\s+alert)`
 
 // stripDiscourse drops leading interjections and discourse markers ("Yeah, ", "By the way, ", "Wow, Mel! ") and
 // the adverbials of "until now" ("So far I've …", which the perfect already says; "so" alone is a marker). A
@@ -648,6 +654,12 @@ func (e *Extractor) appointment(clause string) string {
 	return who + " got promoted to " + m[3]
 }
 
+// officeHeads are the nouns English names the holder of an office over a unit by, before "of": "head of
+// sales", "chief of staff", "director of operations".
+var officeHeads = map[string]bool{"head": true, "chief": true, "director": true, "manager": true, "lead": true,
+	"leader": true, "chair": true, "captain": true, "president": true, "deputy": true, "editor": true,
+	"coordinator": true, "supervisor": true, "principal": true, "dean": true, "vp": true}
+
 // personKind is WordNet's person, under which every noun of a person by occupation falls.
 var personKind = wordnet.Kind{Lemma: "person", Sense: 1}
 
@@ -655,10 +667,14 @@ var personKind = wordnet.Kind{Lemma: "person", Sense: 1}
 // its first three WordNet senses, a person ("director", "partner" — not "offer" or "order", whose suffix only
 // looks like an agent's). Without WordNet the suffix is all there is.
 func (e *Extractor) appointedRole(np string) bool {
+	ws := strings.Fields(strings.ToLower(np))
+	if len(ws) >= 3 && officeHeads[ws[0]] && ws[1] == "of" {
+		// "made me head of sales": the head of a unit.
+		return true
+	}
 	if !occupationNoun(np) {
 		return false
 	}
-	ws := strings.Fields(strings.ToLower(np))
 	return e.nouns == nil || e.nouns.Is(ws[len(ws)-1], 3, personKind)
 }
 
@@ -813,7 +829,7 @@ func trueCase(s string) string {
 			if r, _ := utf8.DecodeRuneInString(toks[min(n, len(toks)-1)].Text); n < len(toks) && unicode.IsLetter(r) {
 				up[toks[n].Start] = true
 			}
-		case i >= 2 && toks[i-2].Tag == "PRP$" && kinship[toks[i-1].Lower] != "" && nameAfterKin(toks, i):
+		case i >= 2 && toks[i-2].Tag == "PRP$" && kinRole(toks[i-1].Lower) != "" && nameAfterKin(toks, i):
 			// "my son leo starts …", "our dog biscuit turned twelve", "my aunt greta, she …": a word between a
 			// possessive kinship noun and the verb or the comma after it is the relative's name.
 			up[t.Start] = true
@@ -949,12 +965,12 @@ func possessiveNames(toks []nlp.Token, up map[int]bool) {
 			}
 			// A word of letters the tagger calls a number ("olga/CD") is a word of the name.
 			wordy := nlp.IsNoun(w.Tag) || nlp.IsAdjective(w.Tag) || w.Tag == "CD" && strings.IndexFunc(w.Text, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
-			if !wordy || kinship[w.Lower] != "" {
+			if !wordy || kinRole(w.Lower) != "" {
 				break
 			}
 			run = append(run, j)
 		}
-		if len(run) < 2 || j >= 0 && (toks[j].Tag == "DT" || toks[j].Tag == "PRP$" || toks[j].Tag == "POS" || kinship[toks[j].Lower] != "") {
+		if len(run) < 2 || j >= 0 && (toks[j].Tag == "DT" || toks[j].Tag == "PRP$" || toks[j].Tag == "POS" || kinRole(toks[j].Lower) != "") {
 			continue
 		}
 		for _, k := range run {

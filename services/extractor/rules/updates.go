@@ -13,8 +13,8 @@ import (
 // supersedes it when the predicate is functional.
 
 const (
-	// updateVerb is a verb of change whose "to" phrase is the new value.
-	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put|hiked|upped|slashed|doubled|halved)`
+	// updateVerb is a verb of change whose "to" phrase is the new value ("until" for a time put off).
+	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put|hiked|upped|slashed|doubled|halved)`
 	// updateDone is a verb of change in its base form after a verb saying it was done ("had to push the
 	// wedding back", "decided to move the party"): the change happened.
 	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|double|halve)`
@@ -31,12 +31,12 @@ const (
 
 var (
 	// "my deadline moved to May 5", "the response time has recently improved to 250ms"
-	reUpdateOwn = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + updateVerb + updateFrom + `\s+(?:to|at)\s+(\S.*)$`)
+	reUpdateOwn = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + updateVerb + updateFrom + `\s+(?:to|at|until|till)\s+(\S.*)$`)
 	// "the number of commits has now reached 165"
 	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
 	// "I've adjusted the snack budget to $75"
 	// (the agent may be someone else: "My landlord raised the rent to R$ 3.650")
-	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:my|our|the)\s+` + updateAttr + updateParticle + updateFrom + `\s+to\s+(\S.*)$`)
+	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:my|our|the)\s+` + updateAttr + updateParticle + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
 	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
@@ -128,8 +128,12 @@ func updateAttribute(attr string) string {
 	if len(ws) == 0 || len(ws) > 10 {
 		return ""
 	}
+	if len(ws) > 3 && (ws[0] == "rent" || ws[0] == "mortgage") && (ws[1] == "on" || ws[1] == "for") && (ws[2] == "my" || ws[2] == "our") {
+		// "The rent on our place in Leeds": one's own home's rent is one's rent.
+		return ws[0]
+	}
 	for _, w := range ws {
-		if _, isKin := kinship[w]; isKin || updateSubjects[w] {
+		if _, isKin := kinOf(w); isKin || updateSubjects[w] {
 			return ""
 		}
 	}
