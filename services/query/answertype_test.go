@@ -30,6 +30,9 @@ func TestAnswerTypePenalty(t *testing.T) {
 		{"Where does the prime minister live?", "10 Downing Street", false},
 		{"Where did Tomás run?", "30 kilometres a week", true},
 		{"Who won the race?", "Eliud Kipchoge", false},
+		// A season with its year is a date; a season's word in a name is not.
+		{"Who was Jake going out with before Priya?", "the summer of 2024", true},
+		{"Where does Ana live?", "12 Summer Street", false},
 		// A number may be written as a word.
 		{"How old is Ellie?", "ten", false},
 		{"How many dogs does Marisol have?", "three dogs", false},

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -1096,13 +1097,14 @@ func roleRelation(c *store.Belief) bool {
 	return c.PredicateKey == "occupation" || strings.HasSuffix(strings.ToLower(strings.TrimSpace(c.Predicate)), " as")
 }
 
-// dateOrAmount reports a value that is a date ("3 May 2025", "Friday 15 March 2024 at 2 pm") or an amount
+// dateOrAmount reports a value that is a date ("3 May 2025", "Friday 15 March 2024 at 2 pm", "the summer of
+// 2024") or an amount
 // ("$640,000", "30 kilometres a week"): digits with a month or weekday name, a currency sign first, or a
 // number first with no name after it. Neither is a place or a person, though both start like a name; an
 // address ("221B Baker Street", "10 Downing Street") has digits but is neither.
 func dateOrAmount(object string) bool {
 	s := strings.TrimSpace(object)
-	if strings.IndexFunc(s, unicode.IsDigit) >= 0 && mentionsMonthOrDay(s) {
+	if strings.IndexFunc(s, unicode.IsDigit) >= 0 && mentionsMonthOrDay(s) || reSeasonOfYear.MatchString(s) {
 		return true
 	}
 	if r, _ := utf8.DecodeRuneInString(s); unicode.Is(unicode.Sc, r) {
@@ -1119,6 +1121,10 @@ func dateOrAmount(object string) bool {
 	}
 	return true
 }
+
+// reSeasonOfYear is a season with its year, as the extractor resolves "in the summer" ("the summer of 2024");
+// a season's word without a year may be a name ("12 Summer Street").
+var reSeasonOfYear = regexp.MustCompile(`(?i)\b(?:spring|summer|autumn|fall|winter)\s+of\s+(?:19|20)\d\d\b`)
 
 // mentionsMonthOrDay reports a month or weekday name, the words of a date without digits.
 func mentionsMonthOrDay(s string) bool {
