@@ -369,7 +369,7 @@ func findDates(s string, ref time.Time) []when {
 	}
 	lower := strings.ToLower(s)
 	// First, so that a weekday before the day ("on Saturday the 12th") is not read alone.
-	if strings.Contains(lower, "th") || strings.Contains(lower, "st") || strings.Contains(lower, "nd") || strings.Contains(lower, "rd") {
+	if strings.ContainsAny(s, "0123456789") {
 		for _, loc := range reDayOfMonthOnly.FindAllStringSubmatchIndex(s, -1) {
 			if !reAfterDayOfMonth.MatchString(s[loc[1]:]) {
 				continue
