@@ -382,7 +382,8 @@ func (s *Service) retrieve(ctx context.Context, v store.View, query string, toks
 //     generic plan, made without the workspace value. For the dense query that plan cannot use a workspace's
 //     own HNSW index (a partial index serves only a plan that knows the workspace: pkg/store/dense.go) and
 //     sorts the whole workspace exactly, seconds in a large one (issue 15). The cost is planning each search's
-//     few statements again, well under a millisecond. It is set here, per transaction, rather than on every
+//     few statements again: about 4 ms of Postgres time a search under loadbench's mix, most of it the
+//     lexical statements' (docs/benchmarks.md, "What planning a search's statements costs"). It is set here, per transaction, rather than on every
 //     connection: the reconciler's writes have one best plan whatever the workspace and keep their cached ones.
 //   - hnsw.iterative_scan = relaxed_order: the index scan goes on until the visibility and time filters have
 //     passed enough rows, so filters never starve the result.
