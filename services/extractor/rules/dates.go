@@ -435,7 +435,8 @@ func findDates(s string, ref time.Time) []when {
 }
 
 // reDayOfMonthOnly is a day of the month named without its month, after "the" or a weekday ("on the 12th",
-// "Saturday the 12th", "Friday 3rd"); group 3 is the day. A month after it is read by the patterns above.
+// "Saturday the 12th", "Friday 3rd"); group 3 is the day. With a month after it ("the 12th of March") it is
+// no match here (reAfterDayOfMonth), and the patterns with months read it.
 var reDayOfMonthOnly = regexp.MustCompile(`(?i)\b(?:on\s+)?(?:` + weekdayRe + `,?\s+the\s+|the\s+|` + weekdayRe + `,?\s+)(\d{1,2})(?:st|nd|rd|th)\b`)
 
 // reWasBefore is a clause whose state or event was in the past, right before its time: "was (on)", "were",
@@ -465,8 +466,8 @@ func nextDayOfMonth(ref time.Time, dom string) (time.Time, bool) {
 }
 
 // reInSpan is "in" and a number of units ("in two years"); reSuperlativeBefore a first, last or only thing,
-// or one of the superlatives said of spans, a few words before it, which makes the span one that ends now ("the first one in two
-// years", "for the first time in months", "the hottest summer in ten years").
+// or one of the superlatives said of spans, a few words before it, which makes the span one that ends now
+// ("the first one in two years", "for the first time in months", "the hottest summer in ten years").
 var (
 	reInSpan            = regexp.MustCompile(`(?i)^in\s+` + countRe + `\s+` + unitRe + `$`)
 	reSuperlativeBefore = regexp.MustCompile(`(?i)\b(?:first|last|only|best|worst|most|least|biggest|hottest|coldest|warmest|wettest|longest|shortest|happiest|busiest|highest|lowest|largest|fastest|slowest)\b(?:\s+[\pL'-]+){0,4}[\s,]*$`)

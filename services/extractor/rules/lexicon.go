@@ -227,7 +227,8 @@ func petBreed(noun string) string {
 
 // firstSenseKind returns the index of the first of kinds that a one-word lower-case noun's first WordNet sense
 // falls under, or -1 (also without WordNet: the process's default database, which the extractor's Version
-// names), remembering the answer in cache.
+// names), remembering the answer in cache. Only nouns WordNet lists are remembered, so the cache is bounded by
+// WordNet's vocabulary whatever words callers send.
 func firstSenseKind(cache *sync.Map, noun string, kinds []wordnet.Kind) int {
 	if strings.ToLower(noun) != noun || strings.ContainsAny(noun, " '") {
 		return -1
@@ -235,13 +236,15 @@ func firstSenseKind(cache *sync.Map, noun string, kinds []wordnet.Kind) int {
 	if k, ok := cache.Load(noun); ok {
 		return k.(int)
 	}
+	nouns, err := wordnet.Default()
+	if err != nil || nouns == nil || !nouns.Known(noun) {
+		return -1
+	}
 	k := -1
-	if nouns, err := wordnet.Default(); err == nil && nouns != nil {
-		for i, kind := range kinds {
-			if nouns.Is(noun, 1, kind) {
-				k = i
-				break
-			}
+	for i, kind := range kinds {
+		if nouns.Is(noun, 1, kind) {
+			k = i
+			break
 		}
 	}
 	cache.Store(noun, k)

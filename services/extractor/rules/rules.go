@@ -278,7 +278,7 @@ func changeCue(clause string) bool {
 var reBareAttribute = regexp.MustCompile(`^(\p{Lu}\p{Ll}+)(\s+(?:is|was|has|went|goes|will)\b|'s\s)`)
 
 // reCalledAfter is someone or an animal introduced with an indefinite article and named by a pronoun's clause
-// after it: "We adopted a kitten last week, she's called Pepper", "I've got a new flatmate, he's called Sam"
+// after it: "We adopted a kitten last week, she's called Pepper", "I've got a new roommate, he's called Sam"
 // (groups: the noun phrase, its noun, what comes between, the name).
 var reCalledAfter = regexp.MustCompile(`\b((?i:a|an)\s+(?:(?i:new|little|baby|rescue|young|second|third)\s+)?([a-z-]+))\b([^.!?,;]{0,40}?)\s*,?\s+(?:(?i:and)\s+)?(?i:she|he|it)(?:'s|\s+is)\s+(?i:called|named)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)`)
 
