@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
@@ -97,6 +98,11 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 				break
 			}
 		}
+		if m := reOpeningMoney.FindStringSubmatch(before); attr == "" && m != nil {
+			// "The rent on our two-bed in Oakland is $1,850": the money noun is the clause's subject, however
+			// long the phrase that says what it is for.
+			attr = moneyNouns[strings.ToLower(m[1])]
+		}
 		if tail := strings.TrimLeft(before[strings.LastIndex(before, ",")+1:], " "); attr == "" && reItIsAmount.MatchString(tail) {
 			// "The rent's gone up again, it's £1,175 now", "My rent went up. It's £1,175 now": the amount of
 			// the money noun said before it, in the clause or in the turn.
@@ -127,6 +133,11 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 			// What a home costs a month is its rent.
 			attr = "rent"
 		}
+		if m := reThingCosts.FindStringSubmatch(before); m != nil && (attr == "" || attr == "price") {
+			// "My gym membership costs £35 a month", "Netflix is £10.99 a month now": the price of the thing
+			// the clause is about, the speaker's as a quantity of the speaker's world ("the laptop budget").
+			attr = thingPrice(m[1] + m[2])
+		}
 		add(attr, value)
 	}
 	if m := reEmail.FindString(clause); m != "" {
@@ -139,6 +150,22 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 		add("diet", strings.ToLower(m[1]))
 	}
 	return out
+}
+
+// reOpeningMoney is a clause up to its copula whose subject is a money noun of the speaker's household and
+// what it is for: "The rent on our two-bed in Oakland is", "My budget for the whole trip to Japan is now".
+var reOpeningMoney = regexp.MustCompile(`(?i)^(?:the|my|our)\s+(rent|mortgage|budget|salary|pay|allowance|deposit|tuition)\s+(?:on|for)\s+[^,;]{1,60}?\s+(?:is|was|'s)\s+(?:(?:now|only|just|about|around|still)\s+)*$`)
+
+// reThingCosts is a clause up to its amount whose subject is a thing said to cost it or be it: "my gym
+// membership costs", "the tickets are now", "Netflix is" (group 1 the thing).
+var reThingCosts = regexp.MustCompile(`^(?:(?i:my|our|the)\s+((?:\p{Ll}[\p{Ll}-]*\s+){0,2}\p{Ll}[\p{Ll}-]*)|(\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)?))\s+(?:(?i:now|still|only)\s+)?(?:costs?|is|are|was|were)\s+(?:(?i:now|still|only|just|about|around)\s+)*$`)
+
+// thingPrice is the attribute of a thing's price: its words, the head noun in the singular, then "price"
+// ("tickets" → "ticket price", "Netflix" → "netflix price").
+func thingPrice(thing string) string {
+	ws := strings.Fields(strings.ToLower(thing))
+	ws[len(ws)-1] = nlp.Lemma(ws[len(ws)-1], "NNS")
+	return strings.Join(ws, " ") + " price"
 }
 
 // reItIsAmount is a clause that opens with "it is" (or "that is") before an amount: the pronoun stands for the

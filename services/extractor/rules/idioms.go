@@ -80,6 +80,12 @@ var idioms = []struct {
 	// team", "was offered the practice manager role and took it" (not "was made redundant": a role noun follows)
 	{regexp.MustCompile(`(?i)\b(?:was|were|have\s+been|has\s+been|got)\s+made\s+((?:the\s+)?(?:new\s+)?(?:head|lead|leader|manager|director|chair|captain|partner|supervisor|principal|editor|coordinator|president|deputy|chief)\b)`), "works as $1"},
 	{regexp.MustCompile(`(?i)\b(?:was|were|got)\s+offered\s+(?:the|a|an)\s+([\pL-]+(?:\s+[\pL-]+){0,2})\s+(?:role|job|position|post)\s+and\s+(?:took|accepted)\s+it\b`), "works as $1"},
+	// giving back: a relative or friend who "gets his Civic back" has it returned by the speaker, who no longer
+	// has it (a thing named, so "gets his life back" is left alone)
+	{regexp.MustCompile(`\b(?:(?i:my|our)\s+)?(?i:dad|mum|mom|father|mother|brother|sister|parents|grandad|grandpa|grandma|gran|uncle|aunt|friend|flatmate|roommate|neighbour|neighbor|boss)\s+(?i:gets|got|can\s+have|will\s+get|'ll\s+get)\s+(?i:his|her|their)\s+(\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)\s+(?i:back)\b`), "I gave back the $1"},
+	// "over at" a named place is "at" it ("I'm an engineer over at Tesla"; Oxford, "over" adv. 3, "at or to
+	// the place indicated")
+	{regexp.MustCompile(`\b(?i:over)\s+at\s+(\p{Lu})`), "at $1"},
 	// fame: to be famous or known "because of" something is to be famous or known for it (the dictionaries give
 	// "for" as the preposition of the reason of fame)
 	{regexp.MustCompile(`(?i)\b(famous|known|renowned|celebrated)\s+because\s+of\b`), "$1 for"},

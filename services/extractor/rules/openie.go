@@ -679,6 +679,9 @@ func (p *ie) verbs(i int) (verbGroup, bool) {
 			// "is currently Acme", "is still Paris", "is mostly jazz" (the tagger reads a noun after an adverb
 			// as an adjective): an adverb between the copula and its noun phrase qualifies the link, it is not
 			// part of the value. A degree adverb before an adjective ("is very tall") stays with it.
+		case t.Lower == "since" && vg.main >= 0 && p.toks[vg.main].Lemma == "have" && j+1 < len(p.toks) && (p.tag(j+1) == "VBN" || p.tag(j+1) == "VBD"):
+			// "I've since relocated to Lisbon": "since" between a perfect's auxiliary and its participle is the
+			// adverb (after that time), not a preposition; the clause is the participle's.
 		case degreeBeforeParticiple(t) && vg.main >= 0 && isBe(p.toks[vg.main]) && j+1 < len(p.toks) && p.tag(j+1) == "VBN":
 			// "is best known for", "was first broadcast by": a degree or order word the tagger reads as an
 			// adjective modifies the participle like an adverb.

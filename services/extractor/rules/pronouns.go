@@ -126,7 +126,7 @@ func collectMentions(ms *mentions, clause string) {
 	for _, m := range reKin.FindAllStringSubmatchIndex(clause, -1) {
 		role, ok := kinOf(strings.ToLower(clause[m[2]:m[3]]))
 		name := clause[m[4]:m[5]]
-		if !ok || notNames[strings.ToLower(strings.Fields(name)[0])] {
+		if !ok || notNames[strings.ToLower(strings.Fields(name)[0])] || ownedByKin(clause, m) {
 			continue
 		}
 		fs = append(fs, found{m[4], mention{name: name, gender: kinGender[role]}})

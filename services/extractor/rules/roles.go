@@ -200,17 +200,26 @@ func specKey(s spec) string {
 // speaker's dog, the person the speaker is dating.
 var (
 	// reIntroduced is a verb of getting a pet or of dating with the indefinite noun it introduces.
-	reIntroduced = regexp.MustCompile(`(?i)\b(adopted|got|bought|rescued|took\s+in|brought\s+home|seeing|dating|met)\s+(?:a|an|another|somebody|someone)\s*(?:new\s+|little\s+|young\s+|sweet\s+)?([a-z]+)?`)
+	// A pet got for someone names them between the verb and the noun ("we got them a rabbit", "bought my son
+	// a hamster").
+	reIntroduced = regexp.MustCompile(`(?i)\b(adopted|got|bought|rescued|took\s+in|brought\s+home|seeing|dating|met)\s+(?:(?:them|him|her|us|me|the\s+(?:kids|children|boys|girls)|(?:my|our)\s+[a-z]+)\s+)?(?:a|an|another|somebody|someone)\s*(?:new\s+|little\s+|young\s+|sweet\s+)?([a-z]+)?`)
 	// reNamedApposition names the one introduced right after the noun: "seeing someone new, Daniel", "we got
 	// a puppy, a corgi named Biscuit".
 	reNamedApposition = regexp.MustCompile(`^\s*,\s+(?:(?i:a|an)\s+[a-z-]+\s+(?i:named|called)\s+)?(\p{Lu}[\p{Ll}\p{M}'-]+)\b`)
-	// reNamedLater names the one introduced: "named her Pepper", "called him Max", "her name is Leilani".
-	reNamedLater = regexp.MustCompile(`(?:\b(?i:named|called)\s+(?i:her|him|it|them)\s+|\b(?i:her|his|its|their)\s+name\s+is\s+)(\p{Lu}[\p{Ll}\p{M}'-]+)`)
+	// reNamedLater names the one introduced: "named her Pepper", "called him Max", "her name is Leilani",
+	// "She's called Clover".
+	reNamedLater = regexp.MustCompile(`(?:\b(?i:named|called)\s+(?i:her|him|it|them)\s+|\b(?i:her|his|its|their)\s+name\s+is\s+|\b(?i:she|he|it)(?:'s|\s+is)\s+(?i:called|named)\s+)(\p{Lu}[\p{Ll}\p{M}'-]+)`)
 )
+
+// rePronounCalled is the pronoun's form of reNamedLater: "she's called Clover".
+var rePronounCalled = regexp.MustCompile(`^\s*(?i:she|he|it)(?:'s|\s+is)\s`)
+
+// animalKind is WordNet's animal: a named animal the speaker got is their pet.
+var animalKind = wordnet.Kind{Lemma: "animal", Sense: 1}
 
 // namedLater returns the speaker's claims of a role introduced by an indefinite noun and named later in the
 // same turn.
-func namedLater(content string) []spec {
+func (e *Extractor) namedLater(content string) []spec {
 	iv := reIntroduced.FindStringSubmatchIndex(content)
 	if iv == nil {
 		return nil
@@ -236,6 +245,10 @@ func namedLater(content string) []spec {
 	if notNames[strings.ToLower(name)] || isDayOrMonth(name) {
 		return nil
 	}
+	if verb == "met" && rePronounCalled.MatchString(content[iv[1]+nm[0]:iv[1]+nm[1]]) {
+		// "I met a guy at the gym, he's called Tom": someone met and named is not someone dated.
+		return nil
+	}
 	switch verb {
 	case "seeing", "dating", "met":
 		// "seeing someone new", "dating a guy from work": the person the speaker is dating.
@@ -247,6 +260,10 @@ func namedLater(content string) []spec {
 		return []spec{{predicate: "is dating", object: name, change: true, confidence: confNamed}}
 	}
 	role, ok := kinOf(noun)
+	if !ok && e.nouns != nil && e.nouns.Known(noun) && e.nouns.Is(noun, 1, animalKind) && !e.nouns.Is(noun, 1, personKind) {
+		// "we got them a rabbit. She's called Clover": an animal one gets and names is a pet.
+		role, ok = "pet", true
+	}
 	if !ok || (role != "dog" && role != "cat" && role != "pet") {
 		return nil
 	}
@@ -319,17 +336,31 @@ func (e *Extractor) workPlaces(clause string, dates []when, specs []spec) []spec
 // townName reports a name that can be a place: no month or day, no digit, and a location for WordNet when
 // WordNet knows it.
 func (e *Extractor) townName(name string) bool {
-	first := strings.ToLower(strings.Fields(name)[0])
-	if _, month := months[first]; month || strings.ContainsAny(name, "0123456789") {
-		return false
-	}
-	if _, day := weekdays[first]; day {
+	if calendarOrNumber(name) {
 		return false
 	}
 	if e.nouns == nil || !e.nouns.Known(name) {
 		return true
 	}
 	return e.nouns.Is(name, 2, locationKind)
+}
+
+// homeTown reports a name after "my flat in" that may be a town: one townName accepts, or one whose common
+// nouns WordNet lists are no location ("Hackney", a carriage; "Reading", an activity) — after a home and "in",
+// a capitalized name is a place unless it is a person, a month, a day or a number.
+func (e *Extractor) homeTown(name string) bool {
+	if e.townName(name) {
+		return true
+	}
+	return !calendarOrNumber(name) && !e.nouns.Is(name, 2, personKind)
+}
+
+// calendarOrNumber reports a name that starts with a month or a weekday or holds a digit: no town.
+func calendarOrNumber(name string) bool {
+	first := strings.ToLower(strings.Fields(name)[0])
+	_, month := months[first]
+	_, day := weekdays[first]
+	return month || day || strings.ContainsAny(name, "0123456789")
 }
 
 // reOwnHomeIn is the speaker's home named by its town: "my flat in Pinheiros", "our little house in Porto".
@@ -346,7 +377,7 @@ var reUnreal = regexp.MustCompile(`(?i)\b(?:if|would|could|might|wish|hope|dream
 // speaker lives, or states nothing real.
 func (e *Extractor) homePlaces(clause string, specs []spec) []spec {
 	m := reOwnHomeIn.FindStringSubmatch(clause)
-	if m == nil || reUnreal.MatchString(clause) || !e.townName(m[1]) {
+	if m == nil || reUnreal.MatchString(clause) || !e.homeTown(m[1]) {
 		return specs
 	}
 	if speakerHas(specs, "lives_in") {
@@ -370,14 +401,48 @@ func workplaceUnit(object string) bool {
 }
 
 // officeMoves files a move to an employer's office or branch as where one works: "I moved to the Berlin
-// office" is a transfer, not a new home.
-func officeMoves(specs []spec) []spec {
+// office" is a transfer, not a new home; so is a move to an institution ("I've moved from St Thomas' to the
+// Cadogan Clinic in Chelsea": where one works).
+func (e *Extractor) officeMoves(specs []spec) []spec {
 	for i := range specs {
-		if s := &specs[i]; !s.verbatim && canon.RelationKey(specKey(*s)) == "lives_in" && workplaceUnit(s.object) {
+		s := &specs[i]
+		if s.verbatim || canon.RelationKey(specKey(*s)) != "lives_in" {
+			continue
+		}
+		switch {
+		case workplaceUnit(s.object):
 			s.predicate, s.key = "works in", "works_in"
+		case e.institution(s.object):
+			s.predicate, s.key = "works at", "works_at"
 		}
 	}
 	return specs
+}
+
+// organizationKind is WordNet's social group organized for a purpose, under which institutions, firms,
+// clinics and agencies fall.
+var organizationKind = wordnet.Kind{Lemma: "organization", Sense: 1}
+
+// reObjectTown is a town said after what it locates: "the Cadogan Clinic in Chelsea".
+var reObjectTown = regexp.MustCompile(`\s+(?:in|at|on|near)\s+.*$`)
+
+// institution reports a place named by an organization's noun that is no school (schools.go reads moves
+// between schools) and no home: "the Cadogan Clinic", "a law firm", "the city council". Without WordNet,
+// nothing is.
+func (e *Extractor) institution(object string) bool {
+	if e.nouns == nil {
+		return false
+	}
+	f := strings.Fields(strings.ToLower(reObjectTown.ReplaceAllString(strings.TrimRight(object, ".,;!"), "")))
+	if len(f) < 2 || f[0] != "the" && f[0] != "a" && f[0] != "an" {
+		// A bare name ("Leeds") is the town moved to; an institution is said with its article.
+		return false
+	}
+	head := f[len(f)-1]
+	if schoolWords[head] || !e.nouns.Known(head) {
+		return false
+	}
+	return e.nouns.Is(head, 1, organizationKind)
 }
 
 // reMovedMe is someone moving or sending the speaker to a place: "Paytrek moved me to their Lisbon office",
@@ -412,20 +477,27 @@ var reHolderAtOrg = regexp.MustCompile(`\s+(?:at|with)\s+` + orgWords + `$`)
 // reWorkmatesAt is the speaker's people or unit at work named with the organization: "my boss at Deloitte",
 // "our team at Figma", "my colleagues at Google" (group 1 the organization). An adjective of a former job
 // ("my old boss at …") keeps it from matching.
-var reWorkmatesAt = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:boss|manager|line\s+manager|supervisor|colleagues?|co-?workers?|workmates?|team|teammates?|department|employer|workplace)\s+(?:at|with)\s+(` + orgWords + `)`)
+var reWorkmatesAt = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:boss|manager|line\s+manager|supervisor|colleagues?|co-?workers?|workmates?|team|teammates?|department|employer|workplace|job|work|role|position|internship|placement|contract)\s+(?:at|with)\s+(` + orgWords + `)`)
+
+// reWorkIsAt is work itself said to be some way at an organization: "Work's been hectic at Shopify lately",
+// "work at Arup is quiet" (group 1 the organization).
+var reWorkIsAt = regexp.MustCompile(`^(?i:work)(?:'s|\s+is|\s+was|\s+has\s+been|\s+at)\b[^.;!?]{0,40}?\bat\s+(` + orgWords + `)`)
 
 // reOnTeamAt is the speaker on a team or in a department of an organization: "I'm on the design team at
 // Figma", "I'm in the finance department at Unilever" (group 1 the organization).
 var reOnTeamAt = regexp.MustCompile(`^(?:I'm|I\s+am|I've\s+been|I\s+have\s+been)\s+(?:(?i:now|still|currently)\s+)?(?:on|in|with)\s+(?:(?i:the|a|an|our|their)\s+)?(?:[\p{L}-]+\s+){0,3}(?i:team|department|division|unit|group)\s+(?:at|with|in)\s+(` + orgWords + `)`)
 
-// workplaceOf adds where the speaker works to a clause that names their boss, colleagues or team at an
-// organization ("My colleagues at Google threw me a party"), or puts them on a team of one: one has a boss or
-// colleagues, and is on a team, where one works. Nothing is added when the clause already says where the
+// workplaceOf adds where the speaker works to a clause that names their boss, colleagues, team or job at an
+// organization ("My colleagues at Google threw me a party", "my job at IKEA is fine"), puts them on a team of
+// one, or says how work is there: one has a boss, colleagues and a job, and is on a team, where one works. Nothing is added when the clause already says where the
 // speaker works, or states nothing real.
 func workplaceOf(clause string, specs []spec) []spec {
 	m := reWorkmatesAt.FindStringSubmatch(clause)
 	if m == nil {
 		m = reOnTeamAt.FindStringSubmatch(clause)
+	}
+	if m == nil {
+		m = reWorkIsAt.FindStringSubmatch(clause)
 	}
 	if m == nil || reUnreal.MatchString(clause) {
 		return specs

@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.18.0"
+	Version = "2.19.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -200,7 +200,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 		seen[k] = true
 		out = append(out, c)
 	}
-	for _, ln := range splitLines(t.Content) {
+	for _, ln := range splitLines(movedThenIt(t.Content)) {
 		seq := t.Sequence
 		numbered := ln.sequence != nil
 		if numbered {
@@ -229,7 +229,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 		}
 	}
 	if !tc.numbered {
-		for _, s := range namedLater(trueCase(t.Content)) {
+		for _, s := range e.namedLater(trueCase(t.Content)) {
 			s.text = sentence(possessive(tc.speaker) + " " + strings.TrimPrefix(s.predicate, "is ") + " is " + s.object)
 			if s.predicate == "is dating" {
 				s.text = sentence(tc.speaker + " is dating " + s.object)
@@ -339,10 +339,138 @@ func quantityFor(sent string) string {
 // …", "Update on the food front: …"); a heading with a verb is a clause of its own.
 var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 
+// Plans called off. English says a planned event is cancelled with the adjective "off" ("The Japan trip is off",
+// "the wedding's off": Oxford, "off" adj. 2, "(of a planned event) cancelled or postponed") and a planned
+// destination given up with "forget" ("Forget Norway, we're going to Iceland"). The event is a noun of a planned
+// event (below) or a place WordNet knows as a location; both are said as what they state, "we called off …",
+// which the reader reads as an ending of the plan the thing names.
+var (
+	// plannedEvents are the nouns of everyday English for things people plan and call off.
+	plannedEvents = `trip|holiday|holidays|vacation|wedding|party|plan|plans|move|visit|dinner|concert|match|game|meeting|booking|reservation|flight|tour|festival|celebration|reunion|barbecue|bbq|picnic|getaway|cruise|interview|appointment|engagement|sale|deal|purchase|offer|renovation|extension|honeymoon`
+	reEventOff    = regexp.MustCompile(`^((?i:the|our|my)\s+(?:[\pL\pM'-]+\s+){0,3}?(?i:` + plannedEvents + `))\s+(?i:is|'s|are|'re|was)\s+(?:(?i:now|officially|definitely|completely|totally|all)\s+)?(?i:off)` + offEnd)
+	rePlaceOff    = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+(?i:is|'s)\s+(?:(?i:now|officially|definitely|completely|totally)\s+)?(?i:off)` + offEnd)
+	reForgetPlace = regexp.MustCompile(`^(?i:forget(?:\s+about)?)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})(\s*[,;.!-].*)$`)
+)
+
+// offEnd is what may follow "off" when it says an event is cancelled: the clause's end, a reason, "the table".
+const offEnd = `(?:\s+(?i:the\s+table|for\s+now|now|again|too)){0,2}(\s*(?:[,.!;]|$|\s+(?i:because|since|as|so|and|but)\b).*)$`
+
+// calledOff says a planned event called off in the words the reader reads as an ending ("we called off the
+// Japan trip"); other sentences are returned as they are.
+func (e *Extractor) calledOff(sent string) string {
+	if m := reEventOff.FindStringSubmatch(sent); m != nil {
+		return "We called off " + lowerFirst(m[1], true) + m[2]
+	}
+	m := rePlaceOff.FindStringSubmatch(sent)
+	if m == nil {
+		m = reForgetPlace.FindStringSubmatch(sent)
+	}
+	if m == nil || e.nouns == nil || !e.nouns.Known(m[1]) || !e.nouns.Is(m[1], 2, locationKind) {
+		return sent
+	}
+	return "We called off " + m[1] + m[2]
+}
+
+// reMovedThenIt is a thing of the speaker's said to have been moved, and "it" after it saying where or when
+// it is now: "The conference was moved up a week, it's on May 3rd now", "My appointment got changed. It's at
+// 4pm now" (groups: the thing, "it" and its verb).
+var reMovedThenIt = regexp.MustCompile(`\b((?i:the|my|our)\s+[\pL' -]{1,40}?)\s+(?i:was|got|has\s+been|have\s+been|had\s+been|is\s+being)\s+(?i:moved|changed|rescheduled|pushed|postponed|brought\s+forward|shifted|bumped|delayed|put\s+back|switched)\b[^,.;!?]{0,40}?(?:[,.;!]\s+|\s+(?i:and|so)\s+)((?i:it)(?:'s|\s+is)\s+(?i:now\s+)?(?i:on|at|in|until|till|the)\b)`)
+
+// movedThenIt names the thing a moved-then-"it" statement's pronoun stands for (reMovedThenIt): "…, it's on May
+// 3rd now" is "…, the conference is on May 3rd now", which states the thing's new date as its own clause.
+func movedThenIt(content string) string {
+	m := reMovedThenIt.FindStringSubmatchIndex(content)
+	if m == nil {
+		return content
+	}
+	np := content[m[2]:m[3]]
+	if content[m[4]] == 'I' {
+		np = strings.ToUpper(np[:1]) + np[1:]
+	} else {
+		np = strings.ToLower(np[:1]) + np[1:]
+	}
+	// What follows "it's" or "it is": " on May 3rd", " now on …".
+	rest := strings.TrimPrefix(strings.TrimPrefix(content[m[4]+2:m[5]], "'s"), " is")
+	return content[:m[4]] + np + " is" + rest + movedThenIt(content[m[5]:])
+}
+
+// reSubjectlessAt is a sentence of chat that leaves out "I'm" or "I've" before being at a named place: "Still at
+// Google, still loving it", "Been at Deloitte for ages" (groups: the adverb or "been", the rest).
+var reSubjectlessAt = regexp.MustCompile(`^((?i:still|now|currently)|(?i:been))\s+(at\s+\p{Lu}.*)$`)
+
+// reSubjectlessGot is a sentence of chat that leaves out "I" before a get-passive of work or life: "Got
+// promoted to staff engineer last week!", "Finally got hired at Arup".
+var reSubjectlessGot = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)?(?i:got)\s+(?i:promoted|hired|engaged|married|accepted|transferred|laid\s+off|let\s+go|made|bumped|moved|offered|fired|sacked|poached|headhunted|signed|divorced)\b.*)$`)
+
+// reSubjectlessUpdate is a sentence of chat that leaves out "I" before a verb of moving a thing of one's own in
+// time: "Rescheduled the dentist for June 3", "Pushed the party back to July".
+var reSubjectlessUpdate = regexp.MustCompile(`^((?:(?i:just|finally)\s+)?(?i:rescheduled|rebooked|rearranged|moved|pushed|postponed|bumped|changed)\s+(?i:the|my|our)\s.*)$`)
+
+// reNewValueFor is a heading that gives a thing's new date, time or place: "New date for the party: June 22nd",
+// "New venue for the wedding is the Old Barn" (groups: the kind of value, the thing, the value).
+var reNewValueFor = regexp.MustCompile(`^(?i:the\s+)?(?i:new|updated|revised)\s+(?i:(date|time|day)|(venue|location|place))\s+(?i:for|of)\s+((?i:the|my|our)\s+[\pL\pM' -]{1,40}?)\s*(?::|\s+(?i:is|will\s+be))\s+(\S.*)$`)
+
+// subjectlessAt gives a sentence that leaves out its subject (reSubjectlessAt, reSubjectlessGot,
+// reSubjectlessUpdate) the speaker, and says a new value given as a heading (reNewValueFor) as the thing's
+// value now.
+func subjectlessAt(sent string) string {
+	if m := reNewValueFor.FindStringSubmatch(sent); m != nil {
+		if m[1] != "" {
+			return titleCase(m[3]) + " is now on " + m[4]
+		}
+		return titleCase(m[3]) + " is now at " + m[4]
+	}
+	if m := reSubjectlessGot.FindStringSubmatch(sent); m != nil {
+		return "I " + strings.ToLower(m[1][:1]) + m[1][1:]
+	}
+	if m := reSubjectlessUpdate.FindStringSubmatch(sent); m != nil {
+		return "I " + strings.ToLower(m[1][:1]) + m[1][1:]
+	}
+	m := reSubjectlessAt.FindStringSubmatch(sent)
+	if m == nil {
+		return sent
+	}
+	if strings.EqualFold(m[1], "been") {
+		return "I have been " + m[2]
+	}
+	return "I am " + strings.ToLower(m[1]) + " " + m[2]
+}
+
+// reThereAfterName is a name after a preposition of place and, in a later clause of the same sentence, a
+// person's clause that ends in "there": "I need a car to get to Westfield High, I teach chemistry there",
+// "We moved to Leeds and I work there now" (groups: the name, what comes between, where "there" stands).
+var reThereAfterName = regexp.MustCompile(`\b(?i:to|at|in|near|from)\s+(?:the\s+)?(\p{Lu}[\pL\pM&'.-]*(?:\s+\p{Lu}[\pL\pM&'.-]*){0,3})([^.!?;:]*?(?:,\s+|\s+and\s+)(?:(?i:so|then|now)\s+)?(?:I|we|he|she|they|(?i:my|our|his|her|their)\s+\p{Ll}+)\s+[^,.!?;:]*?)\s+(there)\b`)
+
+// reLivesBefore is a verb of dwelling, whose place is "in" a town: "my parents still live there".
+var reLivesBefore = regexp.MustCompile(`(?i)\b(?:live|lives|lived|living|stay|stays|stayed|staying|settled|based)\b`)
+
+// thereAntecedent names the place a clause's "there" points back to, in the sentence that named it: "I teach
+// chemistry there" after "get to Westfield High" is "I teach chemistry at Westfield High" ("in" a place
+// WordNet knows as a location: "I work in Leeds"). Deixis across sentences is left alone, and so is a name
+// that is a date or a person.
+func (e *Extractor) thereAntecedent(sent string, ref time.Time) string {
+	m := reThereAfterName.FindStringSubmatchIndex(sent)
+	if m == nil {
+		return sent
+	}
+	name := sent[m[2]:m[3]]
+	if timeName(strings.Fields(name)[0]) || len(findDates(name, ref)) > 0 || strings.Contains(sent[m[4]:m[5]], "there") {
+		return sent
+	}
+	if e.nouns != nil && e.nouns.Known(name) && e.nouns.Is(name, 2, personKind) {
+		return sent
+	}
+	prep := "at"
+	if reLivesBefore.MatchString(sent[m[4]:m[5]]) || e.nouns != nil && e.nouns.Known(name) && e.nouns.Is(name, 2, locationKind) {
+		prep = "in"
+	}
+	return sent[:m[6]] + prep + " " + name + sent[m[7]:]
+}
+
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
 	if !numbered {
-		sent = insteadLast(quantityFor(ownedAttribute(calledAfter(sent))))
+		sent = e.thereAntecedent(insteadLast(quantityFor(ownedAttribute(calledAfter(e.calledOff(subjectlessAt(sent)))))), tc.ref)
 	}
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
@@ -1029,7 +1157,7 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 			kept = append(kept, s)
 		}
 	}
-	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, workplaceOf(clause, e.presentTown(tc.sentence, clause, e.homePlaces(clause, officeMoves(e.workPlaces(clause, dates, roleEmployers(clause, kept))))))))))
+	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, workplaceOf(clause, e.presentTown(tc.sentence, clause, e.homePlaces(clause, e.officeMoves(e.workPlaces(clause, dates, roleEmployers(clause, kept))))))))))
 }
 
 // reInGroupNamed is "… in a band called The Static" closing an object: group 1 the group noun, 2 its name.
@@ -1977,7 +2105,8 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 				b = strings.TrimSuffix(next, "ing")
 			}
 			return verbWithObject(toks, i, b, "is "+next, obj, conf)
-		case next == "a" || next == "an":
+		case (next == "a" || next == "an") && !toks[i].numbered:
+			// (After an amount, "a" is "per": "Netflix is £10.99 a month" is a rate, not a class.)
 			if i+1 < len(toks) && !reBadIsA.MatchString(toks[i+1].lower) {
 				if o := obj(i + 1); o != "" {
 					return isASpec(o, conf), true
@@ -1997,6 +2126,12 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 		j := i + 1
 		for j < len(toks) && adverbs[toks[j].lower] {
 			j++
+		}
+		if j+1 < len(toks) && toks[j].lower == "since" {
+			// "I've since relocated to Lisbon": "since" before the participle is the adverb (after that time).
+			if b, ok := verbBase(toks[j+1].lower); ok && (toks[j+1].lower != b || nlp.IsIrregularParticiple(b)) {
+				j++
+			}
 		}
 		if j < len(toks) && toks[j].lower == "been" {
 			k := j + 1
@@ -2452,13 +2587,30 @@ func matchMyFavourite(clause string, dates []when) (spec, bool) {
 	return spec{predicate: pred, object: obj, confidence: confFirst}, true
 }
 
+// reNameEnds is what may follow a name given as a complement: the clause's end, a punctuation mark or "and".
+var reNameEnds = regexp.MustCompile(`^\s*(?:$|[,.!?;:)]|(?i:and|but)\b)`)
+
+// reClauseOpens is what may come before a clause's subject: nothing, a punctuation mark or a conjunction.
+var reClauseOpens = regexp.MustCompile(`(?:^|[,;:.!?]|\b(?i:and|but|so|because|oh|well))\s*$`)
+
+// ownedByKin reports a reKin match (loc) whose kinship noun is a possessive and whose "name" is a thing the
+// relative owns: "driving my dad's Honda Civic for now", "my sister's Toyota Corolla is red". "My wife's
+// Sarah" ("'s" as "is") has the kinship noun as its clause's subject and the name as the complement, which
+// nothing but the clause's end, a punctuation mark or a conjunction follows.
+func ownedByKin(clause string, loc []int) bool {
+	if !strings.HasPrefix(clause[loc[3]:], "'s") {
+		return false
+	}
+	return !reClauseOpens.MatchString(clause[:loc[0]]) || !reNameEnds.MatchString(clause[loc[5]:])
+}
+
 // matchKinship finds "my sister Anna" / "my dog named Max" anywhere in a clause.
 func matchKinship(clause, speaker string) []spec {
 	var out []spec
 	for _, loc := range reKin.FindAllStringSubmatchIndex(clause, -1) {
 		role, ok := kinOf(strings.ToLower(clause[loc[2]:loc[3]]))
 		names := []string{clause[loc[4]:loc[5]]}
-		if !ok || notNames[strings.ToLower(strings.Fields(names[0])[0])] {
+		if !ok || notNames[strings.ToLower(strings.Fields(names[0])[0])] || ownedByKin(clause, loc) {
 			continue
 		}
 		// "my two cats, Miso and Tofu": every name of the apposition.

@@ -629,29 +629,55 @@ func futureWorkplace(clause string) string {
 
 // reMadeRole is an appointment said with "make": "my firm's made me an associate director", "they made Tom a
 // partner" — who was made what, a role of one to three words.
-var reMadeRole = regexp.MustCompile(`^(.+?)\s+made\s+(me|\p{Lu}\p{Ll}+)\s+(?:(?:an?|the|their|its|our)\s+)?((?:[\p{L}-]+\s+){0,2}[\p{L}-]+)$`)
+var reMadeRole = regexp.MustCompile(`^(.+?)\s+made\s+(me|\p{Lu}\p{Ll}+)\s+(?:(?:an?|the|their|its|our)\s+)?((?:[\p{L}-]+\s+){0,3}[\p{L}-]+)$`)
+
+// reRaisedRole is a promotion said with a verb of raising: "they promoted me to senior designer", "they're
+// bumping me up to team lead from next month", "my boss moved Ana up to senior analyst" (who, the role, and a
+// time that follows it). "Bump up" and "move up" need their particle ("moved me to Leeds" is a move, not a
+// role); the role is checked by appointedRole.
+var reRaisedRole = regexp.MustCompile(`^(.+?)\s+(?:(?:promoted|promoting|promotes|promote)\s+(me|\p{Lu}\p{Ll}+)|(?:bumped|bumping|bumps|bump|moved|moving|moves|move)\s+(me|\p{Lu}\p{Ll}+)\s+up)\s+to\s+(?:(?:an?|the)\s+)?((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)((?:\s+(?i:from|starting|as\s+of|next|this|in|on)\b.*)?)$`)
+
+// reRaisedPassive is the same promotion said of whoever was raised: "I got bumped up to team lead", "Ana was
+// moved up to senior analyst".
+var reRaisedPassive = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}+)\s+(?:got|was|were|have\s+been|has\s+been|am\s+being|is\s+being|am\s+getting|is\s+getting)\s+(?:bumped|moved)\s+up\s+to\s+(?:(?:an?|the)\s+)?((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)((?:\s+(?i:from|starting|as\s+of|next|this|in|on)\b.*)?)$`)
+
+// reLandedRole is a post won and named by its role before "job", "role" or "position": "I got the assistant
+// manager job!", "I landed the lead designer role at Monzo", "she accepted the head chef position" (groups: who,
+// the role, what follows).
+var reLandedRole = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}+)\s+(?:(?:have|has|had|just|finally|officially)\s+)*(?:got|landed|accepted|secured|bagged|won|took)\s+(?:the|a|an)\s+((?:\p{Ll}[\p{L}-]*\s+){0,2}\p{Ll}[\p{L}-]*)\s+(?:job|role|position|post)\b(.*)$`)
 
 // reNotAsserted is a word before "made" that keeps an appointment from being stated as done: a negation, a
 // condition or a modal ("haven't made me", "if they made me", "they might make me").
 var reNotAsserted = regexp.MustCompile(`(?i)\b(?:not|never|if|would|could|might|should|will|may)\b`)
 
-// appointment rewrites an appointment said with "make" into the promotion it states, which the clause readers
-// know as someone's occupation: "my firm has made me an associate director" is "I got promoted to associate
-// director". The role must be one a person is appointed to (appointedRole), not anything else one is made
-// ("made me a cake", "made me an offer", "made me a believer"). Other clauses are returned as they are.
+// appointment rewrites an appointment said with "make", or a promotion said with a verb of raising, into the
+// promotion it states, which the clause readers know as someone's occupation: "my firm has made me an
+// associate director" is "I got promoted to associate director", "they're bumping me up to senior designer from
+// next month" is "I got promoted to senior designer from next month". The role must be one a person is
+// appointed to (appointedRole), not anything else one is made ("made me a cake", "made me an offer", "made me
+// a believer"). Other clauses are returned as they are.
 func (e *Extractor) appointment(clause string) string {
-	m := reMadeRole.FindStringSubmatch(clause)
-	if m == nil || reNotAsserted.MatchString(m[1]) {
+	var who, role, rest string
+	if m := reMadeRole.FindStringSubmatch(clause); m != nil && !reNotAsserted.MatchString(m[1]) {
+		who, role = m[2], m[3]
+	} else if m := reRaisedRole.FindStringSubmatch(clause); m != nil && !reNotAsserted.MatchString(m[1]) {
+		who, role, rest = m[2]+m[3], m[4], m[5]
+	} else if m := reRaisedPassive.FindStringSubmatch(clause); m != nil {
+		who, role, rest = m[1], m[2], m[3]
+	} else if m := reLandedRole.FindStringSubmatch(clause); m != nil && e.appointedRole(m[2]) {
+		// A post won is the work one does from then on, where the clause says ("at Monzo").
+		if m[1] == "I" {
+			return "I work as " + m[2] + m[3]
+		}
+		return m[1] + " works as " + m[2] + m[3]
+	}
+	if who == "" || !e.appointedRole(role) {
 		return clause
 	}
-	if !e.appointedRole(m[3]) {
-		return clause
-	}
-	who := m[2]
 	if who == "me" {
 		who = "I"
 	}
-	return who + " got promoted to " + m[3]
+	return who + " got promoted to " + role + rest
 }
 
 // officeHeads are the nouns English names the holder of an office over a unit by, before "of": "head of
@@ -668,8 +694,18 @@ var personKind = wordnet.Kind{Lemma: "person", Sense: 1}
 // looks like an agent's). Without WordNet the suffix is all there is.
 func (e *Extractor) appointedRole(np string) bool {
 	ws := strings.Fields(strings.ToLower(np))
+	if len(ws) > 1 && (ws[0] == "acting" || ws[0] == "interim") {
+		// "acting head of department": a post held for a time is the post.
+		ws = ws[1:]
+		np = strings.Join(ws, " ")
+	}
 	if len(ws) >= 3 && officeHeads[ws[0]] && ws[1] == "of" {
 		// "made me head of sales": the head of a unit.
+		return true
+	}
+	if len(ws) >= 2 && officeHeads[ws[len(ws)-1]] {
+		// "bumped me up to team lead": the head of a unit named before the office noun (WordNet's first
+		// senses of "lead" are no person).
 		return true
 	}
 	if !occupationNoun(np) {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mneme-ai/mneme/pkg/nlp"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
@@ -14,17 +15,17 @@ import (
 
 const (
 	// updateVerb is a verb of change whose "to" phrase is the new value ("until" for a time put off).
-	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put|hiked|upped|slashed|doubled|halved)`
+	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put|hiked|upped|slashed|doubled|halved|knocked(?:\s+down)?|switched)`
 	// updateDone is a verb of change in its base form after a verb saying it was done ("had to push the
 	// wedding back", "decided to move the party"): the change happened.
 	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|double|halve)`
 	// updateParticle is the adverbial particle of a phrasal verb of change after its object ("pushed the
 	// wedding back to", "moved the party up to").
-	updateParticle = `(?:\s+(?:back|forward|up|out))?`
+	updateParticle = `(?:\s+(?:back|forward|up|out|down))?`
 	// updateAttr is the attribute's noun phrase (without its determiner).
 	updateAttr = `([a-zA-Z][\w\s'/-]{1,60}?)`
-	// updateFrom is an optional "from X" before "to Y".
-	updateFrom = `(?:\s+from\s+\S+(?:\s+\S+){0,3}?)?`
+	// updateFrom is an optional "from X" before "to Y", or the span a time moved by ("slipped a week to").
+	updateFrom = `(?:\s+from\s+\S+(?:\s+\S+){0,3}?|\s+(?:by\s+)?(?:a|an|one|two|three|four|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?|hours?))?`
 	// updateAux is the auxiliary of a passive or perfect update ("has been", "was", "is now").
 	updateAux = `(?:(?:has|have|had)\s+(?:(?:now|recently|just|finally|since|already|officially)\s+)*(?:been\s+)?|(?:is|was|are|were|got)\s+(?:(?:now|recently|just|finally|officially)\s+)*(?:being\s+)?)?(?:(?:now|recently|just|finally|officially|also|already|again)\s+)*`
 )
@@ -32,18 +33,23 @@ const (
 var (
 	// "my deadline moved to May 5", "the response time has recently improved to 250ms"
 	reUpdateOwn = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + updateVerb + updateFrom + `\s+(?:to|at|until|till)\s+(\S.*)$`)
+	// "we've rebooked the flights for the 3rd", "they rescheduled my test for May 2nd": a new booking of the
+	// attribute "for" a date (the date reader checks that a date follows)
+	reUpdateForDate = regexp.MustCompile(`(?i)^(?:I|we|they|he|she|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:rescheduled|rebooked|rearranged|moved|changed|booked|set)\s+(?:my|our|the)\s+` + updateAttr + `\s+for\s+(\S.*)$`)
 	// "the number of commits has now reached 165"
-	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
+	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at|came\s+(?:back|in)\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
 	// "I've adjusted the snack budget to $75"
 	// (the agent may be someone else: "My landlord raised the rent to R$ 3.650")
-	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:my|our|the)\s+` + updateAttr + updateParticle + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
+	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|they|he|she|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:my|our|the)\s+` + updateAttr + updateParticle + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
 	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
 	// reRelativeUpdate finds ", which has improved to X" after a noun phrase.
 	reRelativeUpdate = regexp.MustCompile(`(?i),?\s+(?:which|that)\s+((?:has|have|had|is|was|are|were)\s+.*?(?:` + updateVerb + `|reached|hit)\b.*)$`)
-	reTimeOfDay      = regexp.MustCompile(`(?i)^,?\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:[\s,;.]|$)`)
-	reDeterminer     = regexp.MustCompile(`(?i)\b(?:the|my|our)\s`)
+	// reClockFirst is a time of day said before its day: "6am on Friday", "9:30 on the 14th" (group 1 the time).
+	reClockFirst = regexp.MustCompile(`(?i)^(\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d)\s*,?\s+(?:on\s+)?`)
+	reTimeOfDay  = regexp.MustCompile(`(?i)^,?\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:[\s,;.]|$)`)
+	reDeterminer = regexp.MustCompile(`(?i)\b(?:the|my|our)\s`)
 )
 
 // reRentFor is "(I|we) (are) renting/leasing a HOME (in PLACE) for AMOUNT": what the speaker pays for where
@@ -81,8 +87,19 @@ func matchUpdate(clause string, dates []when) (spec, bool) {
 	case reUpdateBy.MatchString(clause):
 		m := reUpdateBy.FindStringSubmatchIndex(clause)
 		attr, rest, restAt = clause[m[2]:m[3]], clause[m[4]:], m[4]
+	case reUpdateForDate.MatchString(clause):
+		m := reUpdateForDate.FindStringSubmatchIndex(clause)
+		if !dateAt(dates, m[4]) {
+			// "booked the table for four": only a date is the booking's new value.
+			return spec{}, false
+		}
+		attr, rest, restAt = clause[m[2]:m[3]], clause[m[4]:], m[4]
 	default:
 		return spec{}, false
+	}
+	if ws := strings.Fields(attr); len(ws) > 1 && nlp.Capitalized(ws[0]) && !nlp.Capitalized(ws[len(ws)-1]) {
+		// "switched the Lisbon trip to Porto": a name before the attribute's noun is its old value.
+		attr = strings.Join(ws[1:], " ")
 	}
 	attr = updateAttribute(attr)
 	if attr == "" {
@@ -156,6 +173,14 @@ func valuePhrase(rest string, dates []when, offset int) string {
 				}
 			}
 			return v
+		}
+	}
+	if t := reClockFirst.FindStringSubmatch(rest); t != nil {
+		// "changed to 6am on Friday": a time of day, then the day it is on.
+		for _, d := range dates {
+			if d.start > offset+len(t[1]) && d.start <= offset+len(t[0]) {
+				return d.value() + " at " + t[1]
+			}
 		}
 	}
 	obj := objectPhrase(rest, dates, offset)
