@@ -31,8 +31,8 @@ import (
 var endingVerbs = map[string][]string{
 	"sell": nil, "lose": nil, "rehome": nil, "quit": nil, "leave": nil, "stop": nil, "finish": nil, "end": nil,
 	"cancel": nil, "divorce": nil, "retire": nil, "replace": nil, "dump": nil, "scrap": nil, "abandon": nil,
-	"give": {"up", "away"}, "trade": {"in", "away"}, "break": {"up"}, "get": {"rid"}, "move": {"out", "away"},
-	"drop": {"out"}, "sign": {"off"}, "switch": {"from"},
+	"give": {"up", "away", "back"}, "trade": {"in", "away"}, "break": {"up"}, "get": {"rid"}, "move": {"out", "away"},
+	"drop": {"out"}, "sign": {"off"}, "switch": {"from"}, "call": {"off"},
 }
 
 // acquisitionVerbs are the English verbs, by lemma, with which someone says they came to have a thing or took
@@ -127,14 +127,26 @@ func ownEndingsAmong(rows []store.Belief) []store.Belief {
 // "Dr Patel") — other than its own slot's subject, whose own ending would end the value (not a relative's or a
 // friend's: lastingRelations), or "".
 func valueSubject(w *store.Belief) string {
-	if !nlp.Capitalized(w.Object) || lastingRelations[canon.RelationKey(w.SlotKey)] || lastingRelations[canon.RelationKey(w.PredicateKey)] {
+	if lastingRelations[canon.RelationKey(w.SlotKey)] || lastingRelations[canon.RelationKey(w.PredicateKey)] {
 		return ""
 	}
-	if k := canon.SubjectKey(w.Object); k != w.SubjectKey {
+	name := w.Object
+	if m := reCalledName.FindStringSubmatch(name); m != nil {
+		// "has a hamster called Noodle": the value is Noodle, named after its kind.
+		name = m[1]
+	}
+	if !nlp.Capitalized(name) {
+		return ""
+	}
+	if k := canon.SubjectKey(name); k != w.SubjectKey {
 		return k
 	}
 	return ""
 }
+
+// reCalledName is an indefinite noun phrase that names what it introduces: "a hamster called Noodle", "an old
+// tabby named Smudge" (group 1 the name).
+var reCalledName = regexp.MustCompile(`^(?i:a|an)\s+(?:[\pL-]+\s+){1,3}(?i:called|named)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)$`)
 
 // endingHeads are the first words an ending or an acquisition claim's predicate key may start with: each verb's
 // base, third person and past forms as the extractor keys them.

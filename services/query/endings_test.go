@@ -69,7 +69,11 @@ func TestAValuesOwnEndingEndsIt(t *testing.T) {
 	f.add("Mochi", "passed", "away", "Mochi passed away.", 17)
 	f.add("Acme", "founder", "Ola Berg", "Acme's founder is Ola Berg.", 18)
 	f.add("Ola Berg", "died in", "Zurich", "Ola Berg died in Zurich.", 19)
+	// A pet introduced by its kind and named ends with the pet.
+	f.add("Wei", "pet", "a hamster called Noodle", "Wei's pet is a hamster called Noodle.", 20)
+	f.add("Noodle", "died", "last week", "Noodle died last week.", 21)
 	checkResolved(t, f, map[string]string{
+		"What is Wei's pet?":                        "",
 		"Who is Rosa's dog?":                        "",
 		"What is Tom's cat?":                        "",
 		"Who is Acme's founder?":                    "Ola Berg",
@@ -87,7 +91,8 @@ func TestEndingOf(t *testing.T) {
 		"lost": true, "traded in": true, "sold": true, "gave up": true, "broke up with": true, "finished": true,
 		"stopped": true, "left": true, "rehomed": true, "gave": false, "broke": false, "traded": false,
 		"bought": false, "adopted": false, "runs": false, "used to live in": true, "used to work at": true,
-		"is used to": false, "used": false, "switched from": true, "switched to": false,
+		"is used to": false, "used": false, "switched from": true, "switched to": false, "called off": true, "gave back": true,
+		"called": false,
 	} {
 		if got := endingOf(&store.Belief{Predicate: pred}); got != want {
 			t.Errorf("endingOf(%q) = %v, want %v", pred, got, want)
