@@ -134,8 +134,8 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 			attr = "rent"
 		}
 		if m := reThingCosts.FindStringSubmatch(before); m != nil && (attr == "" || attr == "price") {
-			// "My gym membership costs £35 a month", "Netflix is £10.99 a month now": the price of the thing
-			// the clause is about, the speaker's as a quantity of the speaker's world ("the laptop budget").
+			// "My gym membership costs £35 a month": the price of the thing the clause is about, the
+			// speaker's as a quantity of the speaker's world ("the laptop budget").
 			attr = thingPrice(m[1] + m[2])
 		}
 		add(attr, value)
@@ -156,9 +156,10 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 // what it is for: "The rent on our two-bed in Oakland is", "My budget for the whole trip to Japan is now".
 var reOpeningMoney = regexp.MustCompile(`(?i)^(?:the|my|our)\s+(rent|mortgage|budget|salary|pay|allowance|deposit|tuition)\s+(?:on|for)\s+[^,;]{1,60}?\s+(?:is|was|'s)\s+(?:(?:now|only|just|about|around|still)\s+)*$`)
 
-// reThingCosts is a clause up to its amount whose subject is a thing said to cost it or be it: "my gym
-// membership costs", "the tickets are now", "Netflix is" (group 1 the thing).
-var reThingCosts = regexp.MustCompile(`^(?:(?i:my|our|the)\s+((?:\p{Ll}[\p{Ll}-]*\s+){0,2}\p{Ll}[\p{Ll}-]*)|(\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)?))\s+(?:(?i:now|still|only)\s+)?(?:costs?|is|are|was|were)\s+(?:(?i:now|still|only|just|about|around)\s+)*$`)
+// reThingCosts is a clause up to its amount whose subject is a thing said to cost it: "my gym membership
+// costs", "the tickets now cost", "Netflix costs" (group 1 or 2 the thing). With "is" the amount is what the
+// noun names ("my target is $60,000" is a target, not its price), so only the verb of price counts.
+var reThingCosts = regexp.MustCompile(`^(?:(?i:my|our|the)\s+((?:\p{Ll}[\p{Ll}-]*\s+){0,2}\p{Ll}[\p{Ll}-]*)|(\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)?))\s+(?:(?i:now|still|only)\s+)?(?i:costs?|costing)\s+(?:(?i:now|still|only|just|about|around|me|us)\s+)*$`)
 
 // thingPrice is the attribute of a thing's price: its words, the head noun in the singular, then "price"
 // ("tickets" → "ticket price", "Netflix" → "netflix price").

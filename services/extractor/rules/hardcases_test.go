@@ -1477,6 +1477,8 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "dentist", "3 June 2024", false}}},
 		{name: "a new date given as a heading", content: "New date for the party: June 22nd.",
 			want: []claim{{"kim", "party", "22 June 2024", false}}},
+		{name: "an amount a noun is, not its price", content: "My target is $60,000 for the deposit.",
+			absent: []claim{{"kim", "target_price", "", false}}},
 		{name: "an amount a month is a rate, not a class", content: "Netflix is £10.99 a month now.",
 			absent: []claim{{"netflix", "is_a", "", false}}},
 		{name: "a destination given up with forget", content: "Forget Norway, we're going to Iceland.",
