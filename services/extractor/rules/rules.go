@@ -358,6 +358,9 @@ const offEnd = `(?:\s+(?i:the\s+table|for\s+now|now|again|too)){0,2}(\s*(?:[,.!;
 // calledOff says a planned event called off in the words the reader reads as an ending ("we called off the
 // Japan trip"); other sentences are returned as they are.
 func (e *Extractor) calledOff(sent string) string {
+	if !strings.Contains(sent, "off") && !strings.Contains(sent, "orget") {
+		return sent
+	}
 	if m := reEventOff.FindStringSubmatch(sent); m != nil {
 		return "We called off " + lowerFirst(m[1], true) + m[2]
 	}
@@ -379,6 +382,10 @@ var reMovedThenIt = regexp.MustCompile(`\b((?i:the|my|our)\s+[\pL' -]{1,40}?)\s+
 // movedThenIt names the thing a moved-then-"it" statement's pronoun stands for (reMovedThenIt): "…, it's on May
 // 3rd now" is "…, the conference is on May 3rd now", which states the thing's new date as its own clause.
 func movedThenIt(content string) string {
+	if !strings.Contains(content, "t's") && !strings.Contains(content, "t is") {
+		// (No "it's" or "it is": the pattern cannot match, and the turn is not scanned.)
+		return content
+	}
 	m := reMovedThenIt.FindStringSubmatchIndex(content)
 	if m == nil {
 		return content
@@ -449,6 +456,9 @@ var reLivesBefore = regexp.MustCompile(`(?i)\b(?:live|lives|lived|living|stay|st
 // WordNet knows as a location: "I work in Leeds"). Deixis across sentences is left alone, and so is a name
 // that is a date or a person.
 func (e *Extractor) thereAntecedent(sent string, ref time.Time) string {
+	if !strings.Contains(sent, " there") {
+		return sent
+	}
 	m := reThereAfterName.FindStringSubmatchIndex(sent)
 	if m == nil {
 		return sent
