@@ -417,10 +417,10 @@ var reSubjectlessUpdate = regexp.MustCompile(`^((?:(?i:just|finally)\s+)?(?i:res
 // "New venue for the wedding is the Old Barn" (groups: the kind of value, the thing, the value).
 var reNewValueFor = regexp.MustCompile(`^(?i:the\s+)?(?i:new|updated|revised)\s+(?i:(date|time|day)|(venue|location|place))\s+(?i:for|of)\s+((?i:the|my|our)\s+[\pL\pM' -]{1,40}?)\s*(?::|\s+(?i:is|will\s+be))\s+(\S.*)$`)
 
-// subjectlessAt gives a sentence that leaves out its subject (reSubjectlessAt, reSubjectlessGot,
+// withSubject gives a sentence that leaves out its subject (reSubjectlessAt, reSubjectlessGot,
 // reSubjectlessUpdate) the speaker, and says a new value given as a heading (reNewValueFor) as the thing's
 // value now.
-func subjectlessAt(sent string) string {
+func withSubject(sent string) string {
 	if m := reNewValueFor.FindStringSubmatch(sent); m != nil {
 		if m[1] != "" {
 			return titleCase(m[3]) + " is now on " + m[4]
@@ -480,7 +480,7 @@ func (e *Extractor) thereAntecedent(sent string, ref time.Time) string {
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
 	if !numbered {
-		sent = e.thereAntecedent(insteadLast(quantityFor(ownedAttribute(calledAfter(e.calledOff(subjectlessAt(sent)))))), tc.ref)
+		sent = e.thereAntecedent(insteadLast(quantityFor(ownedAttribute(calledAfter(e.calledOff(withSubject(sent)))))), tc.ref)
 	}
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
