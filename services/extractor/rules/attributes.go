@@ -25,6 +25,9 @@ var moneyNouns = map[string]string{
 	"premium": "premium", "savings": "savings", "debt": "debt",
 }
 
+// payAdverbs are the adverbs of time and degree between a payer and "pay": "we now pay", "I only pay".
+var payAdverbs = map[string]bool{"now": true, "still": true, "currently": true, "only": true, "just": true, "already": true, "actually": true}
+
 // moneyVerbs name the attribute of an amount when no money noun does: being paid is a salary ("I earn",
 // "I make", "they pay me", "I take home"), paying for a home is rent, what something costs is its price.
 var moneyVerbs = []struct {
@@ -32,6 +35,10 @@ var moneyVerbs = []struct {
 	attr string
 }{
 	{regexp.MustCompile(`(?i)\b(?:earn|earns|earned|earning|make|makes|made|making|pay\s+me|pays\s+me|paid\s+me|paying\s+me|am\s+paid|get\s+paid|got\s+paid|take\s+home|bring\s+in|(?:am|'m)\s+(?:now\s+|currently\s+|still\s+)?on)\s+(?:(?:about|around|roughly|almost|nearly|over|just|now|only)\s+)*$`), "salary"},
+	// A person moved up to an amount is paid it: "bumped to £42k from October", "I've been upped to $95,000" —
+	// with the clause opening on the verb or on "I"; a thing bumped up names the thing ("Vodafone bumped it up
+	// to £30" is no salary).
+	{regexp.MustCompile(`(?i)(?:^|[,;]\s*|\bI\s+(?:have\s+|'ve\s+)?)(?:(?:just|finally|now)\s+)?(?:(?:got|been|was|am|'m|being)\s+)?(?:bumped|upped)\s+(?:up\s+)?to\s+$`), "salary"},
 	{regexp.MustCompile(`(?i)\b(?:cost|costs|costing|priced\s+at|selling\s+for|sold\s+for|bought\s+(?:it|them)\s+for|buying\s+(?:it|them)\s+for|asking|listed\s+at|going\s+for)\s+(?:(?:me|us)\s+)?(?:(?:about|around|roughly|almost|nearly|over|just|only)\s+)*$`), "price"},
 }
 
@@ -89,11 +96,16 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 		// The nearest money noun before the amount in its clause ("our budget to $3,250", "a rent of £900").
 		ws := words(strings.ToLower(before))
 		for i := len(ws) - 1; i >= 0 && i >= len(ws)-6; i-- {
-			if ws[i] == "pay" && i > 0 && subjectPronouns[ws[i-1]] {
-				// "I pay $1,700 for a one-bedroom": the verb, not the noun of one's wages.
+			if ws[i] == "pay" && i > 0 && (subjectPronouns[ws[i-1]] || payAdverbs[ws[i-1]] && i > 1 && subjectPronouns[ws[i-2]]) {
+				// "I pay $1,700 for a one-bedroom", "we now pay €1,050": the verb, not the noun of one's wages;
+				// what is paid is what the turn's money noun named ("Nursery fees went up, we now pay €1,050").
+				if i == len(ws)-1 || i == len(ws)-2 && payAdverbs[ws[len(ws)-1]] {
+					attr = tc.moneyNoun
+				}
 				continue
 			}
-			if a, ok := moneyNouns[ws[i]]; ok {
+			// ("Our rent's going up to £1,650": the noun with its clitic "is".)
+			if a, ok := moneyNouns[strings.TrimSuffix(ws[i], "'s")]; ok {
 				attr = a
 				break
 			}
@@ -154,7 +166,7 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 
 // reOpeningMoney is a clause up to its copula whose subject is a money noun of the speaker's household and
 // what it is for: "The rent on our two-bed in Oakland is", "My budget for the whole trip to Japan is now".
-var reOpeningMoney = regexp.MustCompile(`(?i)^(?:the|my|our)\s+(rent|mortgage|budget|salary|pay|allowance|deposit|tuition)\s+(?:on|for)\s+[^,;]{1,60}?\s+(?:is|was|'s)\s+(?:(?:now|only|just|about|around|still)\s+)*$`)
+var reOpeningMoney = regexp.MustCompile(`(?i)^(?:(?:the|my|our)\s+)?(rent|mortgage|budget|salary|pay|allowance|deposit|tuition)\s+(?:on|for)\s+[^,;]{1,60}?\s+(?:is|was|'s)\s+(?:(?:now|only|just|about|around|still)\s+)*$`)
 
 // reThingCosts is a clause up to its amount whose subject is a thing said to cost it: "my gym membership
 // costs", "the tickets now cost", "Netflix costs" (group 1 or 2 the thing). With "is" the amount is what the
@@ -205,4 +217,18 @@ func inDate(dates []when, clause, m string) bool {
 		}
 	}
 	return false
+}
+
+// rePaidAs is a salary said with the role it is paid for: "I'm on £38k as a QA engineer" (groups: the salary
+// clause, the role with its article, what follows).
+var rePaidAs = regexp.MustCompile(`^((?:I'm|I\s+am)\s+(?:(?:now|currently|still)\s+)?on\s+` + money + `(?:\s+(?:a|per)\s+year)?)\s+as\s+(an?\s+(?:[\pL-]+\s+){0,2}[\pL-]+)(.*)$`)
+
+// paidAs says a salary and the role it is paid for as two clauses, each read by its own reading: "I'm on £38k,
+// and I work as a QA engineer".
+func paidAs(sent string) string {
+	m := rePaidAs.FindStringSubmatch(sent)
+	if m == nil {
+		return sent
+	}
+	return m[1] + ", and I work as " + m[2] + m[3]
 }

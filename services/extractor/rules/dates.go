@@ -416,12 +416,18 @@ func findDates(s string, ref time.Time) []when {
 				at = at.AddDate(0, 0, 7)
 				phrase, future = weekdayPhrase(at), true
 			}
-			if !future && reInTheSeason.MatchString(m[0]) && reFutureClause.MatchString(s[:loc[0]]) && !pastTense(s[:loc[0]]) {
+			// The clause a time is said in: the words before it, or after it when it opens the sentence ("In
+			// September, our wedding is at Hampton Manor").
+			clause := s[:loc[0]]
+			if strings.TrimSpace(clause) == "" {
+				clause = s[loc[1]:]
+			}
+			if !future && reInTheSeason.MatchString(m[0]) && reFutureClause.MatchString(clause) && !pastTense(clause) {
 				// "We're planning a trip to Japan in the spring", said in June: the spring ahead.
 				at = at.AddDate(1, 0, 0)
 				phrase, future = "in the "+strings.ToLower(strings.Fields(m[0])[2])+" of "+strconv.Itoa(at.Year()), true
 			}
-			if !future && reBareMonthIn.MatchString(m[0]) && reFutureClause.MatchString(s[:loc[0]]) && !pastTense(s[:loc[0]]) {
+			if !future && reBareMonthIn.MatchString(m[0]) && reFutureClause.MatchString(clause) && !pastTense(clause) {
 				// "We're going to Venice in May", "I'll start in March" said in February of a year whose May is
 				// ahead: a month in a clause about the future is the next one, not the last.
 				at = at.AddDate(1, 0, 0)
@@ -479,10 +485,11 @@ var reInTheSeason = regexp.MustCompile(`(?i)\b(?:in|over|during)\s+the\s+(spring
 
 // reBareMonthIn is a month named without its year after "in" or "during" (what the bare-month pattern reads as
 // the last such month); reFutureClause the words of English that put a clause in the future: a modal of the
-// future, "going to", a plan, a booking or a schedule, or a present progressive of moving or starting.
+// future, "going to", a plan, a booking or a schedule, a present progressive of moving or starting, or a
+// planned event in the present ("the wedding is in September": what is planned is ahead).
 var (
 	reBareMonthIn  = regexp.MustCompile(`(?i)^(?:in|during)\s+` + monthRe + `$`)
-	reFutureClause = regexp.MustCompile(`(?i)\b(?:will|shall|going|gonna|planning|plan\s+to|plans\s+to|booked|scheduled|due|hoping\s+to|hope\s+to|about\s+to|moving|starting)\b|'ll\b`)
+	reFutureClause = regexp.MustCompile(`(?i)\b(?:will|shall|going|gonna|planning|plan\s+to|plans\s+to|booked|scheduled|due|hoping\s+to|hope\s+to|about\s+to|moving|starting)\b|'ll\b|\b(?:` + scheduledEvents + `)(?:'s|\s+is|\s+are)\b`)
 )
 
 // reOnWeekday is a weekday after a bare "on".

@@ -84,14 +84,14 @@ var kinAdjectives = map[string]bool{"little": true, "big": true, "older": true, 
 // ("I work as a pharmacist at Cruz Verde", "I earn €52,000 a year as a test engineer at Siemens in Munich",
 // "as an accountant at a shipping company here, Baltic Freight"): a described organization may be named
 // in apposition after a comma, or after "called" or "named" ("at a startup called Lumen").
-var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+[\p{Ll}\s-]{1,40}?(?:,|\s+called|\s+named)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
+var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+\p{Ll}[\p{L}\s-]{0,40}?(?:,|\s+called|\s+named)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
 // reRoleAtPlace is "as a ROLE at/for" an organization described by a common noun phrase that ends the clause:
 // "I work as a receptionist at a dental clinic".
 var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3})\s*(?:[,.;!]|$)`)
 
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma").
-var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+(?:[\p{Ll}\s-]{1,40}?\s+(?:called|named)\s+)?)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
+var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+(?:\p{Ll}[\p{L}\s-]{0,40}?\s+(?:called|named)\s+)?)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
 
 // placeWords are the words of a place's name: one to four capitalized words ("Munich", "São Paulo", "New York
 // City"); orgWords those of an organization's, joined by "of" or "&" as well ("Bank of America", "Orr & Co").
@@ -99,6 +99,10 @@ const (
 	placeWords = `\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3}`
 	orgWords   = `\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|&))*`
 )
+
+// reTownOfDescribed is the town in an organization's description before its name: "at an agency in Bristol
+// called Spark" (group 1 the town).
+var reTownOfDescribed = regexp.MustCompile(`\s(?i:at|for|with)\s+(?i:a|an|the)\s+\p{Ll}[\p{Ll}\s-]{0,30}?\s+in\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)(?:,|\s+called|\s+named)\s`)
 
 // reRoleAtDescribed is the object "ROLE at" an organization described by a common noun phrase, with the town
 // it is in: "chef at a ramen place in Osaka", "nurse at a small clinic".
@@ -133,6 +137,10 @@ func roleEmployers(clause string, specs []spec) []spec {
 		}
 		if m := reRoleAtLead.FindStringSubmatch(s.object); m != nil && occupationNoun(m[1]) && !reStudentAt.MatchString(s.object) {
 			// (A student at a place goes to school there: schoolSpecs reads it.)
+			if t := reTownOfDescribed.FindStringSubmatch(s.object); t != nil {
+				// "at an agency in Bristol called Spark": the town the organization is in is where one works.
+				extra = append(extra, spec{subject: s.subject, predicate: "works in", object: t[1], confidence: s.confidence, change: s.change})
+			}
 			s.object = strings.TrimSpace(m[1])
 			if !hasEmployer[s.subject] {
 				extra = append(extra, spec{subject: s.subject, predicate: "works at", object: nameOnly(m[2]), confidence: s.confidence, change: s.change})
@@ -540,4 +548,52 @@ func speakerHas(specs []spec, key string) bool {
 		}
 	}
 	return false
+}
+
+// reTeachesNow is a clause in the present of teaching: "I teach maths at …", "Meera teaches piano".
+var reTeachesNow = regexp.MustCompile(`(?i)\bteach(?:es)?\s`)
+
+// reTaughtThing is what is taught, up to where or whom it is taught ("maths at a secondary school" → maths,
+// "cooking classes at the college" → cooking): one or two words, without "classes" or "lessons".
+var reTaughtThing = regexp.MustCompile(`^((?:[\pL\d-]+\s+)?[\pL\d-]+)(?:\s+(?i:at|in|to|for|on|there|here)\b.*)?$`)
+
+// classWords are the nouns of what is taught in sessions, after the subject taught: "cooking classes".
+var classWords = map[string]bool{"classes": true, "class": true, "lessons": true, "lesson": true, "courses": true, "course": true}
+
+// notTaught are first words of a taught object that say whom or how, not what: "teach my kids", "teach them",
+// "teach part-time".
+var notTaught = map[string]bool{"my": true, "the": true, "a": true, "an": true, "them": true, "him": true, "her": true,
+	"us": true, "you": true, "people": true, "kids": true, "children": true, "students": true, "adults": true,
+	"part-time": true, "full-time": true, "online": true, "privately": true, "myself": true, "at": true, "in": true}
+
+// teachers adds the occupation a clause in the present of teaching states: "I teach maths at a secondary
+// school" says one is a maths teacher (as "I'm a maths teacher there" would), so that a later "I've retrained as
+// a software tester" replaces it. A holder whose occupation the clause names already keeps that one.
+func teachers(clause string, specs []spec) []spec {
+	if !reTeachesNow.MatchString(clause) {
+		return specs
+	}
+	occupied := map[string]bool{}
+	for _, s := range specs {
+		if canon.RelationKey(specKey(s)) == "occupation" {
+			occupied[s.subject] = true
+		}
+	}
+	var extra []spec
+	for _, s := range specs {
+		if canon.RelationKey(specKey(s)) != "teaches" || occupied[s.subject] || s.past {
+			continue
+		}
+		m := reTaughtThing.FindStringSubmatch(strings.TrimSpace(s.object))
+		if m == nil || notTaught[strings.ToLower(strings.Fields(m[1])[0])] {
+			continue
+		}
+		taught := m[1]
+		if ws := strings.Fields(taught); len(ws) == 2 && classWords[strings.ToLower(ws[1])] {
+			taught = ws[0]
+		}
+		occupied[s.subject] = true
+		extra = append(extra, spec{subject: s.subject, predicate: "occupation", key: "occupation", object: taught + " teacher", confidence: confFirst})
+	}
+	return append(specs, extra...)
 }

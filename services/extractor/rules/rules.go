@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.19.0"
+	Version = "2.20.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -349,8 +349,19 @@ var (
 	plannedEvents = `trip|holiday|holidays|vacation|wedding|party|plan|plans|move|visit|dinner|concert|match|game|meeting|booking|reservation|flight|tour|festival|celebration|reunion|barbecue|bbq|picnic|getaway|cruise|interview|appointment|engagement|sale|deal|purchase|offer|renovation|extension|honeymoon`
 	reEventOff    = regexp.MustCompile(`^((?i:the|our|my)\s+(?:[\pL\pM'-]+\s+){0,3}?(?i:` + plannedEvents + `))\s+(?i:is|'s|are|'re|was)\s+(?:(?i:now|officially|definitely|completely|totally|all)\s+)?(?i:off)` + offEnd)
 	rePlaceOff    = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+(?i:is|'s)\s+(?:(?i:now|officially|definitely|completely|totally)\s+)?(?i:off)` + offEnd)
-	reForgetPlace = regexp.MustCompile(`^(?i:forget(?:\s+about)?)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})(\s*[,;.!-].*)$`)
+	reForgetPlace = regexp.MustCompile(`^(?i:forget(?:\s+about)?|scratch|ditch|scrap|skip)\s+((?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})(\s*[,;.!-].*)$`)
+	// reEventFell and rePlaceFell are a plan given up in other idioms of English: it "fell through" (Oxford,
+	// "fall through": fail to happen), is "not happening" or "on hold", was cancelled, scrapped or shelved —
+	// "The Japan trip fell through", "Valencia is on hold". reChangedMind is the speaker's "changed my mind about
+	// Naples".
+	reEventFell   = regexp.MustCompile(`^((?i:the|our|my)\s+(?:[\pL\pM'-]+\s+){0,3}?(?i:` + plannedEvents + `))\s+` + fellThrough + offEnd)
+	rePlaceFell   = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+` + fellThrough + offEnd)
+	reChangedMind = regexp.MustCompile(`^(?:(?:I|[Ww]e)(?:'ve|\s+have)?\s+|(?i:just|so)\s+)?(?i:changed)\s+(?i:my|our)\s+minds?\s+(?i:about|on)\s+((?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2}|(?i:the|our|my)\s+(?:[\pL\pM'-]+\s+){0,3}?(?i:` + plannedEvents + `))(\s*[,;.!-].*|)$`)
 )
+
+// fellThrough is what is said of a plan that will not happen: it fell through, is not happening, is on hold,
+// got cancelled.
+const fellThrough = `(?:(?i:has|have|had)\s+)?(?:(?i:fell|fallen)\s+(?i:through)|(?i:is|'s|are|'re)\s+(?i:not|n't)\s+(?i:happening)|(?i:isn't|aren't)\s+(?i:happening)|(?:(?i:is|'s|are|'re|was|has\s+been|have\s+been|got)\s+(?:(?i:now|officially|just)\s+)?(?:(?i:on\s+hold)|(?i:cancell?ed|scrapped|shelved))))`
 
 // offEnd is what may follow "off" when it says an event is cancelled: the clause's end, a reason, "the table".
 const offEnd = `(?:\s+(?i:the\s+table|for\s+now|now|again|too)){0,2}(\s*(?:[,.!;]|$|\s+(?i:because|since|as|so|and|but)\b).*)$`
@@ -358,17 +369,30 @@ const offEnd = `(?:\s+(?i:the\s+table|for\s+now|now|again|too)){0,2}(\s*(?:[,.!;
 // calledOff says a planned event called off in the words the reader reads as an ending ("we called off the
 // Japan trip"); other sentences are returned as they are.
 func (e *Extractor) calledOff(sent string) string {
-	if !strings.Contains(sent, "off") && !strings.Contains(sent, "orget") {
+	if !strings.Contains(sent, "off") && !strings.Contains(sent, "orget") && !reCalledOffCue.MatchString(sent) {
 		return sent
 	}
-	if m := reEventOff.FindStringSubmatch(sent); m != nil {
-		return "We called off " + lowerFirst(m[1], true) + m[2]
+	for _, re := range []*regexp.Regexp{reEventOff, reEventFell, reChangedMind} {
+		if m := re.FindStringSubmatch(sent); m != nil && plannedEvent(m[1]) {
+			return "We called off " + lowerFirst(m[1], true) + m[2]
+		}
 	}
-	m := rePlaceOff.FindStringSubmatch(sent)
-	if m == nil {
-		m = reForgetPlace.FindStringSubmatch(sent)
+	if m := rePlaceFell.FindStringSubmatch(sent); m != nil && e.nouns != nil && !(e.nouns.Known(m[1]) && e.nouns.Is(m[1], 2, personKind)) {
+		// What "fell through" or is "not happening" is a plan, whatever WordNet knows of its name (only no
+		// person: "Tom isn't happening" is no English of people).
+		return "We called off " + m[1] + m[2]
 	}
-	if m == nil || e.nouns == nil || !e.nouns.Known(m[1]) || !e.nouns.Is(m[1], 2, locationKind) {
+	var m []string
+	for _, re := range []*regexp.Regexp{rePlaceOff, reForgetPlace, reChangedMind} {
+		if m = re.FindStringSubmatch(sent); m != nil {
+			break
+		}
+	}
+	if m == nil || e.nouns == nil {
+		return sent
+	}
+	place := strings.TrimPrefix(m[1], "the ")
+	if !e.nouns.Known(place) || !e.nouns.Is(place, 2, locationKind) {
 		return sent
 	}
 	return "We called off " + m[1] + m[2]
@@ -405,9 +429,14 @@ func movedThenIt(content string) string {
 // Google, still loving it", "Been at Deloitte for ages" (groups: the adverb or "been", the rest).
 var reSubjectlessAt = regexp.MustCompile(`^((?i:still|now|currently)|(?i:been))\s+(at\s+\p{Lu}.*)$`)
 
-// reSubjectlessGot is a sentence of chat that leaves out "I" before a get-passive of work or life: "Got
-// promoted to staff engineer last week!", "Finally got hired at Arup".
-var reSubjectlessGot = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)?(?i:got)\s+(?i:promoted|hired|engaged|married|accepted|transferred|laid\s+off|let\s+go|made|bumped|moved|offered|fired|sacked|poached|headhunted|signed|divorced)\b.*)$`)
+// reSubjectlessGot is a sentence of chat that leaves out "I" before a get-passive of work or life, or "I have"
+// before a perfect passive: "Got promoted to staff engineer last week!", "Finally got hired at Arup", "Just been
+// made senior copywriter!".
+var reSubjectlessGot = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)?(?i:got|been)\s+(?i:promoted|hired|engaged|married|accepted|transferred|laid\s+off|let\s+go|made|bumped|moved|offered|fired|sacked|poached|headhunted|signed|divorced)\b.*)$`)
+
+// reSubjectlessLanded is a sentence of chat that leaves out "I" before a post won and named by its role: "Got
+// the head chef job at a new place in Brixton!".
+var reSubjectlessLanded = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)?(?i:got|landed|accepted|bagged|won)\s+(?i:the|a|an)\s+(?:[\pL-]+\s+){1,3}(?i:job|role|position|post)\b.*)$`)
 
 // reSubjectlessUpdate is a sentence of chat that leaves out "I" before a verb of moving a thing of one's own in
 // time: "Rescheduled the dentist for June 3", "Pushed the party back to July".
@@ -428,9 +457,16 @@ func withSubject(sent string) string {
 		return titleCase(m[3]) + " is now at " + m[4]
 	}
 	if m := reSubjectlessGot.FindStringSubmatch(sent); m != nil {
+		if strings.Contains(strings.ToLower(m[1]), "been ") {
+			// "Just been made senior copywriter!": the perfect's "have" is left out with its subject.
+			return "I have " + strings.ToLower(m[1][:1]) + m[1][1:]
+		}
 		return "I " + strings.ToLower(m[1][:1]) + m[1][1:]
 	}
 	if m := reSubjectlessUpdate.FindStringSubmatch(sent); m != nil {
+		return "I " + strings.ToLower(m[1][:1]) + m[1][1:]
+	}
+	if m := reSubjectlessLanded.FindStringSubmatch(sent); m != nil {
 		return "I " + strings.ToLower(m[1][:1]) + m[1][1:]
 	}
 	m := reSubjectlessAt.FindStringSubmatch(sent)
@@ -480,7 +516,15 @@ func (e *Extractor) thereAntecedent(sent string, ref time.Time) string {
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
 	if !numbered {
-		sent = e.thereAntecedent(insteadLast(quantityFor(ownedAttribute(calledAfter(e.calledOff(withSubject(sent)))))), tc.ref)
+		rewrite := func(s string) string {
+			return e.thereAntecedent(insteadLast(quantityFor(ownedAttribute(calledAfter(paidAs(eventPlace(choiceMade(goingTo(e.calledOff(withSubject(s)))))))))), tc.ref)
+		}
+		if r := rewrite(sent); r != sent {
+			sent = r
+		} else if loc := rePreface.FindStringIndex(sent); loc != nil && !hasVerbWord(sent[:loc[1]-2]) {
+			// "Bit of a change: the honeymoon's …": the statement after a heading opens its own sentence.
+			sent = sent[:loc[1]-1] + rewrite(sent[loc[1]-1:])
+		}
 	}
 	if s, ok := noteSpec(sent); ok {
 		// "Apple CEO: Tim Cook", "Phone: +48 601 234 567": a note of an attribute and its value.
@@ -998,7 +1042,7 @@ var gradeVerbs = map[string]bool{"located_in": true, "is_in": true, "in": true, 
 // reDuration is a duration adverbial closing a phrase ("for years", "for a long time", "for three decades",
 // "since 2019"): English puts it at the end of the clause, where it says how long the relation held, and a
 // name or a value read up to the end of the clause must not take it in ("married to Ana Ruiz for years").
-var reDuration = regexp.MustCompile(`(?i),?\s+(?:for\s+` + approx + `(?:(?:many|several|a\s+few|a\s+couple\s+of|some|\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?(?:years|decades|months|weeks|ages|centuries|generations)|for\s+` + approx + `a\s+(?:while|long\s+time|decade|century|year|month|week)|for\s+the\s+(?:past|last)\s+(?:(?:few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:years?|decades?|months?|weeks?)|since\s+\d{4})$`)
+var reDuration = regexp.MustCompile(`(?i),?\s+(?:for\s+` + approx + `(?:(?:many|several|a\s+few|a\s+couple\s+of|some|\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?(?:years|decades|months|weeks|ages|centuries|generations)|for\s+` + approx + `a\s+(?:while|long\s+time|decade|century|year|month|week)|for\s+the\s+(?:past|last)\s+(?:(?:few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:years?|decades?|months?|weeks?)|since\s+(?:` + monthRe + `\s+)?\d{4}|since\s+` + monthRe + `|since\s+(?:last\s+(?:year|month|spring|summer|autumn|fall|winter)|the\s+(?:spring|summer|autumn|fall|winter)(?:\s+of\s+\d{4})?))$`)
 
 // approx is an optional approximation before a duration's count: "for about a year", "for almost two years".
 const approx = `(?:(?:about|around|almost|nearly|over|roughly|just\s+over|just\s+under|more\s+than|less\s+than|close\s+to)\s+)?`
@@ -1167,7 +1211,7 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 			kept = append(kept, s)
 		}
 	}
-	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, workplaceOf(clause, e.presentTown(tc.sentence, clause, e.homePlaces(clause, e.officeMoves(e.workPlaces(clause, dates, roleEmployers(clause, kept))))))))))
+	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, workplaceOf(clause, e.presentTown(tc.sentence, clause, e.homePlaces(clause, e.officeMoves(e.workPlaces(clause, dates, teachers(clause, roleEmployers(clause, kept)))))))))))
 }
 
 // reInGroupNamed is "… in a band called The Static" closing an object: group 1 the group noun, 2 its name.
@@ -1877,8 +1921,9 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 	return spec{}, false
 }
 
-// reAttrAtName is a value said as the place it is at or in, by its name: "at Kingsway Primary", "in Leeds".
-var reAttrAtName = regexp.MustCompile(`^(?i:at|in)\s+(\p{Lu}[\pL\pM'.&-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.&-]*))*)[\s,.!]*$`)
+// reAttrAtName is a value said as the place it is at or in, by its name: "at Kingsway Primary", "in Leeds", "at
+// the Crown Hotel".
+var reAttrAtName = regexp.MustCompile(`^(?i:at|in)\s+((?:the\s+)?\p{Lu}[\pL\pM'.&-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.&-]*))*)[\s,.!]*$`)
 
 // personStates are the states of a person's life that reStatus reads of the speaker: said of a relative ("my dad
 // is retired") they are that person's state, never who the relative is.

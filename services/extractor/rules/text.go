@@ -175,7 +175,7 @@ func expand(s string) string {
 
 // discourse holds the interjections, discourse markers and comment adverbs ("technically", "luckily") of
 // everyday English that open a sentence without being part of what it states.
-var discourse = regexp.MustCompile(`(?i)^(?:` + newsHeadings + `\s*[,:!.-]+[\s,!.:-]*|(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+|technically|officially|basically|apparently|obviously|clearly|luckily|fortunately|unfortunately|sadly|hopefully|frankly)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:-]*|[\s,!.:-]+))+`)
+var discourse = regexp.MustCompile(`(?i)^(?:` + newsHeadings + `\s*[,:!.-]+[\s,!.:-]*|(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+|ugh|urgh|argh|meh|phew|whew|yikes|welp|sigh|oof|ouch|gosh|jeez|damn|dang|technically|officially|basically|apparently|obviously|clearly|luckily|fortunately|unfortunately|sadly|hopefully|frankly)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:-]*|[\s,!.:-]+))+`)
 
 // newsHeadings are the verbless phrases of everyday English that announce what follows ("Sad news, Mango passed
 // away", "Change of plans, we're …", "Confession: I'm …", "Plot twist, …"): set off by punctuation they are no
@@ -641,6 +641,19 @@ var reRaisedRole = regexp.MustCompile(`^(.+?)\s+(?:(?:promoted|promoting|promote
 // moved up to senior analyst".
 var reRaisedPassive = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}+)\s+(?:got|was|were|have\s+been|has\s+been|am\s+being|is\s+being|am\s+getting|is\s+getting)\s+(?:bumped|moved)\s+up\s+to\s+(?:(?:an?|the)\s+)?((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)((?:\s+(?i:from|starting|as\s+of|next|this|in|on)\b.*)?)$`)
 
+// reMadePassive is an appointment said of whoever was made the role: "I've just been made senior copywriter",
+// "Ana was made a partner in May" (groups: who, the role, what follows).
+var reMadePassive = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}+)\s+(?:(?:have|has|had|just|finally|officially|now)\s+)*(?:been|got|was|were)\s+made\s+(?:(?:an?|the)\s+)?((?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)((?:\s+(?i:from|starting|as\s+of|next|this|in|on|at|after|last)\b.*)?)$`)
+
+// reNowHeadOf is an office over a unit said held now: "Meera is now the head of the maths department", "I'm now
+// manager of the Leeds branch" (groups: who, the office and its unit). Without "now" the copula is left to the
+// readings of relations ("X is the chief executive officer of Y" is Y's, in a list of facts).
+var reNowHeadOf = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}+)\s+(?:am|is|'m|'s)\s+(?i:now)\s+(?:the\s+)?(\p{Ll}+\s+of\s+(?:the\s+)?[\pL\s&-]{1,40})$`)
+
+// reRetrained is a new occupation one trained for: "I've retrained as a software tester", "she qualified as a
+// midwife in June" (groups: who, the role, what follows).
+var reRetrained = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}+)\s+(?:(?:have|has|had|just|finally|now|officially)\s+)*(?:retrained|re-trained|requalified|qualified|trained)\s+as\s+(?:an?\s+)?((?:\p{Ll}[\p{L}-]*\s+){0,2}?\p{Ll}[\p{L}-]*)((?:\s+(?i:at|in|with|for|from|last|this|and)\b.*)?)$`)
+
 // reLandedRole is a post won and named by its role before "job", "role" or "position": "I got the assistant
 // manager job!", "I landed the lead designer role at Monzo", "she accepted the head chef position" (groups: who,
 // the role, what follows).
@@ -664,6 +677,20 @@ func (e *Extractor) appointment(clause string) string {
 		who, role, rest = m[2]+m[3], m[4], m[5]
 	} else if m := reRaisedPassive.FindStringSubmatch(clause); m != nil {
 		who, role, rest = m[1], m[2], m[3]
+	} else if m := reMadePassive.FindStringSubmatch(clause); m != nil {
+		who, role, rest = m[1], m[2], m[3]
+	} else if m := reNowHeadOf.FindStringSubmatch(clause); m != nil && officeHeads[strings.Fields(m[2])[0]] {
+		// A post held now is the work one does.
+		if m[1] == "I" {
+			return "I work as " + m[2]
+		}
+		return m[1] + " works as " + m[2]
+	} else if m := reRetrained.FindStringSubmatch(clause); m != nil && e.appointedRole(m[2]) {
+		// An occupation trained for and taken up is the work one does from then on.
+		if m[1] == "I" {
+			return "I work as " + m[2] + m[3]
+		}
+		return m[1] + " works as " + m[2] + m[3]
 	} else if m := reLandedRole.FindStringSubmatch(clause); m != nil && e.appointedRole(m[2]) {
 		// A post won is the work one does from then on, where the clause says ("at Monzo").
 		if m[1] == "I" {

@@ -40,16 +40,22 @@ var (
 	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at|came\s+(?:back|in)\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
 	// "I've adjusted the snack budget to $75"
 	// (the agent may be someone else: "My landlord raised the rent to R$ 3.650")
-	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|they|he|she|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:my|our|the)\s+` + updateAttr + updateParticle + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
+	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|they|he|she|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:(?:my|our|the)\s+)?` + updateAttr + updateParticle + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
 	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
+	// reUpdateBare is chat's update without the attribute's determiner, whose value must be an amount or a date
+	// (matchUpdate): "Broadband went from £30 to £35 a month", "Surgery's been moved to the 9th" — not "Tom
+	// moved to Leeds" (groups: the attribute, the value).
+	reUpdateBare = regexp.MustCompile(`^(\p{Lu}\p{Ll}+(?:\s+\p{Ll}+){0,2}?)(?:'s)?\s+` + updateAux + `(?:` + updateVerb + `|went|gone)` + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
 	// reRelativeUpdate finds ", which has improved to X" after a noun phrase.
 	reRelativeUpdate = regexp.MustCompile(`(?i),?\s+(?:which|that)\s+((?:has|have|had|is|was|are|were)\s+.*?(?:` + updateVerb + `|reached|hit)\b.*)$`)
 	// reClockFirst is a time of day said before its day: "6am on Friday", "9:30 on the 14th" (group 1 the time).
 	reClockFirst = regexp.MustCompile(`(?i)^(\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d)\s*,?\s+(?:on\s+)?`)
 	reTimeOfDay  = regexp.MustCompile(`(?i)^,?\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:[\s,;.]|$)`)
 	reDeterminer = regexp.MustCompile(`(?i)\b(?:the|my|our)\s`)
+	// reDeterminerBefore is a determiner just before the attribute.
+	reDeterminerBefore = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+$`)
 )
 
 // reRentFor is "(I|we) (are) renting/leasing a HOME (in PLACE) for AMOUNT": what the speaker pays for where
@@ -86,7 +92,23 @@ func matchUpdate(clause string, dates []when) (spec, bool) {
 		attr, rest, restAt = clause[m[2]:m[3]], clause[m[4]:], m[4]
 	case reUpdateBy.MatchString(clause):
 		m := reUpdateBy.FindStringSubmatchIndex(clause)
+		if !reDeterminerBefore.MatchString(clause[:m[2]]) && !reLastScheduled.MatchString(clause[m[2]:m[3]]) {
+			// Without its determiner the thing changed must be a planned event ("They've pushed graduation to
+			// the 19th"): "I moved house to Leeds" is no update of a "house".
+			return spec{}, false
+		}
 		attr, rest, restAt = clause[m[2]:m[3]], clause[m[4]:], m[4]
+	case reUpdateBare.MatchString(clause):
+		m := reUpdateBare.FindStringSubmatchIndex(clause)
+		// An amount is a value of a thing ("Broadband went from £30 to £35"); a date only of a planned event's
+		// ("Surgery's been moved to the 9th"), since a name may open the clause too ("Tom moved to the 9th").
+		amount := reAmountStart.MatchString(clause[m[4]:])
+		if !amount && !(dateAt(dates, m[4]) && reLastScheduled.MatchString(clause[m[2]:m[3]])) ||
+			subjectPronouns[strings.ToLower(clause[m[2]:m[3]])] || notNames[strings.ToLower(clause[m[2]:m[3]])] {
+			return spec{}, false
+		}
+		// (The attribute's first word is capitalized as the sentence's, not as a name's.)
+		attr, rest, restAt = lowerFirst(clause[m[2]:m[3]], true), clause[m[4]:], m[4]
 	case reUpdateForDate.MatchString(clause):
 		m := reUpdateForDate.FindStringSubmatchIndex(clause)
 		if !dateAt(dates, m[4]) {

@@ -1,0 +1,116 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Plans said as people say them. A planned event's place or date is said with a copula in the future as often
+// as in the present ("The wedding will be at Hampton Manor", "the honeymoon's going to be the Maldives now"), in
+// chat without its article ("Housewarming is the 15th now"), and with "have" or "hold" of the event itself
+// ("we're having the wedding at Weston Hall"), and a place is chosen "for" it ("we've settled on Bali for the
+// honeymoon"). A plan given up is said with idioms of English as often as with
+// "off" (calledOff): it "fell through", is "on hold", is "scratched" or "ditched", one "changed one's mind about"
+// it. A destination is one one is "off to", and a choice made is "X it is!". Each is said here in the words the
+// readings already read: "Our wedding is at …", "We called off …", "We are going to …", "We went with …".
+
+// scheduledEvents are the nouns of everyday English for events one plans and gives a place or a date to: the
+// planned events of calledOff and the scheduled ones of work, study and health.
+var scheduledEvents = plannedEvents + `|conference|offsite|retreat|course|class|ceremony|reception|housewarming|launch|exam|operation|surgery|graduation|gig|race|marathon|christening|funeral|anniversary|meetup|workshop|recital|premiere`
+
+var (
+	// reEventIs is a planned event and a copula of the present or the future, then its place or date: "The
+	// wedding will be at Hampton Manor", "the honeymoon's going to be the Maldives now", "Housewarming is the
+	// 15th now" (groups: the determiner, the event, what follows the copula).
+	reEventIs = regexp.MustCompile(`^((?i:the|my|our)\s+)?((?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `))(?:'s|\s+is|\s+will\s+be|'ll\s+be|(?:'s|\s+is)\s+(?:(?i:now)\s+)?(?:going\s+to|gonna)\s+be)\s+((?:(?i:now|still|actually)\s+)?(?:(?i:at|in|on)\s+)?(?:(?i:the)\s+)?(?:\p{Lu}|\d).*)$`)
+	// reHavingEvent is the speaker having or holding a planned event somewhere or some day: "we're having the
+	// wedding at Weston Hall", "we're having a housewarming on Saturday the 8th" (groups: the event, the place or
+	// date with its preposition).
+	reHavingEvent = regexp.MustCompile(`^(?:I|[Ww]e)(?:'re|\s+are|'m|\s+am|'ll\s+be|\s+will\s+be)\s+(?:(?i:now|actually|still)\s+)?(?:having|holding|hosting|throwing|doing)\s+(?:the|our|my|a|an)\s+((?:[\pL\pM'-]+\s+){0,2}?(?i:` + scheduledEvents + `))\s+((?i:at|in|on)\s+(?:the\s+)?(?:\p{Lu}|\d).*)$`)
+	// reChosenFor is a place chosen or thought of for a planned event: "We've settled on Bali for the
+	// honeymoon", "we booked Crete for our holiday", "We're thinking Santorini for our anniversary" (groups: the
+	// place, the event, what follows).
+	reChosenFor = regexp.MustCompile(`^(?:I|[Ww]e)(?:'ve|\s+have|'re|\s+are)?\s+(?:(?i:finally|just|now)\s+)?(?:settled\s+on|decided\s+on|chosen|chose|picked|booked|gone\s+with|went\s+with|thinking|considering|leaning\s+towards)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+for\s+(?:the|our|my)\s+((?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `))\b(.*)$`)
+	// reOffTo is a person leaving for a named place: "we're off to Cornwall", "I'm off to the Alps in May" —
+	// going there ("off to bed", "off to work": a common noun, no destination of a plan).
+	reOffTo = regexp.MustCompile(`\b((?:I|[Ww]e)(?:'re|\s+are|'m|\s+am)\s+(?:(?i:now|actually|finally)\s+)?)off\s+to\s+((?:the\s+)?\p{Lu})`)
+	// reItIs is a choice made, said as "X it is!" (the name, then the clause's end).
+	reItIs = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+it\s+is\s*[.!]*$`)
+)
+
+// eventPlace says a planned event's place or date in the words of a possessed noun's value: "The wedding will be
+// at Hampton Manor" is "Our wedding is at Hampton Manor", "we're having the wedding at Weston Hall" is "Our
+// wedding is at Weston Hall". In conversation a definite event without an owner is the speaker's, as the
+// definite money nouns and dates are (reTheValue). A sentence without an article must open with the event, so
+// that it is one of chat's clipped sentences and no clause's object. Other sentences are returned as they are.
+func eventPlace(sent string) string {
+	if m := reHavingEvent.FindStringSubmatch(sent); m != nil {
+		return "Our " + strings.ToLower(m[1]) + " is " + m[2]
+	}
+	if m := reChosenFor.FindStringSubmatch(sent); m != nil {
+		// Said as the event's place, then read as such ("… in May" after the place opens the sentence).
+		return eventPlace("Our " + strings.ToLower(m[2]) + " is in " + m[1] + m[3])
+	}
+	m := reEventIs.FindStringSubmatch(sent)
+	if m == nil {
+		return sent
+	}
+	det := "Our "
+	if strings.EqualFold(strings.TrimSpace(m[1]), "my") {
+		det = "My "
+	}
+	np := m[2]
+	if m[1] == "" {
+		// Chat's clipped "Housewarming is …": the sentence's first word, capitalized as one; a name before the
+		// event ("Glastonbury festival") is no clipped article's.
+		for _, w := range strings.Fields(np)[1:] {
+			if w != strings.ToLower(w) {
+				return sent
+			}
+		}
+		np = lowerFirst(np, true)
+	}
+	rest := m[3]
+	if t := reTimeAfterPlace.FindStringSubmatch(rest); t != nil {
+		// "at Hampton Manor in September": the time opens the sentence, so that the place is the value and the
+		// time says when ("In September, our wedding is at Hampton Manor").
+		return t[2] + ", " + strings.ToLower(det) + np + " is " + t[1] + t[len(t)-1]
+	}
+	return det + np + " is " + rest
+}
+
+// reTimeAfterPlace is a place and then a month or a season it is in: "at Hampton Manor in September" (groups:
+// the place with its preposition, the time, what follows).
+var reTimeAfterPlace = regexp.MustCompile(`^((?i:at|in)\s+(?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,3})\s+((?i:in|this|next)\s+(?:(?i:` + monthRe + `)(?:\s+\d{4})?|(?i:the\s+)?(?i:spring|summer|autumn|fall|winter)(?:\s+of\s+\d{4})?))\b(\s*[.!]*)$`)
+
+// goingTo says "off to" a named place as going there: "we're off to Cornwall" is "we're going to Cornwall".
+func goingTo(sent string) string {
+	if !strings.Contains(sent, "off to") {
+		return sent
+	}
+	return reOffTo.ReplaceAllString(sent, "${1}going to $2")
+}
+
+// choiceMade says "X it is!" as the choice it states, "We went with X".
+func choiceMade(sent string) string {
+	if !strings.Contains(sent, " it is") {
+		return sent
+	}
+	if m := reItIs.FindStringSubmatch(sent); m != nil && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
+		return "We went with " + m[1] + "."
+	}
+	return sent
+}
+
+// reCalledOffCue is a word of the idioms of a plan given up (calledOff): a sentence without one is not scanned.
+var reCalledOffCue = regexp.MustCompile(`(?i)through|hold|cancel|scrap|shelved|scratch|ditch|skip|mind|happening`)
+
+// reLastPlanned is a planned event's noun at the end of a phrase.
+var reLastPlanned = regexp.MustCompile(`(?i)\b(?:` + plannedEvents + `)$`)
+
+// reLastScheduled is a scheduled event's noun at the end of a phrase.
+var reLastScheduled = regexp.MustCompile(`(?i)\b(?:` + scheduledEvents + `)$`)
+
+// plannedEvent reports whether a phrase ends in a noun of a planned event: "changed my mind about the trip" gives
+// up a plan, "changed my mind about the colour" does not.
+func plannedEvent(np string) bool { return reLastPlanned.MatchString(np) }
