@@ -17,6 +17,10 @@ func TestTimeReading(t *testing.T) {
 		"Has Alice's address changed?":                              askChange,
 		"On which continent was Le Petit Parisien originally made?": askCurrent,
 		"Which country does the sport originally come from?":        askCurrent,
+		"Where did Alice work for six years?":                       askFormer,
+		"Where did Alice live for a long time?":                     askFormer,
+		"Where has Alice worked for six years?":                     askCurrent,
+		"Who did Alice work for?":                                   askCurrent,
 	} {
 		if got := parseQuestion(q, nil).time.mode; got != want {
 			t.Errorf("time mode of %q = %v, want %v", q, got, want)

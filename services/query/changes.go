@@ -39,10 +39,14 @@ import (
 const changeSimilarity = updateSimilarity
 
 // reChangeCue is a word or phrase of English that says a value changed: every word of change of laterChange,
-// and the verbs of moving a date ("pushed back", "postponed", "rescheduled", "brought forward", "delayed") and
-// of correcting oneself ("actually", "I mean", "correction"). General English, not any dataset's wording.
+// the verbs of moving a date ("pushed back", "postponed", "rescheduled", "brought forward", "delayed"), of
+// correcting oneself ("actually", "I mean", "correction"), and of a plan changed or settled anew ("change of
+// plans", "ended up", "in the end", "swapped", "fell through", "rather than"). General English, not any
+// dataset's wording. "Decided" and "after all" were measured and left out: in advice-seeking chat "I've decided
+// to …" opens many statements about other things, and one took an unchanged value's place (BEAM).
 var reChangeCue = regexp.MustCompile(`(?i)\b(?:` + changeWords +
-	`|pushed|postponed|rescheduled|brought\s+forward|delayed|actually|i\s+mean|correction)\b`)
+	`|pushed|postponed|rescheduled|brought\s+forward|delayed|actually|i\s+mean|correction` +
+	`|change\s+of\s+plans?|ended\s+up|in\s+the\s+end|swapped|swapping|fell\s+through|rather\s+than)\b`)
 
 // reNewOfSomething is "new" after a possessive or "the": a new value of something had before ("my new dentist",
 // "Jun's new go-to spot", "the new office"). After anything else "new" is a new thing ("loves checking out new

@@ -36,6 +36,12 @@ func TestSaysChange(t *testing.T) {
 		{"We enrolled the team in an online course by the AI Now Institute.", false},
 		{"She works at the New York office.", false},
 		{"Big news: Emma left Google.", true},
+		{"Change of plans: we're doing Iceland.", true},
+		{"We ended up booking Porto.", true},
+		{"Went with the Kia in the end.", true},
+		{"Japan fell through, so it's Korea.", true},
+		{"We never ended up going.", false},
+		{"The end of the film was sad.", false},
 	}
 	for _, tt := range tests {
 		if got := saysChange(tt.text); got != tt.want {

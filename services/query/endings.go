@@ -228,7 +228,8 @@ func endingOf(c *store.Belief) bool {
 
 // endingNames reports whether ending claim e names the value of claim c: every content word of e's object
 // (up to a preposition: "Kiwi with my aunt" names Kiwi) is a word of c's object, or every one of c's is one of
-// e's; or e's object is the gerund of c's verb ("stopped running" and "runs 30 km a week").
+// e's; or e's object is a name that c's object holds anywhere ("Valencia" in "move to Valencia"); or e's object
+// is the gerund of c's verb ("stopped running" and "runs 30 km a week").
 func endingNames(e, c *store.Belief) bool {
 	ew := valueWords(e.Object)
 	cw := valueWords(c.Object)
@@ -236,6 +237,11 @@ func endingNames(e, c *store.Belief) bool {
 		return false
 	}
 	if subset(ew, cw) || subset(cw, ew) {
+		return true
+	}
+	if nlp.Capitalized(e.Object) && subset(ew, allValueWords(c.Object)) {
+		// A name ended anywhere in the value: "called off Valencia" ends "move to Valencia", whose words up
+		// to its preposition are only the verb.
 		return true
 	}
 	if len(ew) == 1 && strings.HasSuffix(ew[0], "ing") {
@@ -278,6 +284,17 @@ func valueWords(s string) []string {
 			continue
 		}
 		out = append(out, strings.TrimSuffix(w, "'s"))
+	}
+	return out
+}
+
+// allValueWords are the content words of a whole value, past its prepositions, lower-cased.
+func allValueWords(s string) []string {
+	var out []string
+	for _, w := range splitWords(s) {
+		if !stopwords[w] && !detWords[w] && !prepWords[w] {
+			out = append(out, strings.TrimSuffix(w, "'s"))
+		}
 	}
 	return out
 }

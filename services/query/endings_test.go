@@ -30,7 +30,13 @@ func TestEndedValuesAreNotCurrent(t *testing.T) {
 	f.add("Greta", "lives in", "Malmö", "Greta lives in Malmö.", 12)
 	f.add("Greta", "used to live in", "Malmö", "Greta used to live in Malmö.", 13)
 	f.add("Greta", "works at", "Ericsson", "Greta works at Ericsson.", 14)
+	f.add("Lena", "plans to", "move to Valencia", "Lena plans to move to Valencia.", 15)
+	f.add("Lena", "called off", "Valencia", "Lena called off Valencia.", 16)
+	f.add("Ola", "plans to", "move to Porto", "Ola plans to move to Porto.", 17)
+	f.add("Ola", "called off", "the Leeds trip", "Ola called off the Leeds trip.", 18)
 	checkResolved(t, f, map[string]string{
+		"Where is Lena planning to move?":    "",
+		"Where is Ola planning to move?":     "move to Porto",
 		"Where does Greta live?":             "",
 		"Where does Greta work?":             "Ericsson",
 		"What is the name of Hiroshi's dog?": "",

@@ -473,6 +473,13 @@ func (p *qparser) readTime() {
 		case (w == "used" || w == "use") && p.low(i+1) == "to" && i > 0 && i+2 < len(t) && !t[i+2].ent:
 			tm.mode = askFormer
 			t[i].used, t[i+1].used = true, true
+		case w == "for" && i > 0 && p.pastTense() && p.spanOfTime(i+1):
+			// "Where did Kofi work for six years?": a past state that lasted a span is one that has ended, a
+			// value before the current one ("Where has Kofi worked for six years?" is in the present perfect).
+			if tm.mode == askCurrent && tm.before == "" {
+				tm.mode = askFormer
+			}
+			t[i].used = true
 		case w == "previously" || w == "formerly" || w == "earlier" || w == "once" && i > 0:
 			tm.mode = askFormer
 			t[i].used = true
@@ -545,6 +552,26 @@ func (p *qparser) fromAfter(i int) bool {
 // pastTense reports a question asked in the past tense ("What was …", "Who did …").
 func (p *qparser) pastTense() bool {
 	return slices.ContainsFunc(p.t, pastAuxiliary)
+}
+
+// spanUnits are English's units of a span of time, as "for" measures a state's length with them.
+var spanUnits = set("year", "years", "month", "months", "week", "weeks", "decade", "decades", "ages", "while", "day", "days")
+
+// spanOfTime reports whether the words from i are a span of time: a count or an article and a unit ("six
+// years", "a decade", "a long time", "ages").
+func (p *qparser) spanOfTime(i int) bool {
+	for j := i; j < len(p.t) && j < i+4; j++ {
+		w := p.low(j)
+		switch {
+		case spanUnits[w] || w == "time" && j > i:
+			return true
+		case w == "a" || w == "an" || w == "long" || w == "few" || w == "several" || w == "many" || w == "over" ||
+			w == "almost" || w == "nearly" || w == "about" || p.t[j].Tag == "CD" || nlp.IsCardinalWord(w):
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // pastAuxiliary reports an auxiliary of the past tense: "was", "were", "did", "had".
