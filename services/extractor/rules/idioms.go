@@ -80,13 +80,6 @@ var idioms = []struct {
 	// team", "was offered the practice manager role and took it" (not "was made redundant": a role noun follows)
 	{regexp.MustCompile(`(?i)\b(?:was|were|have\s+been|has\s+been|got)\s+made\s+((?:the\s+)?(?:new\s+)?(?:head|lead|leader|manager|director|chair|captain|partner|supervisor|principal|editor|coordinator|president|deputy|chief)\b)`), "works as $1"},
 	{regexp.MustCompile(`(?i)\b(?:was|were|got)\s+offered\s+(?:the|a|an)\s+([\pL-]+(?:\s+[\pL-]+){0,2})\s+(?:role|job|position|post)\s+and\s+(?:took|accepted)\s+it\b`), "works as $1"},
-	// changing employer: to "jump ship" is to leave an organization for another (Collins, "jump ship"), to be
-	// "poached" or "headhunted" by one is to be hired away by it; working "for oneself" is being self-employed,
-	// which names no employer
-	{regexp.MustCompile(`(?i)\b(?:jumped|jumping|jump)\s+ship\s+to\s+(\p{Lu})`), "joined $1"},
-	{regexp.MustCompile(`\b(?i:got|was|were|have\s+been|has\s+been|'ve\s+been|been)\s+(?i:poached|headhunted|head-hunted)\s+(?i:by)\s+(\p{Lu})`), "joined $1"},
-	{regexp.MustCompile(`(?i)\b(am|'m|are|'re|is|'s)\s+(?:now\s+)?working\s+for\s+(?:myself|ourselves|himself|herself|themselves)\b`), "$1 self-employed"},
-	{regexp.MustCompile(`\bI\s+(?:now\s+)?(?i:work)\s+(?i:for)\s+(?i:myself)\b`), "I am self-employed"},
 	// giving back: a relative or friend who "gets his Civic back" has it returned by the speaker, who no longer
 	// has it (a thing named, so "gets his life back" is left alone)
 	{regexp.MustCompile(`\b(?:(?i:my|our)\s+)?(?i:dad|mum|mom|father|mother|brother|sister|parents|grandad|grandpa|grandma|gran|uncle|aunt|friend|flatmate|roommate|neighbour|neighbor|boss)\s+(?i:gets|got|can\s+have|will\s+get|'ll\s+get)\s+(?i:his|her|their)\s+(\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)\s+(?i:back)\b`), "I gave back the $1"},
@@ -101,11 +94,6 @@ var idioms = []struct {
 	// others'
 	{regexp.MustCompile(`\b(?i:my|the)\s+(?i:plan|intention)(?:\s+(?i:for)\s+(?i:the|this|next)\s+(\pL+))?\s+(?i:is|was)\s+(?i:now\s+)?(?i:to)\s+(\pL)`), "I plan to $2"},
 	{regexp.MustCompile(`\b(?i:our)\s+(?i:plan|intention)(?:\s+(?i:for)\s+(?i:the|this|next)\s+(\pL+))?\s+(?i:is|was)\s+(?i:now\s+)?(?i:to)\s+(\pL)`), "we plan to $2"},
-	// one's own business: who runs, started or set up their own shop works there, at its name when one follows
-	// ("opened my own place, Bistro Goran")
-	{regexp.MustCompile(`(?i)\b(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+)?running|run|runs|(?:(?:have|has|had|'ve)\s+(?:just\s+)?)?(?:started|opened|set\s+up))\s+(?:my|our|his|her|their)\s+own\s+[\pL-]+,\s+(\p{Lu}[\pL\pM'&-]*(?:\s+\p{Lu}[\pL\pM'&-]*)*)`), "work at $1"},
-	{regexp.MustCompile(`(?i)\b(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+)?running|run|runs|(?:(?:have|has|had|'ve)\s+(?:just\s+)?)?(?:started|opened|set\s+up))\s+(my|our|his|her|their)\s+own\s+([\pL-]+)\b`), "work at $1 own $2"},
-	{regexp.MustCompile(`,\s+(?i:running)\s+(?i:my)\s+(?i:own)\s+([\pL-]+)\b`), ", I work at my own $1"},
 	// pay: an approximate amount is the amount ("I earn about 62k" says what one earns, not what one
 	// "earns about"); the approximating adverbs of English before a number
 	{regexp.MustCompile(`\b((?i:earn|earns|earned|earning|make|makes|making|pay|pays|paid|paying|cost|costs|costing|charge|charges|charged|charging))\s+(?i:about|around|roughly|approximately|nearly|almost|close\s+to|circa|somewhere\s+around)\s+([$£€¥]?\d)`), "$1 $2"},
@@ -113,6 +101,26 @@ var idioms = []struct {
 	{regexp.MustCompile(`\b((?i:was|were|been|is|are|be|being))\s+penned\b`), "$1 written"},
 	{regexp.MustCompile(`\bpenned\b`), "wrote"},
 	{regexp.MustCompile(`\bpens\b`), "writes"},
+}
+
+// cuedIdioms are idioms of work and business (as above, from the dictionaries' definitions), each with a word it
+// cannot match without (lower case): a sentence without it is not scanned, since most sentences hold none.
+var cuedIdioms = []struct {
+	re        *regexp.Regexp
+	repl, cue string
+}{
+	// changing employer: to "jump ship" is to leave an organization for another (Collins, "jump ship"), to be
+	// "poached" or "headhunted" by one is to be hired away by it; working "for oneself" is being self-employed,
+	// which names no employer
+	{regexp.MustCompile(`(?i)\b(?:jumped|jumping|jump)\s+ship\s+to\s+(\p{Lu})`), "joined $1", "ship"},
+	{regexp.MustCompile(`\b(?i:got|was|were|have\s+been|has\s+been|'ve\s+been|been)\s+(?i:poached|headhunted|head-hunted)\s+(?i:by)\s+(\p{Lu})`), "joined $1", " by "},
+	{regexp.MustCompile(`(?i)\b(am|'m|are|'re|is|'s)\s+(?:now\s+)?working\s+for\s+(?:myself|ourselves|himself|herself|themselves)\b`), "$1 self-employed", "sel"},
+	{regexp.MustCompile(`\bI\s+(?:now\s+)?(?i:work)\s+(?i:for)\s+(?i:myself)\b`), "I am self-employed", "myself"},
+	// one's own business: who runs, started or set up their own shop works there, at its name when one follows
+	// ("opened my own place, Bistro Goran")
+	{regexp.MustCompile(`(?i)\b(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+)?running|run|runs|(?:(?:have|has|had|'ve)\s+(?:just\s+)?)?(?:started|opened|set\s+up))\s+(?:my|our|his|her|their)\s+own\s+[\pL-]+,\s+(\p{Lu}[\pL\pM'&-]*(?:\s+\p{Lu}[\pL\pM'&-]*)*)`), "work at $1", " own "},
+	{regexp.MustCompile(`(?i)\b(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+)?running|run|runs|(?:(?:have|has|had|'ve)\s+(?:just\s+)?)?(?:started|opened|set\s+up))\s+(my|our|his|her|their)\s+own\s+([\pL-]+)\b`), "work at $1 own $2", " own "},
+	{regexp.MustCompile(`,\s+(?i:running)\s+(?i:my)\s+(?i:own)\s+([\pL-]+)\b`), ", I work at my own $1", " own "},
 }
 
 // reFrontedTopic is a topic fronted before the clause that is about it: "In Tarvia, the head of state is Ana
@@ -153,6 +161,12 @@ func plainly(sent string, ref time.Time) string {
 	}
 	for _, id := range idioms {
 		sent = id.re.ReplaceAllString(sent, id.repl)
+	}
+	lower := strings.ToLower(sent)
+	for _, id := range cuedIdioms {
+		if strings.Contains(lower, id.cue) {
+			sent = id.re.ReplaceAllString(sent, id.repl)
+		}
 	}
 	// "Velmora's head of state right now is Ana Ruiz": a present-time adverbial between a subject and its
 	// copula says the value is the current one, as it does at the clause's end, and is no part of the subject.
