@@ -9,9 +9,9 @@ import (
 // as in the present ("The wedding will be at Hampton Manor", "the honeymoon's going to be the Maldives now"), in
 // chat without its article ("Housewarming is the 15th now"), and with "have" or "hold" of the event itself
 // ("we're having the wedding at Weston Hall"), and a place is chosen "for" it ("we've settled on Bali for the
-// honeymoon"). A plan given up is said with idioms of English as often as with
-// "off" (calledOff): it "fell through", is "on hold", is "scratched" or "ditched", one "changed one's mind about"
-// it. A destination is one one is "off to", and a choice made is "X it is!". Each is said here in the words the
+// honeymoon"). A plan given up is said with idioms of English as often as with "off" (calledOff): it "fell
+// through", is "not happening" or "on hold", one says "scratch" or "ditch" it, or "changed one's mind about" it.
+// A destination is one one is "off to", and a choice made is "X it is!". Each is said here in the words the
 // readings already read: "Our wedding is at …", "We called off …", "We are going to …", "We went with …".
 
 // scheduledEvents are the nouns of everyday English for events one plans and gives a place or a date to: the
