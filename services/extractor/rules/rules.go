@@ -456,18 +456,17 @@ func withSubject(sent string) string {
 		}
 		return titleCase(m[3]) + " is now at " + m[4]
 	}
-	if m := reSubjectlessGot.FindStringSubmatch(sent); m != nil {
-		if strings.Contains(strings.ToLower(m[1]), "been ") {
-			// "Just been made senior copywriter!": the perfect's "have" is left out with its subject.
-			return "I have " + strings.ToLower(m[1][:1]) + m[1][1:]
+	for _, re := range []*regexp.Regexp{reSubjectlessGot, reSubjectlessUpdate, reSubjectlessLanded} {
+		m := re.FindStringSubmatch(sent)
+		if m == nil {
+			continue
 		}
-		return "I " + strings.ToLower(m[1][:1]) + m[1][1:]
-	}
-	if m := reSubjectlessUpdate.FindStringSubmatch(sent); m != nil {
-		return "I " + strings.ToLower(m[1][:1]) + m[1][1:]
-	}
-	if m := reSubjectlessLanded.FindStringSubmatch(sent); m != nil {
-		return "I " + strings.ToLower(m[1][:1]) + m[1][1:]
+		said := strings.ToLower(m[1][:1]) + m[1][1:]
+		if re == reSubjectlessGot && strings.Contains(strings.ToLower(m[1]), "been ") {
+			// "Just been made senior copywriter!": the perfect's "have" is left out with its subject.
+			return "I have " + said
+		}
+		return "I " + said
 	}
 	m := reSubjectlessAt.FindStringSubmatch(sent)
 	if m == nil {

@@ -681,22 +681,13 @@ func (e *Extractor) appointment(clause string) string {
 		who, role, rest = m[1], m[2], m[3]
 	} else if m := reNowHeadOf.FindStringSubmatch(clause); m != nil && officeHeads[strings.Fields(m[2])[0]] {
 		// A post held now is the work one does.
-		if m[1] == "I" {
-			return "I work as " + m[2]
-		}
-		return m[1] + " works as " + m[2]
+		return worksAs(m[1], m[2])
 	} else if m := reRetrained.FindStringSubmatch(clause); m != nil && e.appointedRole(m[2]) {
 		// An occupation trained for and taken up is the work one does from then on.
-		if m[1] == "I" {
-			return "I work as " + m[2] + m[3]
-		}
-		return m[1] + " works as " + m[2] + m[3]
+		return worksAs(m[1], m[2]+m[3])
 	} else if m := reLandedRole.FindStringSubmatch(clause); m != nil && e.appointedRole(m[2]) {
 		// A post won is the work one does from then on, where the clause says ("at Monzo").
-		if m[1] == "I" {
-			return "I work as " + m[2] + m[3]
-		}
-		return m[1] + " works as " + m[2] + m[3]
+		return worksAs(m[1], m[2]+m[3])
 	}
 	if who == "" || !e.appointedRole(role) {
 		return clause
@@ -705,6 +696,14 @@ func (e *Extractor) appointment(clause string) string {
 		who = "I"
 	}
 	return who + " got promoted to " + role + rest
+}
+
+// worksAs says that who ("I" or a name) works as role, with what follows it.
+func worksAs(who, role string) string {
+	if who == "I" {
+		return "I work as " + role
+	}
+	return who + " works as " + role
 }
 
 // officeHeads are the nouns English names the holder of an office over a unit by, before "of": "head of
