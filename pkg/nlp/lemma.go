@@ -234,6 +234,22 @@ var irregularParticiple = func() map[string]bool {
 	return m
 }()
 
+// irregularPast holds the simple past forms of the irregular verbs (second column of irregularTable).
+var irregularPast = func() map[string]bool {
+	m := map[string]bool{}
+	for _, row := range strings.Split(strings.TrimSpace(irregularTable), "\n") {
+		f := strings.Fields(row)
+		for _, alt := range strings.Split(f[1], "/") {
+			m[alt] = true
+		}
+	}
+	return m
+}()
+
+// IsIrregularPast reports whether w is the simple past of an irregular verb ("rang", "left", "bought"); the
+// tagger reads some of them as nouns where no context tells it otherwise ("The agent rang").
+func IsIrregularPast(w string) bool { return irregularPast[strings.ToLower(w)] }
+
 // auxiliaryForms are the forms of "be", "have", "do" and the clitic forms of auxiliaries and modals.
 var auxiliaryForms = map[string]string{
 	"am": "be", "is": "be", "are": "be", "was": "be", "were": "be", "been": "be", "being": "be", "'m": "be",

@@ -164,9 +164,10 @@ func splitClauses(s string) []string {
 // reSpliceSubject finds, after a comma and an optional coordinator, the start of what may be a clause of its
 // own (after a time adverb too: "… and now I'm a developer"): a personal pronoun (not "it", which points back
 // into the clause before it: "went camping and it was great" stays one statement), a possessive or definite
-// noun phrase ("my husband", "the team") or a capitalized name (group 1 is where that clause starts). "and",
+// noun phrase ("my husband", "the team"), a capitalized name or, after a comma, a bare noun typed without its
+// article ("landlord sent the letter, rent goes up in August"; group 1 is where that clause starts). "and",
 // "but" and "so" join clauses without a comma as well.
-var reSpliceSubject = regexp.MustCompile(`(?:,\s+(?:(?:and|so|but|then|now|plus|though)\s+)?|\s+(?:and|but|so)\s+(?:(?:now|then)\s+)?)((?:he|she|they|we|I|He|She|They|We)(?:'s|'re|'ve|'d|'ll)?\s|(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he)\s+\p{L}|\p{Lu}\p{Ll}+\s)`)
+var reSpliceSubject = regexp.MustCompile(`(?:,\s+(?:(?:and|so|but|then|now|plus|though)\s+)?|\s+(?:and|but|so)\s+(?:(?:now|then)\s+)?)((?:he|she|they|we|I|He|She|They|We)(?:'s|'re|'ve|'d|'ll)?\s|(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he)\s+\p{L}|\p{Lu}\p{Ll}+\s|\p{Ll}+\s)`)
 
 // splitCommaSplices splits a clause where two independent clauses meet ("Mateo jumped ship, he's at Stripe
 // now", "I'm in Riga and flights are complicated"): English joins clauses with a comma alone in speech and
@@ -197,6 +198,10 @@ func spliceAt(c string) (end, next int) {
 	}
 	for _, m := range reSpliceSubject.FindAllStringSubmatchIndex(c, -1) {
 		left := c[:m[0]]
+		if bare, noun := bareStart(c[m[2]:m[3]]); bare && (c[m[0]] != ',' || !noun) {
+			// A bare noun opens a clause only after a comma.
+			continue
+		}
 		// The subject and its verb come within the first words of the right clause, and tagging a few
 		// words of each side is what the decision needs: the extractor tags every candidate comma.
 		if len(strings.Fields(left)) < 3 || !finiteClause(lastWords(left, 12), false) || !finiteClause(firstWords(c[m[2]:], 8), true) {
@@ -205,6 +210,21 @@ func spliceAt(c string) (end, next int) {
 		return m[0], m[2]
 	}
 	return -1, -1
+}
+
+// bareStart reports whether a reSpliceSubject match is its last alternative, a lower-case word that is no
+// pronoun or determiner of the others (bare), and whether that word may be a noun opening a clause: "it",
+// "this" or "that" point back into the clause before ("… every day, it's about 9 km") and open none.
+func bareStart(w string) (bare, noun bool) {
+	f := strings.Fields(w)
+	if len(f) == 0 || !unicode.IsLower([]rune(f[0])[0]) {
+		return false, false
+	}
+	switch f[0] {
+	case "he", "she", "they", "we", "my", "our", "his", "her", "their", "the":
+		return false, false
+	}
+	return true, !notNames[f[0]] && !strings.ContainsRune(f[0], '\'')
 }
 
 // firstWords returns the first n words of s; lastWords the last n.
@@ -227,6 +247,9 @@ func finiteClause(s string, subjectFirst bool) bool {
 		switch {
 		case t.Tag == "VBZ" || t.Tag == "VBD" || t.Tag == "VBP" || t.Tag == "MD":
 			return i > 0
+		case !subjectFirst && i > 0 && t.Tag == "NN" && nlp.IsIrregularPast(t.Text) && (nlp.IsNoun(toks[i-1].Tag) || toks[i-1].Tag == "PRP"):
+			// An irregular past the tagger took for a noun, after its subject ("the estate agent rang").
+			return true
 		case !subjectFirst:
 			continue
 		case i > 4 || t.Text == "," || !(nlp.IsNoun(t.Tag) || t.Tag == "PRP" || t.Tag == "PRP$" || t.Tag == "DT" || t.Tag == "RB" || nlp.IsAdjective(t.Tag) || t.Tag == "POS"):
