@@ -16,7 +16,7 @@ import "strings"
 // state — "president", "monarch" —, head of government — "prime minister", "premier", the government's leader —, original broadcaster,
 // twinned administrative body, genre, original language, language of a work, sport, member of sports team — "plays
 // for" —, native language — "mother tongue"), and the everyday attributes of a person (the names forms and profiles
-// give salary, phone number and e-mail address). It is general English for these relations, written from the
+// give salary — net or gross, take-home or base pay — phone number and e-mail address). It is general English for these relations, written from the
 // properties' meaning, not from any data set's sentences; relations outside it keep their structural key, and the
 // reconciler still merges a subject's paraphrased predicates by embedding similarity. The converse nouns of a
 // relation said of its subject ("X is an alumnus of Y", "X is a creation of Y") and Wikidata's own aliases of these
@@ -31,7 +31,9 @@ import "strings"
 // is one's partner, one who converts to a faith holds it, a degree from (or attending) a university, college or
 // school says one was educated there, a (native, fluent) speaker of a language speaks it, one reports to one's manager
 // (supervisor, line manager, team lead), a musician records for their label, what one takes up (a pastime) is a
-// hobby, and one's role, line of work, vocation or trade, and what one freelances as, is one's occupation.
+// hobby, and one's role, line of work, vocation or trade, and what one freelances as, is one's occupation; what
+// one studies (one's field, what one majors in) is another relation than where one
+// studies (educated_at), so that a new university does not replace the subject.
 // Also: a child of, a son or daughter of, or born to someone names one's parent (the converse of child); a
 // country or region "has its capital in" a city as "has its headquarters in" names the headquarters; "hq" is the
 // common abbreviation of headquarters; to start an organization is, in the dictionary, to found it ("started
@@ -56,6 +58,7 @@ var relationAliases = map[string][]string{
 	"occupation":         {"profession", "job", "works_as", "job_title", "career", "promoted_to", "role", "job_role", "line_of_work", "vocation", "trade", "freelances_as"},
 	"citizen_of":         {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport", "passport_from", "passport_of"},
 	"educated_at":        {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "graduated_from", "alma_mater", "studied_at", "education", "attends_university", "attends_college", "attends_school"},
+	"studies":            {"majors_in", "field_of_study", "subject_of_study"},
 	"headquartered_in":   {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "hq_in", "headquarter", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
 	"known_for":          {"remembered_for", "best_remembered_for", "major_work", "masterpiece", "magnum_opus", "best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
 	"author":             {"writer", "written_by", "authored_by"},
@@ -93,7 +96,7 @@ var relationAliases = map[string][]string{
 	"sport":              {"plays_sport", "sports"},
 	"team":               {"plays_for", "played_for", "member_of_sports_team", "club", "sports_team"},
 	"native_language":    {"mother_tongue", "first_language", "native_tongue"},
-	"salary":             {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns"},
+	"salary":             {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns", "take_home_pay", "take_home", "takes_home", "net_pay", "net_salary", "net_income", "gross_pay", "gross_salary", "gross_income", "base_salary", "base_pay"},
 	"phone_number":       {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
 	"email":              {"email_address", "e-mail", "e_mail", "mail_address"},
 	"hobby":              {"hobbies", "pastime", "pastimes", "takes_up", "took_up", "taken_up", "take_up"},

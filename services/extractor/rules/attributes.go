@@ -29,12 +29,12 @@ var moneyNouns = map[string]string{
 var payAdverbs = map[string]bool{"now": true, "still": true, "currently": true, "only": true, "just": true, "already": true, "actually": true}
 
 // moneyVerbs name the attribute of an amount when no money noun does: being paid is a salary ("I earn",
-// "I make", "they pay me", "I take home"), paying for a home is rent, what something costs is its price.
+// "I make", "they pay me", "I take home", "I'm on", "I'll be on"), paying for a home is rent, what something costs is its price.
 var moneyVerbs = []struct {
 	re   *regexp.Regexp
 	attr string
 }{
-	{regexp.MustCompile(`(?i)\b(?:earn|earns|earned|earning|make|makes|made|making|pay\s+me|pays\s+me|paid\s+me|paying\s+me|am\s+paid|get\s+paid|got\s+paid|take\s+home|bring\s+in|(?:am|'m)\s+(?:now\s+|currently\s+|still\s+)?on)\s+(?:(?:about|around|roughly|almost|nearly|over|just|now|only)\s+)*$`), "salary"},
+	{regexp.MustCompile(`(?i)\b(?:earn|earns|earned|earning|make|makes|made|making|pay\s+me|pays\s+me|paid\s+me|paying\s+me|am\s+paid|get\s+paid|got\s+paid|take\s+home|bring\s+in|(?:am|'m|I\s+(?:will|'ll)\s+be)\s+(?:now\s+|currently\s+|still\s+)?on)\s+(?:(?:about|around|roughly|almost|nearly|over|just|now|only)\s+)*$`), "salary"},
 	// A person moved up to an amount is paid it: "bumped to £42k from October", "I've been upped to $95,000" —
 	// with the clause opening on the verb or on "I"; a thing bumped up names the thing ("Vodafone bumped it up
 	// to £30" is no salary).

@@ -81,11 +81,13 @@ func (e *Extractor) coordinated(tc turnCtx, c extract.Claim, clause string, date
 			continue
 		}
 		noun := nlp.Lemma(m[1], "NNS")
+		kind := ""
 		if role, ok := kinOf(noun); ok {
+			kind = breedPhrase(noun, role)
 			noun = role
 		}
 		s := spec{subject: c.Subject, predicate: noun, object: m[2], confidence: confNamed,
-			text: sentence(possessive(c.Subject) + " " + noun + " is " + m[2])}
+			text: sentence(possessive(c.Subject) + " " + noun + " is " + m[2] + kind)}
 		out = append(out, e.claim(tc, s, clause, dates, seq))
 	}
 	return out

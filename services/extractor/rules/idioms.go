@@ -114,6 +114,14 @@ var cuedIdioms = []struct {
 	// which names no employer
 	{regexp.MustCompile(`(?i)\b(?:jumped|jumping|jump)\s+ship\s+to\s+(\p{Lu})`), "joined $1", "ship"},
 	{regexp.MustCompile(`\b(?i:got|was|were|have\s+been|has\s+been|'ve\s+been|been)\s+(?i:poached|headhunted|head-hunted)\s+(?i:by)\s+(\p{Lu})`), "joined $1", " by "},
+	// to be "taken on" by an employer is to be hired by it (Cambridge, "take on": to employ someone)
+	{regexp.MustCompile(`\b(?i:got|was|were|have\s+been|has\s+been|'ve\s+been|been)\s+(?i:taken\s+on)\s+(?i:by|at)\s+(\p{Lu})`), "joined $1", "taken on"},
+	// to be "made up" to a rank is, in British English, to be promoted to it (Collins, "make up"), said
+	// without its subject in chat too ("Made up to sergeant last month!")
+	{regexp.MustCompile(`^(?i:made\s+up)\s+(?i:to)\s+`), "I was promoted to ", "made up"},
+	{regexp.MustCompile(`\b((?i:got|was|were|have\s+been|has\s+been|'ve\s+been|been))\s+(?i:made\s+up)\s+(?i:to)\s+`), "$1 promoted to ", "made up"},
+	// transferring to an institution "to finish one's degree" is studying there from now on
+	{regexp.MustCompile(`\b(?i:(?:have|has|had)\s+)?(?i:(?:just|now)\s+)?(?i:transferred|moved|switched)\s+to\s+((?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+(?:of\s+)?\p{Lu}[\pL\pM'-]*)*)(?:\s+in\s+\p{Lu}[\pL\pM'-]*)?\s+to\s+(?i:finish|complete|continue|do|start)\s+(?i:my|his|her|their|the)\s+(?i:degree|studies|course|phd|masters|master's|doctorate|training|bachelor's)\b`), "now study at $1", "to "},
 	{regexp.MustCompile(`(?i)\b(am|'m|are|'re|is|'s)\s+(?:now\s+)?working\s+for\s+(?:myself|ourselves|himself|herself|themselves)\b`), "$1 self-employed", "sel"},
 	{regexp.MustCompile(`\bI\s+(?:now\s+)?(?i:work)\s+(?i:for)\s+(?i:myself)\b`), "I am self-employed", "myself"},
 	// one's own business: who runs, started or set up their own shop works there, at its name when one follows
@@ -168,6 +176,9 @@ func plainly(sent string, ref time.Time) string {
 			sent = id.re.ReplaceAllString(sent, id.repl)
 		}
 	}
+	if strings.Contains(lower, "read") {
+		sent = readingSubject(sent)
+	}
 	// "Velmora's head of state right now is Ana Ruiz": a present-time adverbial between a subject and its
 	// copula says the value is the current one, as it does at the clause's end, and is no part of the subject.
 	sent = rePresentBeforeBe.ReplaceAllString(sent, " $1")
@@ -203,4 +214,28 @@ func timeName(w string) bool {
 		}
 	}
 	return false
+}
+
+// reReadingAt is British English's "read" a subject at a university: "I'm reading law at Vienna", "she read
+// history at Durham" (groups: the verb, the subject's words, the place's first letter).
+var reReadingAt = regexp.MustCompile(`\b((?i:reading|read|reads))\s+(\p{Ll}[\pL-]*(?:\s+\p{Ll}[\pL-]*)?)\s+(?i:at)\s+(\p{Lu})`)
+
+// readingSubject says "reading" a subject at a place as "studying" it there (Cambridge, "read": to study a
+// subject at a British university). The subject is a bare noun: "reading the paper at Caffè Nero" reads a
+// thing, and a determiner or a pronoun says so.
+func readingSubject(sent string) string {
+	return reReadingAt.ReplaceAllStringFunc(sent, func(m string) string {
+		g := reReadingAt.FindStringSubmatch(m)
+		if first := strings.Fields(g[2])[0]; notNames[first] || first == "a" || first == "an" || first == "some" || first == "them" || first == "him" {
+			return m
+		}
+		verb := "studied"
+		switch strings.ToLower(g[1]) {
+		case "reading":
+			verb = "studying"
+		case "reads":
+			verb = "studies"
+		}
+		return verb + " " + g[2] + " at " + g[3]
+	})
 }

@@ -185,6 +185,16 @@ func kinOf(noun string) (string, bool) {
 	return "", false
 }
 
+// breedPhrase is what a pet's claim adds after its name when the noun that introduced it is a breed, not its
+// kind ("a rescue greyhound named Dash" → ", a greyhound"): the breed stays in the claim's words, so that a
+// question naming it ("What was the name of Pippa's greyhound?") tells this dog from another. "" otherwise.
+func breedPhrase(noun, role string) string {
+	if _, kin := kinship[noun]; kin || noun == role || petBreed(noun) == "" {
+		return ""
+	}
+	return ", " + article(noun) + " " + noun
+}
+
 // kinRole is kinOf's role alone, "" for none.
 func kinRole(noun string) string {
 	r, _ := kinOf(noun)

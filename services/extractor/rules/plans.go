@@ -16,21 +16,24 @@ import (
 
 // scheduledEvents are the nouns of everyday English for events one plans and gives a place or a date to: the
 // planned events of calledOff and the scheduled ones of work, study and health.
-var scheduledEvents = plannedEvents + `|conference|offsite|retreat|course|class|ceremony|reception|housewarming|launch|exam|operation|surgery|graduation|gig|race|marathon|christening|funeral|anniversary|meetup|workshop|recital|premiere`
+var scheduledEvents = plannedEvents + `|conference|offsite|retreat|course|class|ceremony|reception|housewarming|launch|exam|operation|surgery|graduation|gig|race|marathon|christening|funeral|anniversary|meetup|workshop|recital|premiere|training|practice|lesson|lessons|rehearsal|rehearsals|club`
 
 var (
 	// reEventIs is a planned event and a copula of the present or the future, then its place or date: "The
 	// wedding will be at Hampton Manor", "the honeymoon's going to be the Maldives now", "Housewarming is the
-	// 15th now" (groups: the determiner, the event, what follows the copula).
-	reEventIs = regexp.MustCompile(`^((?i:the|my|our)\s+)?((?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `))(?:'s|\s+is|\s+will\s+be|'ll\s+be|(?:'s|\s+is)\s+(?:(?i:now)\s+)?(?:going\s+to|gonna)\s+be)\s+((?:(?i:now|still|actually)\s+)?(?:(?i:at|in|on)\s+)?(?:(?i:the)\s+)?(?:\p{Lu}|\d).*)$`)
+	// 15th now", "The reception is being held at Ashdown Park", "the gig takes place in Leeds", "The book club
+	// meets on Wednesdays", "The party will be at my aunt's house" (groups: the determiner, the event, what
+	// follows the copula).
+	reEventIs = regexp.MustCompile(`^((?i:the|my|our)\s+)?((?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `))(?:'s|\s+is|\s+are|\s+will\s+be|'ll\s+be|(?:'s|\s+is)\s+(?:(?i:now)\s+)?(?:going\s+to|gonna)\s+be|(?:'s|\s+is|\s+will\s+be|'ll\s+be)\s+(?:(?i:now)\s+)?(?:being\s+)?held|\s+(?:takes|is\s+taking|will\s+take)\s+place|\s+meets|\s+runs)\s+((?:(?i:now|still|actually)\s+)?(?:(?i:at|in|on)\s+)?(?:(?i:the|my|our|his|her|their)\s+)?(?:\p{Lu}|\d|\p{Ll}+'s\s).*)$`)
 	// reHavingEvent is the speaker having or holding a planned event somewhere or some day: "we're having the
 	// wedding at Weston Hall", "we're having a housewarming on Saturday the 8th" (groups: the event, the place or
 	// date with its preposition).
 	reHavingEvent = regexp.MustCompile(`^(?:I|[Ww]e)(?:'re|\s+are|'m|\s+am|'ll\s+be|\s+will\s+be)\s+(?:(?i:now|actually|still)\s+)?(?:having|holding|hosting|throwing|doing)\s+(?:the|our|my|a|an)\s+((?:[\pL\pM'-]+\s+){0,2}?(?i:` + scheduledEvents + `))\s+((?i:at|in|on)\s+(?:the\s+)?(?:\p{Lu}|\d).*)$`)
-	// reChosenFor is a place chosen or thought of for a planned event: "We've settled on Bali for the
-	// honeymoon", "we booked Crete for our holiday", "We're thinking Santorini for our anniversary" (groups: the
-	// place, the event, what follows).
-	reChosenFor = regexp.MustCompile(`^(?:I|[Ww]e)(?:'ve|\s+have|'re|\s+are)?\s+(?:(?i:finally|just|now)\s+)?(?:settled\s+on|decided\s+on|chosen|chose|picked|booked|gone\s+with|went\s+with|thinking|considering|leaning\s+towards)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+for\s+(?:the|our|my)\s+((?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `))\b(.*)$`)
+	// reChosenFor is a place chosen, thought of or done for a planned event: "We've settled on Bali for
+	// the honeymoon", "we booked Crete for our holiday", "We're thinking Santorini for our anniversary", "We're
+	// doing Sicily in September for our holiday" (groups: the place, a month or season it is in, the event, what
+	// follows).
+	reChosenFor = regexp.MustCompile(`^(?:I|[Ww]e)(?:'ve|\s+have|'re|\s+are)?\s+(?:(?i:finally|just|now)\s+)?(?:settled\s+on|decided\s+on|chosen|chose|picked|booked|gone\s+with|went\s+with|thinking|considering|leaning\s+towards|doing|(?:gone|going|opted|plumped)\s+for)\s+(?P<place>\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})(?P<time>(?:\s+(?i:in|this|next)\s+(?:(?i:` + monthRe + `)(?:\s+\d{4})?|(?i:the\s+)?(?i:spring|summer|autumn|fall|winter)))?)\s+for\s+(?:the|our|my)\s+(?P<event>(?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `))\b(?P<rest>.*)$`)
 	// reOffTo is a person leaving for a named place: "we're off to Cornwall", "I'm off to the Alps in May" —
 	// going there ("off to bed", "off to work": a common noun, no destination of a plan).
 	reOffTo = regexp.MustCompile(`\b((?:I|[Ww]e)(?:'re|\s+are|'m|\s+am)\s+(?:(?i:now|actually|finally)\s+)?)off\s+to\s+((?:the\s+)?\p{Lu})`)
@@ -49,7 +52,8 @@ func eventPlace(sent string) string {
 	}
 	if m := reChosenFor.FindStringSubmatch(sent); m != nil {
 		// Said as the event's place, then read as such ("… in May" after the place opens the sentence).
-		return eventPlace("Our " + strings.ToLower(m[2]) + " is in " + m[1] + m[3])
+		g := func(name string) string { return m[reChosenFor.SubexpIndex(name)] }
+		return eventPlace("Our " + strings.ToLower(g("event")) + " is in " + g("place") + g("time") + g("rest"))
 	}
 	m := reEventIs.FindStringSubmatch(sent)
 	if m == nil {
@@ -71,12 +75,17 @@ func eventPlace(sent string) string {
 		np = lowerFirst(np, true)
 	}
 	rest := m[3]
+	be := " is "
+	if strings.HasPrefix(strings.TrimSpace(sent[len(m[1])+len(m[2]):]), "are ") {
+		// "My piano lessons are on Wednesdays"
+		be = " are "
+	}
 	if t := reTimeAfterPlace.FindStringSubmatch(rest); t != nil {
 		// "at Hampton Manor in September": the time opens the sentence, so that the place is the value and the
 		// time says when ("In September, our wedding is at Hampton Manor").
-		return t[2] + ", " + strings.ToLower(det) + np + " is " + t[1] + t[len(t)-1]
+		return t[2] + ", " + strings.ToLower(det) + np + be + t[1] + t[len(t)-1]
 	}
-	return det + np + " is " + rest
+	return det + np + be + rest
 }
 
 // reTimeAfterPlace is a place and then a month or a season it is in: "at Hampton Manor in September" (groups:
@@ -91,8 +100,18 @@ func goingTo(sent string) string {
 	return reOffTo.ReplaceAllString(sent, "${1}going to $2")
 }
 
-// choiceMade says "X it is!" as the choice it states, "We went with X".
+// choiceMade says "X it is!" as the choice it states, "We went with X", and so the idioms of a choice made
+// "for" a name: "we've gone for Sardinia", "I opted for Leeds".
 func choiceMade(sent string) string {
+	if strings.Contains(sent, " for ") {
+		sent = reWentFor.ReplaceAllStringFunc(sent, func(m string) string {
+			g := reWentFor.FindStringSubmatch(m)
+			if notNames[strings.ToLower(g[2])] {
+				return m
+			}
+			return g[1] + "went with " + g[2]
+		})
+	}
 	if !strings.Contains(sent, " it is") {
 		return sent
 	}
@@ -101,6 +120,10 @@ func choiceMade(sent string) string {
 	}
 	return sent
 }
+
+// reWentFor is a choice of a named thing said with "go for", "opt for" or "plump for": "we've gone for
+// Sardinia" (groups: the chooser, the name's first word).
+var reWentFor = regexp.MustCompile(`\b((?:I|[Ww]e)\s+)(?:have\s+|'ve\s+|had\s+|'d\s+)?(?:(?i:finally|just|now|eventually)\s+)?(?:gone|went|opted|plumped)\s+for\s+(\p{Lu}[\pL\pM'-]*)`)
 
 // reCalledOffCue is a word of the idioms of a plan given up (calledOff): a sentence without one is not scanned.
 var reCalledOffCue = regexp.MustCompile(`(?i)through|hold|cancel|scrap|shelved|scratch|ditch|skip|mind|happening`)

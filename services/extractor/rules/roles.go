@@ -90,8 +90,13 @@ var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p
 // "I work as a receptionist at a dental clinic".
 var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3})\s*(?:[,.;!]|$)`)
 
-// reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma").
-var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+(?:\p{Ll}[\p{L}\s-]{0,40}?\s+(?:called|named)\s+)?)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
+// reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma", "staff
+// nurse on the cardiac ward at St Thomas'": the unit one works in, between them, is neither).
+var reRoleAtLead = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)` + workUnit + `\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+(?:\p{Ll}[\p{L}\s-]{0,40}?\s+(?:called|named)\s+)?)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
+
+// workUnit is the part of an organization one works in, said between a role and the organization: "on the
+// cardiac ward", "in the A&E department", "on the news desk" (the units of workplaces in everyday English).
+const workUnit = `(?:\s+(?i:on|in)\s+(?i:the|a)\s+(?:[\pL&-]+\s+){0,2}(?i:ward|department|dept|team|unit|desk|floor|wing|division|branch|section|lab|office))?`
 
 // placeWords are the words of a place's name: one to four capitalized words ("Munich", "São Paulo", "New York
 // City"); orgWords those of an organization's, joined by "of" or "&" as well ("Bank of America", "Orr & Co").
@@ -226,7 +231,8 @@ var rePronounCalled = regexp.MustCompile(`^\s*(?i:she|he|it)(?:'s|\s+is)\s`)
 var animalKind = wordnet.Kind{Lemma: "animal", Sense: 1}
 
 // namedLater returns the speaker's claims of a role introduced by an indefinite noun and named later in the
-// same turn.
+// same turn; a spec's text is what the claim's sentence adds after the name (a pet's breed), the caller
+// writing the rest.
 func (e *Extractor) namedLater(content string) []spec {
 	iv := reIntroduced.FindStringSubmatchIndex(content)
 	if iv == nil {
@@ -275,7 +281,7 @@ func (e *Extractor) namedLater(content string) []spec {
 	if !ok || (role != "dog" && role != "cat" && role != "pet") {
 		return nil
 	}
-	return []spec{{predicate: role, object: name, confidence: confNamed}}
+	return []spec{{predicate: role, object: name, text: breedPhrase(noun, role), confidence: confNamed}}
 }
 
 // reInPlace is "in" and a name of one to four capitalized words where it stands: "in Munich", "in São Paulo",

@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.20.0"
+	Version = "2.21.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -230,7 +230,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 	}
 	if !tc.numbered {
 		for _, s := range e.namedLater(trueCase(t.Content)) {
-			s.text = sentence(possessive(tc.speaker) + " " + strings.TrimPrefix(s.predicate, "is ") + " is " + s.object)
+			s.text = sentence(possessive(tc.speaker) + " " + strings.TrimPrefix(s.predicate, "is ") + " is " + s.object + s.text)
 			if s.predicate == "is dating" {
 				s.text = sentence(tc.speaker + " is dating " + s.object)
 			}
@@ -599,7 +599,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 		collectMentionsOf(&tc.named, clause, tc.speaker)
 	}
 	if !numbered {
-		claims = ownValues(claims)
+		claims = namedDiet(ownValues(claims))
 	}
 	if len(assertive) == 0 {
 		return claims
@@ -1599,6 +1599,16 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 				}
 			}
 		}
+		if m := reBareValue.FindStringSubmatchIndex(clause); m != nil && reMoneyStart.MatchString(clause[m[1]:]) && !notNames[strings.ToLower(clause[m[2]:m[2]+strings.IndexFunc(clause[m[2]:]+" ", unicode.IsSpace)])] {
+			// "Broadband is £35 a month now", "Council tax for this year is £1,548": chat leaves the article out,
+			// and a noun whose value is an amount of money is the speaker's as "the rent" is. (A number without
+			// a currency may be an age: "Rose is 35".)
+			if v := valuePhrase(clause[m[1]:], dates, m[1]); v != "" {
+				if attr := updateAttribute(lowerFirst(clause[m[2]:m[3]], true)); attr != "" {
+					return append(out, spec{predicate: attr, object: v, confidence: confFirst, definite: true})
+				}
+			}
+		}
 		if rs := matchRent(clause); rs != nil {
 			return append(out, rs...)
 		}
@@ -1877,6 +1887,10 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 				return spec{predicate: attr, object: v, confidence: confFirst, definite: true}, true
 			}
 		}
+		if m := reOnWeekdays.FindStringSubmatch(rest); m != nil && len(strings.Fields(attr)) <= 3 {
+			// "my piano lessons are on Wednesdays": the days a recurring event is on.
+			return spec{predicate: attr, object: m[1], confidence: confFirst, definite: true, change: now}, true
+		}
 		if m := reAttrAtName.FindStringSubmatch(rest); m != nil && len(strings.Fields(attr)) <= 3 {
 			// "my placement is at Kingsway Primary", "my office is in Leeds": where the attribute is, named.
 			return spec{predicate: attr, object: nameOnly(m[1]), confidence: confFirst, definite: true, change: now}, true
@@ -1895,7 +1909,9 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 		if attr == "name" {
 			return spec{predicate: "name", object: obj, confidence: confFirst}, true
 		}
-		return spec{predicate: attr, object: obj, confidence: confFirst, change: now || renewed}, true
+		// An amount of money is one value at a time ("Our council tax is £1,548 a year"): a later amount of the
+		// same thing replaces it.
+		return spec{predicate: attr, object: obj, confidence: confFirst, change: now || renewed, definite: reMoneyStart.MatchString(obj)}, true
 	}
 	if m := rePossessive.FindStringSubmatchIndex(clause); m != nil {
 		owner := cleanNP(clause[m[2]:m[3]])
@@ -1920,6 +1936,9 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 	return spec{}, false
 }
 
+// reOnWeekdays is the days a recurring event is on: "on Tuesdays", "on Mondays and Thursdays", "on weekends".
+var reOnWeekdays = regexp.MustCompile(`^(?i:on)\s+((?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|weekdays)(?:\s+(?i:and|or)\s+(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days))?)(?:\s+(?i:now|these\s+days|this\s+term|from\s+now\s+on))?[\s,.!]*$`)
+
 // reAttrAtName is a value said as the place it is at or in, by its name: "at Kingsway Primary", "in Leeds", "at
 // the Crown Hotel".
 var reAttrAtName = regexp.MustCompile(`^(?i:at|in)\s+((?:the\s+)?\p{Lu}[\pL\pM'.&-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.&-]*))*)[\s,.!]*$`)
@@ -1942,6 +1961,10 @@ var (
 	// vegetarian". The adjectives are the names of dietary practices in English (a closed set of everyday
 	// words: what a menu or a form asks about), each a value of one attribute.
 	reDiet = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am|are|was|were|have\s+been|went|became|have\s+gone|turned|switched\s+to\s+being|am\s+back\s+to\s+being|are\s+back\s+to\s+being|went\s+back\s+to\s+being)\s+(?:(?:now|currently|fully|strictly|mostly|still|officially|full|completely|a)\s+)*(vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten-free|lactose-free|dairy-free|kosher|halal|omnivore|omnivorous|carnivore|plant-based|raw\s+vegan)\b`)
+	// reEatsAgain is a diet given up by eating again what it excludes: "I'm eating meat again", "we've started
+	// eating fish", "I eat dairy now" (group: the food). The foods are the ones the dietary practices of reDiet
+	// are defined by excluding.
+	reEatsAgain = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:am|are|have\s+been|have\s+started|started|am\s+back\s+to|are\s+back\s+to|went\s+back\s+to|have\s+gone\s+back\s+to)\s+eating|eat)\s+(meat|fish|seafood|dairy|eggs|animal\s+products)\s+(?:again|now|once\s+more|these\s+days)\b`)
 	// reEarn and rePayRent read money said with the verbs English uses for a salary ("I earn €52,000 a year",
 	// "I make $80k", "I get paid £30 an hour") and for rent ("I pay R$ 3.200 a month for my flat", "we pay
 	// $1,500 in rent").
@@ -1956,7 +1979,13 @@ var (
 	// reDue: "My thesis is due on April 30", "the report is now due May 31".
 	// reTheValue is "the N is VALUE": a definite common noun (lower case: "The Nile" is a name), a copula, then
 	// a date ("on June 28") or an amount.
-	reTheValue = regexp.MustCompile(`^(?:The|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:is|was|will\s+be|'s)\s+(?:(?:now|currently|still|officially|finally)\s+)?(?:(?:scheduled|set|planned|booked|fixed|slated)\s+(?:for|on)\s+)?`)
+	reTheValue = regexp.MustCompile(`^(?:The|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:\s+(?:is|was|will\s+be)|\s*'s)\s+(?:(?:now|currently|still|officially|finally|actually|really|definitely)\s+)?(?:(?:scheduled|set|planned|booked|fixed|slated)\s+(?:for|on)\s+)?`)
+	// reBareValue is reTheValue without its article, a time of the value ("for this year", "for 2024") allowed
+	// before the copula: chat's "Broadband is £35 now" (group 1 the noun phrase, capitalized as the sentence's
+	// first word).
+	reBareValue = regexp.MustCompile(`^(\p{Lu}[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:\s+for\s+(?:(?:19|20)\d\d|(?:this|next|the)\s+year))?\s+(?:is|was|will\s+be|'s)\s+(?:(?:now|currently|still|officially|finally)\s+)?`)
+	// reMoneyStart is an amount of money first.
+	reMoneyStart = regexp.MustCompile(`^(?:(?:about|around|roughly|over|under|almost|nearly)\s+)?` + money)
 	// reAmountStart is an amount of money or a number first: "$3,100", "€58,500", "R$ 3.650", "1,200".
 	reAmountStart = regexp.MustCompile(`^(?:[$€£¥₹]|R\$|[A-Z]{3}\s)?\s?\d`)
 	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
@@ -1979,6 +2008,19 @@ var (
 	reSubjVerb    = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
 	reNamedVerb   = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
 )
+
+// namedDiet drops a diet said by a food eaten again ("eats fish") where the sentence names the diet itself: "I
+// started eating fish again, so I guess I'm pescatarian now" is pescatarian.
+func namedDiet(claims []extract.Claim) []extract.Claim {
+	named := false
+	for _, c := range claims {
+		named = named || c.PredicateKey == "diet" && !strings.HasPrefix(c.Object, "eats ")
+	}
+	if !named {
+		return claims
+	}
+	return slices.DeleteFunc(claims, func(c extract.Claim) bool { return c.PredicateKey == "diet" && strings.HasPrefix(c.Object, "eats ") })
+}
 
 // matchFirstPerson handles statements whose subject is the speaker ("I ...", "we ...", or none: "Lost my
 // job yesterday").
@@ -2004,6 +2046,10 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 	}
 	if m := reDiet.FindStringSubmatch(clause); m != nil {
 		return spec{predicate: "diet", object: strings.ToLower(m[1]), confidence: confFirst, definite: true}, true
+	}
+	if m := reEatsAgain.FindStringSubmatch(clause); m != nil {
+		// The diet is now one that includes the food: its value says so ("eats meat").
+		return spec{predicate: "diet", object: "eats " + strings.ToLower(m[1]), confidence: confFirst, definite: true}, true
 	}
 	if m := reEarn.FindStringSubmatch(clause); m != nil {
 		return spec{predicate: "salary", object: m[1], confidence: confFirst}, true
@@ -2680,8 +2726,9 @@ func matchKinship(clause, speaker string) []spec {
 		if strings.HasSuffix(speaker, "s") {
 			owner = speaker + "'"
 		}
+		kind := breedPhrase(strings.ToLower(clause[loc[2]:loc[3]]), role)
 		for _, name := range names {
-			out = append(out, spec{predicate: role, object: name, text: sentence(owner + " " + role + " is " + name), confidence: confKinship})
+			out = append(out, spec{predicate: role, object: name, text: sentence(owner + " " + role + " is " + name + kind), confidence: confKinship})
 		}
 	}
 	return out
@@ -2832,8 +2879,10 @@ func nameOnly(o string) string {
 }
 
 // money is an amount of money as people write it: a currency sign or code before the number ("$3,250",
-// "R$ 3.650", "€58,500", "USD 80,000") or a currency word or "k" after it ("80k", "52,000 euros").
-const money = `(?:(?:[$€£¥₹]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.]*\d)?(?:\s?[kKmM]\b)?|\d(?:[\d,.]*\d)?\s?(?:[kK]\b|(?:dollars|euros|pounds|reais|rupees|yen|francs|USD|EUR|GBP)\b))`
+// "R$ 3.650", "€58,500", "USD 80,000", "CHF 15'000") or a currency word, sign or "k" after it ("80k", "52,000
+// euros", "1.290 €", "12 500 kr": the sign after the number and the groups of digits apart, as much of Europe
+// writes them).
+const money = `(?:(?:[$€£¥₹]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.']*\d)?(?:\s?[kKmM]\b)?|\d(?:[\d,.']*\d)?(?:\s\d{3})*\s?(?:[kK]\b|(?:dollars|euros|pounds|reais|rupees|yen|francs|kroner|kronor|kr|USD|EUR|GBP|CHF|SEK|NOK|DKK)\b|[€£]))`
 
 // dateAt reports a date that starts at byte offset at of the clause, or one space after it.
 func dateAt(dates []when, at int) bool {

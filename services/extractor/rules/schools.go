@@ -121,8 +121,9 @@ func schoolSpecs(clause, speaker string, specs []spec) []spec {
 				out = append(out, spec{subject: s.subject, predicate: "goes to school at", key: "school", object: nameOnly(m[1]), confidence: s.confidence})
 			}
 		}
-		if m := reFieldAt.FindStringSubmatch(rest); m != nil && (verb == "study" || verb == "major") && higherEdName(nameOnly(m[2])) {
-			// "I'm studying computer science at the University of Manchester": where one studies, and what; the
+		if m := reFieldAt.FindStringSubmatch(rest); m != nil && (verb == "study" && nlp.Capitalized(nameOnly(m[2])) || verb == "major" && higherEdName(nameOnly(m[2]))) {
+			// "I'm studying computer science at the University of Manchester", "I study architecture at Aarhus"
+			// (a university named by its town): where one studies, and what; the
 			// field's claim says only the field, so that a move to another university leaves no claim that
 			// still names the first one as current.
 			who := s.subject

@@ -174,8 +174,9 @@ func expand(s string) string {
 }
 
 // discourse holds the interjections, discourse markers and comment adverbs ("technically", "luckily") of
-// everyday English that open a sentence without being part of what it states.
-var discourse = regexp.MustCompile(`(?i)^(?:` + newsHeadings + `\s*[,:!.-]+[\s,!.:-]*|(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+|ugh|urgh|argh|meh|phew|whew|yikes|welp|sigh|oof|ouch|gosh|jeez|damn|dang|technically|officially|basically|apparently|obviously|clearly|luckily|fortunately|unfortunately|sadly|hopefully|frankly)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:-]*|[\s,!.:-]+))+`)
+// everyday English that open a sentence without being part of what it states, the markers of a correction
+// among them ("Oops,", "My mistake,", "Slight correction:", "Scratch that,": what follows is the statement).
+var discourse = regexp.MustCompile(`(?i)^(?:` + newsHeadings + `\s*[,:!.-]+[\s,!.:—–-]*|(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+|ugh|urgh|argh|meh|phew|whew|yikes|welp|sigh|oof|ouch|gosh|jeez|damn|dang|technically|officially|basically|apparently|obviously|clearly|luckily|fortunately|unfortunately|sadly|hopefully|frankly|sorry|oops|whoops|my bad|my mistake|(?:slight |quick |small )?correction|to be clear|to clarify|scratch that)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:—–-]*|[\s,!.:—–-]+))+`)
 
 // newsHeadings are the verbless phrases of everyday English that announce what follows ("Sad news, Mango passed
 // away", "Change of plans, we're …", "Confession: I'm …", "Plot twist, …"): set off by punctuation they are no

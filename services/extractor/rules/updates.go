@@ -15,10 +15,10 @@ import (
 
 const (
 	// updateVerb is a verb of change whose "to" phrase is the new value ("until" for a time put off).
-	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put|hiked|upped|slashed|doubled|halved|knocked(?:\s+down)?|switched)`
+	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|go(?:es|ing)?\s+(?:up|down)|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put(?:\s+(?:back|forward|off))?|hiked|upped|slashed|doubled|halved|knocked(?:\s+down)?|switched)`
 	// updateDone is a verb of change in its base form after a verb saying it was done ("had to push the
 	// wedding back", "decided to move the party"): the change happened.
-	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|double|halve)`
+	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|bring|pull|knock|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|double|halve)`
 	// updateParticle is the adverbial particle of a phrasal verb of change after its object ("pushed the
 	// wedding back to", "moved the party up to").
 	updateParticle = `(?:\s+(?:back|forward|up|out|down))?`
@@ -44,10 +44,11 @@ var (
 	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
-	// reUpdateBare is chat's update without the attribute's determiner, whose value must be an amount or a date
-	// (matchUpdate): "Broadband went from £30 to £35 a month", "Surgery's been moved to the 9th" — not "Tom
-	// moved to Leeds" (groups: the attribute, the value).
-	reUpdateBare = regexp.MustCompile(`^(\p{Lu}\p{Ll}+(?:\s+\p{Ll}+){0,2}?)(?:'s)?\s+` + updateAux + `(?:` + updateVerb + `|went|gone)` + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
+	// reUpdateBare is chat's update without the attribute's determiner, whose value must be an amount, days or
+	// a planned event's date or place (matchUpdate): "Broadband went from £30 to £35 a month", "Surgery's been moved to the 9th", a clause of
+	// a comma splice "…, rent goes up to 1.290 € from August" — not "Tom moved to Leeds" (groups: the
+	// attribute, the value).
+	reUpdateBare = regexp.MustCompile(`^(\p{L}\p{Ll}+(?:\s+\p{Ll}+){0,2}?)(?:'s(?:\s+been)?)?\s+` + updateAux + `(?:` + updateVerb + `|went|gone)` + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
 	// reRelativeUpdate finds ", which has improved to X" after a noun phrase.
 	reRelativeUpdate = regexp.MustCompile(`(?i),?\s+(?:which|that)\s+((?:has|have|had|is|was|are|were)\s+.*?(?:` + updateVerb + `|reached|hit)\b.*)$`)
 	// reClockFirst is a time of day said before its day: "6am on Friday", "9:30 on the 14th" (group 1 the time).
@@ -100,10 +101,12 @@ func matchUpdate(clause string, dates []when) (spec, bool) {
 		attr, rest, restAt = clause[m[2]:m[3]], clause[m[4]:], m[4]
 	case reUpdateBare.MatchString(clause):
 		m := reUpdateBare.FindStringSubmatchIndex(clause)
-		// An amount is a value of a thing ("Broadband went from £30 to £35"); a date only of a planned event's
-		// ("Surgery's been moved to the 9th"), since a name may open the clause too ("Tom moved to the 9th").
-		amount := reAmountStart.MatchString(clause[m[4]:])
-		if !amount && !(dateAt(dates, m[4]) && reLastScheduled.MatchString(clause[m[2]:m[3]])) ||
+		// An amount is a value of a thing ("Broadband went from £30 to £35"), and so are the days of something
+		// recurring ("Choir has moved to Mondays"); a date or a place only of a planned event's ("Surgery's been
+		// moved to the 9th", "Reception's been switched to a barn"), since a name may open the clause too ("Tom
+		// moved to the 9th", "Tom moved to Leeds").
+		amount := reAmountStart.MatchString(clause[m[4]:]) || reWeekdaysStart.MatchString(clause[m[4]:])
+		if !amount && !reLastScheduled.MatchString(clause[m[2]:m[3]]) ||
 			subjectPronouns[strings.ToLower(clause[m[2]:m[3]])] || notNames[strings.ToLower(clause[m[2]:m[3]])] {
 			return spec{}, false
 		}
@@ -179,6 +182,11 @@ func updateAttribute(attr string) string {
 	if subjectPronouns[ws[0]] || filler[ws[0]] && len(ws) == 1 {
 		return ""
 	}
+	if n := len(ws); n > 1 && (ws[n-1] == "price" || ws[n-1] == "cost") {
+		// "Gym membership price has been raised to 399 kr": a thing's price is the amount the thing is said to
+		// be ("The gym membership is 349 kr a month"), one attribute.
+		ws = ws[:n-1]
+	}
 	return strings.Join(ws, " ")
 }
 
@@ -209,8 +217,19 @@ func valuePhrase(rest string, dates []when, offset int) string {
 	if pronounObject[strings.ToLower(obj)] || reWeakObject.MatchString(obj) {
 		return ""
 	}
+	if reAmountStart.MatchString(obj) || reWeekdaysStart.MatchString(obj) {
+		// "going up to £1,650 from March", "moved to Tuesdays from September": when the value starts to hold
+		// is no part of it.
+		obj = reAmountSince.ReplaceAllString(obj, "")
+	}
 	return obj
 }
+
+// reWeekdaysStart is the days a recurring event is on, first: "Tuesdays", "weekends".
+var reWeekdaysStart = regexp.MustCompile(`^(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|weekdays)\b`)
+
+// reAmountSince is the time an amount holds from, after it: "from March", "starting in May", "as of January".
+var reAmountSince = regexp.MustCompile(`(?i)\s+(?:from|starting(?:\s+(?:in|on|from))?|as\s+of|effective(?:\s+from)?)\s+\S.*$`)
 
 // relativeUpdate turns "… the response time, which has improved to 250ms" into the clause "the response
 // time has improved to 250ms", or returns "".
