@@ -480,6 +480,10 @@ func (p *qparser) readTime() {
 				tm.mode = askFormer
 			}
 			t[i].used = true
+		case w == "going" && p.low(i+1) == "to" && i+2 < len(t) && t[i+2].Tag == "VB" && p.pastTense() && tm.mode == askCurrent && tm.before == "":
+			// "Where was Callum's reception going to be held?": a plan in the past tense ("was going to", the
+			// future in the past) is one made before, which a later one may have replaced — the former value.
+			tm.mode = askFormer
 		case w == "previously" || w == "formerly" || w == "earlier" || w == "once" && i > 0:
 			tm.mode = askFormer
 			t[i].used = true

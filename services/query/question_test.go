@@ -193,3 +193,19 @@ func TestWithoutPreface(t *testing.T) {
 		}
 	}
 }
+
+// A plan asked about in the past tense ("was going to", the future in the past) is one made before, which a
+// later one may have replaced: the question asks for the former value. In the present tense it asks for the
+// current one, and "going to" before a noun is a place one went, not a plan.
+func TestAPlanInThePastTenseAsksForTheFormerValue(t *testing.T) {
+	for q, want := range map[string]temporal{
+		"Where was Callum's reception going to be held?": askFormer,
+		"What was Nadia going to study?":                 askFormer,
+		"Where is Callum's reception going to be held?":  askCurrent,
+		"Where was Sam going to school?":                 askCurrent,
+	} {
+		if got := parseQuestion(q, nil).time.mode; got != want {
+			t.Errorf("%q: time mode %v, want %v", q, got, want)
+		}
+	}
+}

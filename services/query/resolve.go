@@ -1132,7 +1132,9 @@ func mentionsMonthOrDay(s string) bool {
 		switch w {
 		case "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
 			"november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-			"today", "tomorrow", "yesterday":
+			"today", "tomorrow", "yesterday",
+			// the days a recurring thing is on ("Tuesdays", "weekends")
+			"mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays", "weekends", "weekdays":
 			return true
 		}
 	}

@@ -3,6 +3,9 @@ package query
 import (
 	"context"
 	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/api"
 	"github.com/mneme-ai/mneme/pkg/promptguard"
@@ -81,6 +84,12 @@ func statementsAbout(items []item, ms []mention, t timeAsk, q *questionParse) []
 			// "When" asks for a time and "how many" for a number: a statement without one does not answer.
 			continue
 		}
+		if q.kind == kindPerson && !namesAnother(c.Text, names) || q.kind == kindPlace && !namesAnother(c.Text, names) && !saysAPlace(c.Text) {
+			// "Who" asks for someone, said by a name, and "where" for a place, said by a name or after a
+			// preposition of place ("at the bank", "in bath" typed in lower case): "Emma is still a data
+			// scientist" names none beside Emma's and answers neither.
+			continue
+		}
 		out = append(out, it)
 	}
 	return out
@@ -137,4 +146,44 @@ var reYearDayOrClock = regexp.MustCompile(`(?i)\b(?:[12]\d{3}|\d{1,2}(?:st|nd|rd
 // time), though it is in a value that can only be a date.
 func saysATime(text string) bool {
 	return mentionsMonthOrDay(text) || reYearDayOrClock.MatchString(text)
+}
+
+// namesAnother reports whether a statement holds a capitalized word that is none of the mentioned names, no
+// month or weekday, no pronoun "I" and no closed-class word capitalized as a sentence's first ("The", "My"): a
+// name of something else, a place's or a person's.
+func namesAnother(text string, mentioned []string) bool {
+	own := map[string]bool{}
+	for _, n := range mentioned {
+		for _, w := range splitWords(n) {
+			own[w] = true
+		}
+	}
+	for _, f := range strings.Fields(text) {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		r, _ := utf8.DecodeRuneInString(w)
+		if w == "" || !unicode.IsUpper(r) {
+			continue
+		}
+		low := strings.ToLower(w)
+		if own[low] || low == "i" || stopwords[low] || detWords[low] || whWords[low] || mentionsMonthOrDay(low) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// reAtPlace is a preposition of place and a word after it that is no time: "at the bank", "in bath", "near
+// the station" — not "in June", "at 5 pm".
+var reAtPlace = regexp.MustCompile(`(?i)\b(?:at|in|near|from)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(\pL[\pL'-]*)`)
+
+// saysAPlace reports whether a statement names a place after a preposition of place.
+func saysAPlace(text string) bool {
+	for _, m := range reAtPlace.FindAllStringSubmatch(text, -1) {
+		if !mentionsMonthOrDay(m[1]) && !stopwords[strings.ToLower(m[1])] {
+			return true
+		}
+	}
+	return false
 }

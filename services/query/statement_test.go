@@ -114,6 +114,38 @@ func TestSaysATime(t *testing.T) {
 	}
 }
 
+// A statement answers "where" or "who" only when it names something or someone besides the people asked about.
+func TestNamesAnother(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Emma is still a data scientist.":                           false,
+		"Emma lives in Oakland.":                                    true,
+		"The landlord put the rent up to €1.380 from August.":       false,
+		"Kim said: The sellers said, they accepted.":                false,
+		"Emma's new manager is Priya.":                              true,
+		"Rafael and others have bumped the kitchen budget to $42k.": false,
+		"I met Jonas at the Tate.":                                  true,
+	} {
+		if got := namesAnother(text, []string{"Emma", "Kim", "Rafael"}); got != want {
+			t.Errorf("namesAnother(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// A place said in lower case after its preposition is one; a time after "in" or "at" is not.
+func TestSaysAPlace(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Olivia's partner's job at the bank is pretty stressful.": true,
+		"Priya's brother's wedding is on 14 June 2024, in bath.":  true,
+		"Emma is still a data scientist.":                         false,
+		"The rent went up in June.":                               false,
+		"Yousef's salary is 70k.":                                 false,
+	} {
+		if got := saysAPlace(text); got != want {
+			t.Errorf("saysAPlace(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 // TestStatementsOff: with MNEME_QUERY_STATEMENTS=off a question no relation answers gets none, as before.
 func TestStatementsOff(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.Statements = "off" })
