@@ -174,9 +174,9 @@ func namesAnother(text string, mentioned []string) bool {
 	return false
 }
 
-// reAtPlace is a preposition of place and a word after it that is no time: "at the bank", "in bath", "near
-// the station" — not "in June", "at 5 pm".
-var reAtPlace = regexp.MustCompile(`(?i)\b(?:at|in|near|from)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(\pL[\pL'-]*)`)
+// reAtPlace is a preposition of place and a word after it that is no time: "at the bank", "in bath", "on the
+// field", "near the station" — not "in June", "on Monday", "at 5 pm".
+var reAtPlace = regexp.MustCompile(`(?i)\b(?:at|in|on|near|from)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(\pL[\pL'-]*)`)
 
 // saysAPlace reports whether a statement names a place after a preposition of place.
 func saysAPlace(text string) bool {

@@ -138,6 +138,8 @@ func TestSaysAPlace(t *testing.T) {
 		"Priya's brother's wedding is on 14 June 2024, in bath.":  true,
 		"Emma is still a data scientist.":                         false,
 		"The rent went up in June.":                               false,
+		"Blair's position on the field is placekicker.":           true,
+		"The party is on Monday.":                                 false,
 		"Yousef's salary is 70k.":                                 false,
 	} {
 		if got := saysAPlace(text); got != want {
