@@ -29,7 +29,8 @@ var moneyNouns = map[string]string{
 var payAdverbs = map[string]bool{"now": true, "still": true, "currently": true, "only": true, "just": true, "already": true, "actually": true}
 
 // moneyVerbs name the attribute of an amount when no money noun does: being paid is a salary ("I earn",
-// "I make", "they pay me", "I take home", "I'm on", "I'll be on"), paying for a home is rent, what something costs is its price.
+// "I make", "they pay me", "I take home", "I'm on", "I'll be on"), paying for a home is rent, what something
+// costs is its price.
 var moneyVerbs = []struct {
 	re   *regexp.Regexp
 	attr string

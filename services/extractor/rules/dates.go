@@ -440,9 +440,9 @@ func findDates(s string, ref time.Time) []when {
 	return out
 }
 
-// reDayOfMonthOnly is a day of the month named without its month, after "the" or a weekday ("on the 12th",
-// "Saturday the 12th", "Friday 3rd", "on the Friday, the 7th"); group 3 is the day. With a month after it ("the 12th of March") it is
-// no match here (reAfterDayOfMonth), and the patterns with months read it.
+// reDayOfMonthOnly is a day of the month named without its month, after "the" or a weekday ("on the 12th", "Saturday
+// the 12th", "Friday 3rd", "on the Friday, the 7th"); group 3 is the day. With a month after it ("the 12th of March")
+// it is no match here (reAfterDayOfMonth), and the patterns with months read it.
 var reDayOfMonthOnly = regexp.MustCompile(`(?i)\b(?:on\s+)?(?:(?:the\s+)?` + weekdayRe + `,?\s+the\s+|the\s+|(?:the\s+)?` + weekdayRe + `,?\s+)(\d{1,2})(?:st|nd|rd|th)\b`)
 
 // reWasBefore is a clause whose state or event was in the past, right before its time: "was (on)", "were",
@@ -483,11 +483,11 @@ var (
 // 2019" (groups: the season, the year).
 var reInTheSeason = regexp.MustCompile(`(?i)\b(?:in|over|during)\s+the\s+(spring|summer|autumn|fall|winter)\b(?:\s+of\s+((?:19|20)\d\d)\b)?`)
 
-// reBareMonthIn is a month named without its year after "in" or "during" (what the bare-month pattern reads as
-// the last such month); reFutureClause the words of English that put a clause in the future: a modal of the
-// future, "going to", a plan, a booking or a schedule ("rent goes up in July": a change in the simple present is
-// one scheduled), a present progressive (an arrangement: "we're doing
-// Sicily in September"; a month that has passed is no present's), or a planned event in the present ("the wedding is in September": what is planned is ahead).
+// reBareMonthIn is a month named without its year after "in" or "during" (what the bare-month pattern reads as the last
+// such month); reFutureClause the words of English that put a clause in the future: a modal of the future, "going to",
+// a plan, a booking or a schedule ("rent goes up in July": a change in the simple present is one scheduled), a present
+// progressive (an arrangement: "we're doing Sicily in September", said in May), or a planned event in the present
+// ("the wedding is in September": what is planned is ahead).
 var (
 	reBareMonthIn  = regexp.MustCompile(`(?i)^(?:in|during)\s+` + monthRe + `$`)
 	reFutureClause = regexp.MustCompile(`(?i)\b(?:will|shall|going|gonna|planning|plan\s+to|plans\s+to|booked|scheduled|due|hoping\s+to|hope\s+to|about\s+to|moving|starting|go(?:es)?\s+(?:up|down)|rises|increases|decreases|kicks\s+in)\b|'ll\b|\b(?:am|is|are|'m|'re)\s+(?:(?:also|still|probably|definitely|actually|now)\s+)?\pL+ing\b|\b(?:` + scheduledEvents + `)(?:'s|\s+is|\s+are)\b`)

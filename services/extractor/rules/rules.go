@@ -1599,7 +1599,7 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 				}
 			}
 		}
-		if m := reBareValue.FindStringSubmatchIndex(clause); m != nil && reMoneyStart.MatchString(clause[m[1]:]) && !notNames[strings.ToLower(clause[m[2]:m[2]+strings.IndexFunc(clause[m[2]:]+" ", unicode.IsSpace)])] {
+		if m := reBareValue.FindStringSubmatchIndex(clause); m != nil && reMoneyStart.MatchString(clause[m[1]:]) && !notNames[strings.ToLower(strings.Fields(clause[m[2]:m[3]])[0])] {
 			// "Broadband is £35 a month now", "Council tax for this year is £1,548": chat leaves the article out,
 			// and a noun whose value is an amount of money is the speaker's as "the rent" is. (A number without
 			// a currency may be an age: "Rose is 35".)
