@@ -1589,24 +1589,29 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 				}
 			}
 		}
+		// ownValue is the speaker's attribute said by the noun phrase m[2]:m[3], its value after m[1].
+		ownValue := func(m []int, attr string) (spec, bool) {
+			if v := valuePhrase(clause[m[1]:], dates, m[1]); v != "" {
+				if attr = updateAttribute(attr); attr != "" {
+					return spec{predicate: attr, object: v, confidence: confFirst, definite: true}, true
+				}
+			}
+			return spec{}, false
+		}
 		if m := reTheValue.FindStringSubmatchIndex(clause); m != nil && (dateAt(dates, m[1]) || reAmountStart.MatchString(clause[m[1]:])) {
 			// "The rent is $3,100", "The closing is on June 28": in conversation, a definite noun without an
 			// owner whose value is a date or an amount is the speaker's (their rent, their closing date);
 			// "the weather is nice" names neither.
-			if v := valuePhrase(clause[m[1]:], dates, m[1]); v != "" {
-				if attr := updateAttribute(clause[m[2]:m[3]]); attr != "" {
-					return append(out, spec{predicate: attr, object: v, confidence: confFirst, definite: true})
-				}
+			if s, ok := ownValue(m, clause[m[2]:m[3]]); ok {
+				return append(out, s)
 			}
 		}
 		if m := reBareValue.FindStringSubmatchIndex(clause); m != nil && reMoneyStart.MatchString(clause[m[1]:]) && !notNames[strings.ToLower(strings.Fields(clause[m[2]:m[3]])[0])] {
 			// "Broadband is £35 a month now", "Council tax for this year is £1,548": chat leaves the article out,
 			// and a noun whose value is an amount of money is the speaker's as "the rent" is. (A number without
 			// a currency may be an age: "Rose is 35".)
-			if v := valuePhrase(clause[m[1]:], dates, m[1]); v != "" {
-				if attr := updateAttribute(lowerFirst(clause[m[2]:m[3]], true)); attr != "" {
-					return append(out, spec{predicate: attr, object: v, confidence: confFirst, definite: true})
-				}
+			if s, ok := ownValue(m, lowerFirst(clause[m[2]:m[3]], true)); ok {
+				return append(out, s)
 			}
 		}
 		if rs := matchRent(clause); rs != nil {
@@ -1936,8 +1941,11 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 	return spec{}, false
 }
 
+// recurringDays are the days a recurring thing is on, in the plural: "Tuesdays", "weekends".
+const recurringDays = `(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|weekdays)`
+
 // reOnWeekdays is the days a recurring event is on: "on Tuesdays", "on Mondays and Thursdays", "on weekends".
-var reOnWeekdays = regexp.MustCompile(`^(?i:on)\s+((?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|weekdays)(?:\s+(?i:and|or)\s+(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days))?)(?:\s+(?i:now|these\s+days|this\s+term|from\s+now\s+on))?[\s,.!]*$`)
+var reOnWeekdays = regexp.MustCompile(`^(?i:on)\s+(` + recurringDays + `(?:\s+(?i:and|or)\s+` + recurringDays + `)?)(?:\s+(?i:now|these\s+days|this\s+term|from\s+now\s+on))?[\s,.!]*$`)
 
 // reAttrAtName is a value said as the place it is at or in, by its name: "at Kingsway Primary", "in Leeds", "at
 // the Crown Hotel".

@@ -45,9 +45,9 @@ var (
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
 	// reUpdateBare is chat's update without the attribute's determiner, whose value must be an amount, days or
-	// a planned event's date or place (matchUpdate): "Broadband went from £30 to £35 a month", "Surgery's been moved to the 9th", a clause of
-	// a comma splice "…, rent goes up to 1.290 € from August" — not "Tom moved to Leeds" (groups: the
-	// attribute, the value).
+	// a planned event's date or place (matchUpdate): "Broadband went from £30 to £35 a month", "Surgery's been
+	// moved to the 9th", a clause of a comma splice "…, rent goes up to 1.290 € from August" — not "Tom moved
+	// to Leeds" (groups: the attribute, the value).
 	reUpdateBare = regexp.MustCompile(`^(\p{L}\p{Ll}+(?:\s+\p{Ll}+){0,2}?)(?:'s(?:\s+been)?)?\s+` + updateAux + `(?:` + updateVerb + `|went|gone)` + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
 	// reRelativeUpdate finds ", which has improved to X" after a noun phrase.
 	reRelativeUpdate = regexp.MustCompile(`(?i),?\s+(?:which|that)\s+((?:has|have|had|is|was|are|were)\s+.*?(?:` + updateVerb + `|reached|hit)\b.*)$`)
@@ -105,8 +105,8 @@ func matchUpdate(clause string, dates []when) (spec, bool) {
 		// recurring ("Choir has moved to Mondays"); a date or a place only of a planned event's ("Surgery's been
 		// moved to the 9th", "Reception's been switched to a barn"), since a name may open the clause too ("Tom
 		// moved to the 9th", "Tom moved to Leeds").
-		amount := reAmountStart.MatchString(clause[m[4]:]) || reWeekdaysStart.MatchString(clause[m[4]:])
-		if !amount && !reLastScheduled.MatchString(clause[m[2]:m[3]]) ||
+		ofAnything := reAmountStart.MatchString(clause[m[4]:]) || reWeekdaysStart.MatchString(clause[m[4]:])
+		if !ofAnything && !reLastScheduled.MatchString(clause[m[2]:m[3]]) ||
 			subjectPronouns[strings.ToLower(clause[m[2]:m[3]])] || notNames[strings.ToLower(clause[m[2]:m[3]])] {
 			return spec{}, false
 		}
@@ -226,7 +226,7 @@ func valuePhrase(rest string, dates []when, offset int) string {
 }
 
 // reWeekdaysStart is the days a recurring event is on, first: "Tuesdays", "weekends".
-var reWeekdaysStart = regexp.MustCompile(`^(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|weekdays)\b`)
+var reWeekdaysStart = regexp.MustCompile(`^` + recurringDays + `\b`)
 
 // reAmountSince is the time an amount holds from, after it: "from March", "starting in May", "as of January".
 var reAmountSince = regexp.MustCompile(`(?i)\s+(?:from|starting(?:\s+(?:in|on|from))?|as\s+of|effective(?:\s+from)?)\s+\S.*$`)
