@@ -37,9 +37,9 @@ var moneyVerbs = []struct {
 }{
 	{regexp.MustCompile(`(?i)\b(?:earn|earns|earned|earning|make|makes|made|making|pay\s+me|pays\s+me|paid\s+me|paying\s+me|am\s+paid|get\s+paid|got\s+paid|take\s+home|bring\s+in|(?:am|'m|I\s+(?:will|'ll)\s+be)\s+(?:now\s+|currently\s+|still\s+)?on)\s+(?:(?:about|around|roughly|almost|nearly|over|just|now|only)\s+)*$`), "salary"},
 	// A person moved up to an amount is paid it: "bumped to £42k from October", "I've been upped to $95,000" —
-	// with the clause opening on the verb or on "I"; a thing bumped up names the thing ("Vodafone bumped it up
-	// to £30" is no salary).
-	{regexp.MustCompile(`(?i)(?:^|[,;]\s*|\bI\s+(?:have\s+|'ve\s+)?)(?:(?:just|finally|now)\s+)?(?:(?:got|been|was|am|'m|being)\s+)?(?:bumped|upped)\s+(?:up\s+)?to\s+$`), "salary"},
+	// with the clause opening on the verb or on "I", or with "me" after the verb ("they bumped me to 52,500
+	// kroner a month"); a thing bumped up names the thing ("Vodafone bumped it up to £30" is no salary).
+	{regexp.MustCompile(`(?i)(?:^|[,;]\s*|\bI\s+(?:have\s+|'ve\s+)?)(?:(?:just|finally|now)\s+)?(?:(?:got|been|was|am|'m|being)\s+)?(?:bumped|upped)\s+(?:up\s+)?to\s+$|\b(?:bumped|upped|raised|moved|put|bumping|upping|raising|moving|putting)\s+me\s+(?:up\s+)?to\s+$`), "salary"},
 	{regexp.MustCompile(`(?i)\b(?:cost|costs|costing|priced\s+at|selling\s+for|sold\s+for|bought\s+(?:it|them)\s+for|buying\s+(?:it|them)\s+for|asking|listed\s+at|going\s+for)\s+(?:(?:me|us)\s+)?(?:(?:about|around|roughly|almost|nearly|over|just|only)\s+)*$`), "price"},
 }
 
@@ -48,7 +48,7 @@ var (
 	reEmail      = regexp.MustCompile(`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}`)
 	rePhone      = regexp.MustCompile(`(?:\+|\b0)\d[\d\s().-]{6,}\d\b`)
 	reDietWord   = regexp.MustCompile(`(?i)\b(vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten-free|dairy-free|lactose-free|plant-based)\b`)
-	reNegation   = regexp.MustCompile(`(?i)\b(?:not|no\s+longer|never|n't|stopped\s+being|quit\s+being|gave\s+up\s+being)\b`)
+	reNegation   = regexp.MustCompile(`(?i)\b(?:not|no\s+longer|never|n't|stopped\s+being|quit\s+being|(?:gave|given|giving)\s+up\s+(?:on\s+)?being)\b`)
 	reRentCue    = regexp.MustCompile(`(?i)\bfor\s+(?:my|our|the|a|an)\s+(?:[\p{L}-]+\s+){0,2}(?:flat|apartment|place|house|room|studio|home|condo|loft|bedsit|(?:one|two|three|four|\d)-bedroom)\b|\bin\s+rent\b`)
 	reMonthly    = regexp.MustCompile(`(?i)(?:a|per)\s+month|monthly`)
 	reHomeNoun   = regexp.MustCompile(`(?i)\b(?:flat|apartment|place|house|room|studio|home|condo|loft)\b`)
@@ -65,7 +65,7 @@ var (
 // clause states; claims already made for the same value are not repeated.
 func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have []extract.Claim) []extract.Claim {
 	defer noteMoneyNoun(tc, clause)
-	if !(reFirstWord.MatchString(clause) || reTheOwnMoney.MatchString(clause) || reItIsAmount.MatchString(clause) && tc.moneyNoun != "") || reOtherOwner.MatchString(clause) {
+	if !(reFirstWord.MatchString(clause) || reTheOwnMoney.MatchString(clause) || reItIsAmount.MatchString(clause) && tc.moneyNoun != "" || reAmountNowClause.MatchString(clause)) || reOtherOwner.MatchString(clause) {
 		return nil
 	}
 	dates := findDates(clause, tc.ref)
@@ -116,7 +116,7 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 			// long the phrase that says what it is for.
 			attr = moneyNouns[strings.ToLower(m[1])]
 		}
-		if tail := strings.TrimLeft(before[strings.LastIndex(before, ",")+1:], " "); attr == "" && reItIsAmount.MatchString(tail) {
+		if tail := strings.TrimLeft(before[strings.LastIndex(before, ",")+1:], " "); attr == "" && (reItIsAmount.MatchString(tail) || reSoAmount.MatchString(tail) && reNowAfter.MatchString(clause[loc[1]:])) {
 			// "The rent's gone up again, it's £1,175 now", "My rent went up. It's £1,175 now": the amount of
 			// the money noun said before it, in the clause or in the turn.
 			attr = tc.moneyNoun
@@ -185,6 +185,17 @@ func thingPrice(thing string) string {
 // reItIsAmount is a clause that opens with "it is" (or "that is") before an amount: the pronoun stands for the
 // money noun said before it.
 var reItIsAmount = regexp.MustCompile(`(?i)^(?:it|that)\s+(?:is|was|will\s+be|has\s+gone\s+up\s+to|went\s+up\s+to)\s+(?:(?:now|only|just|about|around)\s+)*$|^(?i:it|that)\s+(?:is|was)\s+`)
+
+// reSoAmount is what may open a clause of a bare amount that ends in "now" ("…off the rent, so £1,400 now"):
+// the amount is the money noun's, as after "it is".
+var reSoAmount = regexp.MustCompile(`(?i)^(?:so\s+|which\s+makes\s+it\s+|making\s+it\s+)?$`)
+
+// reAmountNowClause is a clause that ends in a bare amount said to hold now: "The landlord knocked £50 off the
+// rent, so £1,400 now".
+var reAmountNowClause = regexp.MustCompile(`(?i)(?:^|,\s*)(?:so\s+)?` + money + `(?:\s+(?:a|per)\s+(?:month|week|year))?\s+now\s*[.!]*$`)
+
+// reNowAfter is "now" right after an amount.
+var reNowAfter = regexp.MustCompile(`(?i)^(?:\s+(?:a|per)\s+(?:month|week|year))?\s+now\b`)
 
 // reTheOwnMoney is a money noun of one's own household said with "the" ("The rent's gone up again"): chat says
 // "the rent" of the speaker's rent, as it does not say "the price" of the speaker's.

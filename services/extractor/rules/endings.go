@@ -36,6 +36,11 @@ var (
 	reThingGone = regexp.MustCompile(`^(?:(?i:my|our)\s+(.+?)|(?i:the)\s+(\p{Lu}.*?))\s+(?:(?i:finally|just|completely|totally|suddenly|recently|officially)\s+)?(?i:died|broke\s+down|gave\s+out|gave\s+up\s+the\s+ghost|conked\s+out|(?:was|got)\s+(?:stolen|totall?ed|written\s+off|wrecked|nicked))\b`)
 )
 
+// reLostInWater is a thing of the speaker's dropped or lost in water, where it is gone for good: "Dropped the
+// iPhone in the sea", "I dropped my phone down the toilet" (groups: the thing after "my", or its name after
+// "the").
+var reLostInWater = regexp.MustCompile(`^(?:(?:I|We)\s+)?(?:(?i:just|accidentally|finally)\s+)?(?i:dropped|lost|knocked)\s+(?:(?i:my|our)\s+(.+?)|(?i:the)\s+(\p{Ll}?\p{Lu}[\pL\pM\d-]*(?:\s+\d+)?))\s+(?i:in|into|down)\s+(?i:the\s+)?(?i:sea|ocean|river|lake|canal|toilet|loo|water|bath|pool|drain|harbour|harbor)\b`)
+
 // thingWords ends a thing's phrase: a preposition, a time word or a conjunction starts what follows it ("my
 // Specialized last week", "my car outside the gym").
 var thingWords = map[string]bool{"last": true, "yesterday": true, "today": true, "this": true, "on": true, "in": true,
@@ -48,6 +53,8 @@ func lostThing(clause string) string {
 	if m := reTheft.FindStringSubmatch(clause); m != nil {
 		phrase = m[1]
 	} else if m := reThingGone.FindStringSubmatch(clause); m != nil {
+		phrase = m[1] + m[2]
+	} else if m := reLostInWater.FindStringSubmatch(clause); m != nil {
 		phrase = m[1] + m[2]
 	} else {
 		return ""

@@ -2341,6 +2341,11 @@ func noteSpec(sent string) (spec, bool) {
 	if len(words) == 0 || owner == "" && nlp.IsProper(ht[f].Tag) && !canon.KnownRelation(canon.RelationKey(strings.ToLower(ht[f].Text))) {
 		return spec{}, false
 	}
+	if owner == "" && joinKey(keys...) == "title" {
+		// "New title as of this week: talent acquisition lead": the speaker's title is the one their job gives
+		// them, as "my title is" says (matchPossessive).
+		words, keys = []string{"job", "title"}, []string{"job", "title"}
+	}
 	return spec{subject: owner, predicate: strings.ToLower(strings.Join(words, " ")), object: value, key: joinKey(keys...), definite: true, confidence: confRelation}, true
 }
 

@@ -55,6 +55,10 @@ func eventPlace(sent string) string {
 		g := func(name string) string { return m[reChosenFor.SubexpIndex(name)] }
 		return eventPlace("Our " + strings.ToLower(g("event")) + " is in " + g("place") + g("time") + g("rest"))
 	}
+	if m := reVerblessEvent.FindStringSubmatch(sent); m != nil && !reFiniteWord.MatchString(m[3]) {
+		// "Long weekend in Prague at the end of the month", "Trip to Lisbon in May": chat's verbless plan.
+		return "Our " + strings.ToLower(m[1]) + " is in " + m[2] + m[3]
+	}
 	m := reEventIs.FindStringSubmatch(sent)
 	if m == nil {
 		return sent
@@ -88,9 +92,17 @@ func eventPlace(sent string) string {
 	return det + np + be + rest
 }
 
-// reTimeAfterPlace is a place and then a month or a season it is in: "at Hampton Manor in September" (groups:
-// the place with its preposition, the time, what follows).
-var reTimeAfterPlace = regexp.MustCompile(`^((?i:at|in)\s+(?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,3})\s+((?i:in|this|next)\s+(?:(?i:` + monthRe + `)(?:\s+\d{4})?|(?i:the\s+)?(?i:spring|summer|autumn|fall|winter)(?:\s+of\s+\d{4})?))\b(\s*[.!]*)$`)
+// reVerblessEvent is chat's verbless plan, a planned event and the place it is in or goes to: "Long weekend in
+// Prague at the end of the month with the lads", "Trip to Lisbon in May" (groups: the event, the place's name,
+// what follows it).
+var reVerblessEvent = regexp.MustCompile(`^((?:\p{Lu}[\p{Ll}-]*\s+)?(?:[\p{Ll}-]+\s+)?(?i:` + scheduledEvents + `|weekend|break|getaway))\s+(?i:in|to)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})(.*)$`)
+
+// reFiniteWord is a finite verb or an auxiliary, which a verbless sentence lacks.
+var reFiniteWord = regexp.MustCompile(`(?i)\b(?:is|was|were|are|am|be|been|has|have|had|will|would|can|could|did|does|do|got|went|goes|go|going|cost|costs)\b|'s\s|'re\b|'ll\b`)
+
+// reTimeAfterPlace is a place and then a month or a season it is in, or the day it is on: "at Hampton Manor in
+// September", "in Lisbon on the 20th of March" (groups: the place with its preposition, the time, what follows).
+var reTimeAfterPlace = regexp.MustCompile(`^((?i:at|in)\s+(?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,3})\s+((?i:in|this|next)\s+(?:(?i:` + monthRe + `)(?:\s+\d{4})?|(?i:the\s+)?(?i:spring|summer|autumn|fall|winter)(?:\s+of\s+\d{4})?)|(?i:on)\s+(?:(?i:the)\s+)?\d{1,2}(?i:st|nd|rd|th)?(?:\s+(?i:of))?\s+(?i:` + monthRe + `)(?:\s+\d{4})?|(?i:on)\s+(?i:` + monthRe + `)\s+\d{1,2}(?i:st|nd|rd|th)?(?:,?\s+\d{4})?)\b(\s*[.!]*)$`)
 
 // goingTo says "off to" a named place as going there: "we're off to Cornwall" is "we're going to Cornwall".
 func goingTo(sent string) string {
@@ -137,3 +149,39 @@ var reLastScheduled = regexp.MustCompile(`(?i)\b(?:` + scheduledEvents + `)$`)
 // plannedEvent reports whether a phrase ends in a noun of a planned event: "changed my mind about the trip" gives
 // up a plan, "changed my mind about the colour" does not.
 func plannedEvent(np string) bool { return reLastPlanned.MatchString(np) }
+
+// reGotBooked is a thing of the speaker's said to be booked with "get" or "have": "Got the van's MOT booked for
+// Tuesday 4 June", "I've got my dentist appointment booked in for the 12th", "we have the venue booked for May"
+// (groups: who, the thing, what follows "booked").
+var reGotBooked = regexp.MustCompile(`^(?:(I|[Ww]e)(?:'ve|\s+have|'d|\s+had)?\s+)?(?:(?i:just|finally|now)\s+)?(?i:got|have|has|had)\s+((?i:the|my|our)\s+[\pL\pM' -]{1,40}?)\s+(?i:booked|scheduled|arranged)(?:\s+(?i:in))?(\s+(?i:for|on)\s+\S.*)$`)
+
+// gotBooked says a booking made with "get" or "have" as the booking it states: "Got the van's MOT booked for 4
+// June" is "I booked the van's MOT for 4 June", which the update readers file as the thing's date. Other
+// clauses are returned as they are.
+func gotBooked(clause string) string {
+	if !strings.Contains(clause, "booked") && !strings.Contains(clause, "scheduled") && !strings.Contains(clause, "arranged") {
+		return clause
+	}
+	m := reGotBooked.FindStringSubmatch(clause)
+	if m == nil {
+		return clause
+	}
+	who := "I"
+	if m[1] != "" {
+		who = titleCase(m[1])
+	}
+	return who + " booked " + m[2] + m[3]
+}
+
+// reBookedEventAt is a planned event booked at a named place: "We've booked the wedding at Quinta da Pacheca
+// near Porto, for 14 September" (groups: the event, the place with its preposition and what follows).
+var reBookedEventAt = regexp.MustCompile(`^(?:I|[Ww]e)(?:'ve|\s+have)?\s+(?:(?i:just|finally|now)\s+)?(?i:booked|reserved)\s+(?i:the|our|my)\s+((?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `))\s+((?i:at|in)\s+(?:(?i:the)\s+)?\p{Lu}.*)$`)
+
+// bookedEventAt says a planned event booked at a named place as the event's place: "We've booked the wedding at
+// Quinta da Pacheca" is "Our wedding is at Quinta da Pacheca". Other clauses are returned as they are.
+func bookedEventAt(clause string) string {
+	if m := reBookedEventAt.FindStringSubmatch(clause); m != nil {
+		return "Our " + strings.ToLower(m[1]) + " is " + m[2]
+	}
+	return clause
+}

@@ -84,11 +84,11 @@ var kinAdjectives = map[string]bool{"little": true, "big": true, "older": true, 
 // ("I work as a pharmacist at Cruz Verde", "I earn €52,000 a year as a test engineer at Siemens in Munich",
 // "as an accountant at a shipping company here, Baltic Freight"): a described organization may be named
 // in apposition after a comma, or after "called" or "named" ("at a startup called Lumen").
-var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+\p{Ll}[\p{L}\s-]{0,40}?(?:,|\s+called|\s+named)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)`)
+var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+\p{Ll}[\p{L}\s-]{0,40}?(?:,|\s+called|\s+named)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)` + townAfter)
 
 // reRoleAtPlace is "as a ROLE at/for" an organization described by a common noun phrase that ends the clause:
 // "I work as a receptionist at a dental clinic".
-var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3})\s*(?:[,.;!]|$)`)
+var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3})` + townAfter + `\s*(?:[,.;!]|$)`)
 
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma", "staff
 // nurse on the cardiac ward at St Thomas'": the unit one works in, between them, is neither).
@@ -104,6 +104,9 @@ const (
 	placeWords = `\p{Lu}[\p{L}\p{M}'.-]*(?:\s+\p{Lu}[\p{L}\p{M}'.-]*){0,3}`
 	orgWords   = `\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|&))*`
 )
+
+// townAfter is the town a workplace is in, after its name or description: " in Seville" (one group, the town).
+const townAfter = `(?:\s+in\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?))?`
 
 // reTownOfDescribed is the town in an organization's description before its name: "at an agency in Bristol
 // called Spark" (group 1 the town).
@@ -160,6 +163,7 @@ func roleEmployers(clause string, specs []spec) []spec {
 			}
 		}
 	}
+	town := ""
 	if m := reRoleAtOrg.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) && firstPersonClause(clause) && !othersRole {
 		// (A role someone else was read to hold — "My sister Clara works as a pharmacist at Boots" — is theirs.)
 		if !occupation {
@@ -169,10 +173,16 @@ func roleEmployers(clause string, specs []spec) []spec {
 			extra = append(extra, spec{predicate: "works at", object: nameOnly(m[2]), confidence: confFirst})
 			hasEmployer[""] = true
 		}
+		town = m[3]
 	} else if m := reRoleAtPlace.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) && firstPersonClause(clause) && !othersRole && !hasEmployer[""] {
 		// "I work as a receptionist at a dental clinic": an organization described, not named, is where the
 		// speaker works all the same.
 		extra = append(extra, spec{predicate: "works at", object: m[2], confidence: confFirst})
+		town = m[3]
+	}
+	if town != "" && !speakerHas(specs, "works_in") && !speakerHas(extra, "works_in") {
+		// "… as a sous chef at a tapas bar in Seville": the town the workplace is in is where one works.
+		extra = append(extra, spec{predicate: "works in", object: town, confidence: confFirst})
 	}
 	for _, s := range specs {
 		// "I joined Wipro last month as a test lead": the role said with "as" anywhere in the clause of a new
@@ -377,10 +387,11 @@ func calendarOrNumber(name string) bool {
 	return month || day || strings.ContainsAny(name, "0123456789")
 }
 
-// reOwnHomeIn is the speaker's home named by its town: "my flat in Pinheiros", "our little house in Porto".
+// reOwnHomeIn is the speaker's home named by its town: "my flat in Pinheiros", "our little house in Porto", "our
+// rent in Bristol" (what one pays for one's home).
 // Adjectives that say it is the present home may come before the noun; one that says it is a former or second
 // home ("old", "holiday", "parents'") keeps the pattern from matching.
-var reOwnHomeIn = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|little|tiny|small|big|cosy|cozy|lovely|rented|own|current)\s+){0,2}(?i:flat|apartment|house|home|condo|townhouse|bungalow|cottage|place|loft|(?:one|two|three|four|five|\d)-bed(?:room)?(?:\s+(?:flat|apartment|house|place))?)\s+in\s+(` + placeWords + `)`)
+var reOwnHomeIn = regexp.MustCompile(`\b(?i:my|our)\s+(?:(?i:new|little|tiny|small|big|cosy|cozy|lovely|rented|own|current)\s+){0,2}(?i:flat|apartment|house|home|condo|townhouse|bungalow|cottage|place|loft|rent|mortgage|(?:one|two|three|four|five|\d)-bed(?:room)?(?:\s+(?:flat|apartment|house|place))?)\s+in\s+(` + placeWords + `)`)
 
 // reUnreal marks a clause that states no fact of the present: a condition, a wish, a modal of possibility.
 var reUnreal = regexp.MustCompile(`(?i)\b(?:if|would|could|might|wish|hope|dream|imagine|maybe|whether)\b`)
@@ -407,6 +418,10 @@ var workplaceUnits = map[string]bool{"office": true, "offices": true, "branch": 
 	"factory": true, "warehouse": true, "headquarters": true, "hq": true, "hub": true, "lab": true,
 	"studio": true, "depot": true}
 
+// reOrgsTownUnit is an employer's unit in a town, named by the employer's possessive: "Deloitte's Rotterdam
+// office" (groups: the employer, the town, the unit's noun).
+var reOrgsTownUnit = regexp.MustCompile(`^(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)['’]s\s+(\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)?)\s+(\pL+)$`)
+
 // workplaceUnit reports an object whose head noun is a workplace unit ("the Lisbon office", "their Oslo
 // branch").
 func workplaceUnit(object string) bool {
@@ -420,6 +435,16 @@ func workplaceUnit(object string) bool {
 func (e *Extractor) officeMoves(specs []spec) []spec {
 	for i := range specs {
 		s := &specs[i]
+		if !s.verbatim && canon.RelationKey(specKey(*s)) == "works_at" {
+			if m := reOrgsTownUnit.FindStringSubmatch(s.object); m != nil && workplaceUnits[strings.ToLower(m[3])] {
+				// "Starting at Deloitte's Rotterdam office": the employer, and the town one works in.
+				s.object = m[1]
+				if !speakerHas(specs, "works_in") {
+					specs = append(specs, spec{predicate: "works in", key: "works_in", object: m[2], confidence: s.confidence, subject: s.subject})
+				}
+				continue
+			}
+		}
 		if s.verbatim || canon.RelationKey(specKey(*s)) != "lives_in" {
 			continue
 		}
@@ -458,6 +483,64 @@ func (e *Extractor) institution(object string) bool {
 	}
 	return e.nouns.Is(head, 1, organizationKind)
 }
+
+// reAtKindThenName is the place the speaker is at said by its kind and then, after a comma, by its name: "I'm a
+// junior associate at a law firm in Malmö, Lindqvist & Berg", "I teach at a primary school, Kingsway Primary"
+// (groups: the clause up to "at", the kind's noun phrase, the town, the name, the closing punctuation).
+var reAtKindThenName = regexp.MustCompile(`^(.+?\s(?i:at))\s+((?i:a|an|the)\s+(?:[\p{Ll}-]+\s+){0,3}[\p{Ll}-]+)(\s+(?i:in)\s+\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)?,\s+(\p{Lu}[\pL\pM&.'’-]*(?:\s+(?:&|of|and|the|\p{Lu}[\pL\pM&.'’-]*))*)(\s*[.!]*)$`)
+
+// namedAfterKind says the speaker's place of work or study by its name where the clause gives its kind first and
+// the name in apposition: "… at a law firm in Malmö, Lindqvist & Berg" is "… at Lindqvist & Berg in Malmö".
+// The kind must be an organization's or a school's (institution, schoolWords), so that a name after a comma
+// that is no apposition ("I met him at a party, Tom") is left alone. Other clauses are returned as they are.
+func (e *Extractor) namedAfterKind(clause string) string {
+	if !strings.Contains(clause, ", ") {
+		return clause
+	}
+	if m := reEventAtKindThenName.FindStringSubmatch(clause); m != nil && e.placeKind(m[3]) {
+		// "We've booked the wedding at a vineyard near Porto, Quinta da Pacheca, for 14 September", "the
+		// wedding is moving to a hotel in Porto, the Yeatman": a planned event's venue, by its name.
+		return m[1] + " " + m[2] + " " + m[5] + m[4] + m[6]
+	}
+	if !firstPersonClause(clause) {
+		return clause
+	}
+	m := reAtKindThenName.FindStringSubmatch(clause)
+	if m == nil {
+		return clause
+	}
+	if !reWorkBeforeAt.MatchString(m[1]) {
+		// "I met him at a party, Tom": a name after a place one is at by chance is someone spoken to.
+		return clause
+	}
+	if !e.placeKind(m[2]) {
+		return clause
+	}
+	return m[1] + " " + m[4] + m[3] + m[5]
+}
+
+// reEventAtKindThenName is a planned event's place said by its kind and then, after a comma, by its name
+// (groups: the clause up to the event, the preposition, the kind's noun phrase, the town, the name, what
+// follows).
+var reEventAtKindThenName = regexp.MustCompile(`^(.*?\b(?i:` + scheduledEvents + `)\b[^,]*?)\s(?i:(at|to|in))\s+((?i:a|an)\s+(?:[\p{Ll}-]+\s+){0,3}[\p{Ll}-]+)(\s+(?i:in|near|outside)\s+\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)?,\s+((?:(?i:the)\s+)?\p{Lu}[\pL\pM&.'’-]*(?:\s+(?:&|of|da|de|del|do|la|le|the|\p{Lu}[\pL\pM&.'’-]*))*)(\s*,\s+\S.*|\s*[.!]*)$`)
+
+// placeKind reports a noun phrase whose head is a place's kind by WordNet: an organization, a building or a
+// location ("a vineyard", "a hotel", "a law firm"), or a school. Without WordNet, nothing is.
+func (e *Extractor) placeKind(np string) bool {
+	f := strings.Fields(strings.ToLower(np))
+	head := f[len(f)-1]
+	if schoolWords[head] || e.institution(np) {
+		return true
+	}
+	return e.nouns != nil && e.nouns.Known(head) && (e.nouns.Is(head, 1, buildingKind) || e.nouns.Is(head, 1, locationKind))
+}
+
+// reWorkBeforeAt is a clause of working or studying somewhere, up to its "at": a verb of work or study, or the
+// speaker's role ("I'm a nurse at").
+var reWorkBeforeAt = regexp.MustCompile(`(?i)\b(?:work(?:s|ed|ing)?|teach(?:es|ing)?|taught|stud(?:y|ies|ied|ying)|intern(?:s|ed|ing)?|volunteer(?:s|ed|ing)?|employed|based|placement|job|post|role|position|(?:I'm|I\s+am)\s+(?:now\s+)?an?\s+[\pL\s-]+)\s+at$`)
+
+// buildingKind is WordNet's building, under which hospitals, libraries and hotels fall.
+var buildingKind = wordnet.Kind{Lemma: "building", Sense: 1}
 
 // reMovedMe is someone moving or sending the speaker to a place: "Paytrek moved me to their Lisbon office",
 // "they're sending me to the Singapore branch" (group 1 what follows "to").

@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.21.0"
+	Version = "2.22.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -403,26 +403,42 @@ func (e *Extractor) calledOff(sent string) string {
 // 4pm now" (groups: the thing, "it" and its verb).
 var reMovedThenIt = regexp.MustCompile(`\b((?i:the|my|our)\s+[\pL' -]{1,40}?)\s+(?i:was|got|has\s+been|have\s+been|had\s+been|is\s+being)\s+(?i:moved|changed|rescheduled|pushed|postponed|brought\s+forward|shifted|bumped|delayed|put\s+back|switched)\b[^,.;!?]{0,40}?(?:[,.;!]\s+|\s+(?i:and|so)\s+)((?i:it)(?:'s|\s+is)\s+(?i:now\s+)?(?i:on|at|in|until|till|the)\b)`)
 
-// movedThenIt names the thing a moved-then-"it" statement's pronoun stands for (reMovedThenIt): "…, it's on May
-// 3rd now" is "…, the conference is on May 3rd now", which states the thing's new date as its own clause.
+// reMovedActiveThenIt is reMovedThenIt in the active voice, whoever moved the thing: "They had to postpone my
+// knee operation. It's now on the 18th", "We pushed the party back to July, it's on the 12th", "They've
+// changed the venue for the party, it's at the Crown now" (the thing is the party). Only a preposition may
+// come between the thing and the end of its clause, so the thing is a whole noun phrase.
+var reMovedActiveThenIt = regexp.MustCompile(`\b(?i:postponed?|moved?|rescheduled?|rearranged?|push(?:ed)?|brought|bring|put|changed?|delayed?|shift(?:ed)?|bump(?:ed)?)(?:\s+(?i:back|forward|off))?\s+(?:(?i:the)\s+(?i:date|time|day|venue|location|place)\s+(?i:of|for)\s+)?((?i:the|my|our)\s+[\pL\pM'-]+(?:\s+[\pL\pM'-]+){0,3}?)(?:\s+(?i:back|forward|off|again|to|until|till|from|by|because|due|after|for|last|this|next|yesterday|today|tomorrow)\b[^,.;!?]{0,40}?)?(?:[,.;!]\s+|\s+(?i:and|so)\s+)((?i:it)(?:'s|\s+is)\s+(?i:now\s+)?(?i:on|at|in|until|till|the)\b)`)
+
+// movedThenIt names the thing a moved-then-"it" statement's pronoun stands for (reMovedThenIt,
+// reMovedActiveThenIt): "…, it's on May 3rd now" is "…, the conference is on May 3rd now", which states the
+// thing's new date as its own clause.
 func movedThenIt(content string) string {
 	if !strings.Contains(content, "t's") && !strings.Contains(content, "t is") {
-		// (No "it's" or "it is": the pattern cannot match, and the turn is not scanned.)
+		// (No "it's" or "it is": the patterns cannot match, and the turn is not scanned.)
 		return content
 	}
 	m := reMovedThenIt.FindStringSubmatchIndex(content)
+	if a := reMovedActiveThenIt.FindStringSubmatchIndex(content); a != nil && (m == nil || a[4] < m[4]) {
+		m = a
+	}
 	if m == nil {
 		return content
 	}
 	np := content[m[2]:m[3]]
-	if content[m[4]] == 'I' {
-		np = strings.ToUpper(np[:1]) + np[1:]
-	} else {
+	before := content[:m[4]]
+	if b := strings.TrimRight(before, " "); strings.HasSuffix(b, ",") || strings.HasSuffix(b, ";") {
+		// "They've changed the venue for the wedding, it's at the Old Barn now": the new value is a sentence
+		// of its own, whatever the first clause's subject ("…, the wedding is at …" is not always split there).
+		before = b[:len(b)-1] + ". "
+	}
+	if before == content[:m[4]] && content[m[4]] != 'I' {
 		np = strings.ToLower(np[:1]) + np[1:]
+	} else {
+		np = strings.ToUpper(np[:1]) + np[1:]
 	}
 	// What follows "it's" or "it is": " on May 3rd", " now on …".
 	rest := strings.TrimPrefix(strings.TrimPrefix(content[m[4]+2:m[5]], "'s"), " is")
-	return content[:m[4]] + np + " is" + rest + movedThenIt(content[m[5]:])
+	return before + np + " is" + rest + movedThenIt(content[m[5]:])
 }
 
 // reSubjectlessAt is a sentence of chat that leaves out "I'm" or "I've" before being at a named place: "Still at
@@ -439,8 +455,45 @@ var reSubjectlessGot = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)
 var reSubjectlessLanded = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)?(?i:got|landed|accepted|bagged|won)\s+(?i:the|a|an)\s+(?:[\pL-]+\s+){1,3}(?i:job|role|position|post)\b.*)$`)
 
 // reSubjectlessUpdate is a sentence of chat that leaves out "I" before a verb of moving a thing of one's own in
-// time: "Rescheduled the dentist for June 3", "Pushed the party back to July".
-var reSubjectlessUpdate = regexp.MustCompile(`^((?:(?i:just|finally)\s+)?(?i:rescheduled|rebooked|rearranged|moved|pushed|postponed|bumped|changed)\s+(?i:the|my|our)\s.*)$`)
+// time, or of booking it: "Rescheduled the dentist for June 3", "Pushed the party back to July", "Booked the
+// dentist for Thursday".
+var reSubjectlessUpdate = regexp.MustCompile(`^((?:(?i:just|finally)\s+)?(?i:rescheduled|rebooked|rearranged|moved|pushed|postponed|bumped|changed|booked)\s+(?i:the|my|our)\s.*)$`)
+
+// reMovedPlacesNow is the speaker changing one of their places and saying where they are now: "We've moved
+// offices, we're in the Landmark building on Princess Street now", "I changed gyms, I'm at PureGym now"
+// (groups: the place's noun in the plural, where the speaker is).
+var reMovedPlacesNow = regexp.MustCompile(`^(?:I|[Ww]e)(?:'ve|\s+have)?\s+(?:(?i:just|finally|recently)\s+)?(?i:moved|changed|switched)\s+(?i:(offices|flats|houses|gyms|studios|surgeries|schools|clubs|churches))\s*[,;]\s*(?i:we're|we\s+are|I'm|I\s+am|it's|it\s+is)\s+(?i:now\s+)?((?i:in|at|on)\s+\S.*)$`)
+
+// degreeNouns are the English nouns of a course of study named by its degree: "an MA in journalism", "my PhD".
+const degreeNouns = `(?:MA|MSc|MPhil|MBA|BA|BSc|BEng|PhD|DPhil|LLB|LLM|(?i:degree|masters|master's|bachelors|bachelor's|doctorate|diploma|major))`
+
+var (
+	// reDegreeFromTo is one's degree changed from one subject to another (group 1 what precedes the degree).
+	reDegreeFromTo = regexp.MustCompile(`(\b(?i:my|our|her|his)\s+(?:(?i:part-time|full-time)\s+)?)` + degreeNouns + `(\s+(?i:from)\s+[^,.;!?]+?\s+(?i:to)\s)`)
+	// reDoingDegreeIn is a degree being done in a subject (group 1 what precedes "doing").
+	reDoingDegreeIn = regexp.MustCompile(`(\b(?:I'm|I\s+am|[Ww]e're|[Ww]e\s+are|(?:\p{Lu}\p{Ll}+)\s+is)\s+(?:(?i:now|currently|still)\s+)?)(?i:doing|taking|studying\s+for|working\s+on)\s+(?i:a|an|my|her|his)\s+(?:(?i:part-time|full-time|one-year|two-year)\s+)?` + degreeNouns + `\s+(?i:in)\s+`)
+)
+
+// reToldBy is news the speaker got in a message: "Got an email saying the gym is putting prices up to £34",
+// "We had a letter from the council to say …" (group 1 the news).
+var reToldBy = regexp.MustCompile(`^(?:(?:I|We|we)(?:'ve|\s+have)?\s+)?(?:(?i:just)\s+)?(?i:got|received|had|gotten)\s+(?i:an?\s+|the\s+)?(?i:email|e-mail|letter|text|message|call|notice|notification)(?:\s+(?i:from)\s+[^,]{1,40}?)?\s+(?i:saying|to\s+say|telling\s+(?:me|us))\s+(?i:that\s+)?(.+)$`)
+
+// rePricesUp is a provider raising or cutting its prices to an amount: "the gym is putting prices up to £34 from
+// April", "Netflix are putting their prices up to £12.99" (groups: the provider, up or down, what follows).
+var rePricesUp = regexp.MustCompile(`^((?:(?i:the|my|our)\s+)?[\pL\pM'-]+(?:\s+[\pL\pM'-]+)?)\s+(?i:is|are|'s|'re)\s+(?i:putting|pushing|bumping)\s+(?i:(?:its|their|the)\s+)?(?i:prices?|fees?|rates?|charges?)\s+(?i:(up|down))(\s+to\s+.+)$`)
+
+// reDietFragment is a diet said alone as one's own now, in a verbless sentence: "So pescatarian, I guess", "Vegan
+// now!", "Basically vegetarian these days" (group 1 the diet).
+var reDietFragment = regexp.MustCompile(`^(?i:(?:so|now|basically|officially|technically|fully|properly)\s+)?(?i:an?\s+)?(?i:(vegetarian|vegan|pescatarian|pescetarian|flexitarian))(?i:\s+(?:now|these\s+days))?(?i:,?\s+(?:I\s+(?:guess|suppose|think|reckon)|then|now|officially))?\s*[.!]*$`)
+
+// reClippedOwn is a sentence of chat that leaves out "my" before a favourite: "Favourite band at the moment is
+// Wet Leg", "Current fave is Big Thief".
+var reClippedOwn = regexp.MustCompile(`^(?:(?:Current|New|All-time)\s+(?i:favourite|favorite|fave)|Favourite|Favorite|Fave)\s+\p{Ll}[\pL\s-]{0,40}?\s+(?:is|are|at\s+the\s+moment\s+is|right\s+now\s+is|these\s+days\s+is)\s`)
+
+// reSubjectlessState is a sentence of chat that leaves out "I'm" before a participle of work or study and its
+// place, or before an adjective of liking: "Starting at Deloitte's Rotterdam office on Monday", "Working
+// nights at the Mater now", "Completely obsessed with Big Thief these days", "Really into bouldering".
+var reSubjectlessState = regexp.MustCompile(`^(?:(?:Just|Now|Currently|Still)\s+(?i:starting|working|living|studying|interning|volunteering|training)|Starting|Working|Living|Studying|Interning|Volunteering|Training)\s+(?:at|in|as|for|with|nights|days|part-time|full-time)\s|^(?:(?:Completely|Totally|Absolutely|Really|Properly|Seriously|Kind\s+of|Kinda|So)\s+)?(?i:obsessed\s+with|hooked\s+on|into|addicted\s+to)\s+\S`)
 
 // reNewValueFor is a heading that gives a thing's new date, time or place: "New date for the party: June 22nd",
 // "New venue for the wedding is the Old Barn" (groups: the kind of value, the thing, the value).
@@ -467,6 +520,36 @@ func withSubject(sent string) string {
 			return "I have " + said
 		}
 		return "I " + said
+	}
+	if m := reMovedPlacesNow.FindStringSubmatch(sent); m != nil {
+		// "We've moved offices, we're in the Landmark building now": the new one of the places is where one is.
+		return "Our " + strings.ToLower(strings.TrimSuffix(m[1], "s")) + " is " + m[2]
+	}
+	if strings.Contains(sent, " from ") || strings.Contains(sent, " in ") {
+		// "I switched my MA from journalism to international relations": what changed is what one studies;
+		// "I'm doing a part-time MA in journalism at City" is studying journalism there.
+		sent = reDegreeFromTo.ReplaceAllString(sent, "${1}studies${2}")
+		sent = reDoingDegreeIn.ReplaceAllString(sent, "${1}studying ")
+	}
+	if m := reToldBy.FindStringSubmatch(sent); m != nil {
+		// "Got an email saying the gym is putting prices up": the news the message brought is the statement.
+		return withSubject(titleCase(m[1]))
+	}
+	if m := rePricesUp.FindStringSubmatch(sent); m != nil {
+		// "the gym is putting prices up to £34": what the thing costs goes up.
+		return m[1] + " is going " + strings.ToLower(m[2]) + m[3]
+	}
+	if m := reDietFragment.FindStringSubmatch(sent); m != nil {
+		// "So pescatarian, I guess.": chat's verbless "I'm pescatarian now".
+		return "I am " + strings.ToLower(m[1]) + " now."
+	}
+	if reClippedOwn.MatchString(sent) {
+		// "Favourite band at the moment is Wet Leg": chat's clipped "my".
+		return "My " + lowerFirst(sent, true)
+	}
+	if reSubjectlessState.MatchString(sent) {
+		// "Starting at Deloitte on Monday", "Completely obsessed with Big Thief these days": chat's clipped "I'm".
+		return "I am " + lowerFirst(sent, true)
 	}
 	m := reSubjectlessAt.FindStringSubmatch(sent)
 	if m == nil {
@@ -516,7 +599,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
 	if !numbered {
 		rewrite := func(s string) string {
-			return e.thereAntecedent(insteadLast(quantityFor(ownedAttribute(calledAfter(paidAs(eventPlace(choiceMade(goingTo(e.calledOff(withSubject(s)))))))))), tc.ref)
+			return e.thereAntecedent(insteadLast(quantityFor(ownedAttribute(calledAfter(paidAs(eventPlace(choiceMade(goingTo(e.calledOff(e.gaveMeTheirJob(withSubject(s))))))))))), tc.ref)
 		}
 		if r := rewrite(sent); r != sent {
 			sent = r
@@ -569,7 +652,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			clause = resolveThing(clause, tc.things)
 		}
 		said := clause
-		clause = movedByEmployer(futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause))))))))
+		clause = bookedEventAt(e.namedAfterKind(gotBooked(movedByEmployer(futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause)))))))))))
 		if clause == "" {
 			continue
 		}
@@ -1857,6 +1940,9 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 			// "my boss at Deloitte is Priya": the organization says where the holder is, not which attribute
 			// (workplaceOf reads that the speaker works there).
 			said = strings.ToLower(strings.TrimSpace(clause[m[2] : m[2]+loc[0]]))
+		} else if loc := reAttrInTown.FindStringIndex(clause[m[2]:m[3]]); loc != nil && loc[0] > 0 {
+			// "our rent in Bristol is £1,450": the town says where the attribute is, not which.
+			said = strings.ToLower(strings.TrimSpace(clause[m[2] : m[2]+loc[0]]))
 		}
 		attr := withoutTimeAdjective(said)
 		// "my new dentist is Dr. Huang", "our new landlord is Ms. Okoye": a new one of what the speaker has
@@ -1885,6 +1971,10 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 		if fm := reFavourite.FindStringSubmatch(attr); fm != nil {
 			attr = "favourite " + fm[2]
 		}
+		if attr == "title" || attr == "official title" {
+			// "My new title is talent acquisition lead": a person's title is the one their job gives them.
+			attr = "job title"
+		}
 		rest := clause[objStart:]
 		if dateAt(dates, objStart) && len(strings.Fields(attr)) <= 4 {
 			// "My flight to Denver is on October 14": the date of the speaker's event.
@@ -1896,9 +1986,10 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 			// "my piano lessons are on Wednesdays": the days a recurring event is on.
 			return spec{predicate: attr, object: m[1], confidence: confFirst, definite: true, change: now}, true
 		}
-		if m := reAttrAtName.FindStringSubmatch(rest); m != nil && len(strings.Fields(attr)) <= 3 {
-			// "my placement is at Kingsway Primary", "my office is in Leeds": where the attribute is, named.
-			return spec{predicate: attr, object: nameOnly(m[1]), confidence: confFirst, definite: true, change: now}, true
+		if m := reAttrAtName.FindStringSubmatch(rest); m != nil && len(strings.Fields(attr)) <= 3 && !kinAttribute(attr) {
+			// "my placement is at Kingsway Primary", "my office is in Leeds", "our office is on Oxford Road":
+			// where the attribute is, named.
+			return spec{predicate: attr, object: nameOnly(m[1] + m[2]), confidence: confFirst, definite: true, change: now || m[3] != ""}, true
 		}
 		if reWeakObject.MatchString(rest) || len(strings.Fields(attr)) > 3 {
 			return spec{}, false
@@ -1947,9 +2038,12 @@ const recurringDays = `(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|
 // reOnWeekdays is the days a recurring event is on: "on Tuesdays", "on Mondays and Thursdays", "on weekends".
 var reOnWeekdays = regexp.MustCompile(`^(?i:on)\s+(` + recurringDays + `(?:\s+(?i:and|or)\s+` + recurringDays + `)?)(?:\s+(?i:now|these\s+days|this\s+term|from\s+now\s+on))?[\s,.!]*$`)
 
-// reAttrAtName is a value said as the place it is at or in, by its name: "at Kingsway Primary", "in Leeds", "at
-// the Crown Hotel".
-var reAttrAtName = regexp.MustCompile(`^(?i:at|in)\s+((?:the\s+)?\p{Lu}[\pL\pM'.&-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.&-]*))*)[\s,.!]*$`)
+// reAttrAtName is a value said as the place it is at or in by its name (group 1), or the street it is on (group
+// 2), and a time adverb after it that says the value is new (group 3): "at Kingsway Primary", "in Leeds", "at the
+// Crown Hotel", "in the Landmark building", "on Oxford Road", "at the Crown now"; a time, the company or another
+// place after it says when, with whom or where exactly ("in Prague at the end of the month with the lads", "in
+// the Landmark building on Princess Street"), and a clause after a comma says something else.
+var reAttrAtName = regexp.MustCompile(`^(?:(?i:at|in)\s+((?:the\s+)?\p{Lu}[\pL\pM'.&-]*(?:\s+(?:of|de|da|do|del|di|la|le|van|von|the|\p{Lu}[\pL\pM'.&-]*))*(?:\s+(?:building|centre|center|tower|house|hall|campus|estate|park|site))?)|(?i:on)\s+(\p{Lu}[\pL\pM'.-]*(?:\s+\p{Lu}[\pL\pM'.-]*)*\s+(?:Road|Street|Avenue|Lane|Way|Drive|Square|Place|Terrace|Crescent|Row|Close|Gardens|Boulevard|Rd|St|Ave)\b))(\s+(?i:now|instead|these\s+days|nowadays))?(?:\s+(?:(?i:with|near|outside|at\s+the\s+(?:end|start|beginning)\s+of|next|this|from|until|till)|(?i:in|on)\s+(?i:` + monthRe + `|the\s+(?:spring|summer|autumn|fall|winter))|(?i:on)\s+\p{Lu}[\pL\pM'.-]*)(?:\s[^,;]*)?)?(?:[\s.!]*$|,\s+\S.*$)`)
 
 // personStates are the states of a person's life that reStatus reads of the speaker: said of a relative ("my dad
 // is retired") they are that person's state, never who the relative is.
@@ -2293,6 +2387,20 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 	return spec{}, false
 }
 
+// kinAttribute reports an attribute that is one of the speaker's family or partners: "my sister is in London"
+// says where she is, not who she is.
+func kinAttribute(attr string) bool {
+	ws := strings.Fields(attr)
+	if len(ws) == 0 {
+		return false
+	}
+	_, kin := kinOf(ws[len(ws)-1])
+	return kin
+}
+
+// reAttrInTown is a town named after an attribute: "rent in Bristol", "flat in Leith".
+var reAttrInTown = regexp.MustCompile(`\s+(?:in|at)\s+\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*$`)
+
 // rePlaceAdverb is a trailing adverb of place: "there", "here", "over there", "out here".
 var rePlaceAdverb = regexp.MustCompile(`(?i)(?:\s+(?:over|out|back|down|up|in))?\s+(?:there|here)$`)
 
@@ -2322,7 +2430,9 @@ var reIndefinite = regexp.MustCompile(`^(?i:an?)\s+`)
 // pronounObject are objects that only point back at something said before.
 var pronounObject = map[string]bool{"it": true, "this": true, "that": true, "them": true, "him": true, "her": true,
 	"one": true, "these": true, "those": true, "so": true, "too": true, "you": true, "it all": true, "them all": true,
-	"that one": true, "this one": true, "all": true, "everything": true, "something": true}
+	"that one": true, "this one": true, "all": true, "everything": true, "something": true,
+	// Adverbs that close a clause of chat, where a verb's object would stand: "Same dates though".
+	"though": true, "either": true, "anyway": true, "instead": true, "again": true, "apparently": true}
 
 // reTellYou matches objects that only announce talk ("wanted to tell you about ...").
 var reTellYou = regexp.MustCompile(`(?i)^(?:tell|say|let|share|ask|thank|show|update)\b`)
@@ -2819,17 +2929,28 @@ var reLanguageSpeaker = regexp.MustCompile(`^(?i:an?\s+)?(?:[\p{Ll}-]+\s+)*(\p{L
 // occupations. The head is the last word before a preposition ("a designer at Figma").
 func occupationNoun(np string) bool {
 	ws := strings.Fields(strings.ToLower(np))
-	head := ""
+	head, grade := "", ""
 	for _, w := range ws {
 		w = strings.Trim(w, ".,;:!?\"'()")
 		switch w {
 		case "at", "in", "for", "with", "on", "from", "of", "who", "that", "and", "but", "so":
-			return head != "" && agentSuffix(head)
+			return head != "" && (agentSuffix(head) || gradedPosts[head] && rankModifiers[grade])
 		}
-		head = w
+		grade, head = head, w
 	}
-	return head != "" && agentSuffix(head)
+	return head != "" && (agentSuffix(head) || gradedPosts[head] && rankModifiers[grade])
 }
+
+// gradedPosts are nouns that name a post only with a grade before them (rankModifiers): "a senior associate", "a
+// junior partner", "a research fellow" are posts; "an associate", "my partner", "a fellow" are first a companion,
+// a spouse, a man.
+var gradedPosts = map[string]bool{"associate": true, "partner": true, "fellow": true, "counsel": true}
+
+// rankModifiers are the words of English job titles that give a post's grade: "senior associate", "junior
+// partner", "managing partner", "research fellow", "general counsel".
+var rankModifiers = map[string]bool{"senior": true, "junior": true, "principal": true, "managing": true,
+	"associate": true, "equity": true, "founding": true, "research": true, "teaching": true, "general": true,
+	"legal": true}
 
 func agentSuffix(w string) bool {
 	if i := strings.LastIndex(w, "-"); i > 0 && i < len(w)-1 && agentSuffix(w[i+1:]) {

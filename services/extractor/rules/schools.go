@@ -48,6 +48,12 @@ func higherEdName(obj string) bool {
 var schoolVerbs = map[string]bool{"go": false, "attend": false, "start": true, "begin": true, "enroll": true,
 	"enrol": true, "transfer": true, "move": true, "switch": true, "change": true}
 
+// reAsRoleIn is a role said with "as" in a clause ("as a maths teacher").
+var reAsRoleIn = regexp.MustCompile(`(?i)\bas\s+(?:an?|the|their|its)\s`)
+
+// reStartedAt is a start at a place.
+var reStartedAt = regexp.MustCompile(`(?i)\b(?:started|starts|starting|began|begins|beginning)\s+(?:\w+\s+)?at\s`)
+
 // reSchoolAt finds the school in an object that says what the subject does there ("kindergarten at
 // Hawthorne Elementary", "third grade at Westbrook High").
 var reSchoolAt = regexp.MustCompile(`\b(?:at|to|in)\s+(\p{Lu}.*)$`)
@@ -100,6 +106,11 @@ func schoolSpecs(clause, speaker string, specs []spec) []spec {
 			break
 		}
 		change, ok := schoolVerbs[verb]
+		if s.key == "works_at" && s.subject != "" && schoolName(s.object) && !reAsRoleIn.MatchString(clause) && reStartedAt.MatchString(clause) {
+			// "Ellie started at Northgate Academy in September": someone else who starts at a school with no role
+			// said is a pupil there (the speaker's own start at one is read as a job).
+			verb, change, ok = "start", true, true
+		}
 		obj := s.object
 		if m := reSchoolAt.FindStringSubmatch(obj); m != nil && ok && schoolName(m[1]) {
 			obj = m[1]

@@ -179,10 +179,10 @@ func expand(s string) string {
 var discourse = regexp.MustCompile(`(?i)^(?:` + newsHeadings + `\s*[,:!.-]+[\s,!.:—–-]*|(?:yeah|yes|yep|yup|wow|oh|ooh|aw+|ah|hey|hi|hello|well|so far|up to now|so|ok|okay|haha+|lol|omg|btw|by the way|anyway|also|plus|actually|honestly|and|but|sure|totally|true|right|thanks|thank you|cool|nice|awesome|great|indeed|exactly|absolutely|definitely|oh man|man|dude|guess what|fun fact|on another note|speaking of which|funny you should ask|good question|ha|hmm+|um+|uh+|ugh|urgh|argh|meh|phew|whew|yikes|welp|sigh|oof|ouch|gosh|jeez|damn|dang|technically|officially|basically|apparently|obviously|clearly|luckily|fortunately|unfortunately|sadly|hopefully|frankly|sorry|oops|whoops|my bad|my mistake|(?:slight |quick |small )?correction|to be clear|to clarify|scratch that)(?:(?-i:\s*,\s*\p{Lu}\p{Ll}+)[!.,:]+[\s,!.:—–-]*|[\s,!.:—–-]+))+`)
 
 // newsHeadings are the verbless phrases of everyday English that announce what follows ("Sad news, Mango passed
-// away", "Change of plans, we're …", "Confession: I'm …", "Plot twist, …"): set off by punctuation they are no
-// part of the statement. General English (the news, update and confession formulas of conversation), not any
+// away", "Change of plans, we're …", "Confession: I'm …", "Plot twist, …"; and "Plans have changed, …", which
+// announces a change as they do): set off by punctuation they are no part of the statement. General English (the news, update and confession formulas of conversation), not any
 // data set's words; without the punctuation after them ("Update the app") they stay.
-const newsHeadings = `(?:(?:good|bad|sad|big|great|exciting|happy|fun|funny|quick|small|little|some|mixed|weird|amazing|terrible|awful)\s+news|(?:(?:a|an|another|quick|small|little|big|some|life|general)\s+)?update|(?:a\s+)?(?:small\s+|little\s+)?confession|plot\s+twist|change\s+of\s+plans?|heads\s+up|side\s+note|news\s+flash|newsflash|spoiler\s+alert)`
+const newsHeadings = `(?:(?:good|bad|sad|big|great|exciting|happy|fun|funny|quick|small|little|some|mixed|weird|amazing|terrible|awful)\s+news|(?:(?:a|an|another|quick|small|little|big|some|life|general)\s+)?update|(?:a\s+)?(?:small\s+|little\s+)?confession|plot\s+twist|change\s+of\s+plans?|(?:the\s+)?plans?\s+(?:have|has|'ve|'s)?\s*changed|heads\s+up|side\s+note|news\s+flash|newsflash|spoiler\s+alert)`
 
 // stripDiscourse drops leading interjections and discourse markers ("Yeah, ", "By the way, ", "Wow, Mel! ") and
 // the adverbials of "until now" ("So far I've …", which the perfect already says; "so" alone is a marker). A
@@ -629,8 +629,9 @@ func futureWorkplace(clause string) string {
 }
 
 // reMadeRole is an appointment said with "make": "my firm's made me an associate director", "they made Tom a
-// partner" — who was made what, a role of one to three words.
-var reMadeRole = regexp.MustCompile(`^(.+?)\s+made\s+(me|\p{Lu}\p{Ll}+)\s+(?:(?:an?|the|their|its|our)\s+)?((?:[\p{L}-]+\s+){0,3}[\p{L}-]+)$`)
+// partner", "the partners made me a senior associate this morning" — who was made what (a role of one to four
+// words), and a time that follows it.
+var reMadeRole = regexp.MustCompile(`^(.+?)\s+made\s+(me|\p{Lu}\p{Ll}+)\s+(?:(?:an?|the|their|its|our)\s+)?((?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)((?:\s+(?i:from|starting|as\s+of|next|this|in|on|at|after|last)\b.*)?)$`)
 
 // reRaisedRole is a promotion said with a verb of raising: "they promoted me to senior designer", "they're
 // bumping me up to team lead from next month", "my boss moved Ana up to senior analyst" (who, the role, and a
@@ -660,6 +661,23 @@ var reRetrained = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}+)\s+(?:(?:have|has|had|ju
 // the role, what follows).
 var reLandedRole = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}+)\s+(?:(?:have|has|had|just|finally|officially)\s+)*(?:got|landed|accepted|secured|bagged|won|took)\s+(?:the|a|an)\s+((?:\p{Ll}[\p{L}-]*\s+){0,2}\p{Ll}[\p{L}-]*)\s+(?:job|role|position|post)\b(.*)$`)
 
+// reGaveMeTheirJob is a post holder who left and the speaker given their post: "Head chef left and they gave me
+// her job", "Our team lead quit, so they've given me his role" (groups: the post, what follows); a post
+// offered is not yet taken.
+var reGaveMeTheirJob = regexp.MustCompile(`^(?:(?i:the|our|my)\s+)?((?:[\p{L}-]+\s+){0,2}[\p{L}-]+)\s+(?i:left|quit|retired|resigned|moved\s+on)\b[^.;!?]{0,40}?(?:,\s*|\s+(?i:and|so)\s+)+(?:(?i:they|the\s+\p{L}+|management|my\s+boss)\s+)?(?:(?i:have|has|'ve)\s+)?(?:(?i:just)\s+)?(?i:gave|given)\s+(?i:me)\s+(?i:her|his|their|the)\s+(?:(?i:old)\s+)?(?i:job|role|position|post)\b(.*)$`)
+
+// gaveMeTheirJob says a post taken over from whoever left it as the promotion it is: "Head chef left and they
+// gave me her job!" is "I got promoted to head chef!". Other sentences are returned as they are.
+func (e *Extractor) gaveMeTheirJob(sent string) string {
+	if !strings.Contains(sent, " me ") {
+		return sent
+	}
+	if m := reGaveMeTheirJob.FindStringSubmatch(sent); m != nil && e.appointedRole(m[1]) {
+		return "I got promoted to " + strings.ToLower(m[1]) + m[2]
+	}
+	return sent
+}
+
 // reNotAsserted is a word before "made" that keeps an appointment from being stated as done: a negation, a
 // condition or a modal ("haven't made me", "if they made me", "they might make me").
 var reNotAsserted = regexp.MustCompile(`(?i)\b(?:not|never|if|would|could|might|should|will|may)\b`)
@@ -673,7 +691,7 @@ var reNotAsserted = regexp.MustCompile(`(?i)\b(?:not|never|if|would|could|might|
 func (e *Extractor) appointment(clause string) string {
 	var who, role, rest string
 	if m := reMadeRole.FindStringSubmatch(clause); m != nil && !reNotAsserted.MatchString(m[1]) {
-		who, role = m[2], m[3]
+		who, role, rest = m[2], m[3], m[4]
 	} else if m := reRaisedRole.FindStringSubmatch(clause); m != nil && !reNotAsserted.MatchString(m[1]) {
 		who, role, rest = m[2]+m[3], m[4], m[5]
 	} else if m := reRaisedPassive.FindStringSubmatch(clause); m != nil {

@@ -14,8 +14,9 @@ import (
 // supersedes it when the predicate is functional.
 
 const (
-	// updateVerb is a verb of change whose "to" phrase is the new value ("until" for a time put off).
-	updateVerb = `(?:moved|changed|shifted|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|go(?:es|ing)?\s+(?:up|down)|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put(?:\s+(?:back|forward|off))?|hiked|upped|slashed|doubled|halved|knocked(?:\s+down)?|switched)`
+	// updateVerb is a verb of change whose "to" phrase is the new value ("until" for a time put off), in the
+	// progressive too ("the wedding is moving to the Yeatman").
+	updateVerb = `(?:moved|moving|changed|changing|shifted|shifting|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|go(?:es|ing)?\s+(?:up|down)|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put(?:\s+(?:back|forward|off))?|hiked|upped|slashed|doubled|halved|knocked(?:\s+down)?|switched)`
 	// updateDone is a verb of change in its base form after a verb saying it was done ("had to push the
 	// wedding back", "decided to move the party"): the change happened.
 	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|bring|pull|knock|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|double|halve)`
