@@ -16,7 +16,7 @@ import (
 
 // scheduledEvents are the nouns of everyday English for events one plans and gives a place or a date to: the
 // planned events of calledOff and the scheduled ones of work, study and health.
-var scheduledEvents = plannedEvents + `|conference|offsite|retreat|course|class|ceremony|reception|housewarming|launch|exam|operation|surgery|graduation|gig|race|marathon|christening|funeral|anniversary|meetup|workshop|recital|premiere|training|practice|lesson|lessons|rehearsal|rehearsals|club`
+var scheduledEvents = plannedEvents + `|conference|offsite|retreat|course|class|ceremony|reception|housewarming|launch|exam|operation|surgery|graduation|gig|race|marathon|christening|funeral|anniversary|meetup|workshop|recital|premiere|training|practice|lesson|lessons|rehearsal|rehearsals|club|away\s+day|awayday`
 
 var (
 	// reEventIs is a planned event and a copula of the present or the future, then its place or date: "The

@@ -487,7 +487,7 @@ func (e *Extractor) institution(object string) bool {
 // reAtKindThenName is the place the speaker is at said by its kind and then, after a comma, by its name: "I'm a
 // junior associate at a law firm in Malmö, Lindqvist & Berg", "I teach at a primary school, Kingsway Primary"
 // (groups: the clause up to "at", the kind's noun phrase, the town, the name, the closing punctuation).
-var reAtKindThenName = regexp.MustCompile(`^(.+?\s(?i:at))\s+((?i:a|an|the)\s+(?:[\p{Ll}-]+\s+){0,3}[\p{Ll}-]+)(\s+(?i:in)\s+\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)?,\s+(\p{Lu}[\pL\pM&.'’-]*(?:\s+(?:&|of|and|the|\p{Lu}[\pL\pM&.'’-]*))*)(\s*[.!]*)$`)
+var reAtKindThenName = regexp.MustCompile(`^(.+?\s(?i:at|to))\s+((?i:a|an|the)\s+(?:[\p{Ll}-]+\s+){0,3}[\p{Ll}-]+)(\s+(?i:in)\s+\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)?,\s+(\p{Lu}[\pL\pM&.'’-]*(?:\s+(?:&|of|and|the|\p{Lu}[\pL\pM&.'’-]*))*)(\s*[.!]*)$`)
 
 // namedAfterKind says the speaker's place of work or study by its name where the clause gives its kind first and
 // the name in apposition: "… at a law firm in Malmö, Lindqvist & Berg" is "… at Lindqvist & Berg in Malmö".
@@ -516,6 +516,11 @@ func (e *Extractor) namedAfterKind(clause string) string {
 	if !e.placeKind(m[2]) {
 		return clause
 	}
+	if reMovedTo.MatchString(m[1]+" ") && e.institution(m[2]) && !workplaceUnit(m[2]) {
+		// "I've moved to a bigger firm in Cardiff, Hugh James": a move to an organization is a new employer,
+		// which the name alone no longer says ("moved to Hugh James" reads as a new home).
+		return "I work at " + m[4] + m[3] + m[5]
+	}
 	return m[1] + " " + m[4] + m[3] + m[5]
 }
 
@@ -524,23 +529,25 @@ func (e *Extractor) namedAfterKind(clause string) string {
 // follows).
 var reEventAtKindThenName = regexp.MustCompile(`^(.*?\b(?i:` + scheduledEvents + `)\b[^,]*?)\s(?i:(at|to|in))\s+((?i:a|an)\s+(?:[\p{Ll}-]+\s+){0,3}[\p{Ll}-]+)(\s+(?i:in|near|outside)\s+\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)?,\s+((?:(?i:the)\s+)?\p{Lu}[\pL\pM&.'’-]*(?:\s+(?:&|of|da|de|del|do|la|le|the|\p{Lu}[\pL\pM&.'’-]*))*)(\s*,\s+\S.*|\s*[.!]*)$`)
 
-// placeKind reports a noun phrase whose head is a place's kind by WordNet: an organization, a building or a
-// location ("a vineyard", "a hotel", "a law firm"), or a school. Without WordNet, nothing is.
+// placeKind reports a noun phrase whose head is a place's kind by WordNet: an organization, a structure or a
+// location ("a vineyard", "a hotel", "a brewery", "a law firm"), or a school. Without WordNet, nothing is.
 func (e *Extractor) placeKind(np string) bool {
 	f := strings.Fields(strings.ToLower(np))
 	head := f[len(f)-1]
 	if schoolWords[head] || e.institution(np) {
 		return true
 	}
-	return e.nouns != nil && e.nouns.Known(head) && (e.nouns.Is(head, 1, buildingKind) || e.nouns.Is(head, 1, locationKind))
+	return e.nouns != nil && e.nouns.Known(head) && (e.nouns.Is(head, 1, structureKind) || e.nouns.Is(head, 1, locationKind))
 }
 
 // reWorkBeforeAt is a clause of working or studying somewhere, up to its "at": a verb of work or study, or the
-// speaker's role ("I'm a nurse at").
-var reWorkBeforeAt = regexp.MustCompile(`(?i)\b(?:work(?:s|ed|ing)?|teach(?:es|ing)?|taught|stud(?:y|ies|ied|ying)|intern(?:s|ed|ing)?|volunteer(?:s|ed|ing)?|employed|based|placement|job|post|role|position|(?:I'm|I\s+am)\s+(?:now\s+)?an?\s+[\pL\s-]+)\s+at$`)
+// speaker's role ("I'm a nurse at"); or a move to another place of that kind, up to its "to" ("I've moved to a
+// bigger firm in Cardiff, Hugh James").
+var reWorkBeforeAt = regexp.MustCompile(`(?i)\b(?:work(?:s|ed|ing)?|teach(?:es|ing)?|taught|stud(?:y|ies|ied|ying)|intern(?:s|ed|ing)?|volunteer(?:s|ed|ing)?|employed|based|placement|job|post|role|position|(?:I'm|I\s+am)\s+(?:now\s+)?an?\s+[\pL\s-]+)\s+at$|(?i:moved|moving|switched|transferred|gone|went|jumped)(?:\s+(?i:over|across))?\s+to$`)
 
-// buildingKind is WordNet's building, under which hospitals, libraries and hotels fall.
-var buildingKind = wordnet.Kind{Lemma: "building", Sense: 1}
+// structureKind is WordNet's structure, under which buildings (hospitals, hotels) and building complexes
+// (breweries, plants) fall.
+var structureKind = wordnet.Kind{Lemma: "structure", Sense: 1}
 
 // reMovedMe is someone moving or sending the speaker to a place: "Paytrek moved me to their Lisbon office",
 // "they're sending me to the Singapore branch" (group 1 what follows "to").

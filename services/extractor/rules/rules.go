@@ -200,7 +200,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 		seen[k] = true
 		out = append(out, c)
 	}
-	for _, ln := range splitLines(movedThenIt(t.Content)) {
+	for _, ln := range splitLines(dashApposition(movedThenIt(t.Content))) {
 		seq := t.Sequence
 		numbered := ln.sequence != nil
 		if numbered {
@@ -441,6 +441,19 @@ func movedThenIt(content string) string {
 	return before + np + " is" + rest + movedThenIt(content[m[5]:])
 }
 
+// reDashApposition is a place said by its kind and then, after a dash, by its name, at the end of a sentence:
+// "I've moved to a bigger firm in Cardiff - Hugh James." (groups: the kind's noun phrase, the name, the end).
+var reDashApposition = regexp.MustCompile(`(\b(?i:a|an)\s+(?:[\p{Ll}-]+\s+){0,3}[\p{Ll}-]+(?:\s+(?i:in|near)\s+\p{Lu}[\pL\pM-]*)?)\s+[-–—]\s+(\p{Lu}[\pL\pM&.'’-]*(?:\s+(?:&|of|and|the|\p{Lu}[\pL\pM&.'’-]*))*)(\s*[.!]|\s*$)`)
+
+// dashApposition sets such a name off with a comma, as an apposition is written, so that the sentence splitter
+// does not read the dash as the end of a statement and the readers of named places find it.
+func dashApposition(content string) string {
+	if !strings.Contains(content, " - ") && !strings.Contains(content, " – ") && !strings.Contains(content, " — ") {
+		return content
+	}
+	return reDashApposition.ReplaceAllString(content, "$1, $2$3")
+}
+
 // reSubjectlessAt is a sentence of chat that leaves out "I'm" or "I've" before being at a named place: "Still at
 // Google, still loving it", "Been at Deloitte for ages" (groups: the adverb or "been", the rest).
 var reSubjectlessAt = regexp.MustCompile(`^((?i:still|now|currently)|(?i:been))\s+(at\s+\p{Lu}.*)$`)
@@ -652,7 +665,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			clause = resolveThing(clause, tc.things)
 		}
 		said := clause
-		clause = bookedEventAt(e.namedAfterKind(gotBooked(movedByEmployer(futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause)))))))))))
+		clause = eventPlace(bookedEventAt(e.namedAfterKind(gotBooked(movedByEmployer(futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause))))))))))))
 		if clause == "" {
 			continue
 		}
@@ -1705,7 +1718,16 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		}
 		// Lists of facts are encyclopedic; updates of the speaker's own values come up in conversation.
 		if s, ok := matchUpdate(clause, dates); ok {
-			return append(out, s)
+			out = append(out, s)
+			if m := reFromValueTo.FindStringSubmatch(clause); m != nil {
+				if single, known := e.policy.Lookup(canon.RelationKey(specKey(s))); known && !single {
+					// "I switched my studies from journalism to international relations": in a relation that
+					// holds several values the new one does not replace the old, so the update says the old
+					// one ended, as "I switched from journalism" does (the reader retires it).
+					out = append(out, spec{subject: s.subject, predicate: "switched from", object: m[1], confidence: s.confidence})
+				}
+			}
+			return out
 		}
 		if s, ok := matchNewValue(clause, dates); ok {
 			out = append(out, s)
@@ -2042,8 +2064,9 @@ var reOnWeekdays = regexp.MustCompile(`^(?i:on)\s+(` + recurringDays + `(?:\s+(?
 // 2), and a time adverb after it that says the value is new (group 3): "at Kingsway Primary", "in Leeds", "at the
 // Crown Hotel", "in the Landmark building", "on Oxford Road", "at the Crown now"; a time, the company or another
 // place after it says when, with whom or where exactly ("in Prague at the end of the month with the lads", "in
-// the Landmark building on Princess Street"), and a clause after a comma says something else.
-var reAttrAtName = regexp.MustCompile(`^(?:(?i:at|in)\s+((?:the\s+)?\p{Lu}[\pL\pM'.&-]*(?:\s+(?:of|de|da|do|del|di|la|le|van|von|the|\p{Lu}[\pL\pM'.&-]*))*(?:\s+(?:building|centre|center|tower|house|hall|campus|estate|park|site))?)|(?i:on)\s+(\p{Lu}[\pL\pM'.-]*(?:\s+\p{Lu}[\pL\pM'.-]*)*\s+(?:Road|Street|Avenue|Lane|Way|Drive|Square|Place|Terrace|Crescent|Row|Close|Gardens|Boulevard|Rd|St|Ave)\b))(\s+(?i:now|instead|these\s+days|nowadays))?(?:\s+(?:(?i:with|near|outside|at\s+the\s+(?:end|start|beginning)\s+of|next|this|from|until|till)|(?i:in|on)\s+(?i:` + monthRe + `|the\s+(?:spring|summer|autumn|fall|winter))|(?i:on)\s+\p{Lu}[\pL\pM'.-]*)(?:\s[^,;]*)?)?(?:[\s.!]*$|,\s+\S.*$)`)
+// the Landmark building on Princess Street", "at the Grand in York"), and a clause after a comma says something
+// else.
+var reAttrAtName = regexp.MustCompile(`^(?:(?i:at|in)\s+((?:the\s+)?\p{Lu}[\pL\pM'.&-]*(?:\s+(?:of|de|da|do|del|di|la|le|van|von|the|\p{Lu}[\pL\pM'.&-]*))*(?:\s+(?:building|centre|center|tower|house|hall|campus|estate|park|site))?)|(?i:on)\s+(\p{Lu}[\pL\pM'.-]*(?:\s+\p{Lu}[\pL\pM'.-]*)*\s+(?:Road|Street|Avenue|Lane|Way|Drive|Square|Place|Terrace|Crescent|Row|Close|Gardens|Boulevard|Rd|St|Ave)\b))(\s+(?i:now|instead|these\s+days|nowadays))?(?:\s+(?:(?i:with|near|outside|at\s+the\s+(?:end|start|beginning)\s+of|next|this|from|until|till)|(?i:in|on)\s+(?i:` + monthRe + `|the\s+(?:spring|summer|autumn|fall|winter))|(?i:on|in)\s+\p{Lu}[\pL\pM'.-]*)(?:\s[^,;]*)?)?(?:[\s.!]*$|,\s+\S.*$)`)
 
 // personStates are the states of a person's life that reStatus reads of the speaker: said of a relative ("my dad
 // is retired") they are that person's state, never who the relative is.
@@ -2386,6 +2409,9 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 	}
 	return spec{}, false
 }
+
+// reFromValueTo is the old value of an update said "from X to Y" (group 1 X).
+var reFromValueTo = regexp.MustCompile(`\bfrom\s+([^,.;!?]+?)\s+to\s`)
 
 // kinAttribute reports an attribute that is one of the speaker's family or partners: "my sister is in London"
 // says where she is, not who she is.
