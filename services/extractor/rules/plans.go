@@ -100,9 +100,10 @@ var reVerblessEvent = regexp.MustCompile(`^((?:\p{Lu}[\p{Ll}-]*\s+)?(?:[\p{Ll}-]
 // reFiniteWord is a finite verb or an auxiliary, which a verbless sentence lacks.
 var reFiniteWord = regexp.MustCompile(`(?i)\b(?:is|was|were|are|am|be|been|has|have|had|will|would|can|could|did|does|do|got|went|goes|go|going|cost|costs)\b|'s\s|'re\b|'ll\b`)
 
-// reTimeAfterPlace is a place and then a month or a season it is in, or the day it is on: "at Hampton Manor in
-// September", "in Lisbon on the 20th of March" (groups: the place with its preposition, the time, what follows).
-var reTimeAfterPlace = regexp.MustCompile(`^((?i:at|in)\s+(?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,3})\s+((?i:in|this|next)\s+(?:(?i:` + monthRe + `)(?:\s+\d{4})?|(?i:the\s+)?(?i:spring|summer|autumn|fall|winter)(?:\s+of\s+\d{4})?)|(?i:on)\s+(?:(?i:the)\s+)?\d{1,2}(?i:st|nd|rd|th)?(?:\s+(?i:of))?\s+(?i:` + monthRe + `)(?:\s+\d{4})?|(?i:on)\s+(?i:` + monthRe + `)\s+\d{1,2}(?i:st|nd|rd|th)?(?:,?\s+\d{4})?)\b(\s*[.!]*)$`)
+// reTimeAfterPlace is a place and then a month or a season it is in: "at Hampton Manor in September" (groups:
+// the place with its preposition, the time, what follows). A day after the place ("in Lisbon on the 20th of
+// March") is left in the statement, whose day a when-question reads, as the place's slot would not say it.
+var reTimeAfterPlace = regexp.MustCompile(`^((?i:at|in)\s+(?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,3})\s+((?i:in|this|next)\s+(?:(?i:` + monthRe + `)(?:\s+\d{4})?|(?i:the\s+)?(?i:spring|summer|autumn|fall|winter)(?:\s+of\s+\d{4})?))\b(\s*[.!]*)$`)
 
 // goingTo says "off to" a named place as going there: "we're off to Cornwall" is "we're going to Cornwall".
 func goingTo(sent string) string {
