@@ -194,6 +194,11 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 			if err != nil {
 				return nil, err
 			}
+			if later != nil && !answersTheKind(c.q, later.Text) {
+				// "When is the offsite?" after "the offsite is in Madrid now": a later statement that changed
+				// another side of the thing does not take the answer's place.
+				later = nil
+			}
 			if later != nil {
 				// A later statement names the value beside a word of change: the value may no longer hold, and
 				// the statement says what does, as far as memory understood it.

@@ -1081,6 +1081,16 @@ func wrongKind(q *questionParse, object string) bool {
 	return false
 }
 
+// answersTheKind reports whether a later statement of change may answer a question in place of the value it
+// changes: for "when", not one that says a place and no time ("the offsite is in Madrid now" changed where, not
+// when); one that says neither ("the MOT got postponed") still says the time no longer holds.
+func answersTheKind(q *questionParse, text string) bool {
+	if q == nil || q.kind != kindTime {
+		return true
+	}
+	return saysATime(text) || !saysAPlace(text)
+}
+
 // kindMatch reports a value of the kind a question's word asks for when that kind is one few values are: a
 // date for "when", an amount for "how much", a named place for "where".
 func kindMatch(q *questionParse, object string) bool {

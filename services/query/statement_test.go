@@ -186,3 +186,24 @@ func TestChainedQuestionsQuoteNothing(t *testing.T) {
 		}
 	}
 }
+
+// A later statement of change takes a when-answer's place unless it changed another side of the thing: a place
+// with no time said is where the thing is, not when.
+func TestAChangeOfPlaceDoesNotAnswerWhen(t *testing.T) {
+	when, where := &questionParse{kind: kindTime}, &questionParse{kind: kindPlace}
+	for _, c := range []struct {
+		q    *questionParse
+		text string
+		want bool
+	}{
+		{when, "Oskar's offsite is in Madrid now.", false},
+		{when, "The MOT got postponed.", true},
+		{when, "The offsite is in Madrid on 3 April now.", true},
+		{where, "Oskar's offsite is in Madrid now.", true},
+		{nil, "Oskar's offsite is in Madrid now.", true},
+	} {
+		if got := answersTheKind(c.q, c.text); got != c.want {
+			t.Errorf("answersTheKind(%v, %q) = %v, want %v", c.q != nil && c.q.kind == kindTime, c.text, got, c.want)
+		}
+	}
+}
