@@ -2458,7 +2458,7 @@ var pronounObject = map[string]bool{"it": true, "this": true, "that": true, "the
 	"one": true, "these": true, "those": true, "so": true, "too": true, "you": true, "it all": true, "them all": true,
 	"that one": true, "this one": true, "all": true, "everything": true, "something": true,
 	// Adverbs that close a clause of chat, where a verb's object would stand: "Same dates though".
-	"though": true, "either": true, "anyway": true, "instead": true, "again": true, "apparently": true}
+	"though": true, "either": true, "anyway": true, "apparently": true}
 
 // reTellYou matches objects that only announce talk ("wanted to tell you about ...").
 var reTellYou = regexp.MustCompile(`(?i)^(?:tell|say|let|share|ask|thank|show|update)\b`)
