@@ -83,7 +83,8 @@ var kinAdjectives = map[string]bool{"little": true, "big": true, "older": true, 
 // reRoleAtOrg is "as a ROLE at/for Org" — the role a person holds and the organization they hold it at
 // ("I work as a pharmacist at Cruz Verde", "I earn €52,000 a year as a test engineer at Siemens in Munich",
 // "as an accountant at a shipping company here, Baltic Freight"): a described organization may be named
-// in apposition after a comma, or after "called" or "named" ("at a startup called Lumen").
+// in apposition after a comma, or after "called" or "named" ("at a startup called Lumen"); group 3 is the town
+// after the organization (townAfter).
 var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+\p{Ll}[\p{L}\s-]{0,40}?(?:,|\s+called|\s+named)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)` + townAfter)
 
 // reRoleAtPlace is "as a ROLE at/for" an organization described by a common noun phrase that ends the clause:
@@ -484,15 +485,17 @@ func (e *Extractor) institution(object string) bool {
 	return e.nouns.Is(head, 1, organizationKind)
 }
 
-// reAtKindThenName is the place the speaker is at said by its kind and then, after a comma, by its name: "I'm a
-// junior associate at a law firm in Malmö, Lindqvist & Berg", "I teach at a primary school, Kingsway Primary"
-// (groups: the clause up to "at", the kind's noun phrase, the town, the name, the closing punctuation).
+// reAtKindThenName is the place the speaker is at or goes to said by its kind and then, after a comma, by its
+// name: "I'm a junior associate at a law firm in Malmö, Lindqvist & Berg", "I teach at a primary school, Kingsway
+// Primary", "I've moved to a bigger firm in Cardiff, Hugh James" (groups: the clause up to "at" or "to", the
+// kind's noun phrase, the town, the name, the closing punctuation).
 var reAtKindThenName = regexp.MustCompile(`^(.+?\s(?i:at|to))\s+((?i:a|an|the)\s+(?:[\p{Ll}-]+\s+){0,3}[\p{Ll}-]+)(\s+(?i:in)\s+\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)?,\s+(\p{Lu}[\pL\pM&.'’-]*(?:\s+(?:&|of|and|the|\p{Lu}[\pL\pM&.'’-]*))*)(\s*[.!]*)$`)
 
-// namedAfterKind says the speaker's place of work or study by its name where the clause gives its kind first and
-// the name in apposition: "… at a law firm in Malmö, Lindqvist & Berg" is "… at Lindqvist & Berg in Malmö".
-// The kind must be an organization's or a school's (institution, schoolWords), so that a name after a comma
-// that is no apposition ("I met him at a party, Tom") is left alone. Other clauses are returned as they are.
+// namedAfterKind says a planned event's place, or the speaker's place of work or study, by its name where the
+// clause gives its kind first and the name in apposition: "… at a law firm in Malmö, Lindqvist & Berg" is "… at
+// Lindqvist & Berg in Malmö". The kind must be a place's (placeKind), and the speaker's clause one of work or
+// study (reWorkBeforeAt), so that a name after a comma that is no apposition ("I met him at a party, Tom") is
+// left alone. Other clauses are returned as they are.
 func (e *Extractor) namedAfterKind(clause string) string {
 	if !strings.Contains(clause, ", ") {
 		return clause

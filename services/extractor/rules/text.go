@@ -180,8 +180,9 @@ var discourse = regexp.MustCompile(`(?i)^(?:` + newsHeadings + `\s*[,:!.-]+[\s,!
 
 // newsHeadings are the verbless phrases of everyday English that announce what follows ("Sad news, Mango passed
 // away", "Change of plans, we're …", "Confession: I'm …", "Plot twist, …"; and "Plans have changed, …", which
-// announces a change as they do): set off by punctuation they are no part of the statement. General English (the news, update and confession formulas of conversation), not any
-// data set's words; without the punctuation after them ("Update the app") they stay.
+// announces a change as they do): set off by punctuation they are no part of the statement. General English (the
+// news, update and confession formulas of conversation), not any data set's words; without the punctuation after
+// them ("Update the app") they stay.
 const newsHeadings = `(?:(?:good|bad|sad|big|great|exciting|happy|fun|funny|quick|small|little|some|mixed|weird|amazing|terrible|awful)\s+news|(?:(?:a|an|another|quick|small|little|big|some|life|general)\s+)?update|(?:a\s+)?(?:small\s+|little\s+)?confession|plot\s+twist|change\s+of\s+plans?|(?:the\s+)?plans?\s+(?:have|has|'ve|'s)?\s*changed|heads\s+up|side\s+note|news\s+flash|newsflash|spoiler\s+alert)`
 
 // stripDiscourse drops leading interjections and discourse markers ("Yeah, ", "By the way, ", "Wow, Mel! ") and
