@@ -16,8 +16,8 @@ import "strings"
 // state — "president", "monarch" —, head of government — "prime minister", "premier", the government's leader —, original broadcaster,
 // twinned administrative body, genre, original language, language of a work, sport, member of sports team — "plays
 // for" —, native language — "mother tongue"), and the everyday attributes of a person (the names forms and profiles
-// give salary — net or gross, take-home or base pay — phone number and e-mail address). It is general English for these relations, written from the
-// properties' meaning, not from any data set's sentences; relations outside it keep their structural key, and the
+// give salary — net or gross, take-home or base pay — phone number and e-mail address). It is general English for
+// these relations, written from the properties' meaning, not from any data set's sentences; relations outside it keep their structural key, and the
 // reconciler still merges a subject's paraphrased predicates by embedding similarity. The converse nouns of a
 // relation said of its subject ("X is an alumnus of Y", "X is a creation of Y") and Wikidata's own aliases of these
 // properties ("built by" for manufacturer, "head office" for headquarters, "premiered on" for original broadcaster)

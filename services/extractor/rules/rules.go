@@ -512,9 +512,44 @@ var reSubjectlessState = regexp.MustCompile(`^(?:(?:Just|Now|Currently|Still)\s+
 // "New venue for the wedding is the Old Barn" (groups: the kind of value, the thing, the value).
 var reNewValueFor = regexp.MustCompile(`^(?i:the\s+)?(?i:new|updated|revised)\s+(?i:(date|time|day)|(venue|location|place))\s+(?i:for|of)\s+((?i:the|my|our)\s+[\pL\pM' -]{1,40}?)\s*(?::|\s+(?i:is|will\s+be))\s+(\S.*)$`)
 
+// statedInPassing says a statement chat makes in passing as the statement it is: places changed and where one
+// is now ("We've moved offices, we're in the Landmark building now"), news a message brought ("Got an email
+// saying …"), a provider putting its prices up, a diet said alone ("So pescatarian, I guess"). ok is false for
+// other sentences.
+func statedInPassing(sent string) (string, bool) {
+	if m := reMovedPlacesNow.FindStringSubmatch(sent); m != nil {
+		return "Our " + strings.ToLower(strings.TrimSuffix(m[1], "s")) + " is " + m[2], true
+	}
+	if m := reToldBy.FindStringSubmatch(sent); m != nil {
+		// The news the message brought is the statement.
+		return withSubject(titleCase(m[1])), true
+	}
+	if m := rePricesUp.FindStringSubmatch(sent); m != nil {
+		// "the gym is putting prices up to £34": what the thing costs goes up.
+		return m[1] + " is going " + strings.ToLower(m[2]) + m[3], true
+	}
+	if m := reDietFragment.FindStringSubmatch(sent); m != nil {
+		// Chat's verbless "I'm pescatarian now".
+		return "I am " + strings.ToLower(m[1]) + " now.", true
+	}
+	return "", false
+}
+
+// degreeAsStudies says a course named by its degree as what one studies: "I switched my MA from journalism to
+// international relations" is a change of one's studies, "I'm doing a part-time MA in journalism at City" is
+// studying journalism there.
+func degreeAsStudies(sent string) string {
+	if !strings.Contains(sent, " from ") && !strings.Contains(sent, " in ") {
+		return sent
+	}
+	sent = reDegreeFromTo.ReplaceAllString(sent, "${1}studies${2}")
+	return reDoingDegreeIn.ReplaceAllString(sent, "${1}studying ")
+}
+
 // withSubject gives a sentence that leaves out its subject (reSubjectlessAt, reSubjectlessGot,
-// reSubjectlessUpdate) the speaker, and says a new value given as a heading (reNewValueFor) as the thing's
-// value now.
+// reSubjectlessUpdate, reClippedOwn, reSubjectlessState) the speaker, says a new value given as a heading
+// (reNewValueFor) as the thing's value now, and what chat states in passing (statedInPassing) or by a degree's
+// name (degreeAsStudies) as the statement it is.
 func withSubject(sent string) string {
 	if m := reNewValueFor.FindStringSubmatch(sent); m != nil {
 		if m[1] != "" {
@@ -534,28 +569,10 @@ func withSubject(sent string) string {
 		}
 		return "I " + said
 	}
-	if m := reMovedPlacesNow.FindStringSubmatch(sent); m != nil {
-		// "We've moved offices, we're in the Landmark building now": the new one of the places is where one is.
-		return "Our " + strings.ToLower(strings.TrimSuffix(m[1], "s")) + " is " + m[2]
+	if r, ok := statedInPassing(sent); ok {
+		return r
 	}
-	if strings.Contains(sent, " from ") || strings.Contains(sent, " in ") {
-		// "I switched my MA from journalism to international relations": what changed is what one studies;
-		// "I'm doing a part-time MA in journalism at City" is studying journalism there.
-		sent = reDegreeFromTo.ReplaceAllString(sent, "${1}studies${2}")
-		sent = reDoingDegreeIn.ReplaceAllString(sent, "${1}studying ")
-	}
-	if m := reToldBy.FindStringSubmatch(sent); m != nil {
-		// "Got an email saying the gym is putting prices up": the news the message brought is the statement.
-		return withSubject(titleCase(m[1]))
-	}
-	if m := rePricesUp.FindStringSubmatch(sent); m != nil {
-		// "the gym is putting prices up to £34": what the thing costs goes up.
-		return m[1] + " is going " + strings.ToLower(m[2]) + m[3]
-	}
-	if m := reDietFragment.FindStringSubmatch(sent); m != nil {
-		// "So pescatarian, I guess.": chat's verbless "I'm pescatarian now".
-		return "I am " + strings.ToLower(m[1]) + " now."
-	}
+	sent = degreeAsStudies(sent)
 	if reClippedOwn.MatchString(sent) {
 		// "Favourite band at the moment is Wet Leg": chat's clipped "my".
 		return "My " + lowerFirst(sent, true)
