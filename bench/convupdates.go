@@ -100,7 +100,7 @@ func LoadConvUpdatesPool(pool Pool) (*Dataset, error) {
 	if _, err := ParsePool(string(pool)); err != nil {
 		return nil, fmt.Errorf("convupdates: %w", err)
 	}
-	if pool == PoolFresh || pool == PoolBlind {
+	if pool == PoolFresh || pool == PoolBlind || pool == PoolEveryday {
 		return nil, fmt.Errorf("convupdates: pool %q holds FactConsolidation phrasings only; the dialogs have the pools dev and check", pool)
 	}
 	b, err := convUpdatesData.ReadFile("convupdates/" + string(pool) + ".json")

@@ -19,7 +19,7 @@ import "regexp"
 // possessive "{s}'s", so that a description never gets one ("the author of X's spouse" is avoided).
 
 // phrasingPools holds a relation's phrasings per pool.
-type phrasingPools struct{ Dev, Check, Fresh, Blind []string }
+type phrasingPools struct{ Dev, Check, Fresh, Blind, Everyday []string }
 
 // pool returns the phrasings of one pool.
 func (p phrasingPools) pool(name Pool) []string {
@@ -30,6 +30,8 @@ func (p phrasingPools) pool(name Pool) []string {
 		return p.Fresh
 	case PoolBlind:
 		return p.Blind
+	case PoolEveryday:
+		return p.Everyday
 	}
 	return p.Dev
 }

@@ -471,7 +471,7 @@ var freshPhrasings = map[string]freshRelationPhrasings{
 	},
 }
 
-// init puts the fresh and the blind pools beside the dev and check pools of each relation.
+// init puts the fresh, the blind and the everyday pools beside the dev and check pools of each relation.
 func init() {
 	for i := range factRelations {
 		r := &factRelations[i]
@@ -479,5 +479,7 @@ func init() {
 		r.Facts.Fresh, r.Questions.Fresh, r.Roles.Fresh = f.Facts, f.Questions, f.Roles
 		b := blindPhrasings[r.ID]
 		r.Facts.Blind, r.Questions.Blind, r.Roles.Blind = b.Facts, b.Questions, b.Roles
+		e := everydayPhrasings[r.ID]
+		r.Facts.Everyday, r.Questions.Everyday, r.Roles.Everyday = e.Facts, e.Questions, e.Roles
 	}
 }

@@ -20,31 +20,32 @@ import (
 // rewordings, conversation-updates dialogs).
 type Pool string
 
-// Pools: dev for development, check for measuring generalization (never tuned on), fresh and blind
-// (FactConsolidation only) two developers' blind rewordings, each for a first-contact measurement and then for
+// Pools: dev for development, check for measuring generalization (never tuned on), fresh, blind and everyday
+// (FactConsolidation only) three later blind rewordings, each for a first-contact measurement and then for
 // development.
 const (
-	PoolDev   Pool = "dev"
-	PoolCheck Pool = "check"
-	PoolFresh Pool = "fresh"
-	PoolBlind Pool = "blind"
+	PoolDev      Pool = "dev"
+	PoolCheck    Pool = "check"
+	PoolFresh    Pool = "fresh"
+	PoolBlind    Pool = "blind"
+	PoolEveryday Pool = "everyday"
 )
 
 // Pools lists the pools every data set has (FactConsolidation rewordings and conversation-updates dialogs).
 var Pools = []Pool{PoolDev, PoolCheck}
 
 // FactPools lists the pools of the FactConsolidation rewording.
-var FactPools = []Pool{PoolDev, PoolCheck, PoolFresh, PoolBlind}
+var FactPools = []Pool{PoolDev, PoolCheck, PoolFresh, PoolBlind, PoolEveryday}
 
-// ParsePool validates a pool name: one of FactPools (Pools, and PoolFresh and PoolBlind, which only the
-// FactConsolidation rewording has).
+// ParsePool validates a pool name: one of FactPools (Pools, and PoolFresh, PoolBlind and PoolEveryday, which
+// only the FactConsolidation rewording has).
 func ParsePool(s string) (Pool, error) {
 	for _, p := range FactPools {
 		if string(p) == s {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("pool %q: use dev, check or (factconsolidation only) fresh or blind", s)
+	return "", fmt.Errorf("pool %q: use dev, check or (factconsolidation only) fresh, blind or everyday", s)
 }
 
 // Variant says which parts of the published FactConsolidation data a run rewords.

@@ -304,7 +304,7 @@ func TestRewordDeterministic(t *testing.T) {
 // roles, valid placeholders, and a non-possessive question and role for multi-hop descriptions.
 func TestFreshPhrasings(t *testing.T) {
 	ids := map[string]bool{}
-	for _, pool := range []Pool{PoolFresh, PoolBlind} {
+	for _, pool := range []Pool{PoolFresh, PoolBlind, PoolEveryday} {
 		for _, r := range factRelations {
 			ids[r.ID] = true
 			for _, kind := range []struct {
@@ -349,14 +349,14 @@ func TestFreshPhrasings(t *testing.T) {
 			}
 		}
 	}
-	for pool, m := range map[Pool]map[string]freshRelationPhrasings{PoolFresh: freshPhrasings, PoolBlind: blindPhrasings} {
+	for pool, m := range map[Pool]map[string]freshRelationPhrasings{PoolFresh: freshPhrasings, PoolBlind: blindPhrasings, PoolEveryday: everydayPhrasings} {
 		for id := range m {
 			if !ids[id] {
 				t.Errorf("%s phrasings of %s, which is no relation", pool, id)
 			}
 		}
 	}
-	for _, pool := range []Pool{PoolFresh, PoolBlind} {
+	for _, pool := range []Pool{PoolFresh, PoolBlind, PoolEveryday} {
 		if _, err := ParsePool(string(pool)); err != nil {
 			t.Error(err)
 		}

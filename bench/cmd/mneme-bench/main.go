@@ -60,7 +60,7 @@ func main() {
 	flag.StringVar(&o.bench, "bench", bench.FactConsolidation, "benchmark: "+strings.Join(bench.Benchmarks, ", ")+"; multi-agent, in production mode: "+strings.Join(multiAgentBenches, ", "))
 	flag.StringVar(&o.data, "data", "", "data in the benchmark's published format (a file; for BEAM a directory of <id>/chat.json); default: the shipped data under ../shared/data (convupdates: the dialogs of -pool, built in)")
 	flag.StringVar(&o.variant, "variant", string(bench.VariantPublished), "factconsolidation: published, or reworded as people write: facts (reworded facts, published questions), questions (published facts, reworded questions), both")
-	flag.StringVar(&o.pool, "pool", string(bench.PoolDev), "phrasings of the reworded factconsolidation variants and of convupdates: dev (for development), check (held out from tuning) or, for factconsolidation only, fresh or blind (blind rewordings, for first contact and development)")
+	flag.StringVar(&o.pool, "pool", string(bench.PoolDev), "phrasings of the reworded factconsolidation variants and of convupdates: dev (for development), check (held out from tuning) or, for factconsolidation only, fresh, blind or everyday (blind rewordings, for first contact and development)")
 	flag.Uint64Var(&o.seed, "seed", 1, "factconsolidation rewording: the seed that picks each fact's and question's phrasing")
 	flag.StringVar(&o.typing, "typing", "", "convupdates: lower types every user turn in lower case, as many people chat (a variant of any pool, to measure what generalizes)")
 	flag.StringVar(&o.dump, "dump", "", "factconsolidation rewording: also write the reworded data to this file in the published row format, for reading (keep it out of the repository)")
