@@ -24,6 +24,10 @@ const DefaultDir = "/usr/share/wordnet"
 type Nouns struct {
 	senses map[string][]uint32
 	up     map[uint32][]uint32
+	// names maps a name of several words (its index key) to the way WordNet writes it: the names of
+	// instances WordNet capitalizes and writes in no other way ("united_states_of_america" → "United States of
+	// America").
+	names map[string]string
 }
 
 // Kind names a synset by a lemma and its sense number (1-based, as WordNet numbers senses): {"sport", 1} is
@@ -35,12 +39,16 @@ type Kind struct {
 
 // Open reads index.noun and data.noun from dir.
 func Open(dir string) (*Nouns, error) {
-	n := &Nouns{senses: map[string][]uint32{}, up: map[uint32][]uint32{}}
+	n := &Nouns{senses: map[string][]uint32{}, up: map[uint32][]uint32{}, names: map[string]string{}}
 	if err := readFile(filepath.Join(dir, "index.noun"), n.indexLine); err != nil {
 		return nil, err
 	}
-	if err := readFile(filepath.Join(dir, "data.noun"), n.dataLine); err != nil {
+	lower := map[string]bool{}
+	if err := readFile(filepath.Join(dir, "data.noun"), func(s string) error { return n.dataLine(s, lower) }); err != nil {
 		return nil, err
+	}
+	for k := range lower {
+		delete(n.names, k)
 	}
 	if len(n.senses) == 0 || len(n.up) == 0 {
 		return nil, fmt.Errorf("wordnet: %s holds no nouns", dir)
@@ -97,8 +105,9 @@ func (n *Nouns) indexLine(s string) error {
 
 // dataLine reads "offset lex_filenum ss_type w_cnt word lex_id... p_cnt [symbol offset pos source/target]... | gloss"
 // and keeps the noun hypernym pointers ("@", and "@i" for an instance: Paris is an instance of a national
-// capital).
-func (n *Nouns) dataLine(s string) error {
+// capital), and the written form of an instance's names of several words; lower collects the keys of such
+// words written in lower case anywhere (which are no names only).
+func (n *Nouns) dataLine(s string, lower map[string]bool) error {
 	if i := strings.Index(s, " | "); i >= 0 {
 		s = s[:i]
 	}
@@ -123,6 +132,7 @@ func (n *Nouns) dataLine(s string) error {
 		return fmt.Errorf("data entry %d: pointer count %q does not match its fields", off, f[i])
 	}
 	var up []uint32
+	instance := false
 	for k := 0; k < pointers; k++ {
 		p := f[i+1+4*k : i+5+4*k]
 		if (p[0] != "@" && p[0] != "@i") || p[2] != "n" {
@@ -133,9 +143,36 @@ func (n *Nouns) dataLine(s string) error {
 			return fmt.Errorf("data entry %d: pointer offset %q: %w", off, p[1], err)
 		}
 		up = append(up, uint32(v))
+		instance = instance || p[0] == "@i"
 	}
 	n.up[uint32(off)] = up
+	for w := 0; w < int(words); w++ {
+		word := f[4+2*w]
+		if !strings.Contains(word, "_") {
+			continue
+		}
+		k := strings.ToLower(word)
+		switch {
+		case word == k:
+			lower[k] = true
+		case instance:
+			n.names[k] = strings.ReplaceAll(word, "_", " ")
+		}
+	}
 	return nil
+}
+
+// Name returns how WordNet writes a name of several words typed in lower case ("new york" → "New York",
+// "united states of america" → "United States of America"): the name of an instance (a place, a person, an
+// organization) that WordNet writes with capitals and in no other way. Single words are not looked up: most
+// of them are common nouns as well ("china", "turkey").
+func (n *Nouns) Name(phrase string) (string, bool) {
+	k := key(phrase)
+	if !strings.Contains(k, "_") {
+		return "", false
+	}
+	w, ok := n.names[k]
+	return w, ok
 }
 
 // key is a noun as the index spells it: lower case, words joined by "_".

@@ -43,6 +43,31 @@ func TestIsFollowsHypernymsAndInstancesWithinTheFirstSenses(t *testing.T) {
 	}
 }
 
+// A name of several words typed in lower case is written as WordNet writes an instance's name; a name WordNet
+// also writes in lower case ("old town"), a capitalized kind that is no instance, a word alone and a phrase
+// it does not list are not names.
+func TestNameWritesAnInstancesNameOfSeveralWords(t *testing.T) {
+	n, err := Open("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ phrase, want string }{
+		{"new york", "New York"},
+		{"new  york city", "New York City"},
+		{"NEW YORK", "New York"},
+		{"old town", ""},
+		{"ball game", ""},
+		{"lisbon", ""},
+		{"ice hockey", ""},
+		{"new jersey", ""},
+	} {
+		got, ok := n.Name(c.phrase)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("Name(%q) = %q, %v; want %q", c.phrase, got, ok, c.want)
+		}
+	}
+}
+
 func TestOpenRejectsWhatIsNotTheDatabase(t *testing.T) {
 	if _, err := Open(t.TempDir()); err == nil {
 		t.Error("an empty directory opened")
@@ -68,6 +93,11 @@ func TestInstalledDatabase(t *testing.T) {
 		}
 		t.Skipf("WordNet not installed: %v", err)
 	}
+	for phrase, want := range map[string]string{"united states of america": "United States of America", "north america": "North America", "soviet union": "Soviet Union"} {
+		if got, _ := n.Name(phrase); got != want {
+			t.Errorf("Name(%q) = %q, want %q", phrase, got, want)
+		}
+	}
 	for _, c := range []struct {
 		noun string
 		kind Kind
@@ -92,8 +122,8 @@ func FuzzLines(f *testing.F) {
 	f.Add("00000400 04 n 02 baseball 0 ball_game 0 001 @ 00000200 n 0000 | a ball game")
 	f.Add("00000400 04 n ff x")
 	f.Fuzz(func(t *testing.T, s string) {
-		n := &Nouns{senses: map[string][]uint32{}, up: map[uint32][]uint32{}}
+		n := &Nouns{senses: map[string][]uint32{}, up: map[uint32][]uint32{}, names: map[string]string{}}
 		_ = n.indexLine(s)
-		_ = n.dataLine(s)
+		_ = n.dataLine(s, map[string]bool{})
 	})
 }
