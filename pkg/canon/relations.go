@@ -42,7 +42,8 @@ import "strings"
 // in" is left as said: a film is made in a language as well as in a country). And, from the synsets of
 // WordNet 3.0 (the words it puts in one sense with the relation's word): to wed is to marry, and a partner in
 // marriage a spouse; a country's seat of government is its capital; what one is remembered for, one's major
-// work, masterpiece or magnum opus is what one is known for; what is dreamed up, thought up or invented by
+// work, masterpiece, magnum opus or greatest work (WordNet's gloss of "masterpiece": the most outstanding work
+// of a creative artist) is what one is known for; what is dreamed up, thought up or invented by
 // someone is their creation; what is set up or started up by someone is founded by them; the chair of a
 // board, the chair; a top executive, the chief executive; and a recording's artist (recorded by) its
 // performer.
@@ -60,7 +61,7 @@ var relationAliases = map[string][]string{
 	"educated_at":        {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "graduated_from", "alma_mater", "studied_at", "education", "attends_university", "attends_college", "attends_school"},
 	"studies":            {"majors_in", "major", "field_of_study", "subject_of_study", "course_subject", "degree_subject"},
 	"headquartered_in":   {"head_office", "head_office_in", "main_office", "main_office_in", "headquarters", "headquarters_located_in", "headquarters_in", "based_in", "hq", "hq_in", "headquarter", "headquarter_in", "based_out_of", "headquartered_out_of", "home_base"},
-	"known_for":          {"remembered_for", "best_remembered_for", "major_work", "masterpiece", "magnum_opus", "best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for"},
+	"known_for":          {"remembered_for", "best_remembered_for", "major_work", "masterpiece", "magnum_opus", "best_known_work", "well_known_work", "best_known_for", "well_known_for", "famous_for", "best_known_for", "most_famous_work", "notable_work", "famous_work", "renowned_for", "greatest_work"},
 	"author":             {"writer", "written_by", "authored_by"},
 	"creator":            {"created_by", "creation_of", "dreamed_up_by", "dreamt_up_by", "thought_up_by", "invented_by"},
 	"developer":          {"developed_by"},
@@ -132,6 +133,15 @@ func RelationKey(key string) string {
 		// A hyphenated compound is the same words as the open one: "best-known work" is "best known work".
 		if c := RelationKey(strings.ReplaceAll(key, "-", "_")); c != strings.ReplaceAll(key, "-", "_") {
 			return c
+		}
+	}
+	// "most notable work", "more famous work": the degree adverb of a superlative or a comparative before a
+	// relation the table knows adds nothing to it.
+	for _, degree := range []string{"most_", "more_"} {
+		if rest, ok := strings.CutPrefix(key, degree); ok {
+			if c, ok := canonicalRelation[rest]; ok {
+				return c
+			}
 		}
 	}
 	// "chairperson", "spokesperson", "chairman": the person suffix adds nothing to the relation.

@@ -17,6 +17,11 @@ func TestRelationKey(t *testing.T) {
 		{"head_office_located_in", "headquartered_in"},
 		{"headquarters_situated_in", "headquartered_in"},
 		{"house_located_in", "house_located_in"},
+		// a superlative's or a comparative's degree word before a known relation; not before an unknown one
+		{"most_notable_work", "known_for"},
+		{"more_famous_work", "known_for"},
+		{"greatest_work", "known_for"},
+		{"most_recent_address", "most_recent_address"},
 		{"alumnus_of", "educated_at"},
 		{"creation_of", "creator"},
 		{"head_office_in", "headquartered_in"},

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
 )
 
 // Fixed expressions and fronted topics, said plainly before the sentence is read.
@@ -36,6 +38,9 @@ var idioms = []struct {
 	{regexp.MustCompile(`(?i)\bmade\s+(?:his|her|their|its|my|our)\s+home\s+in\b`), "lived in"},
 	{regexp.MustCompile(`\b((?i:is|was|am|are))\s+(?i:an?)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+(?i:native)\b`), "$1 a native of $2"},
 	// leadership: "at the helm of" and "in charge of" say who heads something
+	// ("in charge of running X" is "in charge of X": the verbs of managing after it name what being in charge
+	// is, not another thing one is in charge of)
+	{regexp.MustCompile(`(?i)\bin\s+charge\s+of\s+(?:running|managing|leading|operating|heading)\b`), "in charge of"},
 	{regexp.MustCompile(`(?i)\b(?:is|'s)\s+(?:now\s+)?(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "heads"},
 	{regexp.MustCompile(`(?i)\bwas\s+(?:at\s+the\s+helm|in\s+charge)\s+of\b`), "headed"},
 	{regexp.MustCompile(`(?i)\b(has|had)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+at\s+the\s+helm\b`), "$1 $2 as its head"},
@@ -45,6 +50,9 @@ var idioms = []struct {
 	// an office); the office's own words then name the relation ("serves as head coach of X")
 	{regexp.MustCompile(`(?i)\b(?:holds|occupies|fills)\s+the\s+(?:post|office|position|role|seat|job)\s+of\b`), "serves as"},
 	{regexp.MustCompile(`(?i)\b(?:held|occupied|filled)\s+the\s+(?:post|office|position|role|seat|job)\s+of\b`), "served as"},
+	// the same said of the office: "The role of head of state in X is filled by Y" (the passive of "Y fills the
+	// role of head of state in X")
+	{regexp.MustCompile(`^(?i:the\s+)?(?i:post|office|position|role|seat|job)\s+of\s+(.+?)\s+(?i:is|was)\s+(?:(?i:currently|now|presently)\s+)?(?i:filled|held|occupied)\s+by\s+(.+?)([.!]?)$`), "$2 serves as $1$3"},
 	{regexp.MustCompile(`(?i)\b(?:takes|took|has\s+taken|is\s+taking)\s+over\s+as\b`), "serves as"},
 	{regexp.MustCompile(`(?i)\b(?:is|was|has\s+been|got|were|are|have\s+been)\s+(?:newly\s+|recently\s+|just\s+)?(?:appointed|elected|installed|named)\s+(?:as\s+)?((?:the\s+)?(?:new\s+)?\pL+(?:\s+\pL+){0,3}\s+(?:of|at|for)\s+\p{Lu})`), "serves as $1"},
 	// marriage and dating: to have been seeing someone, to have started seeing them, to go out with them is to
@@ -83,9 +91,28 @@ var idioms = []struct {
 	// giving back: a relative or friend who "gets his Civic back" has it returned by the speaker, who no longer
 	// has it (a thing named, so "gets his life back" is left alone)
 	{regexp.MustCompile(`\b(?:(?i:my|our)\s+)?(?i:dad|mum|mom|father|mother|brother|sister|parents|grandad|grandpa|grandma|gran|uncle|aunt|friend|flatmate|roommate|neighbour|neighbor|boss)\s+(?i:gets|got|can\s+have|will\s+get|'ll\s+get)\s+(?i:his|her|their)\s+(\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)\s+(?i:back)\b`), "I gave back the $1"},
-	// "over at" a named place is "at" it ("I'm an engineer over at Tesla"; Oxford, "over" adv. 3, "at or to
-	// the place indicated")
-	{regexp.MustCompile(`\b(?i:over)\s+at\s+(\p{Lu})`), "at $1"},
+	// "over at" or "over in" a named place is "at" or "in" it ("I'm an engineer over at Tesla", "she died over
+	// in Lyon"; Oxford, "over" adv. 3, "at or to the place indicated")
+	{regexp.MustCompile(`\b(?i:over)\s+((?i:at|in))\s+(\p{Lu})`), "$1 $2"},
+	// "can be found in" a place is "is in" it (Oxford, "find": "be present in"; the modal of possibility says
+	// where the thing is, not whether): "The head office can be found in Ankara"
+	{regexp.MustCompile(`\b(?i:can|could)\s+(?i:be)\s+(?i:found|seen|located)\s+((?i:in|at|on))\s+(\p{Lu})`), "is $1 $2"},
+	// the pseudo-cleft of identification: "X is the one heading the government" and "X is the one who heads
+	// it" say what "X is heading it" and "X heads it" do (a grammar's "the one who/that" identifying clause)
+	{regexp.MustCompile(`\b((?i:is|was|'s))\s+(?i:the)\s+(?i:one|person|man|woman|guy)\s+(?:(?i:who|that)(?:'s|\s+(?i:is|was))?\s+)?(\pL+ing)\b`), "$1 $2"},
+	{regexp.MustCompile(`\b(?i:is|was|'s)\s+(?i:the)\s+(?i:one|person|man|woman|guy)\s+(?i:who|that)\s+(\pL+(?:s|ed))\b`), "$1"},
+	// a description as a copula: "X is best described as a jazz singer" says what "X is a jazz singer" does
+	{regexp.MustCompile(`\b((?i:is|are|was|were))\s+(?:(?i:best|usually|often|commonly|generally|mostly|most\s+often|perhaps\s+best)\s+)?(?i:described|characterized|characterised|categorized|categorised|classified)\s+(?i:as)\b`), "$1"},
+	// a language "officially spoken" in a place is its official language ("Swedish is officially spoken in
+	// Japan"; officialSpeech reads "they speak Swedish officially in Japan")
+	{regexp.MustCompile(`\b((?i:is|was))\s+(?:(?i:officially)\s+(?i:spoken)|(?i:spoken)\s+(?i:officially))\s+(?i:in)\s+(\p{Lu})`), "$1 the official language in $2"},
+	// a work said by its kind and its maker: "X is a track by Y" is "X is performed by Y", "a novel by Y"
+	// "written by Y", "a film by Y" "directed by Y", "a painting by Y" "created by Y" — the verb English
+	// names the maker of each kind of work by (the work nouns of everyday English, by what makes them)
+	{regexp.MustCompile(`\b((?i:is|was))\s+(?i:a|an|the)\s+(?:[\pL\d'-]+\s+){0,2}?(?i:song|track|single|album|record|tune|ballad|hit|anthem|LP|EP)\s+(?i:by)\s+(\p{Lu})`), "$1 performed by $2"},
+	{regexp.MustCompile(`\b((?i:is|was))\s+(?i:a|an|the)\s+(?:[\pL\d'-]+\s+){0,2}?(?i:book|novel|novella|poem|play|memoir|essay|biography|story|short\s+story)\s+(?i:by)\s+(\p{Lu})`), "$1 written by $2"},
+	{regexp.MustCompile(`\b((?i:is|was))\s+(?i:a|an|the)\s+(?:[\pL\d'-]+\s+){0,2}?(?i:film|movie|documentary)\s+(?i:by)\s+(\p{Lu})`), "$1 directed by $2"},
+	{regexp.MustCompile(`\b((?i:is|was))\s+(?i:a|an|the)\s+(?:[\pL\d'-]+\s+){0,2}?(?i:painting|sculpture|statue|drawing|mural)\s+(?i:by)\s+(\p{Lu})`), "$1 created by $2"},
 	// fame: to be famous or known "because of" something is to be famous or known for it (the dictionaries give
 	// "for" as the preposition of the reason of fame)
 	{regexp.MustCompile(`(?i)\b(famous|known|renowned|celebrated)\s+because\s+of\b`), "$1 for"},
@@ -179,6 +206,8 @@ func plainly(sent string, ref time.Time) string {
 	if strings.Contains(lower, "read") {
 		sent = readingSubject(sent)
 	}
+	sent = articleBeforeRelation(sent)
+	sent = officialSpeech(sent)
 	// "Velmora's head of state right now is Ana Ruiz": a present-time adverbial between a subject and its
 	// copula says the value is the current one, as it does at the clause's end, and is no part of the subject.
 	sent = rePresentBeforeBe.ReplaceAllString(sent, " $1")
@@ -198,6 +227,42 @@ func plainly(sent string, ref time.Time) string {
 		}
 	}
 	return sent
+}
+
+// reBareRelationOf is a sentence that opens with a noun and "of" and no article (group 1 the noun and the words
+// up to the "of" of its owner).
+var reBareRelationOf = regexp.MustCompile(`^(\p{Lu}\p{Ll}+(?:\s+\p{Ll}+){0,2})\s+of\s+`)
+
+// articleBeforeRelation gives a sentence that opens with a relation's noun and "of", as chat and notes write it
+// without the article ("capital of France is Paris", "Head of state of Peru is Ana Ruiz"), the "the" English
+// puts before it, so that it is read as the relation of the owner after "of" and not as a name. Only a noun the
+// relation table knows (canon) qualifies: "Bank of America is…" is a name. A note ("Capital of Peru: Lima")
+// has a reading of its own and is left as written.
+func articleBeforeRelation(sent string) string {
+	m := reBareRelationOf.FindStringSubmatch(sent)
+	if m == nil || strings.Contains(sent, ":") || !canon.KnownRelation(strings.ReplaceAll(strings.ToLower(m[1]), " ", "_")) {
+		return sent
+	}
+	return "The " + lowerFirst(sent, true)
+}
+
+// reOfficialSpeech is "they speak Swedish officially in Japan" (groups: the language, the place's first letter).
+var reOfficialSpeech = regexp.MustCompile(`\b(?i:they|people)\s+(?:(?i:officially)\s+(?i:speak)\s+(\pL[\pL\pM-]*(?:\s+\pL[\pL\pM-]*)?)|(?i:speak)\s+(\pL[\pL\pM-]*(?:\s+\pL[\pL\pM-]*)?)\s+(?i:officially))\s+(?i:in)\s+(\p{Lu})`)
+
+// officialSpeech says a place's official language, said of its people, as the place's official language: "they
+// speak Swedish officially in Japan" is "Swedish is the official language in Japan" (the impersonal "they" of a
+// place's people, as grammars of English describe it). The language gets the capitals English writes it
+// with, however it was typed.
+func officialSpeech(sent string) string {
+	return reOfficialSpeech.ReplaceAllStringFunc(sent, func(m string) string {
+		g := reOfficialSpeech.FindStringSubmatch(m)
+		lang := g[1] + g[2]
+		words := strings.Fields(lang)
+		for i, w := range words {
+			words[i] = titleCase(w)
+		}
+		return strings.Join(words, " ") + " is the official language in " + g[3]
+	})
 }
 
 // timeName reports the name of a month or a day of the week, which a fronted "In May," makes a time, not a

@@ -35,12 +35,15 @@ var rivalKinds = []wordnet.Kind{{Lemma: "exercise", Sense: 1}, {Lemma: "hobby", 
 
 // associationKeys are the relation keys of English verbs and adjectives of mere association, participation or
 // adherence (as grammars of English list the "light" uses of involve, associate, connect, link, belong, compete,
-// participate, practise, follow, be known for): they name no attribute, so the object's kind does.
+// participate, practise, follow, believe in, be part of, be known for), and the noun "style", which is said of
+// music, dress and play alike: they name no attribute, so the object's kind does ("is part of the sport of
+// cricket", "her style is jazz").
 var associationKeys = map[string]bool{"involved_in": true, "associated_with": true, "connected_with": true,
 	"connected_to": true, "linked_to": true, "linked_with": true, "tied_to": true, "belongs_to": true,
 	"competes_in": true, "participates_in": true, "takes_part_in": true, "practices": true, "practises": true,
 	"follows": true, "adheres_to": true, "known_for": true, "devoted_to": true, "dedicated_to": true,
-	"into": true, "is_into": true, "falls_under": true, "plays": true, "does": true, "active_in": true}
+	"into": true, "is_into": true, "falls_under": true, "plays": true, "does": true, "active_in": true,
+	"member_of": true, "part_of": true, "believes_in": true, "style": true}
 
 // reKindOf is an object that names its kind before the value: "the world of baseball", "the sport of cricket".
 var reKindOf = regexp.MustCompile(`^(?i:the\s+)?(?i:world|realm|field|domain|sport|game|religion|faith|genre|style)\s+of\s+(.+)$`)
@@ -83,4 +86,77 @@ func (e *Extractor) attributeOf(object string) (key, value string) {
 		return "", ""
 	}
 	return key, value
+}
+
+// placeKinds are the kinds of place a verb of belonging locates its subject in: "Israel belongs to Asia", "X is
+// part of Africa" say where X is, as "X is in Asia" does (WordNet's continent, and country in its sense of a
+// nation's territory).
+var placeKinds = []wordnet.Kind{{Lemma: "continent", Sense: 1}, {Lemma: "country", Sense: 2}}
+
+// belongingKeys are the keys of English's verbs of belonging and of being part of a whole.
+var belongingKeys = map[string]bool{"belongs_to": true, "member_of": true, "part_of": true}
+
+// locatedBy reports whether a relation of belonging has a continent or a country as its object, which makes it
+// where the subject is (false when WordNet is not loaded).
+func (e *Extractor) locatedBy(key, object string) bool {
+	if e.nouns == nil || !belongingKeys[key] {
+		return false
+	}
+	noun := strings.TrimSpace(object)
+	if strings.HasPrefix(strings.ToLower(noun), "the ") {
+		noun = noun[4:]
+	}
+	if !e.nouns.Known(noun) {
+		return false
+	}
+	for _, k := range placeKinds {
+		if e.nouns.Is(noun, 1, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// musicMakers are the nouns of everyday English for a person or a group that makes music: after a modifier that
+// names a style of music ("a rap rock artist", "a folk singer", "a Swedish pop band") the modifier is their
+// genre.
+var musicMakers = map[string]bool{"artist": true, "band": true, "group": true, "act": true, "singer": true,
+	"singer-songwriter": true, "songwriter": true, "musician": true, "rapper": true, "duo": true, "trio": true,
+	"quartet": true, "vocalist": true, "outfit": true, "star": true, "composer": true, "dj": true}
+
+// reMusicMaker is "a rap rock artist": group 1 the modifiers, 2 the music maker's noun.
+var reMusicMaker = regexp.MustCompile(`^(?i:an?\s+)?((?:[\pL&'-]+\s+){1,3})([\pL-]+)$`)
+
+// genresOfMusicMakers adds, for a claim that someone is a music maker of a style ("John McVie is a rap rock
+// artist"), the claim of their genre, as "John McVie's genre is rap rock" says. The style is the longest run of
+// nouns before the maker's noun whose last word names a genre of music in WordNet, alone or with "music" ("rock
+// music", "pop music"); a nationality before it is no part of it ("a Swedish pop band": pop).
+func (e *Extractor) genresOfMusicMakers(specs []spec) []spec {
+	if e.nouns == nil {
+		return specs
+	}
+	n := len(specs)
+	for i := 0; i < n; i++ {
+		s := specs[i]
+		if key := specKey(s); key != "occupation" && key != "is_a" || s.verbatim {
+			continue
+		}
+		m := reMusicMaker.FindStringSubmatch(strings.TrimRight(s.object, ".!?, "))
+		if m == nil || !musicMakers[strings.ToLower(m[2])] {
+			continue
+		}
+		words := strings.Fields(m[1])
+		last := strings.ToLower(words[len(words)-1])
+		if g, _ := e.attributeOf(last); g != "genre" {
+			if g, _ := e.attributeOf(last + " music"); g != "genre" {
+				continue
+			}
+		}
+		from := len(words) - 1
+		for from > 0 && countryOf(words[from-1]) == "" && e.nouns.Known(strings.ToLower(words[from-1])) && !evaluation(words[from-1]) {
+			from--
+		}
+		specs = append(specs, spec{subject: s.subject, predicate: "genre", object: strings.Join(words[from:], " "), key: "genre", confidence: s.confidence, prefix: s.prefix})
+	}
+	return specs
 }

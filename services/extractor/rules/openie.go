@@ -309,7 +309,7 @@ func (p *ie) commonNoun(j int, np phrase) (phrase, bool) {
 		tg := p.tag(k)
 		if nlp.IsAdjective(tg) || tg == "CD" || nlp.IsNoun(tg) || tg == "VBN" && k+1 < len(p.toks) && nlp.IsNoun(p.tag(k+1)) ||
 			tg == "VBG" && k+1 < len(p.toks) && nlp.IsNoun(p.tag(k+1)) || tg == "HYPH" || p.low(k) == "-" ||
-			(tg == "RB" && k+1 < len(p.toks) && nlp.IsAdjective(p.tag(k+1))) {
+			((tg == "RB" || tg == "RBS" || tg == "RBR") && k+1 < len(p.toks) && nlp.IsAdjective(p.tag(k+1))) {
 			k++
 			continue
 		}
@@ -1138,6 +1138,8 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	roleLemma := lemma
 	if prep != "" {
 		roleLemma = phrasalEquivalents[lemma+" "+prep]
+	} else if eq, ok := roleVerbEquivalents[lemma]; ok {
+		roleLemma = eq
 	}
 	if roleLemma != "" && s.proper && !vg.aspect {
 		if obj, ok := p.nounPhrase(k); ok && obj.proper {
@@ -1152,8 +1154,10 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			}
 		} else if ok && obj.definite && !obj.proper && obj.possessor == nil {
 			// "Bob heads the government of Japan" → Japan's head of government is Bob: the role the verb names,
-			// of the relational noun its object heads.
-			if in, _, isOf := p.ofObject(obj.to); isOf && p.low(obj.to) == "of" && in.proper {
+			// of the relational noun its object heads. A government "in" a country is its government as well
+			// ("leads the government in Japan"); the role must be one English names (namedRole), so "leads the
+			// team in Leeds" stays as said.
+			if in, _, isOf := p.ofObject(obj.to); isOf && (p.low(obj.to) == "of" || p.low(obj.to) == "in") && in.proper {
 				if agent := roleNoun(roleLemma); agent != "" && namedRole(joinKey(agent, "of", relKeyNoun(p, obj))) {
 					rel := agent + " of " + p.nounText(obj)
 					out = append(out[:0], triple{subject: p.span(in.from, in.to), relation: rel, object: subjText, key: joinKey(agent, "of", relKeyNoun(p, obj)), definite: true})
@@ -1317,6 +1321,11 @@ var movingVerbs = map[string]bool{"move": true, "relocate": true, "shift": true,
 // as the one-word verb's is ("Ana set up Velto": Velto's founder).
 var phrasalEquivalents = map[string]string{"set up": "found", "start up": "found", "dream up": "create",
 	"think up": "create", "head up": "head"}
+
+// roleVerbEquivalents are verbs of leading with the verb English names the role of by its noun: to run a
+// government or an organization is to head it (Oxford, "run": "be in charge of; manage"), so that "runs the
+// government of Japan" names Japan's head of government as "heads the government of Japan" does.
+var roleVerbEquivalents = map[string]string{"run": "head"}
 
 // roleNoun is the noun naming whoever does what verb lemma says, as the relation of the thing it is done to:
 // a role noun English uses as a verb unchanged ("chairs" → chair, "heads" → head, "coaches" → coach), else

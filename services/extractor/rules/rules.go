@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.22.0"
+	Version = "2.23.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -229,7 +229,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 		}
 	}
 	if !tc.numbered {
-		for _, s := range e.namedLater(trueCase(t.Content)) {
+		for _, s := range e.namedLater(trueCase(t.Content, e.nouns)) {
 			s.text = sentence(possessive(tc.speaker) + " " + strings.TrimPrefix(s.predicate, "is ") + " is " + s.object + s.text)
 			if s.predicate == "is dating" {
 				s.text = sentence(tc.speaker + " is dating " + s.object)
@@ -626,7 +626,7 @@ func (e *Extractor) thereAntecedent(sent string, ref time.Time) string {
 }
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
-	sent := plainly(stripDiscourse(expand(trueCase(raw))), tc.ref)
+	sent := plainly(stripDiscourse(expand(trueCase(raw, e.nouns))), tc.ref)
 	if !numbered {
 		rewrite := func(s string) string {
 			return e.thereAntecedent(insteadLast(quantityFor(ownedAttribute(calledAfter(paidAs(eventPlace(choiceMade(goingTo(e.calledOff(e.gaveMeTheirJob(withSubject(s))))))))))), tc.ref)
@@ -1090,6 +1090,10 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 			pk, said, object = attr, attr, value
 		}
 	}
+	if e.locatedBy(pk, object) {
+		// "Israel belongs to Asia", "X is part of Africa": where the subject is.
+		pk, said = "located_in", "located_in"
+	}
 	functional, known := e.policy.Lookup(pk)
 	if f, k := e.policy.Lookup(said); k && f {
 		// The relation as said may be single-valued where its alias group is not: "X's nationality is Y"
@@ -1312,6 +1316,7 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 	out = sportRelations(out)
 	out = positionRelations(numbered, out)
 	out = madeInPlaces(out)
+	out = e.genresOfMusicMakers(out)
 	if numbered {
 		// A list of facts says where someone went to school or university as any clause does ("X went to
 		// Y University" is where X was educated).
@@ -1496,6 +1501,13 @@ var positionWords = map[string]bool{"goalkeeper": true, "goalie": true, "goalten
 	"defenseman": true, "flanker": true, "hooker": true, "prop": true, "lock": true, "scrum-half": true,
 	"fly-half": true, "wicket-keeper": true, "wicketkeeper": true, "batsman": true, "batter": true, "bowler": true}
 
+// rePositionNamed is a playing position named before the noun "position" ("the quarterback position").
+var rePositionNamed = regexp.MustCompile(`^(?i:the\s+)?([\pL-]+(?:\s+[\pL-]+)?)\s+(?i:position)$`)
+
+// playsInKeys are the keys of "play" with the prepositions English names a position with ("plays in the
+// quarterback position", "played at the centre position").
+var playsInKeys = map[string]bool{"plays_in": true, "played_in": true, "plays_at": true, "played_at": true}
+
 // positionRelations keys "X plays wide receiver" and, in a list of facts, "X is a goalkeeper" as X's
 // position (as "X's position is goalkeeper" and "plays as a goalkeeper" are): the object is named as a
 // playing position (positionWords), with at most one word before it and no "the" ("plays the guard" is no
@@ -1504,6 +1516,12 @@ func positionRelations(numbered bool, specs []spec) []spec {
 	for i := range specs {
 		s := &specs[i]
 		key := specKey(*s)
+		if m := rePositionNamed.FindStringSubmatch(strings.TrimRight(s.object, ".!?, ")); m != nil && playsInKeys[key] && positionWords[strings.ToLower(lastWords(m[1], 1))] {
+			// "plays in the quarterback position", "plays at the centre position": the position named before
+			// the noun "position" is the one played.
+			s.key, s.object = "position", m[1]
+			continue
+		}
 		if !playKinds[key] && !(numbered && key == "is_a") {
 			continue
 		}

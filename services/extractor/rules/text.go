@@ -861,9 +861,10 @@ func wordRune(r rune) bool {
 // first letter, the pronoun "I", and the names the tagger finds (pkg/nlp reads a word English does not have
 // as a name in such text, and extends names over the dictionary words that belong to them: "tim cook runs …").
 // Every reader then sees the names as it would in written text ("my sister emma just started working at …"
-// reads as "My sister Emma just started working at …"). A sentence with any capital letter is returned as
-// it is: its writer chose its capitals.
-func trueCase(s string) string {
+// reads as "My sister Emma just started working at …"). The names of several words WordNet writes with
+// capitals (places, people, organizations: "united states of america", "north america") get them too, when
+// nouns is loaded. A sentence with any capital letter is returned as it is: its writer chose its capitals.
+func trueCase(s string, nouns *wordnet.Nouns) string {
 	for _, r := range s {
 		if unicode.IsUpper(r) {
 			return s
@@ -917,6 +918,9 @@ func trueCase(s string) string {
 			up[t.Start] = true
 		}
 	}
+	if nouns != nil {
+		knownNames(toks, up, nouns)
+	}
 	possessiveNames(toks, up)
 	for i := 1; i < len(toks); i++ {
 		if up[toks[i-1].Start] && toks[i-1].Lower != "i" && institutionHeads[toks[i].Lower] {
@@ -937,6 +941,41 @@ func trueCase(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// longestName is the most words a name of several words is looked up with ("united states of america").
+const longestName = 5
+
+// knownNames marks the capitals of the names of several words WordNet writes with them, longest first.
+func knownNames(toks []nlp.Token, up map[int]bool, nouns *wordnet.Nouns) {
+	for i := 0; i < len(toks); i++ {
+		for n := min(longestName, len(toks)-i); n >= 2; n-- {
+			words := make([]string, n)
+			ok := true
+			for k := range n {
+				t := toks[i+k]
+				if r, _ := utf8.DecodeRuneInString(t.Text); !unicode.IsLetter(r) {
+					ok = false
+					break
+				}
+				words[k] = t.Lower
+			}
+			if !ok {
+				continue
+			}
+			name, found := nouns.Name(strings.Join(words, " "))
+			if !found {
+				continue
+			}
+			for k, w := range strings.Fields(name) {
+				if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) && k < n {
+					up[toks[i+k].Start] = true
+				}
+			}
+			i += n - 1
+			break
+		}
+	}
 }
 
 // institutionHeads are the nouns English names places and organizations with, after their own name
