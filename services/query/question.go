@@ -211,6 +211,8 @@ func parseTokens(all []qtok, m *mention) questionParse {
 		toks = append(toks, t)
 	}
 	toks = dropPositionParticiples(toks)
+	toks = whPhraseFirst(toks)
+	toks = whereFrom(toks)
 	toks = frontStrandedPreposition(toks)
 	if i, ref := followUpAt(toks); i > 0 {
 		// A second question about the first one's answer ("In which country was X's sport developed, and who
@@ -295,6 +297,74 @@ func frontStrandedPreposition(toks []qtok) []qtok {
 	out := make([]qtok, 0, n)
 	out = append(out, toks[n-1])
 	return append(out, toks[:n-1]...)
+}
+
+// whPhraseFirst moves to the front a question phrase that chat leaves where its answer would stand, at the end
+// of a statement ("germany is on which continent", "the city where X was born is in which country"): the
+// question asks what "Which continent is Germany on?" asks. The question phrase is "which" or "what" and the
+// nouns after it, ending the question; the verb is the last form of "be" before it, with its subject before it
+// (the relative clause of a description keeps its own verb).
+func whPhraseFirst(toks []qtok) []qtok {
+	n := len(toks)
+	low := func(i int) string { return strings.ToLower(toks[i].Text) }
+	if n < 4 || whWords[low(0)] || toks[n-1].ent {
+		return toks
+	}
+	w := -1
+	for i := n - 2; i >= 2; i-- {
+		if (low(i) == "which" || low(i) == "what") && !toks[i].ent {
+			w = i
+			break
+		}
+		if !strings.HasPrefix(toks[i+1].Tag, "NN") || toks[i+1].ent {
+			return toks
+		}
+	}
+	if w < 0 || !strings.HasPrefix(toks[w+1].Tag, "NN") {
+		return toks
+	}
+	b := -1
+	for i := w - 1; i >= 1; i-- {
+		if beWords[low(i)] && !toks[i].ent {
+			b = i
+			break
+		}
+	}
+	if b < 0 {
+		return toks
+	}
+	out := make([]qtok, 0, n)
+	out = append(out, toks[w:]...)
+	out = append(out, toks[b])
+	out = append(out, toks[:b]...)
+	return append(out, toks[b+1:w]...)
+}
+
+// whereFrom reads "Where is X from?" as "Where does X come from?": being from a place is where one comes from,
+// as the relation table keys both (canon: "from" is comes_from). The verb "come" is supplied in place of "be";
+// "originally" and the like stay where they were.
+func whereFrom(toks []qtok) []qtok {
+	n := len(toks)
+	low := func(i int) string { return strings.ToLower(toks[i].Text) }
+	if n < 4 || low(0) != "where" || !beWords[low(1)] || low(n-1) != "from" || toks[n-1].ent || toks[2].ent && n == 3 {
+		return toks
+	}
+	aux, verb := "does", "come"
+	if low(1) == "was" || low(1) == "were" {
+		aux = "did"
+	}
+	if low(1) == "are" || low(1) == "'re" {
+		aux = "do"
+	}
+	mk := func(text, tag, lemma string, like qtok) qtok {
+		t := like
+		t.Text, t.Lower, t.Tag, t.Lemma, t.ent, t.used = text, text, tag, lemma, false, false
+		return t
+	}
+	out := make([]qtok, 0, n+1)
+	out = append(out, toks[0], mk(aux, "VBZ", "do", toks[1]))
+	out = append(out, toks[2:n-1]...)
+	return append(out, mk(verb, "VB", "come", toks[n-1]), toks[n-1])
 }
 
 // backReference are the determiners that point back to something the question already named ("that country",
@@ -1421,9 +1491,19 @@ func (p *qparser) mainClause(s, e int) {
 		}
 		u.keys = dedupe(u.keys)
 	}
+	if len(p.q.typ) == 0 && len(u.words) == 1 && u.words[0] == "play" && !u.inverseOnly {
+		// "What does X play?": a statement of what one plays is filed by the kind of thing played — a sport,
+		// a playing position, a genre (rules/kinds.go) — each a relation of its own.
+		u.keys = dedupe(append(u.keys, "position", "sport", "genre"))
+	}
 	u.typ = p.q.typ
 	p.q.units = append(p.q.units, u)
 }
+
+// kindAttributes are the attributes English names by the kind of thing their value is — one's sport, one's
+// religion, one's genre of music (the extractor keys "is part of the sport of cricket" so, rules/kinds.go) —
+// which "What sport is …?" asks of a description.
+var kindAttributes = set("sport", "religion", "genre")
 
 // copularPlace reads "What continent is X on?", "On which continent is X?", "Which country is X in?": a
 // copula with nothing after the subject but a preposition (stranded, or before the question word) asks where
@@ -1441,6 +1521,14 @@ func (p *qparser) copularPlace(k int, beAux bool) {
 		}
 	}
 	if prep == "" {
+		if len(p.q.typ) == 1 && kindAttributes[p.q.typ[0]] && len(p.q.units) > 0 && p.restIsEmpty(k) &&
+			p.isBe(p.whEnd) && p.whEnd+1 < len(p.t) && (p.isDet(p.whEnd+1) || p.t[p.whEnd+1].ent) {
+			// "What sport is the position X plays?": the kind asked of a description is its attribute of
+			// that name (optional: the description may already be of that kind).
+			u := relUnit{said: p.q.typ[0], words: []string{p.q.typ[0]}, keys: relKeys(p.q.typ[0], ""), typ: p.q.typ, optional: true}
+			u.field = p.t[min(k, len(p.t)-1)].field
+			p.q.units = append(p.q.units, u)
+		}
 		return
 	}
 	typ := joinWords(p.q.typ)

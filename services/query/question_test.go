@@ -106,6 +106,15 @@ func TestQuestionReading(t *testing.T) {
 		// A time adverb inside a relative clause belongs to its verb, not to the question's time.
 		{q: "Who directs the network that originally aired The Brady Bunch?", entity: "The Brady Bunch", chain: []string{"broadcaster", "?network", "director"}, kind: kindPerson},
 		{q: "Who leads the party that initially governed Tuvalu?", entity: "Tuvalu", chain: []string{"~governs", "?party", "ceo"}, kind: kindPerson},
+		// Chat's question phrase left where the answer stands, "Where is X from?", a kind asked of a
+		// description, and what one plays.
+		{q: "tarvia is on which continent", entity: "tarvia", chain: []string{"?continent"}, kind: kindPlace},
+		{q: "the city where ida berg was born is in which country", entity: "ida berg", chain: []string{"born_in", "?city", "?country"}, kind: kindPlace},
+		{q: "Where is Ida Berg from?", entity: "Ida Berg", chain: []string{"comes_from"}, kind: kindPlace},
+		{q: "where is the sport ida berg plays from", entity: "ida berg", chain: []string{"plays", "?sport", "comes_from"}, kind: kindPlace},
+		{q: "What religion is the person Ida Berg married?", entity: "Ida Berg", chain: []string{"spouse", "?person", "?religion"}},
+		{q: "Which sport is associated with Ida Berg?", entity: "Ida Berg", chain: []string{"associated_with"}},
+		{q: "What does Ida Berg play?", entity: "Ida Berg", chain: []string{"position"}},
 	} {
 		m := mentionOf(t, c.q, c.entity)
 		qp := readQuestion(analyzeQuestion(c.q), &m)
