@@ -45,8 +45,9 @@ import "strings"
 // work, masterpiece, magnum opus or greatest work (WordNet's gloss of "masterpiece": the most outstanding work
 // of a creative artist) is what one is known for; what is dreamed up, thought up or invented by
 // someone is their creation; what is set up or started up by someone is founded by them; the chair of a
-// board, the chair; a top executive, the chief executive; and a recording's artist (recorded by) its
-// performer.
+// board, the chair; a top executive, the chief executive; a recording's artist (recorded by) its
+// performer; and a thing that is a product of a company (WordNet's "product": an article that is manufactured)
+// is made by it.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -69,7 +70,7 @@ var relationAliases = map[string][]string{
 	"founder":            {"founded_by", "set_up_by", "started_up_by", "established_by", "cofounder", "co-founder", "started_by", "starter"},
 	"founded_in":         {"established_in", "formed_in"},
 	"owner":              {"owned_by", "parent_company", "parent_organization", "subsidiary_of"},
-	"producer":           {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by"},
+	"producer":           {"builder", "built_by", "produced_by", "manufacturer", "made_by", "maker", "manufactured_by", "product_of"},
 	"chair":              {"chairperson", "chairman", "chairwoman", "chaired_by", "chair_of_board", "chairman_of_board", "chairperson_of_board"},
 	"head_of_state":      {"president", "monarch"},
 	"head_of_government": {"prime_minister", "premier", "leader_of_government"},

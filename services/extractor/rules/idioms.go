@@ -59,6 +59,8 @@ var idioms = []struct {
 	// date them (Oxford, "see": "be having a romantic relationship with"; "go out": "have a romantic
 	// relationship with"); a title with a period ("seeing Dr. Lee") is a visit, not a romance
 	{regexp.MustCompile(`(?i)\btied\s+the\s+knot\s+with\b`), "married"},
+	// "partner in marriage" is WordNet's gloss of "spouse" (a person's partner in marriage)
+	{regexp.MustCompile(`\b(?i:partner)\s+(?i:in)\s+(?i:marriage)\b`), "spouse"},
 	{regexp.MustCompile(`\b((?i:been|started|starting|began|begun))\s+(?i:seeing)\s+((?i:(?:a\s+(?:guy|girl|man|woman|boy)|someone|somebody)\s+(?:called|named)\b)|(?i:a\s+(?:guy|girl|man|woman|boy)\b)|\p{Lu}\p{Ll}+(?:\s|,|$))`), "$1 dating $2"},
 	{regexp.MustCompile(`(?i)\b(is|are|am|'s|'re|'m)\s+seeing\s+((?:someone|somebody|a\s+(?:guy|girl|man|woman|boy))\s+(?:called|named)\s)`), "$1 dating $2"},
 	{regexp.MustCompile(`(?i)\b(?:is|are|am|'s|'re|'m)\s+going\s+out\s+with\b`), "is dating"},
@@ -94,6 +96,15 @@ var idioms = []struct {
 	// "over at" or "over in" a named place is "at" or "in" it ("I'm an engineer over at Tesla", "she died over
 	// in Lyon"; Oxford, "over" adv. 3, "at or to the place indicated")
 	{regexp.MustCompile(`\b(?i:over)\s+((?i:at|in))\s+(\p{Lu})`), "$1 $2"},
+	// whoever is "behind the founding" (creation, invention) of a thing founded (created, invented) it, as
+	// Oxford's "behind" ("responsible for"): "Ana is the person behind the founding of Velto"
+	{regexp.MustCompile(`\b(?i:is|was)\s+(?:(?i:the)\s+(?i:person|one|man|woman|mind|force|people)\s+)?(?i:behind)\s+(?i:the)\s+(?i:founding)\s+(?i:of)\b`), "founded"},
+	{regexp.MustCompile(`\b(?i:is|was)\s+(?:(?i:the)\s+(?i:person|one|man|woman|mind|force|people)\s+)?(?i:behind)\s+(?i:the)\s+(?i:creation)\s+(?i:of)\b`), "created"},
+	{regexp.MustCompile(`\b(?i:is|was)\s+(?:(?i:the)\s+(?i:person|one|man|woman|mind|force|people)\s+)?(?i:behind)\s+(?i:the)\s+(?i:invention)\s+(?i:of)\b`), "invented"},
+	// a place "home to the headquarters of" an organization is where it has them (Oxford, "home": "a place where
+	// something flourishes, is most typically found"): "Ankara is home to the headquarters of Velto" is "The
+	// headquarters of Velto is in Ankara"
+	{regexp.MustCompile(`^(.+?)\s+(?i:is|was)\s+(?i:home)\s+(?i:to)\s+(?i:the)\s+((?i:headquarters|head\s+office|main\s+offices?))\s+(?i:of)\s+(.+?)([.!]?)$`), "The $2 of $3 is in $1$4"},
 	// "can be found in" a place is "is in" it (Oxford, "find": "be present in"; the modal of possibility says
 	// where the thing is, not whether): "The head office can be found in Ankara"
 	{regexp.MustCompile(`\b(?i:can|could)\s+(?i:be)\s+(?i:found|seen|located)\s+((?i:in|at|on))\s+(\p{Lu})`), "is $1 $2"},
@@ -208,6 +219,7 @@ func plainly(sent string, ref time.Time) string {
 	}
 	sent = articleBeforeRelation(sent)
 	sent = officialSpeech(sent)
+	sent = linedUpAt(sent)
 	// "Velmora's head of state right now is Ana Ruiz": a present-time adverbial between a subject and its
 	// copula says the value is the current one, as it does at the clause's end, and is no part of the subject.
 	sent = rePresentBeforeBe.ReplaceAllString(sent, " $1")
@@ -262,6 +274,23 @@ func officialSpeech(sent string) string {
 			words[i] = titleCase(w)
 		}
 		return strings.Join(words, " ") + " is the official language in " + g[3]
+	})
+}
+
+// reLinesUpAt is "lines up at wide receiver" (groups: the verb's form, the position).
+var reLinesUpAt = regexp.MustCompile(`\b((?i:lines|lined|lining|line))\s+(?i:up)\s+(?i:at|as)\s+(?:(?i:an?)\s+)?([\pL-]+(?:\s+[\pL-]+)?)\b`)
+
+// linedUpAt says the sports idiom "lines up at" a playing position as "plays" it (Merriam-Webster, "line up":
+// to take one's place in a formation, as a team's players do), only when a playing position (positionWords)
+// follows: "lined up at the bank" stays as said.
+func linedUpAt(sent string) string {
+	return reLinesUpAt.ReplaceAllStringFunc(sent, func(m string) string {
+		g := reLinesUpAt.FindStringSubmatch(m)
+		if !positionWords[strings.ToLower(lastWords(g[2], 1))] {
+			return m
+		}
+		verb := map[string]string{"lines": "plays", "lined": "played", "lining": "playing", "line": "play"}[strings.ToLower(g[1])]
+		return verb + " " + g[2]
 	})
 }
 

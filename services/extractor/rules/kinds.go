@@ -65,6 +65,11 @@ func (e *Extractor) attributeOf(object string) (key, value string) {
 		}
 	}
 	if !e.nouns.Known(noun) {
+		if e.styleOfMusic(noun) {
+			// "rap rock", "Australian hip hop": a style WordNet does not list, whose last word with "music"
+			// names a genre it does ("rock music").
+			return "genre", value
+		}
 		return "", ""
 	}
 	for _, r := range rivalKinds {
@@ -147,10 +152,8 @@ func (e *Extractor) genresOfMusicMakers(specs []spec) []spec {
 		}
 		words := strings.Fields(m[1])
 		last := strings.ToLower(words[len(words)-1])
-		if g, _ := e.attributeOf(last); g != "genre" {
-			if g, _ := e.attributeOf(last + " music"); g != "genre" {
-				continue
-			}
+		if g, _ := e.attributeOf(last); g != "genre" && !e.styleOfMusic(last) {
+			continue
 		}
 		from := len(words) - 1
 		for from > 0 && countryOf(words[from-1]) == "" && e.nouns.Known(strings.ToLower(words[from-1])) && !evaluation(words[from-1]) {
@@ -159,4 +162,28 @@ func (e *Extractor) genresOfMusicMakers(specs []spec) []spec {
 		specs = append(specs, spec{subject: s.subject, predicate: "genre", object: strings.Join(words[from:], " "), key: "genre", confidence: s.confidence, prefix: s.prefix})
 	}
 	return specs
+}
+
+// styleOfMusic reports a phrase whose last word, with "music" after it, names a genre of music in WordNet
+// ("rock" → "rock music", "pop" → "pop music"): English names styles by the word before "music" and
+// compounds them freely ("rap rock", "Australian hip hop").
+func (e *Extractor) styleOfMusic(phrase string) bool {
+	ws := strings.Fields(strings.ToLower(phrase))
+	if e.nouns == nil || len(ws) == 0 || len(ws) > 3 {
+		return false
+	}
+	music := ws[len(ws)-1] + " music"
+	if !e.nouns.Known(music) {
+		return false
+	}
+	for _, k := range attributeKinds {
+		if k.key == "genre" {
+			for _, kind := range k.kinds {
+				if e.nouns.Is(music, 2, kind) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -925,6 +925,11 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 			// "was founded by" names the founder: the agent noun is the relation ("founder"), as in "the
 			// founder of X is Y".
 			if n := roleNoun(verb.Lemma); n != "" {
+				if !canon.KnownRelation(canon.RelationKey(n)) && canon.KnownRelation(key) {
+					// "was recorded by": the relation table lists the passive (performer) where it does not
+					// list the agent noun ("recorder"), which would be a relation of its own.
+					n = key
+				}
 				key, agentive = n, true
 			}
 		}
@@ -1910,8 +1915,9 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			})
 		}
 		// "Tarvia is a country in Oceania", "Velmora is a city in Tarvia": a noun that only names the kind of
-		// the subject, then where it is.
-		if classifierNouns[p.toks[np.head].Lemma] && np.head == np.to-1 && np.to+1 < len(p.toks) && locativePreps[p.low(np.to)] {
+		// the subject, then where it is; "a place in Oceania" too ("place" is no classifier of the genitive:
+		// "the place of birth" is a relation).
+		if (classifierNouns[p.toks[np.head].Lemma] || p.toks[np.head].Lemma == "place") && np.head == np.to-1 && np.to+1 < len(p.toks) && locativePreps[p.low(np.to)] {
 			if where, ok := p.nounPhrase(np.to + 1); ok && (where.proper || p.numbered) && !where.pronoun {
 				prep := p.low(np.to)
 				return p.objects(np.to+1, func(obj string, isDate bool) triple {

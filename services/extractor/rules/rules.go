@@ -1094,6 +1094,15 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		// "Israel belongs to Asia", "X is part of Africa": where the subject is.
 		pk, said = "located_in", "located_in"
 	}
+	if owner, key, ok := attributiveOwner(subject); ok && pk == "located_in" {
+		// "Ilyushin HQ is in Moscow", "Google headquarters are in Mountain View": a name before a relational
+		// noun of place is its owner, as "Ilyushin's HQ" is.
+		subject, pk, said = owner, key, key
+	}
+	if m := reMusicOf.FindStringSubmatch(subject); m != nil && pk == "genre" {
+		// "The music of John McVie falls under jazz": the genre of someone's music is theirs.
+		subject = m[1]
+	}
 	functional, known := e.policy.Lookup(pk)
 	if f, k := e.policy.Lookup(said); k && f {
 		// The relation as said may be single-valued where its alias group is not: "X's nationality is Y"
@@ -1162,6 +1171,32 @@ var reDuration = regexp.MustCompile(`(?i),?\s+(?:for\s+` + approx + `(?:(?:many|
 
 // approx is an optional approximation before a duration's count: "for about a year", "for almost two years".
 const approx = `(?:(?:about|around|almost|nearly|over|roughly|just\s+over|just\s+under|more\s+than|less\s+than|close\s+to)\s+)?`
+
+// attributiveOwner splits a subject that is a name followed by a relational noun of where something is ("Ilyushin
+// HQ", "Google head office"): the name, and the relation the noun names with "in" (headquartered_in), which the
+// relation table must know.
+func attributiveOwner(subject string) (owner, key string, ok bool) {
+	ws := strings.Fields(subject)
+	for n := 2; n >= 1; n-- {
+		if len(ws) <= n {
+			continue
+		}
+		noun := strings.ToLower(strings.Join(ws[len(ws)-n:], "_"))
+		key := canon.RelationKey(noun + "_in")
+		if !canon.KnownRelation(noun+"_in") || key == "located_in" {
+			continue
+		}
+		owner := strings.Join(ws[:len(ws)-n], " ")
+		if first := strings.ToLower(ws[0]); notNames[first] || !nlp.Capitalized(ws[0]) {
+			return "", "", false
+		}
+		return owner, key, true
+	}
+	return "", "", false
+}
+
+// reMusicOf is a subject that names someone's music by its owner: "the music of X", "the sound of X".
+var reMusicOf = regexp.MustCompile(`^(?i:the\s+)?(?i:music|sound|songs|style)\s+of\s+(.+)$`)
 
 // withoutDuration drops a closing duration adverbial from a subject or an object phrase; a phrase that is
 // nothing but one is kept.
