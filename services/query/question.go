@@ -211,6 +211,7 @@ func parseTokens(all []qtok, m *mention) questionParse {
 		toks = append(toks, t)
 	}
 	toks = dropPositionParticiples(toks)
+	toks = nounIdioms(toks)
 	toks = whPhraseFirst(toks)
 	toks = whereFrom(toks)
 	toks = frontStrandedPreposition(toks)
@@ -297,6 +298,45 @@ func frontStrandedPreposition(toks []qtok) []qtok {
 	out := make([]qtok, 0, n)
 	out = append(out, toks[n-1])
 	return append(out, toks[:n-1]...)
+}
+
+// nounIdiomPhrases are phrases that name a relation by a noun with words after it, each with that noun: a
+// "partner in marriage" is a spouse (WordNet's gloss of "spouse"), and whoever is "in charge of" something is its
+// head (rules/idioms.go reads statements so).
+var nounIdiomPhrases = map[string]string{"partner in marriage": "spouse", "in charge": "head"}
+
+// nounIdioms says each phrase of nounIdiomPhrases as its one noun, so that "the partner in marriage of X" reads
+// as "the spouse of X".
+func nounIdioms(toks []qtok) []qtok {
+	out := toks[:0:0]
+	for i := 0; i < len(toks); i++ {
+		replaced := false
+		for phrase, noun := range nounIdiomPhrases {
+			ws := strings.Fields(phrase)
+			if i+len(ws) > len(toks) {
+				continue
+			}
+			match := true
+			for k, w := range ws {
+				if toks[i+k].ent || strings.ToLower(toks[i+k].Text) != w {
+					match = false
+					break
+				}
+			}
+			if match {
+				t := toks[i]
+				t.Text, t.Lower, t.Lemma, t.Tag = noun, noun, noun, "NN"
+				out = append(out, t)
+				i += len(ws) - 1
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			out = append(out, toks[i])
+		}
+	}
+	return out
 }
 
 // whPhraseFirst moves to the front a question phrase that chat leaves where its answer would stand, at the end
@@ -1917,6 +1957,8 @@ var idioms = []idiom{
 	// she do?" names its own kind).
 	{pattern: []string{"do", "$"}, noun: "occupation", untyped: true},
 	{pattern: []string{"tie", "the", "knot"}, verb: "marry"},
+	// the sports idiom "line up" at a position (rules/idioms.go reads it as playing the position)
+	{pattern: []string{"line", "up"}, noun: "position"},
 	{pattern: []string{"get", "married"}, verb: "marry"},
 	{pattern: []string{"set", "up"}, verb: "found"},
 	// the idioms the extractor reads in statements (rules/idioms.go), asked about: to come into the world is

@@ -115,6 +115,10 @@ func TestQuestionReading(t *testing.T) {
 		{q: "What religion is the person Ida Berg married?", entity: "Ida Berg", chain: []string{"spouse", "?person", "?religion"}},
 		{q: "Which sport is associated with Ida Berg?", entity: "Ida Berg", chain: []string{"associated_with"}},
 		{q: "What does Ida Berg play?", entity: "Ida Berg", chain: []string{"position"}},
+		{q: "Who is the partner in marriage of Ida Berg?", entity: "Ida Berg", chain: []string{"spouse"}, kind: kindPerson},
+		{q: "Who is Ida Berg's partner in marriage?", entity: "Ida Berg", chain: []string{"spouse"}, kind: kindPerson},
+		{q: "Who is in charge of Velto?", entity: "Velto", chain: []string{"ceo"}, kind: kindPerson},
+		{q: "Where does Ida Berg line up on the field?", entity: "Ida Berg", chain: []string{"position"}},
 	} {
 		m := mentionOf(t, c.q, c.entity)
 		qp := readQuestion(analyzeQuestion(c.q), &m)
