@@ -101,7 +101,7 @@ var everydayPhrasings = map[string]freshRelationPhrasings{
 			"In {s}, {o} has official status.",
 			"~they speak {o} officially in {s}",
 		},
-		Questions: []string{"What is the official language of {s}?", "Which language has official status in {s}?", "~whats the official language in {s}"},
+		Questions: []string{"Which language does {s} use officially?", "Which language has official status in {s}?", "~whats the official language in {s}"},
 		Roles:     []string{"the official language of {s}", "the language with official status in {s}"},
 	},
 	"P488": { // chairperson: {s} an organization, {o} a person
