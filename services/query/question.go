@@ -386,15 +386,15 @@ func whPhraseFirst(toks []qtok) []qtok {
 func whereFrom(toks []qtok) []qtok {
 	n := len(toks)
 	low := func(i int) string { return strings.ToLower(toks[i].Text) }
-	if n < 4 || low(0) != "where" || !beWords[low(1)] || low(n-1) != "from" || toks[n-1].ent || toks[2].ent && n == 3 {
+	if n < 4 || low(0) != "where" || !beWords[low(1)] || low(n-1) != "from" || toks[n-1].ent {
 		return toks
 	}
-	aux, verb := "does", "come"
-	if low(1) == "was" || low(1) == "were" {
-		aux = "did"
-	}
-	if low(1) == "are" || low(1) == "'re" {
-		aux = "do"
+	aux, tag := "does", "VBZ"
+	switch low(1) {
+	case "was", "were":
+		aux, tag = "did", "VBD"
+	case "are", "'re":
+		aux, tag = "do", "VBP"
 	}
 	mk := func(text, tag, lemma string, like qtok) qtok {
 		t := like
@@ -402,9 +402,9 @@ func whereFrom(toks []qtok) []qtok {
 		return t
 	}
 	out := make([]qtok, 0, n+1)
-	out = append(out, toks[0], mk(aux, "VBZ", "do", toks[1]))
+	out = append(out, toks[0], mk(aux, tag, "do", toks[1]))
 	out = append(out, toks[2:n-1]...)
-	return append(out, mk(verb, "VB", "come", toks[n-1]), toks[n-1])
+	return append(out, mk("come", "VB", "come", toks[n-1]), toks[n-1])
 }
 
 // backReference are the determiners that point back to something the question already named ("that country",

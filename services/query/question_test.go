@@ -111,6 +111,7 @@ func TestQuestionReading(t *testing.T) {
 		{q: "tarvia is on which continent", entity: "tarvia", chain: []string{"?continent"}, kind: kindPlace},
 		{q: "the city where ida berg was born is in which country", entity: "ida berg", chain: []string{"born_in", "?city", "?country"}, kind: kindPlace},
 		{q: "Where is Ida Berg from?", entity: "Ida Berg", chain: []string{"comes_from"}, kind: kindPlace},
+		{q: "Where was Ida Berg from?", entity: "Ida Berg", chain: []string{"comes_from"}, kind: kindPlace},
 		{q: "where is the sport ida berg plays from", entity: "ida berg", chain: []string{"plays", "?sport", "comes_from"}, kind: kindPlace},
 		{q: "What religion is the person Ida Berg married?", entity: "Ida Berg", chain: []string{"spouse", "?person", "?religion"}},
 		{q: "Which sport is associated with Ida Berg?", entity: "Ida Berg", chain: []string{"associated_with"}},
