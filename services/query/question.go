@@ -303,7 +303,10 @@ func frontStrandedPreposition(toks []qtok) []qtok {
 // nounIdiomPhrases are phrases that name a relation by a noun with words after it, each with that noun: a
 // "partner in marriage" is a spouse (WordNet's gloss of "spouse"), and whoever is "in charge of" something is its
 // head (rules/idioms.go reads statements so).
-var nounIdiomPhrases = map[string]string{"partner in marriage": "spouse", "in charge": "head"}
+var nounIdiomPhrases = []struct {
+	words []string
+	noun  string
+}{{[]string{"partner", "in", "marriage"}, "spouse"}, {[]string{"in", "charge"}, "head"}}
 
 // nounIdioms says each phrase of nounIdiomPhrases as its one noun, so that "the partner in marriage of X" reads
 // as "the spouse of X".
@@ -311,13 +314,12 @@ func nounIdioms(toks []qtok) []qtok {
 	out := toks[:0:0]
 	for i := 0; i < len(toks); i++ {
 		replaced := false
-		for phrase, noun := range nounIdiomPhrases {
-			ws := strings.Fields(phrase)
-			if i+len(ws) > len(toks) {
+		for _, id := range nounIdiomPhrases {
+			if i+len(id.words) > len(toks) {
 				continue
 			}
 			match := true
-			for k, w := range ws {
+			for k, w := range id.words {
 				if toks[i+k].ent || strings.ToLower(toks[i+k].Text) != w {
 					match = false
 					break
@@ -325,9 +327,9 @@ func nounIdioms(toks []qtok) []qtok {
 			}
 			if match {
 				t := toks[i]
-				t.Text, t.Lower, t.Lemma, t.Tag = noun, noun, noun, "NN"
+				t.Text, t.Lower, t.Lemma, t.Tag = id.noun, id.noun, id.noun, "NN"
 				out = append(out, t)
-				i += len(ws) - 1
+				i += len(id.words) - 1
 				replaced = true
 				break
 			}

@@ -280,6 +280,9 @@ func officialSpeech(sent string) string {
 // reLinesUpAt is "lines up at wide receiver" (groups: the verb's form, the position).
 var reLinesUpAt = regexp.MustCompile(`\b((?i:lines|lined|lining|line))\s+(?i:up)\s+(?i:at|as)\s+(?:(?i:an?)\s+)?([\pL-]+(?:\s+[\pL-]+)?)\b`)
 
+// playForms are the forms of "play" for the forms of "line" ("lines up at" → "plays").
+var playForms = map[string]string{"lines": "plays", "lined": "played", "lining": "playing", "line": "play"}
+
 // linedUpAt says the sports idiom "lines up at" a playing position as "plays" it (Merriam-Webster, "line up":
 // to take one's place in a formation, as a team's players do), only when a playing position (positionWords)
 // follows: "lined up at the bank" stays as said.
@@ -289,8 +292,7 @@ func linedUpAt(sent string) string {
 		if !positionWords[strings.ToLower(lastWords(g[2], 1))] {
 			return m
 		}
-		verb := map[string]string{"lines": "plays", "lined": "played", "lining": "playing", "line": "play"}[strings.ToLower(g[1])]
-		return verb + " " + g[2]
+		return playForms[strings.ToLower(g[1])] + " " + g[2]
 	})
 }
 

@@ -72,25 +72,32 @@ func (e *Extractor) attributeOf(object string) (key, value string) {
 		}
 		return "", ""
 	}
+	if key = e.kindAttribute(noun); key == "" {
+		return "", ""
+	}
+	return key, value
+}
+
+// kindAttribute returns the one attribute the kind of a noun WordNet knows names (attributeKinds, its first two
+// senses), or "" when it names none or is of a rival kind too.
+func (e *Extractor) kindAttribute(noun string) string {
 	for _, r := range rivalKinds {
 		if e.nouns.Is(noun, 2, r) {
-			return "", ""
+			return ""
 		}
 	}
+	key := ""
 	for _, a := range attributeKinds {
 		for _, k := range a.kinds {
 			if e.nouns.Is(noun, 2, k) {
 				if key != "" && key != a.key {
-					return "", ""
+					return ""
 				}
 				key = a.key
 			}
 		}
 	}
-	if key == "" {
-		return "", ""
-	}
-	return key, value
+	return key
 }
 
 // placeKinds are the kinds of place a verb of belonging locates its subject in: "Israel belongs to Asia", "X is
@@ -173,17 +180,5 @@ func (e *Extractor) styleOfMusic(phrase string) bool {
 		return false
 	}
 	music := ws[len(ws)-1] + " music"
-	if !e.nouns.Known(music) {
-		return false
-	}
-	for _, k := range attributeKinds {
-		if k.key == "genre" {
-			for _, kind := range k.kinds {
-				if e.nouns.Is(music, 2, kind) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return e.nouns.Known(music) && e.kindAttribute(music) == "genre"
 }

@@ -1177,20 +1177,14 @@ const approx = `(?:(?:about|around|almost|nearly|over|roughly|just\s+over|just\s
 // relation table must know.
 func attributiveOwner(subject string) (owner, key string, ok bool) {
 	ws := strings.Fields(subject)
-	for n := 2; n >= 1; n-- {
-		if len(ws) <= n {
-			continue
-		}
+	if len(ws) < 2 || notNames[strings.ToLower(ws[0])] || !nlp.Capitalized(ws[0]) {
+		return "", "", false
+	}
+	for n := min(2, len(ws)-1); n >= 1; n-- {
 		noun := strings.ToLower(strings.Join(ws[len(ws)-n:], "_"))
-		key := canon.RelationKey(noun + "_in")
-		if !canon.KnownRelation(noun+"_in") || key == "located_in" {
-			continue
+		if key := canon.RelationKey(noun + "_in"); canon.KnownRelation(noun+"_in") && key != "located_in" {
+			return strings.Join(ws[:len(ws)-n], " "), key, true
 		}
-		owner := strings.Join(ws[:len(ws)-n], " ")
-		if first := strings.ToLower(ws[0]); notNames[first] || !nlp.Capitalized(ws[0]) {
-			return "", "", false
-		}
-		return owner, key, true
 	}
 	return "", "", false
 }
