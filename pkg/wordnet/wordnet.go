@@ -180,10 +180,26 @@ func key(noun string) string {
 	return strings.Join(strings.Fields(strings.ToLower(noun)), "_")
 }
 
-// Known reports a noun WordNet lists.
+// offsets are the synsets of a noun's senses, in WordNet's order. English writes many compounds open,
+// hyphenated or closed alike ("hip hop", "hip-hop"; "e mail", "e-mail"), and WordNet lists one spelling, so
+// the other is looked up when the one typed is not listed.
+func (n *Nouns) offsets(noun string) []uint32 {
+	k := key(noun)
+	if offs, ok := n.senses[k]; ok {
+		return offs
+	}
+	if strings.Contains(k, "_") {
+		return n.senses[strings.ReplaceAll(k, "_", "-")]
+	}
+	if strings.Contains(k, "-") {
+		return n.senses[strings.ReplaceAll(k, "-", "_")]
+	}
+	return nil
+}
+
+// Known reports a noun WordNet lists (in any of its open or hyphenated spellings).
 func (n *Nouns) Known(noun string) bool {
-	_, ok := n.senses[key(noun)]
-	return ok
+	return len(n.offsets(noun)) > 0
 }
 
 // Is reports whether one of the noun's first senses (at most senses of them; all when senses < 1) is the kind
@@ -193,7 +209,7 @@ func (n *Nouns) Is(noun string, senses int, kind Kind) bool {
 	if !ok {
 		return false
 	}
-	offs := n.senses[key(noun)]
+	offs := n.offsets(noun)
 	if senses > 0 && len(offs) > senses {
 		offs = offs[:senses]
 	}

@@ -7,7 +7,7 @@ import (
 
 // The fixture is a hand-written database in WordNet's format: baseball's first sense is a sport, its second a
 // piece of equipment; Islam's first sense a civilization, its second a religion; Lisbon is an instance of a
-// city; "ice hockey" is a compound.
+// city; "ice hockey" is a compound listed open, "jiu-jitsu" one listed hyphenated.
 func TestIsFollowsHypernymsAndInstancesWithinTheFirstSenses(t *testing.T) {
 	n, err := Open("testdata")
 	if err != nil {
@@ -29,6 +29,11 @@ func TestIsFollowsHypernymsAndInstancesWithinTheFirstSenses(t *testing.T) {
 		{"Islam", 2, religion, true},
 		{"Lisbon", 1, city, true}, // an instance hypernym
 		{"ice  hockey", 1, sport, true},
+		{"ice-hockey", 1, sport, true}, // the hyphenated spelling of a compound listed open
+		{"ball-game", 1, sport, true},
+		{"jiu jitsu", 1, sport, true}, // the open spelling of a compound listed hyphenated
+		{"jiu_jitsu", 1, sport, true},
+		{"ice-hockey-stick", 1, sport, false},
 		{"Lisbon", 1, sport, false},
 		{"cortado", 2, sport, false},             // not listed
 		{"baseball", 2, Kind{"sport", 2}, false}, // no second sense of sport
