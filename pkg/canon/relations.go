@@ -47,7 +47,8 @@ import "strings"
 // someone is their creation; what is set up or started up by someone is founded by them; the chair of a
 // board, the chair; a top executive, the chief executive; a recording's artist (recorded by) its
 // performer; and a thing that is a product of a company (WordNet's "product": an article that is manufactured)
-// is made by it.
+// is made by it. Where a thing came into existence is where it comes from: WordNet's verbs of coming into
+// existence (the synset "originate, arise, develop, spring up" and its "emerge"), said with "in" a place.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -78,7 +79,7 @@ var relationAliases = map[string][]string{
 	"director":           {"directed_by", "managing_director"},
 	"capital":            {"capital_city", "capital_in", "seat_of_government"},
 	"located_in":         {"in", "is_in", "lies_in", "lies_on", "lies_within", "situated_in", "located_within", "located_on"},
-	"comes_from":         {"from", "origin_country", "created_in", "hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin"},
+	"comes_from":         {"from", "origin_country", "created_in", "hails_from", "originates_in", "originated_in", "originates_from", "country_of_origin", "origin", "place_of_origin", "emerges_in", "emerged_in", "arises_in", "arose_in", "developed_in", "springs_up_in", "sprang_up_in", "sprung_up_in"},
 	"religion":           {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in", "converts_to", "converted_to"},
 	"speaks":             {"fluent_in", "languages_spoken", "language_spoken", "speaker_of", "native_speaker_of", "fluent_speaker_of"},
 	"member_of":          {"part_of", "membership_of", "member"},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
 // Fixed expressions and fronted topics, said plainly before the sentence is read.
@@ -28,12 +29,20 @@ var idioms = []struct {
 	{regexp.MustCompile(`(?i)(\b\pL[\pL\pM.'-]*)'s\s+life\s+(?:ended|came\s+to\s+an\s+end)\s+in\b`), "$1 died in"},
 	// birth
 	{regexp.MustCompile(`(?i)\bcame\s+into\s+(?:the|this)\s+world\b`), "was born"},
+	// "came into being", "came into existence": WordNet's gloss of "originate" (come into existence)
+	{regexp.MustCompile(`(?i)\bcame\s+into\s+(?:being|existence)\b`), "originated"},
+	{regexp.MustCompile(`(?i)\bcomes\s+into\s+(?:being|existence)\b`), "originates"},
 	{regexp.MustCompile(`(?i)\bdrew\s+(?:his|her|their)\s+first\s+breath\b`), "was born"},
 	{regexp.MustCompile(`(?i)\b(?:first\s+)?saw\s+the\s+light\s+of\s+day\b`), "was born"},
 	{regexp.MustCompile(`(?i)(\b\pL[\pL\pM.'-]*)'s\s+life\s+(?:began|started)\s+in\b`), "$1 was born in"},
 	// home and origin: "is a Tromsø native" is "is a native of Tromsø" (keyed as born in)
 	{regexp.MustCompile(`\b(?i:calls)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+(?i:home)\b`), "lives in $1"},
 	{regexp.MustCompile(`\b(?i:called)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+(?i:home)\b`), "lived in $1"},
+	// "hails from" is "comes from" (canon's aliases); the tagger reads "hails" as the plural noun after a noun
+	// ("Rap rock hails from …"), so the verb is said plainly before tagging
+	{regexp.MustCompile(`(?i)\bhails\s+from\b`), "comes from"},
+	{regexp.MustCompile(`(?i)\bhailed\s+from\b`), "came from"},
+	{regexp.MustCompile(`(?i)\bhail\s+from\b`), "come from"},
 	{regexp.MustCompile(`(?i)\bmakes\s+(?:his|her|their|its|my|our)\s+home\s+in\b`), "lives in"},
 	{regexp.MustCompile(`(?i)\bmade\s+(?:his|her|their|its|my|our)\s+home\s+in\b`), "lived in"},
 	{regexp.MustCompile(`\b((?i:is|was|am|are))\s+(?i:an?)\s+(\p{Lu}[\pL\pM.'-]*(?:\s+\p{Lu}[\pL\pM.'-]*)*)\s+(?i:native)\b`), "$1 a native of $2"},
@@ -174,6 +183,29 @@ var cuedIdioms = []struct {
 // subject is a relational noun with a definite article or a possessive pronoun, whose owner is the topic. The
 // comma is often left out after a short fronted phrase ("In Tarvia the head of state is …").
 var reFrontedTopic = regexp.MustCompile(`^(?i:in|for|as\s+for|as\s+to|regarding|concerning|when\s+it\s+comes\s+to|speaking\s+of|at)\s+(\p{Lu}[\pL\pM.'&-]*(?:\s+(?:of|de|the|and|\p{Lu}[\pL\pM.'&-]*))*)\s*,?\s+(?i:the|its|their|his|her)\s+(\pL)`)
+
+// reFrontedRelation is a relation named as a topic before the clause that gives its value: "When it comes to
+// religion, Ana is a devout Buddhist", "As for sport, he is all about rugby", "As far as music goes, she is
+// into jazz". The topic is a lower-case noun (a name is reFrontedTopic's owner); what the clause's verb leaves
+// vague, the topic names (frontedRelation).
+var reFrontedRelation = regexp.MustCompile(`^(?i:when\s+it\s+comes\s+to|as\s+for|as\s+to|as\s+regards|regarding|concerning|in\s+terms\s+of|on\s+the\s+subject\s+of|speaking\s+of|talking\s+of|as\s+far\s+as)\s+(?:(?i:the|his|her|their|its)\s+)?(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2}?)(?:\s+(?:goes|go|is\s+concerned|are\s+concerned))?\s*,\s*(\S.*)$`)
+
+// frontedRelation returns the sentence without a fronted relation topic (reFrontedRelation) and the topic's
+// relation key, or the sentence unchanged and "" when it has none or the noun names no relation the alias
+// table knows ("As for the weather, …").
+func frontedRelation(sent string) (string, string) {
+	m := reFrontedRelation.FindStringSubmatch(sent)
+	if m == nil {
+		return sent, ""
+	}
+	words := strings.Fields(m[1])
+	words[len(words)-1] = nlp.Lemma(words[len(words)-1], "NNS")
+	key := canon.RelationKey(canon.PredicateKey(strings.Join(words, " ")))
+	if !canon.KnownRelation(key) {
+		return sent, ""
+	}
+	return m[2], key
+}
 
 // rePresentBeforeBe is a present-time adverbial (presentAdverbials, "currently") right before a form of "be".
 var rePresentBeforeBe = regexp.MustCompile(`(?i)\s*,?\s+(?:right\s+now|at\s+the\s+moment|at\s+present|these\s+days|nowadays|currently|for\s+now)\s*,?\s+(is|are|was|were)\b`)

@@ -35,15 +35,16 @@ var rivalKinds = []wordnet.Kind{{Lemma: "exercise", Sense: 1}, {Lemma: "hobby", 
 
 // associationKeys are the relation keys of English verbs and adjectives of mere association, participation or
 // adherence (as grammars of English list the "light" uses of involve, associate, connect, link, belong, compete,
-// participate, practise, follow, believe in, be part of, be known for), and the noun "style", which is said of
-// music, dress and play alike: they name no attribute, so the object's kind does ("is part of the sport of
-// cricket", "her style is jazz").
+// participate, practise, follow, believe in, be part of, be known for; informally, be into and be all about),
+// and the noun "style", which is said of music, dress and play alike: they name no attribute, so the object's
+// kind does ("is part of the sport of cricket", "her style is jazz", "he is all about baseball").
 var associationKeys = map[string]bool{"involved_in": true, "associated_with": true, "connected_with": true,
 	"connected_to": true, "linked_to": true, "linked_with": true, "tied_to": true, "belongs_to": true,
 	"competes_in": true, "participates_in": true, "takes_part_in": true, "practices": true, "practises": true,
 	"follows": true, "adheres_to": true, "known_for": true, "devoted_to": true, "dedicated_to": true,
 	"into": true, "is_into": true, "falls_under": true, "plays": true, "does": true, "active_in": true,
-	"member_of": true, "part_of": true, "believes_in": true, "style": true}
+	"member_of": true, "part_of": true, "believes_in": true, "style": true,
+	"all_about": true}
 
 // reKindOf is an object that names its kind before the value: "the world of baseball", "the sport of cricket".
 var reKindOf = regexp.MustCompile(`^(?i:the\s+)?(?i:world|realm|field|domain|sport|game|religion|faith|genre|style)\s+of\s+(.+)$`)
@@ -69,6 +70,17 @@ func (e *Extractor) attributeOf(object string) (key, value string) {
 			// "rap rock", "Australian hip hop": a style WordNet does not list, whose last word with "music"
 			// names a genre it does ("rock music").
 			return "genre", value
+		}
+		// "Australian hip hop", "Brazilian jiu-jitsu": modifiers before a head WordNet knows make a kind of
+		// the head, so the longest known ending of the phrase names the attribute.
+		ws := strings.Fields(noun)
+		for i := 1; i < len(ws) && i <= 3; i++ {
+			if head := strings.Join(ws[i:], " "); e.nouns.Known(head) {
+				if key = e.kindAttribute(head); key != "" {
+					return key, value
+				}
+				break
+			}
 		}
 		return "", ""
 	}

@@ -287,6 +287,14 @@ func (p *ie) nounPhrase(i int) (phrase, bool) {
 				return np, true
 			}
 		}
+		// "plays American football", "sings Australian hip hop": a nationality adjective (capitalized, so
+		// tagged as a name) before a common noun modifies it, as any adjective would; the noun is the head.
+		if j == i && e < len(p.toks) && countryOf(p.span(j, e)) != "" && (nlp.IsAdjective(p.tag(e)) || nlp.IsNoun(p.tag(e))) {
+			if rest, ok := p.commonNoun(e, phrase{}); ok {
+				np.to, np.head = rest.to, rest.head
+				return np, true
+			}
+		}
 		np.to, np.head, np.proper = e, e-1, true
 		return np, true
 	}
@@ -1664,6 +1672,13 @@ func (p *ie) relativeSubject(s phrase, rel int) (owner, relation, key string, en
 			// "the continent where X is": "be" with no complement but the place says where X is.
 			return p.span(inner.from, inner.to), "is in (" + head + ")", "located_in", vg.to, true
 		}
+		if vok && vg.copular && pron != "where" && !vg.negated {
+			// A stranded preposition after an adjective: "the work X is famous for", "the town X is proud of".
+			if a := p.skipAdverbs(vg.to); a+1 < len(p.toks) && nlp.IsAdjective(p.tag(a)) && (p.tag(a+1) == "IN" || p.tag(a+1) == "TO") &&
+				(a+2 == len(p.toks) || isBe(p.toks[a+2]) || p.low(a+2) == ",") {
+				return p.span(inner.from, inner.to), p.span(vg.from, a+2), joinKey(p.low(a), p.low(a+1)), a + 2, true
+			}
+		}
 		if vok && !vg.copular {
 			v := p.toks[vg.main]
 			if pron == "where" {
@@ -1811,6 +1826,18 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 		adj, prep := p.low(k), p.low(k+1)
 		return p.objects(k+2, func(obj string, isDate bool) triple {
 			return triple{subject: subjText, relation: "is " + adj + " " + prep, object: obj, key: joinKey(adj, prep)}
+		})
+	}
+	if k+1 < len(p.toks) && (p.low(k) == "into" || p.low(k) == "all" && p.low(k+1) == "about" && k+2 < len(p.toks)) {
+		// "X is into jazz", "X is all about cricket": the informal copulas of keenness and devotion (English
+		// dictionaries' "into": keen on; "all about": devoted to). They name no attribute; the object's kind
+		// may (claim).
+		key, start := "into", k+1
+		if p.low(k) == "all" {
+			key, start = "all_about", k+2
+		}
+		return p.objects(start, func(obj string, isDate bool) triple {
+			return triple{subject: subjText, relation: "is " + strings.ReplaceAll(key, "_", " "), object: obj, key: key}
 		})
 	}
 	if k < len(p.toks) && p.low(k) == "from" && k+1 < len(p.toks) {

@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.23.0"
+	Version = "2.24.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -155,6 +155,9 @@ type turnCtx struct {
 	earlierSpeaker map[string]string
 	// sentence is the sentence whose clauses are being read (presentTown reads a visit in any of them).
 	sentence string
+	// topic is the relation the sentence names before its clause ("When it comes to sport, …"): the key of
+	// a claim whose verb names none (frontedRelation).
+	topic string
 }
 
 // lowerFirst lower-cases the first letter of s when on is set and the first word is not a name.
@@ -627,6 +630,8 @@ func (e *Extractor) thereAntecedent(sent string, ref time.Time) string {
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
 	sent := plainly(stripDiscourse(expand(trueCase(raw, e.nouns))), tc.ref)
+	sent, tc.topic = frontedRelation(sent)
+	defer func() { tc.topic = "" }()
 	if !numbered {
 		rewrite := func(s string) string {
 			return e.thereAntecedent(insteadLast(quantityFor(ownedAttribute(calledAfter(paidAs(eventPlace(choiceMade(goingTo(e.calledOff(e.gaveMeTheirJob(withSubject(s))))))))))), tc.ref)
@@ -1088,7 +1093,17 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		// "is involved in baseball", "follows Buddhism": the kind of the object names the attribute.
 		if attr, value := e.attributeOf(object); attr != "" {
 			pk, said, object = attr, attr, value
+		} else if tc.topic != "" {
+			// "When it comes to sport, X is all about pesäpallo": the fronted topic names the attribute an
+			// object WordNet does not know is of.
+			pk, said = tc.topic, tc.topic
+		} else if pk == "into" {
+			// "Ana is into board games": keen on, as "I'm into …" says of the speaker (reFan).
+			pk, said = "likes", "likes"
 		}
+	} else if tc.topic != "" && (pk == "is_a" || pk == "occupation") {
+		// "As for religion, Ana is a devout Buddhist": what the subject is, said of the topic, is its value.
+		pk, said = tc.topic, tc.topic
 	}
 	if e.locatedBy(pk, object) {
 		// "Israel belongs to Asia", "X is part of Africa": where the subject is.
