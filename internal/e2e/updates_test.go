@@ -125,6 +125,22 @@ func TestConversationalUpdates(t *testing.T) {
 			t.Errorf("cat %s is not current after the move: %+v", name, cats.Claims)
 		}
 	}
+	// The cats' sentence still names the town Kim left: the context shows it as former there ("Kim lives in
+	// Portland (former) with Kim's two cats"), so no line presents Portland as where Kim lives.
+	catsNow, err := c.Search(ctx, "family", api.SearchRequest{Query: "What are the names of Kim's cats?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawCats := false
+	for _, line := range strings.Split(catsNow.Context, "\n") {
+		sawCats = sawCats || strings.Contains(line, "Miso")
+		if strings.Contains(line, "Portland") && !strings.Contains(line, "Portland (former)") && !strings.HasPrefix(line, "- [FORMER]") {
+			t.Errorf("a context line presents Portland as current: %q", line)
+		}
+	}
+	if !sawCats {
+		t.Errorf("the context for the cats' names does not name Miso:\n%s", catsNow.Context)
+	}
 	// The restated count replaced the first one; the count of another verb stayed.
 	var cakes *api.SearchResponse
 	eventually(t, 2*time.Minute, "the cupcake counts in the projection", func() bool {

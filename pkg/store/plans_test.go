@@ -110,6 +110,9 @@ func TestSubjectReadsOfAWorkspaceGrownSinceAnalyzeStayLinear(t *testing.T) {
 			{"by relation", func(q store.Querier) ([]store.Belief, error) {
 				return store.ClaimsByPredicateHead(ctx, q, c.view, map[string]time.Time{"assistant": {}}, []string{"p3"}, nil, 100)
 			}},
+			{"replaced values", func(q store.Querier) ([]store.Belief, error) {
+				return store.ReplacedValues(ctx, q, c.view, []string{"user"}, 64)
+			}},
 		} {
 			ex := &explainer{q: pool}
 			if _, err := read.run(ex); err != nil {

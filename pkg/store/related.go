@@ -219,3 +219,27 @@ func Similarities(ctx context.Context, q Querier, v View, ids []string, qvec []f
 	}
 	return out, rows.Err()
 }
+
+// ReplacedValues returns the superseded claims of single-valued slots of the given subjects that a present
+// view may read — the values a later claim of the same subject replaced — newest first, at most limit. It
+// reads the present only: an as-of or known-at view has its own idea of what was replaced, and such views
+// get nil.
+//
+// The subjects' single-valued claims are found in claims_subject_predicate_idx alone (functional is among its
+// included columns) and only their current versions are probed (claim_versions_current_idx), so a subject
+// with thousands of accumulating claims (everything a speaker said) costs an index range, not a read of each.
+func ReplacedValues(ctx context.Context, q Querier, v View, subjects []string, limit int) ([]Belief, error) {
+	if v.AsOf != nil || v.KnownAt != nil || len(subjects) == 0 || limit <= 0 {
+		return nil, nil
+	}
+	a := v.Args()
+	a["keys"] = subjects
+	a["lim"] = limit
+	return queryBeliefs(ctx, q, `SELECT `+BareBeliefColumns+`
+		FROM unnest(@keys::text[]) AS k(subject_key)
+		CROSS JOIN LATERAL (SELECT * FROM claims c WHERE c.workspace_id = @ws AND c.subject_key = k.subject_key AND c.functional OFFSET 0) c
+		CROSS JOIN LATERAL (SELECT * FROM claim_versions v WHERE v.claim_id = c.id AND v.retired_at IS NULL AND v.status = 'superseded' OFFSET 0) v
+		WHERE `+v.Visible()+`
+		ORDER BY v.valid_from DESC, c.id
+		LIMIT @lim`, a)
+}

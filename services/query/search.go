@@ -141,6 +141,8 @@ type item struct {
 	former bool
 	// linked marks a claim that contradicts the item before it (contradictions.go): it stays with that item.
 	linked bool
+	// shown is the claim's sentence as the context writes it when it differs from its text (formermentions.go).
+	shown string
 }
 
 func (it item) apiClaim() api.Claim {
@@ -711,7 +713,8 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 	if err != nil {
 		return nil, err
 	}
-	if err := replaceEnded(ctx, groups, endValues(groups, endings), endings, embedAlike(s.embedOne)); err != nil {
+	ended := endValues(groups, endings)
+	if err := replaceEnded(ctx, groups, ended, endings, embedAlike(s.embedOne)); err != nil {
 		return nil, err
 	}
 	transferSchools(groups, endings)
@@ -795,7 +798,16 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 	if items, err = s.withChanges(ctx, v, p, items, byID); err != nil {
 		return nil, err
 	}
-	return s.withUpdates(ctx, v, p, items)
+	if items, err = s.withUpdates(ctx, v, p, items); err != nil {
+		return nil, err
+	}
+	var endedValues []replacedValue
+	for id, by := range ended {
+		if c := byID[id]; c != nil {
+			endedValues = append(endedValues, replacedValue{subject: c.SubjectKey, slot: c.SlotKey, value: bareValue(c.Object), key: c.ObjectKey, since: by.ValidFrom})
+		}
+	}
+	return s.withFormerMentions(ctx, v, p, items, endedValues)
 }
 
 // dropRestatements drops a current claim that restates one ranked before it from the same statement (the same
@@ -1067,7 +1079,11 @@ func renderLine(it item, common, date string) string {
 		// is for the user to say.
 		b.WriteString("[CONFLICTING] ")
 	}
-	b.WriteString(promptguard.Neutralize(c.Text))
+	text := c.Text
+	if it.shown != "" {
+		text = it.shown
+	}
+	b.WriteString(promptguard.Neutralize(text))
 	var notes []string
 	switch span := interval(c, it.former); {
 	case date == "" && !it.former && c.ValidTo == nil:
