@@ -2,6 +2,8 @@ package query
 
 import (
 	"context"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -93,14 +95,16 @@ func markFormerMentions(items []item, bySubject map[string][]replacedValue) {
 			// of the subject's values too.
 			values = append(values[:len(values):len(values)], bySubject[owner]...)
 		}
+		var former []string
 		for _, rv := range values {
 			if !it.claim.ValidFrom.Before(rv.since) || heldAgain(items, rv) {
 				// Said when the value had been replaced already (it tells of the change), or the value is the
 				// subject's again.
 				continue
 			}
-			text = markFormer(text, rv.value)
+			former = append(former, rv.value)
 		}
+		text = markFormer(text, former...)
 		if text != it.claim.Text {
 			items[i].shown = text
 		}
@@ -137,32 +141,49 @@ func bareValue(object string) string {
 	return v
 }
 
-// markFormer writes formerMark after every occurrence of value in text that stands as whole words (no letter
-// or digit joined to it on either side), matching without regard to case, unless it is marked already.
-func markFormer(text, value string) string {
-	lower, lv := strings.ToLower(text), strings.ToLower(value)
-	if len(lower) != len(text) || lv == "" {
+// markFormer writes formerMark after every occurrence of a value in text that stands as whole words (no letter
+// or digit joined to it on either side), matching without regard to case; values are tried longest first and a
+// match inside one already taken ("New York" in "New York City"), or one marked already, is not marked again.
+func markFormer(text string, values ...string) string {
+	lower := strings.ToLower(text)
+	if len(lower) != len(text) {
 		// A case mapping that changes byte lengths would shift the offsets; such text is left as it is.
 		return text
 	}
-	var b strings.Builder
-	last := 0
-	for from := 0; ; {
-		i := strings.Index(lower[from:], lv)
-		if i < 0 {
-			break
-		}
-		start, end := from+i, from+i+len(lv)
-		from = end
-		if joined(text[:start], false) || joined(text[end:], true) || strings.HasPrefix(text[end:], formerMark) {
+	values = slices.Clone(values)
+	sort.SliceStable(values, func(i, j int) bool { return len(values[i]) > len(values[j]) })
+	var ends []int
+	var taken [][2]int
+	for _, v := range values {
+		lv := strings.ToLower(v)
+		if lv == "" {
 			continue
 		}
+		for from := 0; ; {
+			i := strings.Index(lower[from:], lv)
+			if i < 0 {
+				break
+			}
+			start, end := from+i, from+i+len(lv)
+			from = end
+			if joined(text[:start], false) || joined(text[end:], true) || strings.HasPrefix(text[end:], formerMark) ||
+				slices.ContainsFunc(taken, func(t [2]int) bool { return start < t[1] && t[0] < end }) {
+				continue
+			}
+			taken = append(taken, [2]int{start, end})
+			ends = append(ends, end)
+		}
+	}
+	if len(ends) == 0 {
+		return text
+	}
+	slices.Sort(ends)
+	var b strings.Builder
+	last := 0
+	for _, end := range ends {
 		b.WriteString(text[last:end])
 		b.WriteString(formerMark)
 		last = end
-	}
-	if last == 0 {
-		return text
 	}
 	b.WriteString(text[last:])
 	return b.String()

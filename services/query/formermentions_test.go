@@ -68,6 +68,15 @@ func TestFormerMentionsMarkReplacedValuesInOlderSentencesOfTheSubject(t *testing
 		}
 	}
 
+	// A value that begins a longer one is marked once, after the longer one, in any order found.
+	york := []item{{claim: belief("trip", "liam", "visits", "boston", jan, "Liam flew from New York City to Boston.")}}
+	markFormerMentions(york, map[string][]replacedValue{"liam": {
+		{subject: "liam", slot: "lives_in", value: "New York", key: "new_york", since: sep},
+		{subject: "liam", slot: "works_in", value: "New York City", key: "new_york_city", since: sep}}})
+	if want := "Liam flew from New York City (former) to Boston."; york[0].shown != want {
+		t.Errorf("nested values: shown %q, want %q", york[0].shown, want)
+	}
+
 	// Back to law in November: the value is current again and marked nowhere.
 	nov := time.Date(2024, 11, 1, 10, 0, 0, 0, time.UTC)
 	again := []item{
