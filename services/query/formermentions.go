@@ -9,7 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -40,6 +39,11 @@ type replacedValue struct {
 	since                     time.Time
 }
 
+// replacedValueOf is claim c's value, replaced since then.
+func replacedValueOf(c *store.Belief, since time.Time) replacedValue {
+	return replacedValue{subject: c.SubjectKey, slot: c.SlotKey, value: bareValue(c.Object), key: c.ObjectKey, since: since}
+}
+
 // withFormerMentions sets the shown text of current items whose sentence names a value their subject no longer
 // has (see above). Only present views: as of another time, what is former is another question.
 func (s *Service) withFormerMentions(ctx context.Context, v store.View, p searchParams, items []item, ended []replacedValue) ([]item, error) {
@@ -65,10 +69,10 @@ func (s *Service) withFormerMentions(ctx context.Context, v store.View, p search
 			bySubject[rv.subject] = append(bySubject[rv.subject], rv)
 		}
 	}
-	for _, r := range replaced {
-		if r.ValidTo != nil {
+	for i := range replaced {
+		if r := &replaced[i]; r.ValidTo != nil {
 			// (A restatement superseded by its own later wording has no end: its value is current.)
-			add(replacedValue{subject: r.SubjectKey, slot: r.SlotKey, value: bareValue(r.Object), key: canon.ObjectKey(r.Object), since: *r.ValidTo})
+			add(replacedValueOf(r, *r.ValidTo))
 		}
 	}
 	for _, rv := range ended {
@@ -129,14 +133,12 @@ func heldAgain(items []item, rv replacedValue) bool {
 	return false
 }
 
-// bareValue is a value without the article or possessive before it and the punctuation after it: the words a
+// bareValue is a value without the determiner before it (detWords) and the punctuation after it: the words a
 // sentence names it by ("the violin" is named "violin" in "plays violin").
 func bareValue(object string) string {
 	v := strings.TrimSpace(strings.TrimRight(object, ".,;:!? "))
-	for _, det := range []string{"the ", "a ", "an ", "my ", "his ", "her ", "their ", "our "} {
-		if len(v) > len(det) && strings.EqualFold(v[:len(det)], det) {
-			return strings.TrimSpace(v[len(det):])
-		}
+	if first, rest, ok := strings.Cut(v, " "); ok && detWords[strings.ToLower(first)] && strings.TrimSpace(rest) != "" {
+		return strings.TrimSpace(rest)
 	}
 	return v
 }

@@ -804,7 +804,7 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 	var endedValues []replacedValue
 	for id, by := range ended {
 		if c := byID[id]; c != nil {
-			endedValues = append(endedValues, replacedValue{subject: c.SubjectKey, slot: c.SlotKey, value: bareValue(c.Object), key: c.ObjectKey, since: by.ValidFrom})
+			endedValues = append(endedValues, replacedValueOf(c, by.ValidFrom))
 		}
 	}
 	return s.withFormerMentions(ctx, v, p, items, endedValues)
