@@ -68,6 +68,11 @@ func TestConversationalUpdates(t *testing.T) {
 			Content: "My cousin Nadia is studying architecture at Glasgow."},
 		{TurnID: "b8", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
 			Content: "Nadia dropped out of architecture and switched to nursing, still at Glasgow."},
+		// An event moved, named without its owner the second time: "the wedding" can only be the brother's.
+		{TurnID: "a10", SessionID: "jan", Role: "user", Speaker: "Kim", OccurredAt: at("2024-01-10"),
+			Content: "My brother's wedding is on 14 September."},
+		{TurnID: "b9", SessionID: "jun", Role: "user", Speaker: "Kim", OccurredAt: at("2024-06-20"),
+			Content: "Update: the wedding has been pushed back to the 5th of October because the venue flooded."},
 	}
 	if _, err := c.Turns(ctx, "family", api.TurnsRequest{Turns: turns}); err != nil {
 		t.Fatal(err)
@@ -143,6 +148,23 @@ func TestConversationalUpdates(t *testing.T) {
 	for _, line := range strings.Split(school.Context, "\n") {
 		if strings.Contains(line, "studying architecture") && !strings.Contains(line, "architecture (former) at Glasgow") {
 			t.Errorf("a context line presents architecture as what Nadia studies: %q", line)
+		}
+	}
+	// The brother's wedding was moved: the moved date answers, and no context line presents the first one as
+	// current.
+	eventually(t, 2*time.Minute, "the brother's wedding moved", func() bool {
+		return answer("When is Kim's brother's wedding?") == "5 October 2024"
+	})
+	wedding, err := c.Search(ctx, "family", api.SearchRequest{Query: "When is Kim's brother's wedding?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(wedding.Context, "5 October 2024") {
+		t.Errorf("the search context does not give the moved date: %q", wedding.Context)
+	}
+	for _, line := range strings.Split(wedding.Context, "\n") {
+		if strings.Contains(line, "14 September") && !strings.Contains(line, "(former)") {
+			t.Errorf("a context line presents the first date as current: %q", line)
 		}
 	}
 	// The restated count replaced the first one; the count of another verb stayed.

@@ -102,6 +102,10 @@ func (f dbFacts) ownEndings(ctx context.Context, keys []string) ([]store.Belief,
 	return ownEndingsAmong(rows), err
 }
 
+func (f dbFacts) moves(ctx context.Context, since map[string]time.Time, keys, heads []string) ([]store.Belief, error) {
+	return store.ClaimsByPredicateHead(ctx, f.s.db, f.v, since, heads, keys, maxEndingRows)
+}
+
 func (f dbFacts) about(ctx context.Context, keys []string) ([]store.Belief, error) {
 	if len(keys) == 0 {
 		return nil, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,6 +98,19 @@ func (m *memFacts) about(_ context.Context, keys []string) ([]store.Belief, erro
 func (m *memFacts) ownEndings(ctx context.Context, keys []string) ([]store.Belief, error) {
 	rows, err := m.about(ctx, keys)
 	return ownEndingsAmong(rows), err
+}
+
+func (m *memFacts) moves(_ context.Context, since map[string]time.Time, keys, heads []string) ([]store.Belief, error) {
+	var out []store.Belief
+	for k, t := range since {
+		for _, r := range m.bySubject[k] {
+			head, _, _ := strings.Cut(r.PredicateKey, "_")
+			if !r.ValidFrom.Before(t) && (r.Functional && contains(keys, r.PredicateKey) || contains(heads, head)) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
 }
 
 // embedPredicates sets PredVec of every claim to the embedding of its predicate phrase.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -27,6 +28,10 @@ type facts interface {
 	// ownEndings returns the view's claims of the given subject keys that say the subject's own part ended
 	// (ownEnding; bounded).
 	ownEndings(ctx context.Context, subjectKeys []string) ([]store.Belief, error)
+	// moves returns the view's claims that may move an event's date (reschedule.go): of each subject of since,
+	// valid from its time on, the single-valued claims of one of keys and the claims whose key starts with one
+	// of heads (bounded).
+	moves(ctx context.Context, since map[string]time.Time, keys, heads []string) ([]store.Belief, error)
 }
 
 // hop is one deterministic step: the slot chosen for an entity and its resolved value.
@@ -172,6 +177,14 @@ func (r *resolver) slotsOf(ctx context.Context, keys []string) ([]*store.Slot, e
 		}
 		if err := replaceEnded(ctx, groups, endValues(groups, ends), ends, embedAlike(r.phraseVecErr)); err != nil {
 			return nil, err
+		}
+		// An event's date a later statement moved ("the wedding has been pushed back to …") is the moved one.
+		if since, keys, heads := reschedulable(groups); len(since) > 0 {
+			moves, err := r.f.moves(ctx, since, keys, heads)
+			if err != nil {
+				return nil, err
+			}
+			rescheduleEvents(groups, movesAmong(moves), false)
 		}
 		transferSchools(groups, ends)
 		jobTowns(groups)

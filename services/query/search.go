@@ -719,6 +719,19 @@ func (s *Service) assemble(ctx context.Context, v store.View, p searchParams, ca
 	}
 	transferSchools(groups, endings)
 	jobTowns(groups)
+	// An event's date a later statement moved ("the wedding has been pushed back to …") is the moved one.
+	if since, keys, heads := reschedulable(groups); len(since) > 0 {
+		moves, err := store.ClaimsByPredicateHead(ctx, s.db, v, since, heads, keys, maxEndingRows)
+		if err != nil {
+			return nil, err
+		}
+		for id, by := range rescheduleEvents(groups, movesAmong(moves), true) {
+			if ended == nil {
+				ended = map[string]*store.Belief{}
+			}
+			ended[id] = by
+		}
+	}
 	// A spouse who has since married someone else is no longer the spouse (converses.go).
 	if err := s.conversesOf(ctx, v, groups); err != nil {
 		return nil, err

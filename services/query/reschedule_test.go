@@ -1,0 +1,125 @@
+package query
+
+import (
+	"testing"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/pkg/store"
+)
+
+// dated is a current claim as the extractor files an event's date, said at sequence seq.
+func dated(id, subject, predicate, object, text string, seq int64, functional bool) *store.Belief {
+	s := seq
+	key := canon.RelationKey(canon.PredicateKey(predicate))
+	return &store.Belief{ID: id, Subject: subject, SubjectKey: canon.SubjectKey(subject), Predicate: predicate,
+		PredicateKey: key, SlotKey: key, Object: object, ObjectKey: canon.ObjectKey(object), Text: text,
+		Functional: functional, Sequence: &s, Status: "active"}
+}
+
+// slotOf is the resolved slot of one current claim.
+func slotOf(c *store.Belief) *store.Slot {
+	return &store.Slot{SubjectKey: c.SubjectKey, SlotKey: c.SlotKey, Claims: []*store.Belief{c}, Winners: []*store.Belief{c}}
+}
+
+// Each case: the event's date said first, a later statement, and whether the later one moves the event (the
+// answers worked out from the sentences: "the wedding has been pushed back" after "my brother's wedding is on
+// 14 June" can only be the brother's wedding moved).
+func TestALaterStatementMovesAnEventsDate(t *testing.T) {
+	cases := []struct {
+		name       string
+		event, by  *store.Belief
+		wantsMoved bool
+	}{
+		{"the wedding, its owner left out, is the brother's",
+			dated("w", "Kim's brother", "wedding", "14 June 2024", "Kim's brother's wedding is on 14 June 2024.", 1, true),
+			dated("m", "Kim", "wedding", "9 August 2024", "The wedding has been pushed back to 9 August 2024.", 2, true), true},
+		{"the speaker's own wedding is not the brother's",
+			dated("w", "Kim's brother", "wedding", "14 June 2024", "Kim's brother's wedding is on 14 June 2024.", 1, true),
+			dated("m", "Kim", "wedding", "9 August 2024", "Kim's wedding has been moved to 9 August 2024.", 2, true), false},
+		{"a shorter name of the same event",
+			dated("w", "Kim", "graduation ceremony", "12 July 2024", "Kim's graduation ceremony is on 12 July 2024.", 1, true),
+			dated("m", "Kim", "graduation", "19 July 2024", "They have pushed graduation to 19 July 2024.", 2, true), true},
+		{"a longer name is another event",
+			dated("w", "Kim", "birthday", "5 May 2024", "Kim's birthday is on 5 May 2024.", 1, true),
+			dated("m", "Kim", "birthday party", "7 May 2024", "Kim's birthday party has been moved to 7 May 2024.", 2, true), false},
+		{"a date said without a change moves nothing",
+			dated("w", "Kim", "graduation ceremony", "12 July 2024", "Kim's graduation ceremony is on 12 July 2024.", 1, true),
+			dated("m", "Kim", "graduation", "20 July 2024", "Kim's graduation is on 20 July 2024.", 2, true), false},
+		{"an earlier statement moves nothing",
+			dated("w", "Kim's brother", "wedding", "14 June 2024", "Kim's brother's wedding is on 14 June 2024.", 2, true),
+			dated("m", "Kim", "wedding", "9 August 2024", "The wedding has been pushed back to 9 August 2024.", 1, true), false},
+		{"another person's event is not moved",
+			dated("w", "Ana's brother", "wedding", "14 June 2024", "Ana's brother's wedding is on 14 June 2024.", 1, true),
+			dated("m", "Kim", "wedding", "9 August 2024", "The wedding has been pushed back to 9 August 2024.", 2, true), false},
+		{"a year on is another event of the name",
+			dated("w", "Kim", "graduation ceremony", "12 July 2024", "Kim's graduation ceremony is on 12 July 2024.", 1, true),
+			dated("m", "Kim", "graduation", "11 July 2025", "Graduation has moved to 11 July 2025.", 2, true), false},
+		{"an unnamed move of the speaker",
+			dated("w", "Kim", "dentist appointment", "3 March 2024", "Kim has a dentist appointment on 3 March 2024.", 1, true),
+			dated("m", "Kim", "rescheduled to", "10 March 2024", "The surgery rang and moved Kim to 10 March 2024.", 2, false), true},
+		{"a value that is no date is moved by nothing",
+			dated("w", "Kim", "dentist", "Dr Patel", "Kim's dentist is Dr Patel.", 1, true),
+			dated("m", "Kim", "rescheduled to", "10 March 2024", "The surgery rang and moved Kim to 10 March 2024.", 2, false), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sl := slotOf(c.event)
+			moved := rescheduleEvents([]*store.Slot{sl}, []*store.Belief{c.by}, false)
+			if got := moved[c.event.ID] != nil; got != c.wantsMoved {
+				t.Fatalf("moved = %v, want %v", got, c.wantsMoved)
+			}
+			want := c.event
+			if c.wantsMoved {
+				want = c.by
+			}
+			if len(sl.Winners) != 1 || sl.Winners[0] != want {
+				t.Errorf("current value %v, want %q", sl.Winners, want.Object)
+			}
+		})
+	}
+}
+
+// An unnamed move is of the latest event said before it: the dentist was booked, then the boiler service, and
+// "they've moved us to 16 October" cannot be the March appointment's.
+func TestAnUnnamedMoveIsOfTheLatestEvent(t *testing.T) {
+	dentist := dated("d", "Kim", "dentist appointment", "3 October 2024", "Kim has a dentist appointment on 3 October 2024.", 1, true)
+	boiler := dated("b", "Kim", "boiler service", "9 October 2024", "The boiler service is booked for 9 October 2024.", 2, true)
+	move := dated("m", "Kim", "rescheduled to", "16 October 2024", "They have moved Kim and others to 16 October 2024.", 3, false)
+	slots := []*store.Slot{slotOf(dentist), slotOf(boiler)}
+	moved := rescheduleEvents(slots, []*store.Belief{move}, false)
+	if moved["b"] != move || moved["d"] != nil {
+		t.Fatalf("moved %v, want the boiler service only", moved)
+	}
+	if slots[0].Winners[0] != dentist || slots[1].Winners[0] != move {
+		t.Errorf("current values %q and %q, want 3 October 2024 and 16 October 2024", slots[0].Winners[0].Object, slots[1].Winners[0].Object)
+	}
+}
+
+// A search keeps the claim whose date moved after the moved one: its sentence may say more than the date.
+func TestASearchKeepsTheMovedClaimsSentence(t *testing.T) {
+	w := dated("w", "Kim's brother", "wedding", "14 June 2024", "Kim's brother's wedding is on 14 June 2024, in Bath.", 1, true)
+	m := dated("m", "Kim", "wedding", "9 August 2024", "The wedding has been pushed back to 9 August 2024.", 2, true)
+	sl := slotOf(w)
+	if moved := rescheduleEvents([]*store.Slot{sl}, []*store.Belief{m}, true); moved["w"] != m {
+		t.Fatalf("moved %v, want the wedding moved by m", moved)
+	}
+	if len(sl.Winners) != 2 || sl.Winners[0] != m || sl.Winners[1] != w {
+		t.Errorf("values %v, want the move, then the sentence it moved", sl.Winners)
+	}
+}
+
+// The reader answers with the moved date (the question's subject is the brother; the move is the speaker's
+// statement about "the wedding").
+func TestQuestionOfAMovedEventAnswersTheNewDate(t *testing.T) {
+	f := newMemFacts()
+	f.add("Kim's brother", "wedding", "14 June 2024", "Kim's brother's wedding is on 14 June 2024, in Bath.", 1)
+	f.add("Kim", "wedding", "9 August 2024", "The wedding has been pushed back to 9 August 2024.", 2)
+	f.add("Rohan", "dentist appointment", "3 March 2024", "Rohan has got a dentist appointment on 3 March 2024.", 3)
+	f.add("Rohan", "rescheduled to", "10 March 2024", "The dental surgery rang and moved Rohan to 10 March 2024.", 4)
+	rows := f.bySubject["rohan"]
+	rows[len(rows)-1].Functional = false
+	checkResolved(t, f, map[string]string{
+		"When is Kim's brother's wedding?":     "9 August 2024",
+		"When is Rohan's dentist appointment?": "10 March 2024",
+	})
+}
