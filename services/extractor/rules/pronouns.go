@@ -80,11 +80,12 @@ var (
 	rePronounSubject = regexp.MustCompile(`^((?:(?i:and|so|but|then|now|later|also|yesterday|today|recently|lately|apparently|luckily|sadly)[,\s]+)*)(He|She|They|he|she|they)\s+([a-z]+)`)
 	// rePossessiveOpening is a clause that opens with "his" or "her" before a lower-case noun phrase and its verb
 	// ("Her new teacher is …"): the possessor is a person named before.
-	rePossessiveOpening = regexp.MustCompile(`^(His|Her|his|her)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}\s+(?:is|was|are|were|has|had|went|got|moved|changed|starts|started|just|now|also)\b`)
+	rePossessiveOpening = regexp.MustCompile(`^(His|Her|his|her)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}(?:'s)?\s+(?:is|was|are|were|has|had|went|got|moved|changed|starts|started|just|now|also)\b`)
 	reHonorific         = regexp.MustCompile(`\b(Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)`)
 	// rePersonObject finds a name after a verb or noun that only takes people, or after "name is" ("my
-	// flatmate's name is Carly").
-	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called)|name\s+is|name's)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
+	// flatmate's name is Carly"), or as the agent of a passive of leading people ("our team was taken over by
+	// Sofia Marsh, so she's my manager now").
+	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called)|name\s+is|name's|(?:taken\s+over|replaced|managed|led|coached|taught|mentored|supervised|headed|trained)\s+by)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
 	rePairSubject  = regexp.MustCompile(`^([A-Z][a-z]+)\s+and\s+([A-Z][a-z]+)\s+([a-z]+)`)
 	// rePronounInRelative finds "he", "she" or "they" as the subject of a relative clause without its pronoun
 	// that modifies the clause's subject ("The city she lives in …", "The company they work for …"): the

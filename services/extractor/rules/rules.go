@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.24.0"
+	Version = "2.25.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -215,10 +215,17 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 				// "Here is a list of facts:", "Here's my current code:": an introduction, not a statement.
 				continue
 			}
-			if v, wrong, ok := correction(sent, tc.ref); ok && !numbered && applyCorrection(tc, out, v, wrong) {
-				// "My flight is on October 14. Sorry, I mean October 15": the speaker corrects a value said
-				// before; the claim states the corrected value, as if said right the first time.
-				continue
+			sent = correctionOf(sent)
+			if v, wrong, ok := correction(sent, tc.ref); ok && !numbered {
+				if applyCorrection(tc, out, v, wrong) {
+					// "My flight is on October 14. Sorry, I mean October 15": the speaker corrects a value said
+					// before; the claim states the corrected value, as if said right the first time.
+					continue
+				}
+				if c, ok := e.correctedDate(tc, v, wrong, seq); ok {
+					add(c)
+					continue
+				}
 			}
 			for _, c := range e.sentenceClaims(tc, sent, seq, numbered) {
 				add(c)
@@ -692,7 +699,11 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			continue
 		}
 		if !numbered {
-			clause = resolvePronoun(clause, tc.named, tc.prevNamed)
+			if r := resolvePronoun(clause, tc.named, tc.prevNamed); r != clause {
+				// "…, so she's my manager now": the name the pronoun stands for is read as if said ("Sofia
+				// Marsh is my manager now" names whom "my manager" refers to).
+				clause = possessiveFirst(r)
+			}
 		}
 		assertive = append(assertive, clause)
 		cs := e.clauseClaims(tc, clause, seq, numbered, i == 0)
@@ -1795,6 +1806,12 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		if rs := matchReplaced(clause, dates); rs != nil {
 			return append(out, rs...)
 		}
+		if s, ok := matchMovedPerson(clause, dates); ok {
+			return append(out, s)
+		}
+		if s, ok := namedUpdate(clause, tc); ok {
+			return append(out, s)
+		}
 		// Lists of facts are encyclopedic; updates of the speaker's own values come up in conversation.
 		if s, ok := matchUpdate(clause, dates); ok {
 			out = append(out, s)
@@ -1968,7 +1985,36 @@ func withoutTimeAdjective(attr string) string {
 // reKinPossessive is an attribute of someone the speaker names by kinship, with or without their name: "my
 // sister's flat is in Leith", "my brother Lars's wife is Karin", "our kids' school is …", "Erin's mum's doctor
 // is …".
-var reKinPossessive = regexp.MustCompile(`^(?:(?i:my|our)|(\p{Lu}\p{Ll}+)'s)\s+(\p{Ll}+)(?:\s+(\p{Lu}\p{Ll}+))?(?:'s|s')\s+([a-z][\w\s-]{1,40}?\s+(?:is|was|are|were|has\s+been|will\s+be)\s+.+)$`)
+var reKinPossessive = regexp.MustCompile(`^(?:(?i:my|our)|(\p{Lu}\p{Ll}+)'s)\s+(\p{Ll}+)(?:\s+(\p{Lu}\p{Ll}+))?(?:'s|s')\s+([a-z][\w\s-]{1,40}?(?:\s+(?:is|was|are|were|has\s+been|will\s+be|has|had|got)|'s\s+\w+ed)\s+.+)$`)
+
+// reNamedUpdate is a change of a named person's attribute: "Ana's yoga class has moved to Fridays", "Tom's rent's
+// gone up to £900" (groups: the name, the rest from the attribute on; matchUpdate reads the rest).
+var reNamedUpdate = regexp.MustCompile(`^(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)'s\s+(\p{Ll}[\w\s-]{1,40}?(?:\s+(?:has|have|had|got|was|is)|'s)\s+(?:\w+\s+){0,2}?` + updateVerb + `\b.*)$`)
+
+// namedUpdate reads a change of a named person's attribute (reNamedUpdate) as the speaker's own changes are
+// read ("my yoga class has moved to Fridays"), for the person: a value that moved is no home the thing moved to
+// ("Ana's yoga class has moved to Fridays" is no place the class lives).
+func namedUpdate(clause string, tc turnCtx) (spec, bool) {
+	m := reNamedUpdate.FindStringSubmatch(clause)
+	if m == nil || notNames[strings.ToLower(strings.Fields(m[1])[0])] {
+		return spec{}, false
+	}
+	if _, kin := kinOf(strings.Fields(m[2])[0]); kin {
+		// "Ana's brother's wedding …" is the brother's (kinPossessive).
+		return spec{}, false
+	}
+	said := "my " + reHasParticiple.ReplaceAllString(m[2], " has $1")
+	s, ok := matchUpdate(said, findDates(said, tc.ref))
+	if !ok || s.subject != "" {
+		return spec{}, false
+	}
+	s.subject = m[1]
+	s.text = thirdPersonText(replaceDates(clause, findDates(clause, tc.ref)), tc.speaker)
+	return s, true
+}
+
+// reHasParticiple is "'s" before a participle, which is "has": "his football training's moved to Thursdays".
+var reHasParticiple = regexp.MustCompile(`'s\s+(\w+ed)\b`)
 
 // kinPossessive reads an attribute of a relative (or a pet, a colleague: the kinship terms) as the speaker's own
 // attributes are read ("my flat is in Leith"), for the relative: named, or the speaker's relative by kinship.
@@ -1992,12 +2038,19 @@ func kinPossessive(clause string, tc turnCtx) (spec, bool) {
 	default:
 		owner = possessive(tc.speaker) + " " + kin
 	}
-	said := "my " + m[4]
-	if !nounAttribute(m[4]) {
+	attr := reHasParticiple.ReplaceAllString(m[4], " has $1")
+	said := "my " + attr
+	if !nounAttribute(attr) {
 		// "my son's ok and that was a reminder …": "'s" is "is", and nothing of his is named.
 		return spec{}, false
 	}
-	s, ok := matchPossessive(said, findDates(said, tc.ref))
+	// "My son's football training has moved to Thursdays": the relative's value changed, as the speaker's own
+	// do ("my football training has moved to Thursdays"); read before the copula, which would take "has been
+	// pushed to 3 August" for a value "pushed".
+	s, ok := matchUpdate(said, findDates(said, tc.ref))
+	if !ok {
+		s, ok = matchPossessive(said, findDates(said, tc.ref))
+	}
 	if !ok || s.subject != "" {
 		return spec{}, false
 	}
@@ -3227,6 +3280,38 @@ func correction(sent string, ref time.Time) (value, wrong string, ok bool) {
 		return strings.TrimPrefix(ds[0].phrase, "on "), wrong, true
 	}
 	return v, wrong, true
+}
+
+// correctedDate is a correction to a date whose first date was said outside the turns the extractor sees
+// ("Sorry, I mean 14 March, not 12", a week after "My appointment with the physio is on 12 March"): the date
+// meant, as a move of the speaker's latest event (rescheduled_to, as "they moved me to …"; the reader moves
+// it: services/query/reschedule.go).
+func (e *Extractor) correctedDate(tc *turnCtx, value, wrong string, seq *int64) (extract.Claim, bool) {
+	ds := findDates(value, tc.ref)
+	if len(ds) != 1 || ds[0].start != 0 || ds[0].end != len(value) {
+		return extract.Claim{}, false
+	}
+	text := tc.speaker + " corrected a date to " + ds[0].value()
+	if wrong != "" {
+		text += ", not " + wrong
+	}
+	return e.claim(*tc, spec{predicate: "rescheduled to", object: ds[0].value(), text: text + ".", confidence: confFirst},
+		value, ds, seq), true
+}
+
+// reCorrectionOn is a correction that names what it corrects: "Sorry, correction on the christening - it's the
+// 25th of May, not the 18th", "Quick correction about the venue: it's the Rosewood" (groups: the thing, the
+// value, the wrong value if named).
+var reCorrectionOn = regexp.MustCompile(`(?i)^(?:(?:sorry|oops|quick|slight|small|one)[,!]?\s+)*correction\s+(?:on|about|re|for|to)\s+(?:the|my|our)\s+([\pL\pM' -]{1,40}?)\s*(?:[-—–:,]\s*)+(?:it'?s|it\s+is|that'?s|that\s+is|make\s+(?:it|that))\s+(?:now\s+)?(.+?)(?:,?\s+not\s+([^,;]+?))?[.!]?$`)
+
+// correctionOf says a correction that names what it corrects as the change it is ("The christening has been
+// changed to the 25th of May"), which the update readers read; any other sentence is returned as it is.
+func correctionOf(sent string) string {
+	m := reCorrectionOn.FindStringSubmatch(strings.TrimSpace(sent))
+	if m == nil || hasVerbWord(m[2]) {
+		return sent
+	}
+	return "The " + strings.TrimSpace(m[1]) + " has been changed to " + strings.TrimSpace(m[2]) + "."
 }
 
 // corrected returns the object a correction makes of a claim's object: the wrong value's words replaced by

@@ -200,6 +200,13 @@ func stripDiscourse(s string) string {
 			// the statement, it is no part of it.
 			loc = reSentenceAdverb.FindStringIndex(s)
 		}
+		if loc == nil {
+			// "From this term his football training's moved to Thursdays": when a change starts, in a period
+			// of the school or sports year that the date reader does not resolve; the clause is the change.
+			if loc = reTermStart.FindStringIndex(s); loc != nil && loc[1] == len(s) {
+				return ""
+			}
+		}
 		if loc == nil || loc[1] == 0 {
 			return s
 		}
@@ -210,6 +217,10 @@ func stripDiscourse(s string) string {
 		s = rest
 	}
 }
+
+// reTermStart opens a clause with the start of a term, semester, season or school year ("From this term",
+// "Starting next semester,", "As of the new season").
+var reTermStart = regexp.MustCompile(`(?i)^(?:from|starting(?:\s+(?:from|in))?|as\s+of|beginning)\s+(?:this|next|the\s+(?:next|new|coming))\s+(?:term|semester|season|school\s+year|academic\s+year)\b\s*,?\s*`)
 
 func words(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
@@ -554,7 +565,7 @@ var (
 	// name too) equated with a possessive noun
 	// phrase, by "be" or by "become" (which says it is so from then on; a time adverb after it, "this
 	// year", says when it became so, not from when it holds).
-	reNameIsMy = regexp.MustCompile(`^((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}(?:\p{Ll}+|\p{Lu}+)(?:\s+\p{Lu}(?:\p{Ll}+|\p{Lu}+))?)\s+(?:is|was|(?:has\s+(?:now\s+)?)?become|became)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?:\s+(?:now|these\s+days|this\s+year|lately))?((?:\s*,.*)?)$`)
+	reNameIsMy = regexp.MustCompile(`^(?:(?i:now|currently)\s*,?\s+)?((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}(?:\p{Ll}+|\p{Lu}+)(?:\s+\p{Lu}(?:\p{Ll}+|\p{Lu}+))?)\s+(?:(?:is|was)(?:\s+(?:now|currently|officially))?|(?:has\s+(?:now\s+)?)?become|became)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?:\s+(?:now|these\s+days|this\s+year|lately))?((?:\s*,.*)?)$`)
 	// reCalled is "my physio is called Anders", "Ben's new girlfriend is called Ruth", "my grandma's cat is
 	// called Smudge": the name given by "called" or "named".
 	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+(?:'s)?\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
@@ -586,30 +597,50 @@ var reBareNoun = regexp.MustCompile(`^((?i:(?:and|but|so|now|ok|okay|update:?)\s
 // group ("Paris is on the 9th", "Google is at $180").
 var notOwnKinds = []wordnet.Kind{{Lemma: "person", Sense: 1}, {Lemma: "location", Sense: 1}, {Lemma: "organization", Sense: 1}}
 
-// ownBareNoun makes a bare noun phrase opening a clause before a date or an amount (reBareNoun) the speaker's:
+// ownBareNoun makes a bare noun phrase opening a clause before a date or an amount (reBareNoun), or after
+// "new" before anything (reNewBare), the speaker's:
 // "Dentist appointment is on 12 March" is "my dentist appointment is on 12 March", as "my wedding is on 9
 // August". The phrase's words must be common nouns of WordNet, not a name nor a word of time or a pronoun
 // (notNames), and its head none of notOwnKinds. Without WordNet the clause is returned as it is.
 func (e *Extractor) ownBareNoun(clause string) string {
-	m := reBareNoun.FindStringSubmatchIndex(clause)
-	if m == nil || e.nouns == nil {
+	if e.nouns == nil {
 		return clause
 	}
-	words := strings.Fields(clause[m[4]:m[5]])
-	for _, w := range words {
-		lw := strings.ToLower(w)
-		if notNames[lw] || !e.nouns.Known(lw) {
-			return clause
-		}
+	if m := reNewBare.FindStringSubmatchIndex(clause); m != nil && e.ownNouns(clause[m[4]:m[5]], notOwnKinds[1:]) {
+		// "New deadline is June 15th", "New manager is Priya Shah": chat drops "my" before "new" as before a
+		// bare noun; what is new is the speaker's ("my new manager"), whatever the value, and a person's role
+		// is one of the speaker's people.
+		return clause[:m[2]] + "my new " + clause[m[4]:]
 	}
-	head := strings.ToLower(words[len(words)-1])
-	for _, k := range notOwnKinds {
-		if e.nouns.Is(head, 2, k) {
-			return clause
-		}
+	m := reBareNoun.FindStringSubmatchIndex(clause)
+	if m == nil || !e.ownNouns(clause[m[4]:m[5]], notOwnKinds) {
+		return clause
 	}
 	r, n := utf8.DecodeRuneInString(clause[m[4]:])
 	return clause[:m[4]] + "my " + string(unicode.ToLower(r)) + clause[m[4]+n:]
+}
+
+// reNewBare is a clause that opens with "new" and a noun phrase of one or two lower-case words, then "is"
+// (groups: "new", the noun phrase). A name of two words is capitalized ("New York is lovely").
+var reNewBare = regexp.MustCompile(`^(?i:(?:and|but|so|now|ok|okay|update:?)\s+)?((?:N|n)ew)\s+(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)\s+(?:is|was|has\s+been)\s`)
+
+// ownNouns reports whether a bare noun phrase opening a clause is one of the speaker's things: common nouns of
+// WordNet, no name nor word of time or pronoun (notNames), its head of none of the kinds not.
+func (e *Extractor) ownNouns(phrase string, not []wordnet.Kind) bool {
+	words := strings.Fields(phrase)
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		if notNames[lw] || !e.nouns.Known(lw) {
+			return false
+		}
+	}
+	head := strings.ToLower(words[len(words)-1])
+	for _, k := range not {
+		if e.nouns.Is(head, 2, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // reWillBeAt is the speaker saying where they will be from a time on: "From March I'll be at Lloyds Pharmacy",

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mneme-ai/mneme/pkg/nlp"
@@ -59,6 +60,27 @@ var (
 	// reDeterminerBefore is a determiner just before the attribute.
 	reDeterminerBefore = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+$`)
 )
+
+// reMovedPerson is a planned event's move said of the person it is for, the event left unsaid: "the surgery
+// rang and moved me to March 10th", "they had to rebook me for Tuesday 12 March", "they've moved us to 16
+// October" (group 1 the value; matchMovedPerson checks that it is a date). The reader moves the speaker's latest
+// event with it (services/query/reschedule.go).
+var reMovedPerson = regexp.MustCompile(`(?i)\b(?:` + updateVerb + `|` + updateDone + `|(?:had|needed)\s+to\s+(?:rebook|reschedule|rearrange))\s+(?:me|us)` + updateParticle + `\s+(?:to|for|until|till)\s+(\S.*)$`)
+
+// matchMovedPerson reads reMovedPerson when its value is a date ("moved us to Leeds" is a move of home).
+func matchMovedPerson(clause string, dates []when) (spec, bool) {
+	m := reMovedPerson.FindStringSubmatchIndex(clause)
+	if m == nil || !slices.ContainsFunc(dates, func(d when) bool { return d.start-m[2] >= 0 && d.start-m[2] <= 1 }) {
+		// The value must be the date itself, as valuePhrase reads it: "moved us to Leeds last year" is not.
+		return spec{}, false
+	}
+	obj := valuePhrase(clause[m[2]:], dates, m[2])
+	if obj == "" {
+		return spec{}, false
+	}
+	// Not single-valued: a move of the dentist does not undo an earlier move of the boiler service.
+	return spec{predicate: "rescheduled to", object: obj, confidence: confFirst}, true
+}
 
 // reRentFor is "(I|we) (are) renting/leasing a HOME (in PLACE) for AMOUNT": what the speaker pays for where
 // they live is their rent, and the place named is where they live.
@@ -176,7 +198,8 @@ func updateAttribute(attr string) string {
 		return ws[0]
 	}
 	for _, w := range ws {
-		if _, isKin := kinOf(w); isKin || updateSubjects[w] {
+		// ("my son's football training has moved …" is the son's: kinPossessive.)
+		if _, isKin := kinOf(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "s'")); isKin || updateSubjects[w] {
 			return ""
 		}
 	}
