@@ -1893,6 +1893,14 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "manager", "Lena Fox", false}}},
 		{name: "now between the copula and a possessive role", content: "Dr Holm is now my dentist.",
 			want: []claim{{"kim", "dentist", "Dr Holm", false}}},
+		{name: "a kinship apposition after the subject's name", content: "Łucja, my sister-in-law, lives in Gdańsk and runs a bakery.",
+			want: []claim{{"kim", "sister_in_law", "Łucja", false}, {"łucja", "lives_in", "Gdańsk", false}, {"łucja", "runs", "a bakery", false}}},
+		{name: "a role apposition after the subject's name", content: "Henrik, a nurse at Aker Hospital, moved to Bergen.",
+			want: []claim{{"henrik", "occupation", "nurse", false}, {"henrik", "lives_in", "Bergen", false}}},
+		{name: "a vocative with an apposition is no statement", content: "Thanks, my friend, see you soon.",
+			absent: []claim{{"thanks", "", "", false}}},
+		{name: "he after a name that opens with a letter outside ASCII", content: "Ömer sold his café and moved to Izmir. He is a ferry pilot now.",
+			want: []claim{{"ömer", "lives_in", "Izmir", false}, {"ömer", "occupation", "ferry pilot", false}}},
 	}
 	e := New()
 	for _, c := range cases {

@@ -85,8 +85,8 @@ var (
 	// rePersonObject finds a name after a verb or noun that only takes people, or after "name is" ("my
 	// flatmate's name is Carly"), or as the agent of a passive of leading people ("our team was taken over by
 	// Sofia Marsh, so she's my manager now").
-	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called)|name\s+is|name's|(?:taken\s+over|replaced|managed|led|coached|taught|mentored|supervised|headed|trained)\s+by)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b`)
-	rePairSubject  = regexp.MustCompile(`^([A-Z][a-z]+)\s+and\s+([A-Z][a-z]+)\s+([a-z]+)`)
+	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called)|name\s+is|name's|(?:taken\s+over|replaced|managed|led|coached|taught|mentored|supervised|headed|trained)\s+by)\s+(\p{Lu}[\p{Ll}\p{M}]+(?:\s+\p{Lu}[\p{Ll}\p{M}]+)?)(?:[^\pL\pM\pN]|$)`)
+	rePairSubject  = regexp.MustCompile(`^(\p{Lu}[\p{Ll}\p{M}]+)\s+and\s+(\p{Lu}[\p{Ll}\p{M}]+)\s+([a-z]+)`)
 	// rePronounInRelative finds "he", "she" or "they" as the subject of a relative clause without its pronoun
 	// that modifies the clause's subject ("The city she lives in …", "The company they work for …"): the
 	// noun is one or two words after "the", then the pronoun and its verb.
@@ -202,7 +202,7 @@ func namedSubject(clause string) string {
 }
 
 // rePossessorSubject is a clause whose subject is a named person's thing ("Sam's new job is …").
-var rePossessorSubject = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)'s\s+[a-z]`)
+var rePossessorSubject = regexp.MustCompile(`^(\p{Lu}[\p{Ll}\p{M}]+(?:\s+\p{Lu}[\p{Ll}\p{M}]+)?)'s\s+[a-z]`)
 
 // possessorSubject returns the name whose thing a clause opens with: "Sam's new job is at a start-up - he's a
 // developer now" speaks of Sam, whom the pronoun then names.

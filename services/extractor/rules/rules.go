@@ -210,7 +210,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 			seq = ln.sequence
 		}
 		tc.numbered = numbered
-		for _, sent := range splitSentences(ln.text) {
+		for _, sent := range subjectAppositions(splitSentences(ln.text)) {
 			if strings.HasSuffix(sent, ":") {
 				// "Here is a list of facts:", "Here's my current code:": an introduction, not a statement.
 				continue
@@ -449,6 +449,40 @@ func movedThenIt(content string) string {
 	// What follows "it's" or "it is": " on May 3rd", " now on …".
 	rest := strings.TrimPrefix(strings.TrimPrefix(content[m[4]+2:m[5]], "'s"), " is")
 	return before + np + " is" + rest + movedThenIt(content[m[5]:])
+}
+
+// reSubjectApposition is a named subject with an apposition before its verb: "Ólafur, my brother-in-law, lives
+// in Reykjavík and runs a fishing tour company", "Tom, a nurse at St Mary's, moved to Leeds" (groups: a lead
+// conjunction, the name, the apposition, the rest from the verb on).
+var reSubjectApposition = regexp.MustCompile(`^((?:(?i:and|so|but|also)\s+)?)(\p{Lu}[\pL\pM'-]+(?:\s+\p{Lu}[\pL\pM'-]+)?),\s+((?i:my|our)\s+[\pL-]+(?:\s+[\pL-]+)?|(?i:a|an|the)\s+[^,;]{1,50}?),\s+(\p{Ll}[\pL'-]*\s.*)$`)
+
+// subjectAppositions says each sentence whose named subject has an apposition (reSubjectApposition) as two:
+// what the apposition says of the name ("Ólafur is my brother-in-law."), and the sentence without it ("Ólafur
+// lives in Reykjavík and runs …"), which the clause readers read as they read any sentence of a named subject.
+// The rest must open with a verb said of one ("lives", "moved", "is", or an adverb before one): "Thanks, my
+// friend, see you" is no statement about "Thanks".
+func subjectAppositions(sents []string) []string {
+	var out []string
+	for _, sent := range sents {
+		m := reSubjectApposition.FindStringSubmatch(sent)
+		if m == nil || notNames[strings.ToLower(strings.Fields(m[2])[0])] || !verbOfASubject(strings.Fields(m[4])[0]) {
+			out = append(out, sent)
+			continue
+		}
+		out = append(out, m[2]+" is "+m[3]+".", m[1]+m[2]+" "+m[4])
+	}
+	return out
+}
+
+// verbOfASubject reports a word that may follow a singular subject as its verb: an inflected verb ("lives",
+// "moved"), an auxiliary, or an adverb that stands before one ("just", "still").
+func verbOfASubject(w string) bool {
+	lw := strings.ToLower(w)
+	if auxiliaries[lw] || adverbs[lw] {
+		return true
+	}
+	b, ok := verbBase(lw)
+	return ok && b != lw
 }
 
 // reDashApposition is a place said by its kind and then, after a dash, by its name, at the end of a sentence:
@@ -2263,7 +2297,7 @@ var (
 	reIsA         = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+`)
 	reBadIsA      = regexp.MustCompile(`(?i)^(?:bit|little|lot|huge|big|great|good|bad|real|total|way|fan|part|kind|sort|mess|wreck|fun)\b`)
 	reSubjVerb    = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
-	reNamedVerb   = regexp.MustCompile(`^([A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
+	reNamedVerb   = regexp.MustCompile(`^(\p{Lu}[\p{Ll}\p{M}]+(?:\s+\p{Lu}[\p{Ll}\p{M}]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
 )
 
 // namedDiet drops a diet said by a food eaten again ("eats fish") where the sentence names the diet itself: "I
@@ -2925,7 +2959,7 @@ var (
 	reKin = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?(?i:(?:two|three|four|five|six|\d{1,2})\s+)?((?i)[\p{L}-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\b`)
 	// reKinMore continues a kinship apposition with more names: "my two cats, Miso and Tofu".
 	reKinMore = regexp.MustCompile(`^(?:\s*,\s*|,?\s+and\s+)(\p{Lu}\p{Ll}+)\b`)
-	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+,?\s+([A-Z][a-z]+\s)`)
+	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+,?\s+(\p{Lu}[\p{Ll}\p{M}]+\s)`)
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
 	reLeadIn = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+|(?i:after|before|since|during)\s+(?i:the|a|an|my|our|this|that|last)\s+[a-z-]+(?:\s+[a-z-]+)?\s+|(?i:for|after|before|during|since)\s+(?i:my|our)\s+[^,]{1,50}?\s)((?:I|we)\s|I'm\s|(?i:we're)\s)`)
 	// reFrontedPhrase is a prepositional phrase fronted without a comma before the speaker as subject ("For the
