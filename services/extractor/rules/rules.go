@@ -1214,7 +1214,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 var (
 	homeVerbs = map[string]bool{"rents": true, "rented": true, "leases": true, "leased": true, "owns": true,
 		"owned": true, "buys": true, "bought": true, "shares": true, "shared": true, "sublets": true}
-	reHomeIn = regexp.MustCompile(`^(?i:a|an|the|our|my|his|her|their|this)\s+(?:[\pL-]+\s+){0,3}?(?i:flat|apartment|house|home|condo|studio|room|loft|place|cottage|townhouse|bungalow)\s+(?i:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*)$`)
+	reHomeIn = regexp.MustCompile(`^(?i:a|an|the|our|my|his|her|their|this)\s+(?:[\pL-]+\s+){0,3}?(?i:`+homeNounAlts+`)\s+(?i:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*)$`)
 )
 
 // reSchoolGrade is a school year as English names it: "fourth grade", "the 5th grade", "year 9", "grade 10".
@@ -2263,7 +2263,7 @@ var (
 	rePayRent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:now|currently|still|only|just)\s+)*pay\s+(` + money + `(?:\s+(?:a|per)\s+(?:month|week)|\s+monthly|\s+weekly)?)\s+(?:in\s+rent|for\s+(?:my|our|the)\s+(?:\w+\s+){0,2}(?:flat|apartment|place|house|room|studio|home|condo|loft|rental))\b`)
 	// reHomePlace: "I rent a small place in Providencia", "we're in Ñuñoa now", "I'm based in Riga": where the
 	// speaker lives, said with a home noun or a state of being somewhere for good.
-	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:place|flat|apartment|house|home|condo|studio|room|loft)\s+in|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
+	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:`+homeNounAlts+`)\s+in|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
 	reInNow     = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?in\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)\s+(?:now|these\s+days)\b`)
 	// reDatedEvent: "I have a dentist appointment on Tuesday at 9": an event of the speaker's and its date.
 	reDatedEvent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+(?:a|an|my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:on|at|this|next|for|in)\s`)

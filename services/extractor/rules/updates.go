@@ -82,9 +82,13 @@ func matchMovedPerson(clause string, dates []when) (spec, bool) {
 	return spec{predicate: "rescheduled to", object: obj, confidence: confFirst}, true
 }
 
+// homeNounAlts are the nouns of English for a home one rents, owns or lives in, the size said as the noun too ("a
+// two-bedroom in Kumasi", "a one-bed near the station"): what a place named after one is where someone lives.
+const homeNounAlts = `flat|apartment|house|home|condo|studio|room|bedroom|loft|place|cottage|townhouse|bungalow|bedsit|maisonette|unit|(?:one|two|three|four|five|\d)-bed(?:room)?`
+
 // reRentFor is "(I|we) (are) renting/leasing a HOME (in PLACE) for AMOUNT": what the speaker pays for where
 // they live is their rent, and the place named is where they live.
-var reRentFor = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am\s+|are\s+|'m\s+|'re\s+)?(?:(?:now|currently|still|just)\s+)*(?:rent|renting|rented|lease|leasing|leased|sublet|subletting)\s+(?:a|an|the|this|our|my)\s+(?:[\pL-]+\s+){0,2}?(?:flat|apartment|house|room|studio|place|condo|unit|loft|cottage|home|bedroom)(?:\s+(?:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*))?\s+for\s+([$€£]\s?\d[\d,.]*k?|\d[\d,.]*\s?(?:dollars|euros|pounds|bucks))`)
+var reRentFor = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am\s+|are\s+|'m\s+|'re\s+)?(?:(?:now|currently|still|just)\s+)*(?:rent|renting|rented|lease|leasing|leased|sublet|subletting)\s+(?:a|an|the|this|our|my)\s+(?:[\pL-]+\s+){0,2}?(?:`+homeNounAlts+`)(?:\s+(?:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*))?\s+for\s+([$€£]\s?\d[\d,.]*k?|\d[\d,.]*\s?(?:dollars|euros|pounds|bucks))`)
 
 // matchRent reads the rent (and the place, as where the speaker lives) of reRentFor.
 func matchRent(clause string) []spec {
