@@ -342,13 +342,31 @@ func resolveThing(clause string, things []string) string {
 	return clause[:m[4]] + things[len(things)-1] + rest + clause[m[7]:]
 }
 
+// reReplacedIt is a clause in which the speaker replaced, swapped or traded in "it": the thing named last
+// ("The Octavia finally died on the motorway. Replaced it with a secondhand Tesla", groups: before and after
+// "it").
+var reReplacedIt = regexp.MustCompile(`^((?:(?i:and|so|then)\s+)?(?:I|we|We)\s+(?:(?:have|'ve|had|just|finally|then)\s+)*(?i:replaced|swapped|traded\s+in|traded|exchanged|sold))\s+it(\s+(?i:with|for)\b.*)$`)
+
+// replacedIt names the thing a replaced "it" stands for (reReplacedIt), the thing named last in the turn.
+func replacedIt(clause string, things []string) string {
+	m := reReplacedIt.FindStringSubmatch(clause)
+	if m == nil || len(things) == 0 {
+		return clause
+	}
+	return m[1] + " the " + things[len(things)-1] + m[2]
+}
+
 // namedThings returns the names a sentence gives that are not people (those are mentions): capitalized runs
 // other than the sentence's first word alone, "I", months and days.
 func namedThings(sent string, people mentions) []string {
 	var out []string
 	for _, loc := range reCapitalRun.FindAllStringIndex(sent, -1) {
 		name := sent[loc[0]:loc[1]]
-		if loc[0] == 0 && !strings.Contains(name, " ") || name == "I" || strings.HasPrefix(name, "I ") || isDayOrMonth(name) {
+		if rest, ok := strings.CutPrefix(name, "The "); ok && loc[0] == 0 {
+			// "The Octavia finally died": the sentence's capitalized article is no part of the name.
+			name = rest
+		}
+		if loc[0] == 0 && !strings.Contains(name, " ") && name == sent[loc[0]:loc[1]] || name == "I" || strings.HasPrefix(name, "I ") || isDayOrMonth(name) {
 			continue
 		}
 		person := false

@@ -451,12 +451,26 @@ func movedThenIt(content string) string {
 	return before + np + " is" + rest + movedThenIt(content[m[5]:])
 }
 
+// reHeading is a short heading before a colon and a statement of the speaker's: "New year, new me: I switched
+// to green tea", "Note to self: I need to call the bank" (groups: the heading, the statement).
+var reHeading = regexp.MustCompile(`^([^:;.!?]{2,40}):\s+((?:I|We|My|Our|I'm|I've|We're|We've)\b.*)$`)
+
+// withoutHeading returns the statement of a sentence that opens with a heading without a verb of its own
+// (reHeading); news headings ("Big news:") are discourse markers already.
+func withoutHeading(sent string) string {
+	if m := reHeading.FindStringSubmatch(sent); m != nil && !hasVerbWord(m[1]) {
+		return m[2]
+	}
+	return sent
+}
+
 // reSubjectApposition is a named subject with an apposition before its verb: "Ólafur, my brother-in-law, lives
 // in Reykjavík and runs a fishing tour company", "Tom, a nurse at St Mary's, moved to Leeds" (groups: a lead
 // conjunction, the name, the apposition, the rest from the verb on).
 var reSubjectApposition = regexp.MustCompile(`^((?:(?i:and|so|but|also)\s+)?)(\p{Lu}[\pL\pM'-]+(?:\s+\p{Lu}[\pL\pM'-]+)?),\s+((?i:my|our)\s+[\pL-]+(?:\s+[\pL-]+)?|(?i:a|an|the)\s+[^,;]{1,50}?),\s+(\p{Ll}[\pL'-]*\s.*)$`)
 
-// subjectAppositions says each sentence whose named subject has an apposition (reSubjectApposition) as two:
+// subjectAppositions says each sentence whose named subject has an apposition (reSubjectApposition) as two
+// (and drops a heading before a statement: withoutHeading):
 // what the apposition says of the name ("Ólafur is my brother-in-law."), and the sentence without it ("Ólafur
 // lives in Reykjavík and runs …"), which the clause readers read as they read any sentence of a named subject.
 // The rest must open with a verb said of one ("lives", "moved", "is", or an adverb before one): "Thanks, my
@@ -470,6 +484,9 @@ func subjectAppositions(sents []string) []string {
 			continue
 		}
 		out = append(out, m[2]+" is "+m[3]+".", m[1]+m[2]+" "+m[4])
+	}
+	for i := range out {
+		out[i] = withoutHeading(out[i])
 	}
 	return out
 }
@@ -512,9 +529,9 @@ var reSubjectlessGot = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)
 var reSubjectlessLanded = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)?(?i:got|landed|accepted|bagged|won)\s+(?i:the|a|an)\s+(?:[\pL-]+\s+){1,3}(?i:job|role|position|post)\b.*)$`)
 
 // reSubjectlessUpdate is a sentence of chat that leaves out "I" before a verb of moving a thing of one's own in
-// time, or of booking it: "Rescheduled the dentist for June 3", "Pushed the party back to July", "Booked the
-// dentist for Thursday".
-var reSubjectlessUpdate = regexp.MustCompile(`^((?:(?i:just|finally)\s+)?(?i:rescheduled|rebooked|rearranged|moved|pushed|postponed|bumped|changed|booked)\s+(?i:the|my|our)\s.*)$`)
+// time, of booking it or of replacing it: "Rescheduled the dentist for June 3", "Pushed the party back to
+// July", "Booked the dentist for Thursday", "Replaced it with a secondhand Tesla".
+var reSubjectlessUpdate = regexp.MustCompile(`^((?:(?i:just|finally)\s+)?(?:(?i:rescheduled|rebooked|rearranged|moved|pushed|postponed|bumped|changed|booked)\s+(?i:the|my|our)|(?i:replaced|swapped|traded\s+in)\s+(?i:the|my|our|it))\s.*)$`)
 
 // reMovedPlacesNow is the speaker changing one of their places and saying where they are now: "We've moved
 // offices, we're in the Landmark building on Princess Street now", "I changed gyms, I'm at PureGym now"
@@ -724,8 +741,15 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 		clause = stripDiscourse(clause)
 		clause = strings.TrimRight(clause, ".!? ")
 		if !numbered {
-			// Before the readers reorder it: "It's my new favourite show" names the thing said last.
-			clause = resolveThing(clause, tc.things)
+			// Before the readers reorder it: "It's my new favourite show" names the thing said last, and so
+			// does "replaced it with …".
+			things := tc.things
+			if i > 0 {
+				// The clauses before this one in the sentence name things too ("My old Dell died, so I swapped
+				// it for a ThinkPad").
+				things = append(slices.Clip(things), namedThings(strings.Join(parts[:i], ", "), tc.named)...)
+			}
+			clause = replacedIt(resolveThing(clause, things), things)
 		}
 		said := clause
 		clause = eventPlace(bookedEventAt(e.namedAfterKind(gotBooked(movedByEmployer(futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause))))))))))))
@@ -1214,7 +1238,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 var (
 	homeVerbs = map[string]bool{"rents": true, "rented": true, "leases": true, "leased": true, "owns": true,
 		"owned": true, "buys": true, "bought": true, "shares": true, "shared": true, "sublets": true}
-	reHomeIn = regexp.MustCompile(`^(?i:a|an|the|our|my|his|her|their|this)\s+(?:[\pL-]+\s+){0,3}?(?i:`+homeNounAlts+`)\s+(?i:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*)$`)
+	reHomeIn = regexp.MustCompile(`^(?i:a|an|the|our|my|his|her|their|this)\s+(?:[\pL-]+\s+){0,3}?(?i:` + homeNounAlts + `)\s+(?i:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*)$`)
 )
 
 // reSchoolGrade is a school year as English names it: "fourth grade", "the 5th grade", "year 9", "grade 10".
@@ -2263,7 +2287,7 @@ var (
 	rePayRent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:now|currently|still|only|just)\s+)*pay\s+(` + money + `(?:\s+(?:a|per)\s+(?:month|week)|\s+monthly|\s+weekly)?)\s+(?:in\s+rent|for\s+(?:my|our|the)\s+(?:\w+\s+){0,2}(?:flat|apartment|place|house|room|studio|home|condo|loft|rental))\b`)
 	// reHomePlace: "I rent a small place in Providencia", "we're in Ñuñoa now", "I'm based in Riga": where the
 	// speaker lives, said with a home noun or a state of being somewhere for good.
-	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:`+homeNounAlts+`)\s+in|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
+	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:` + homeNounAlts + `)\s+in|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
 	reInNow     = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?in\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)\s+(?:now|these\s+days)\b`)
 	// reDatedEvent: "I have a dentist appointment on Tuesday at 9": an event of the speaker's and its date.
 	reDatedEvent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+(?:a|an|my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:on|at|this|next|for|in)\s`)

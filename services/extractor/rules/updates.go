@@ -88,7 +88,7 @@ const homeNounAlts = `flat|apartment|house|home|condo|studio|room|bedroom|loft|p
 
 // reRentFor is "(I|we) (are) renting/leasing a HOME (in PLACE) for AMOUNT": what the speaker pays for where
 // they live is their rent, and the place named is where they live.
-var reRentFor = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am\s+|are\s+|'m\s+|'re\s+)?(?:(?:now|currently|still|just)\s+)*(?:rent|renting|rented|lease|leasing|leased|sublet|subletting)\s+(?:a|an|the|this|our|my)\s+(?:[\pL-]+\s+){0,2}?(?:`+homeNounAlts+`)(?:\s+(?:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*))?\s+for\s+([$€£]\s?\d[\d,.]*k?|\d[\d,.]*\s?(?:dollars|euros|pounds|bucks))`)
+var reRentFor = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:am\s+|are\s+|'m\s+|'re\s+)?(?:(?:now|currently|still|just)\s+)*(?:rent|renting|rented|lease|leasing|leased|sublet|subletting)\s+(?:a|an|the|this|our|my)\s+(?:[\pL-]+\s+){0,2}?(?:` + homeNounAlts + `)(?:\s+(?:in|near)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*))?\s+for\s+([$€£]\s?\d[\d,.]*k?|\d[\d,.]*\s?(?:dollars|euros|pounds|bucks))`)
 
 // matchRent reads the rent (and the place, as where the speaker lives) of reRentFor.
 func matchRent(clause string) []spec {
