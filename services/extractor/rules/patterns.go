@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/mneme-ai/mneme/pkg/nlp"
 	"regexp"
 	"strings"
 	"unicode"
@@ -74,7 +75,7 @@ var (
 	reObjectStop = regexp.MustCompile(`(?i)\s*(?:[;!?]|[,:](?:\s|$))|\s+[-=]+>|\.(?:\s|$)|\s+[-–—]\s+|\s+(?:and\s+(?:it|that|this|he|she|they|we|I|you|then|so|now|also|am|have|was|is|had|got|the|my|our|his|her|their|its)|but|because|since|which|who|whom|whose|where|so\s+that|so\s+(?:I|we|you|he|she|they|it)|while|when|whenever|as\s+well\s+as|although|though|until|after|before|if|unless|instead\s+of|rather\s+than|on\s+(?:[$€£¥₹]\s?\d[\d,.]*\s?[kK]?|\d[\d,.]*\s?[kK])|like\s+I|for\s+(?:a|the|some|about)\s+(?:while|bit|time|long|hours?|days?|weeks?|months?|years?))\b`)
 	// reSomeoneNamed is an indefinite person introduced by name ("someone called Leo", "a guy named Sam").
 	reSomeoneNamed = regexp.MustCompile(`^(?i:someone|somebody|a\s+(?:guy|girl|man|woman|person|lady|bloke))\s+(?i:called|named)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)?)$`)
-	reTrailing     = regexp.MustCompile(`(?i)(?:\s+(?:again|too|now|lately|recently|already|together|today|tonight|as\s+well|instead|anymore|any\s+more|these\s+days|this\s+(?:term|semester)|and|or|with|by|to|for|at|in|on|of|the|a|an|so|really|very|starting|beginning|effective|from|between|since|until|till|during))+$`)
+	reTrailing     = regexp.MustCompile(`(?i)(?:\s+(?:again|too|now|lately|recently|already|together|today|tonight|as\s+well|instead|anymore|any\s+more|these\s+days|this\s+(?:term|semester)|(?:up|over|down|out|back)\s+there|there|and|or|with|by|to|for|at|in|on|of|the|a|an|so|really|very|starting|beginning|effective|from|between|since|until|till|during))+$`)
 	reLeadAdv      = regexp.MustCompile(`(?i)^(?:(?:just|really|also|finally|recently|now|still|actually|totally|definitely|officially)\s+)+`)
 )
 
@@ -135,7 +136,9 @@ func andVerb(s string) int {
 		i += idx
 		if rest := strings.Fields(s[i+5:]); len(rest) > 0 {
 			w := strings.ToLower(rest[0])
-			if b, ok := verbBase(w); ok && b != w && !strings.HasSuffix(w, "ing") {
+			if b, ok := verbBase(w); ok && (b != w || nlp.IsIrregularPast(w)) && !strings.HasSuffix(w, "ing") {
+				// ("switched to green tea and cut coffee out": a past the same as its base is a past here,
+				// after the first predicate's.)
 				return i
 			}
 		}
