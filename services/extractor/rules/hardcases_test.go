@@ -1,12 +1,14 @@
 package rules
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
+	"github.com/mneme-ai/mneme/pkg/wordnet"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
@@ -2172,6 +2174,42 @@ func TestANewOneReplacesTheOldOneOnlyOfWhatOneHasOneOf(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%q: no claim of the speaker", content)
+		}
+	}
+}
+
+// Being "in" a state, an event or a time is no place, and must not replace where someone is: "Tom Berg is in a
+// meeting" after "Tom Berg is in Leeds" leaves him in Leeds. Rooms, institutions and towns are places.
+func TestBeingInAStateIsNoPlace(t *testing.T) {
+	nouns, err := wordnet.Default()
+	if err != nil {
+		if os.Getenv("MNEME_REQUIRE_WORDNET") == "1" {
+			t.Fatalf("WordNet missing with MNEME_REQUIRE_WORDNET=1: %v", err)
+		}
+		t.Skipf("WordNet not installed: %v", err)
+	}
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	e := New(WithWordNet(nouns))
+	for content, place := range map[string]bool{
+		"Tom Berg is in a meeting.":   false,
+		"Tom Berg is in trouble.":     false,
+		"Oslo is lovely in spring.":   false,
+		"Tom Berg is in the kitchen.": true,
+		"Tom Berg is in hospital.":    true,
+		"Tom Berg is in Leeds.":       true,
+	} {
+		found := false
+		for _, c := range e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at}) {
+			if c.PredicateKey != "located_in" {
+				continue
+			}
+			found = true
+			if c.Functional != place {
+				t.Errorf("%q: located_in %q single-valued %v, want %v", content, c.Object, c.Functional, place)
+			}
+		}
+		if !found {
+			t.Errorf("%q: no located_in claim", content)
 		}
 	}
 }

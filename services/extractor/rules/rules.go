@@ -1104,6 +1104,27 @@ func (e *Extractor) pastClaims(tc *turnCtx, clause, present, verb string, seq *i
 	return claims
 }
 
+// stateNotPlace reports an object of "is in" that WordNet says is no place: a common noun (a name is taken for a
+// place) whose first two senses are neither a location, a structure nor an organization ("a meeting",
+// "spring", "trouble", against "the kitchen", "hospital", "town"). Without WordNet, or for a noun it does not
+// list, nothing is said.
+func (e *Extractor) stateNotPlace(object string) bool {
+	ws := strings.Fields(strings.TrimSpace(object))
+	if e.nouns == nil || len(ws) == 0 || nlp.Capitalized(ws[len(ws)-1]) {
+		return false
+	}
+	head := strings.ToLower(strings.Trim(ws[len(ws)-1], ".,;:!?"))
+	if !e.nouns.Known(head) {
+		return false
+	}
+	for _, k := range []wordnet.Kind{locationKind, structureKind, organizationKind} {
+		if e.nouns.Is(head, 2, k) {
+			return false
+		}
+	}
+	return true
+}
+
 // homeNouns are the nouns of English for the place one lives in, as an attribute ("my flat is in Leith").
 var homeNouns = map[string]bool{"flat": true, "apartment": true, "house": true, "home": true, "place": true,
 	"new_place": true, "new_flat": true, "new_house": true, "new_home": true}
@@ -1197,6 +1218,11 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		functional = true
 	}
 	if s.past {
+		functional = false
+	}
+	if pk == "located_in" && functional && !tc.numbered && e.stateNotPlace(object) {
+		// "Tom is in a meeting", "Paris is lovely in spring": being in a state, an event or a time is no place,
+		// and must not replace where the subject is.
 		functional = false
 	}
 	if !s.verbatim {
