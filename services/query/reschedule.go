@@ -24,10 +24,8 @@ import (
 // takes the place of an event's date when it says the event moved: its relation's words are some of the
 // event's, in order, and its sentence says a change; said of the owner, it names the event without the owner
 // ("the wedding", not "Kim's wedding", which is the owner's own); an unnamed move (rescheduled_to) moves the
-// latest event dated before it. A move is of days or months, not of a year (maxReschedule). The moved date becomes the slot's current value; the old one is
+// speaker's own event whose date it moves least. A move is of days or months, not of a year (maxReschedule). The moved date becomes the slot's current value; the old one is
 // ended, so the search context marks it former where a current sentence still names it (formermentions.go).
-// (When a move was said is not known at read time — a date's claim is valid from the date it names — so an
-// unnamed move is of the latest event said before it, not of the next one to come.)
 
 // rescheduledKey is the relation key the extractor gives a new date said of a person moved ("moved me to …").
 const rescheduledKey = "rescheduled_to"
@@ -106,8 +104,8 @@ func reschedules(e, w *store.Belief) bool {
 
 // rescheduleEvents gives each event date of the slots that a later claim among cands moves (reschedules) the
 // moved date as the slot's current value, and returns the dates it replaced by claim id with the claim that
-// moved each. An unnamed move (rescheduled_to) moves only the latest event of its subject dated before it among
-// the slots. Disputed slots, accumulating slots and sentence slots are left as they are.
+// moved each. An unnamed move (rescheduled_to) moves only an event of its own subject, the one among the slots
+// whose date it moves least. Disputed slots, accumulating slots and sentence slots are left as they are.
 //
 // With keep, the claim whose date moved stays among the slot's values after the move: its sentence may say more
 // than the date ("… is on 14 June, in Bath": where), and a search context shows it with the old date marked
@@ -116,7 +114,10 @@ func rescheduleEvents(slots []*store.Slot, cands []*store.Belief, keep bool) map
 	if len(cands) == 0 {
 		return nil
 	}
+	// Decided on the slots as they were read, then applied: a slot already moved must still count as the event
+	// it was for the unnamed moves of the others (nearerEvent).
 	moved := map[string]*store.Belief{}
+	var apply []func()
 	for _, sl := range slots {
 		if sl.Disputed || sentenceSlot(sl) || len(sl.Winners) != 1 || !sl.Winners[0].Functional {
 			continue
@@ -127,7 +128,7 @@ func rescheduleEvents(slots []*store.Slot, cands []*store.Belief, keep bool) map
 		}
 		var by *store.Belief
 		for _, e := range cands {
-			if !reschedules(e, w) || e.PredicateKey == rescheduledKey && laterEventBefore(slots, w, e) {
+			if !reschedules(e, w) || e.PredicateKey == rescheduledKey && (e.SubjectKey != w.SubjectKey || nearerEvent(slots, w, e)) {
 				continue
 			}
 			if by == nil || store.Newer(e, by) {
@@ -138,29 +139,48 @@ func rescheduleEvents(slots []*store.Slot, cands []*store.Belief, keep bool) map
 			continue
 		}
 		moved[w.ID] = by
-		sl.Winners = []*store.Belief{by}
-		if keep {
-			sl.Winners = append(sl.Winners, w)
-		}
+		apply = append(apply, func() {
+			sl.Winners = []*store.Belief{by}
+			if keep {
+				sl.Winners = append(sl.Winners, w)
+			}
+		})
+	}
+	for _, f := range apply {
+		f()
 	}
 	return moved
 }
 
-// laterEventBefore reports whether the slots hold an event of e's subject (or a thing of its) dated and said
-// after w and before e: an unnamed move is of the latest one.
-func laterEventBefore(slots []*store.Slot, w, e *store.Belief) bool {
+// nearerEvent reports whether the slots hold another current event of e's subject that e, an unnamed move,
+// would move too and whose date is nearer e's than w's is (or as near and said later): a move is of the event
+// it moves least ("moved me to July 10th" after a dentist appointment on 3 July and a wedding on 5 October is
+// the dentist's).
+func nearerEvent(slots []*store.Slot, w, e *store.Belief) bool {
+	to, _ := eventDate(e)
+	from, _ := eventDate(w)
+	dw := absDuration(to.Sub(from))
 	for _, sl := range slots {
-		for _, x := range sl.Claims {
-			if x.ID == w.ID || x.ID == e.ID || !x.Functional || x.PredicateKey == rescheduledKey ||
-				x.SubjectKey != e.SubjectKey && ownerOf(x.SubjectKey) != e.SubjectKey {
-				continue
-			}
-			if _, ok := eventDate(x); ok && store.Newer(x, w) && store.Newer(e, x) {
-				return true
-			}
+		if sl.Disputed || sentenceSlot(sl) || len(sl.Winners) == 0 {
+			continue
+		}
+		x := sl.Winners[0]
+		if x.ID == w.ID || x.SubjectKey != e.SubjectKey || !x.Functional || x.PredicateKey == rescheduledKey || !reschedules(e, x) {
+			continue
+		}
+		at, _ := eventDate(x)
+		if dx := absDuration(to.Sub(at)); dx < dw || dx == dw && store.Newer(x, w) {
+			return true
 		}
 	}
 	return false
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
 }
 
 // reschedulable returns what a read of the moves of the slots' events needs: for each subject of a slot

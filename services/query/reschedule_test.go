@@ -79,9 +79,11 @@ func TestALaterStatementMovesAnEventsDate(t *testing.T) {
 	}
 }
 
-// An unnamed move is of the latest event said before it: the dentist was booked, then the boiler service, and
-// "they've moved us to 16 October" cannot be the March appointment's.
-func TestAnUnnamedMoveIsOfTheLatestEvent(t *testing.T) {
+// An unnamed move is of the speaker's event it moves least: "they've moved us to 16 October" after a dentist
+// appointment on 3 October and a boiler service on 9 October is the boiler service; "moved me to July 10th" after
+// a dentist appointment on 3 July and, said later, a wedding on 5 October is the dentist; and a relative's
+// event is not the speaker's to move unnamed.
+func TestAnUnnamedMoveIsOfTheEventItMovesLeast(t *testing.T) {
 	dentist := dated("d", "Kim", "dentist appointment", "3 October 2024", "Kim has a dentist appointment on 3 October 2024.", 1, true)
 	boiler := dated("b", "Kim", "boiler service", "9 October 2024", "The boiler service is booked for 9 October 2024.", 2, true)
 	move := dated("m", "Kim", "rescheduled to", "16 October 2024", "They have moved Kim and others to 16 October 2024.", 3, false)
@@ -92,6 +94,16 @@ func TestAnUnnamedMoveIsOfTheLatestEvent(t *testing.T) {
 	}
 	if slots[0].Winners[0] != dentist || slots[1].Winners[0] != move {
 		t.Errorf("current values %q and %q, want 3 October 2024 and 16 October 2024", slots[0].Winners[0].Object, slots[1].Winners[0].Object)
+	}
+
+	dentist = dated("d", "Kim", "dentist appointment", "3 July 2024", "Kim has a dentist appointment on 3 July 2024.", 1, true)
+	wedding := dated("w", "Kim", "wedding", "5 October 2024", "Kim's wedding is on 5 October 2024.", 2, true)
+	brother := dated("x", "Kim's brother", "wedding", "14 July 2024", "Kim's brother's wedding is on 14 July 2024.", 3, true)
+	move = dated("m", "Kim", "rescheduled to", "10 July 2024", "The surgery rang and moved Kim to 10 July 2024.", 4, false)
+	slots = []*store.Slot{slotOf(dentist), slotOf(wedding), slotOf(brother)}
+	moved = rescheduleEvents(slots, []*store.Belief{move}, false)
+	if len(moved) != 1 || moved["d"] != move {
+		t.Errorf("moved %v, want the dentist appointment only", moved)
 	}
 }
 
