@@ -24,8 +24,9 @@ import (
 // takes the place of an event's date when it says the event moved: its relation's words are some of the
 // event's, in order, and its sentence says a change; said of the owner, it names the event without the owner
 // ("the wedding", not "Kim's wedding", which is the owner's own); an unnamed move (rescheduled_to) moves the
-// speaker's own event whose date it moves least. A move is of days or months, not of a year (maxReschedule). The moved date becomes the slot's current value; the old one is
-// ended, so the search context marks it former where a current sentence still names it (formermentions.go).
+// speaker's own event whose date it moves least. A move is of days or months, not of a year (maxReschedule).
+// The moved date becomes the slot's current value; the old one is ended, so the search context marks it former
+// where a current sentence still names it (formermentions.go).
 
 // rescheduledKey is the relation key the extractor gives a new date said of a person moved ("moved me to …").
 const rescheduledKey = "rescheduled_to"

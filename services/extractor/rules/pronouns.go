@@ -349,8 +349,11 @@ var reReplacedIt = regexp.MustCompile(`^((?:(?i:and|so|then)\s+)?(?:I|we|We)\s+(
 
 // replacedIt names the thing a replaced "it" stands for (reReplacedIt), the thing named last in the turn.
 func replacedIt(clause string, things []string) string {
+	if len(things) == 0 || !strings.Contains(clause, " it ") {
+		return clause
+	}
 	m := reReplacedIt.FindStringSubmatch(clause)
-	if m == nil || len(things) == 0 {
+	if m == nil {
 		return clause
 	}
 	return m[1] + " the " + things[len(things)-1] + m[2]

@@ -458,6 +458,9 @@ var reHeading = regexp.MustCompile(`^([^:;.!?]{2,40}):\s+((?:I|We|My|Our|I'm|I'v
 // withoutHeading returns the statement of a sentence that opens with a heading without a verb of its own
 // (reHeading); news headings ("Big news:") are discourse markers already.
 func withoutHeading(sent string) string {
+	if !strings.Contains(sent, ":") {
+		return sent
+	}
 	if m := reHeading.FindStringSubmatch(sent); m != nil && !hasVerbWord(m[1]) {
 		return m[2]
 	}
@@ -478,7 +481,10 @@ var reSubjectApposition = regexp.MustCompile(`^((?:(?i:and|so|but|also)\s+)?)(\p
 func subjectAppositions(sents []string) []string {
 	var out []string
 	for _, sent := range sents {
-		m := reSubjectApposition.FindStringSubmatch(sent)
+		var m []string
+		if strings.Count(sent, ",") >= 2 {
+			m = reSubjectApposition.FindStringSubmatch(sent)
+		}
 		if m == nil || notNames[strings.ToLower(strings.Fields(m[2])[0])] || !verbOfASubject(strings.Fields(m[4])[0]) {
 			out = append(out, sent)
 			continue
@@ -2079,6 +2085,9 @@ var reNamedUpdate = regexp.MustCompile(`^(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)'s\
 // read ("my yoga class has moved to Fridays"), for the person: a value that moved is no home the thing moved to
 // ("Ana's yoga class has moved to Fridays" is no place the class lives).
 func namedUpdate(clause string, tc turnCtx) (spec, bool) {
+	if !strings.Contains(clause, "'s ") {
+		return spec{}, false
+	}
 	m := reNamedUpdate.FindStringSubmatch(clause)
 	if m == nil || notNames[strings.ToLower(strings.Fields(m[1])[0])] {
 		return spec{}, false

@@ -63,12 +63,16 @@ var (
 
 // reMovedPerson is a planned event's move said of the person it is for, the event left unsaid: "the surgery
 // rang and moved me to March 10th", "they had to rebook me for Tuesday 12 March", "they've moved us to 16
-// October" (group 1 the value; matchMovedPerson checks that it is a date). The reader moves the speaker's latest
-// event with it (services/query/reschedule.go).
+// October" (group 1 the value; matchMovedPerson checks that it is a date). The reader moves the speaker's own
+// event it moves least with it (services/query/reschedule.go).
 var reMovedPerson = regexp.MustCompile(`(?i)\b(?:` + updateVerb + `|` + updateDone + `|(?:had|needed)\s+to\s+(?:rebook|reschedule|rearrange))\s+(?:me|us)` + updateParticle + `\s+(?:to|for|until|till)\s+(\S.*)$`)
 
 // matchMovedPerson reads reMovedPerson when its value is a date ("moved us to Leeds" is a move of home).
 func matchMovedPerson(clause string, dates []when) (spec, bool) {
+	if !strings.Contains(clause, " me ") && !strings.Contains(clause, " us ") {
+		// (Most clauses move no one: the test is cheaper than the pattern.)
+		return spec{}, false
+	}
 	m := reMovedPerson.FindStringSubmatchIndex(clause)
 	if m == nil || !slices.ContainsFunc(dates, func(d when) bool { return d.start-m[2] >= 0 && d.start-m[2] <= 1 }) {
 		// The value must be the date itself, as valuePhrase reads it: "moved us to Leeds last year" is not.
