@@ -3377,8 +3377,8 @@ func correction(sent string, ref time.Time) (value, wrong string, ok bool) {
 
 // correctedDate is a correction to a date whose first date was said outside the turns the extractor sees
 // ("Sorry, I mean 14 March, not 12", a week after "My appointment with the physio is on 12 March"): the date
-// meant, as a move of the speaker's latest event (rescheduled_to, as "they moved me to …"; the reader moves
-// it: services/query/reschedule.go).
+// meant, as a move of one of the speaker's events (rescheduled_to, as "they moved me to …"; the reader moves
+// the one it moves least: services/query/reschedule.go).
 func (e *Extractor) correctedDate(tc *turnCtx, value, wrong string, seq *int64) (extract.Claim, bool) {
 	ds := findDates(value, tc.ref)
 	if len(ds) != 1 || ds[0].start != 0 || ds[0].end != len(value) {
@@ -3400,6 +3400,9 @@ var reCorrectionOn = regexp.MustCompile(`(?i)^(?:(?:sorry|oops|quick|slight|smal
 // correctionOf says a correction that names what it corrects as the change it is ("The christening has been
 // changed to the 25th of May"), which the update readers read; any other sentence is returned as it is.
 func correctionOf(sent string) string {
+	if !strings.Contains(strings.ToLower(sent), "correction") {
+		return sent
+	}
 	m := reCorrectionOn.FindStringSubmatch(strings.TrimSpace(sent))
 	if m == nil || hasVerbWord(m[2]) {
 		return sent
