@@ -1909,6 +1909,8 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "switched_to", "oat milk", false}}},
 		{name: "there at the end of an object", content: "Ömer moved to Izmir. He teaches sailing over there.",
 			want: []claim{{"ömer", "teaches", "sailing", false}}},
+		{name: "a negation of a name that opens with a letter outside ASCII", content: "Ólöf has never used Zotero.",
+			want: []claim{{"ólöf", "uses", "Zotero", true}}},
 		{name: "a home named by its size", content: "Dana rents a three-bedroom in Tallinn.",
 			want: []claim{{"dana", "lives_in", "Tallinn", false}}},
 		{name: "a home named by its size, one's own", content: "We rent a one-bed in Tartu for €650.",

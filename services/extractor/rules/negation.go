@@ -22,8 +22,9 @@ import (
 // whose object says nothing ("I have never done this before").
 
 // reNegated finds a subject, an optional auxiliary, the negation and the verb. Contractions are expanded first
-// ("I've" → "I have", "don't" → "do not", "I'm" → "I am").
-var reNegated = regexp.MustCompile(`\b(I|[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+(?:(have|has|had|do|does|did|am|is|was)\s+)?(never|not\s+ever|not|no\s+longer)\s+((?:(?:ever|actually|really|even|once|yet|previously|personally|properly|officially|seriously|successfully|fully)\s+)*)([a-z]+)\b`)
+// ("I've" → "I have", "don't" → "do not", "I'm" → "I am"). The subject starts where no letter, mark, digit or
+// apostrophe stands before it: Go's \b knows ASCII letters only, and would find no word start before "Ólafur".
+var reNegated = regexp.MustCompile(`(?:^|[^\pL\pM\pN'])(I|\p{Lu}[\p{Ll}\p{M}]+(?:\s+\p{Lu}[\p{Ll}\p{M}]+){0,2})\s+(?:(have|has|had|do|does|did|am|is|was)\s+)?(never|not\s+ever|not|no\s+longer)\s+((?:(?:ever|actually|really|even|once|yet|previously|personally|properly|officially|seriously|successfully|fully)\s+)*)([a-z]+)\b`)
 
 // reAnymore is the adverb that makes a negation say a state ended ("not … anymore").
 var reAnymore = regexp.MustCompile(`(?i)\bany\s?more\b`)
