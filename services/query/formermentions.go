@@ -94,7 +94,7 @@ func markFormerMentions(items []item, bySubject map[string][]replacedValue) {
 		}
 		text := it.claim.Text
 		values := bySubject[it.claim.SubjectKey]
-		if owner, _, ok := strings.Cut(it.claim.SubjectKey, "'s_"); ok {
+		if owner := ownerOf(it.claim.SubjectKey); owner != "" {
 			// "Oscar's landlord charges Oscar $1,800 a month": a sentence about a thing of the subject's speaks
 			// of the subject's values too.
 			values = append(values[:len(values):len(values)], bySubject[owner]...)

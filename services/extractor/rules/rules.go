@@ -211,6 +211,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 		}
 		tc.numbered = numbered
 		for _, sent := range subjectAppositions(splitSentences(ln.text)) {
+			sent = withoutHeading(sent)
 			if strings.HasSuffix(sent, ":") {
 				// "Here is a list of facts:", "Here's my current code:": an introduction, not a statement.
 				continue
@@ -472,8 +473,7 @@ func withoutHeading(sent string) string {
 // conjunction, the name, the apposition, the rest from the verb on).
 var reSubjectApposition = regexp.MustCompile(`^((?:(?i:and|so|but|also)\s+)?)(\p{Lu}[\pL\pM'-]+(?:\s+\p{Lu}[\pL\pM'-]+)?),\s+((?i:my|our)\s+[\pL-]+(?:\s+[\pL-]+)?|(?i:a|an|the)\s+[^,;]{1,50}?),\s+(\p{Ll}[\pL'-]*\s.*)$`)
 
-// subjectAppositions says each sentence whose named subject has an apposition (reSubjectApposition) as two
-// (and drops a heading before a statement: withoutHeading):
+// subjectAppositions says each sentence whose named subject has an apposition (reSubjectApposition) as two:
 // what the apposition says of the name ("Ólafur is my brother-in-law."), and the sentence without it ("Ólafur
 // lives in Reykjavík and runs …"), which the clause readers read as they read any sentence of a named subject.
 // The rest must open with a verb said of one ("lives", "moved", "is", or an adverb before one): "Thanks, my
@@ -490,9 +490,6 @@ func subjectAppositions(sents []string) []string {
 			continue
 		}
 		out = append(out, m[2]+" is "+m[3]+".", m[1]+m[2]+" "+m[4])
-	}
-	for i := range out {
-		out[i] = withoutHeading(out[i])
 	}
 	return out
 }
