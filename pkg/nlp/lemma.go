@@ -331,7 +331,10 @@ lose lost lost
 make made made
 mean meant meant
 meet met met
+mistake mistook mistaken
 overcome overcame overcome
+overtake overtook overtaken
+overthrow overthrew overthrown
 pay paid paid
 prove proved proven
 put put put

@@ -309,6 +309,17 @@ func fixTag(ts []Token, i int) string {
 			// it is when a form of "be" comes before it and an agent after it.
 			return "VBN"
 		}
+		if tag == "JJ" && i > 0 && (ts[i-1].Tag == "PRP$" || ts[i-1].Tag == "POS") && i+2 < len(ts) && ts[i+1].Tag == "NNS" && !isUpperWord(ts[i+1].Text) &&
+			(ts[i+2].Tag == "IN" || ts[i+2].Tag == "TO" || ts[i+2].Tag == "DT" || ts[i+2].Tag == "PRP$") && !verbAfter(ts, i+1) {
+			// "My mum lives in Cluj", "Kim's mum lives …": after a possessive, a word the tagger read as an
+			// adjective ("mum", as in "keep mum") before an -s word and a preposition, in a clause with no verb,
+			// is the subject's noun and the -s word its verb (retagged below, after a possessed noun). An
+			// adjective needs a noun after it, and the -s word is none when it is a verb's third person and
+			// nothing else could be the verb.
+			if b := VerbLemma(ts[i+1].Text); b != strings.ToLower(ts[i+1].Text) && ThirdPerson(b) == strings.ToLower(ts[i+1].Text) {
+				return "NN"
+			}
+		}
 		if tag == "NNS" && i > 0 && (IsProper(ts[i-1].Tag) || ts[i-1].Tag == "PRP" || possessedNoun(ts, i-1)) {
 			// "Denis Sassou-Nguesso works in …", "my wife teaches at …": after a name or a possessed noun, an
 			// -s word before a preposition, a determiner or a word English has no verb of ("Tom teaches cello",

@@ -55,6 +55,10 @@ func TestAnalyze(t *testing.T) {
 		// A subject needs its verb: after a possessed noun or a name, an -es word the tagger reads as a plural is
 		// the verb, and the word after it that English has no verb of is its object.
 		{"My husband coaches soccer.", map[string]string{"coaches": "VBZ coach", "soccer": "NN soccer"}},
+		// "mum" is first an adjective to the tagger ("keep mum"); before a verb's -s form and a preposition it
+		// is the noun, and the -s form the verb.
+		{"My mum lives in Cluj.", map[string]string{"mum": "NN mum", "lives": "VBZ live"}},
+		{"Our new neighbours from Leeds are nice.", map[string]string{"new": "JJ new", "neighbours": "NNS neighbour"}},
 		{"Kim's son studies physics", map[string]string{"studies": "VBZ study"}},
 		{"Tom teaches cello at the Royal Academy.", map[string]string{"teaches": "VBZ teach"}},
 		// Not when the clause already has its verb, or the word after it is one.
