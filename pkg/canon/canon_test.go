@@ -285,6 +285,9 @@ func TestSameHead(t *testing.T) {
 		{"number", "phonenumber", false},   //
 		{"capital", "sister_city", false},  // different heads
 		{"cat", "number_of_cat", false},    // a count is no kind of its things
+		{"used_to_diet", "diet", false},    // the past habitual of a diet is no kind of diet
+		{"trip_to_paris", "paris", false},  // a modifier never ends in a preposition
+		{"wedding_budget", "budget", true}, //
 	} {
 		if got := SameHead(c.a, c.b); got != c.want {
 			t.Errorf("SameHead(%q, %q) = %v, want %v", c.a, c.b, got, c.want)

@@ -56,7 +56,7 @@ var relationAliases = map[string][]string{
 	"died_on":            {"date_of_death", "death_date", "dies_on", "passes_away_on", "passed_away_on"},
 	"partner":            {"girlfriend", "boyfriend", "dates", "significant_other", "romantic_partner", "in_relationship_with"},
 	"spouse":             {"wed_to", "partner_in_marriage", "married_to", "husband", "wife", "marries", "married", "is_married_to", "weds", "wed", "wedded"},
-	"works_at":           {"job_at", "job_with", "position_at", "role_at", "post_at", "works_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
+	"works_at":           {"job_at", "job_with", "position_at", "role_at", "post_at", "works_for", "contracts_for", "freelances_for", "consults_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
 	"works_in":           {"place_of_work", "work_location", "workplace", "transferred_to"},
 	"occupation":         {"profession", "job", "works_as", "job_title", "career", "promoted_to", "role", "job_role", "line_of_work", "vocation", "trade", "freelances_as"},
 	"citizen_of":         {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport", "passport_from", "passport_of"},
@@ -85,7 +85,7 @@ var relationAliases = map[string][]string{
 	"member_of":          {"part_of", "membership_of", "member"},
 	"child":              {"son", "daughter", "children", "kid"},
 	"parent":             {"child_of", "son_of", "daughter_of", "born_to"},
-	"lives_in":           {"resides_in", "residence", "home", "current_city", "place_of_residence", "moves_to", "moved_to", "relocates_to", "relocated_to", "moves_back_to", "moved_back_to", "rents_in", "rented_in"},
+	"lives_in":           {"resides_in", "residence", "home", "current_city", "place_of_residence", "moves_to", "moved_to", "relocates_to", "relocated_to", "moves_back_to", "moved_back_to", "moves_down_to", "moved_down_to", "moves_up_to", "moved_up_to", "moves_over_to", "moved_over_to", "moves_across_to", "moved_across_to", "moves_out_to", "moved_out_to", "rents_in", "rented_in"},
 	"head_coach":         {"coach", "coached_by"},
 	"manager":            {"line_manager", "boss", "supervisor", "supervised_by", "managed_by", "reports_to", "team_lead", "team_leader"},
 	"record_label":       {"signed_to", "label", "records_for"},
@@ -243,10 +243,17 @@ func SameHead(a, b string) bool {
 		return false
 	}
 	last := short[strings.LastIndexByte(short, '_')+1:]
-	switch last {
-	case "in", "at", "on", "of", "to", "for", "from", "by", "with", "as", "into", "about", "up", "out", "off",
-		"said", "mentioned", "is", "a", "has", "did":
+	if keyRelationWords[last] {
 		return false
 	}
-	return true
+	// The words before the head must modify it: "used_to_diet" is the past habitual of the diet, and
+	// "trip_to_diet" no kind of diet; a modifier phrase never ends in a preposition.
+	prefix := strings.TrimSuffix(long, "_"+short)
+	return !keyRelationWords[prefix[strings.LastIndexByte(prefix, '_')+1:]]
 }
+
+// keyRelationWords end the keys that are relations rather than attribute nouns (a preposition, a particle, a
+// verb of the fallback predicates, an article).
+var keyRelationWords = map[string]bool{"in": true, "at": true, "on": true, "of": true, "to": true, "for": true,
+	"from": true, "by": true, "with": true, "as": true, "into": true, "about": true, "up": true, "out": true,
+	"off": true, "said": true, "mentioned": true, "is": true, "a": true, "has": true, "did": true}
