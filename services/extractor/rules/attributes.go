@@ -23,6 +23,8 @@ var moneyNouns = map[string]string{
 	"offer": "offer", "bid": "offer", "fee": "fee", "fees": "fee", "loan": "loan", "mortgage": "mortgage",
 	"deposit": "deposit", "allowance": "allowance", "tuition": "tuition", "bonus": "bonus", "quote": "quote",
 	"premium": "premium", "savings": "savings", "debt": "debt",
+	// A raise is of one's pay: "got a raise to €56k", "came with a bump - €56k".
+	"raise": "salary", "bump": "salary",
 }
 
 // payAdverbs are the adverbs of time and degree between a payer and "pay": "we now pay", "I only pay".
@@ -40,6 +42,8 @@ var moneyVerbs = []struct {
 	// with the clause opening on the verb or on "I", or with "me" after the verb ("they bumped me to 52,500
 	// kroner a month"); a thing bumped up names the thing ("Vodafone bumped it up to £30" is no salary).
 	{regexp.MustCompile(`(?i)(?:^|[,;]\s*|\bI\s+(?:have\s+|'ve\s+)?)(?:(?:just|finally|now)\s+)?(?:(?:got|been|was|am|'m|being)\s+)?(?:bumped|upped)\s+(?:up\s+)?to\s+$|\b(?:bumped|upped|raised|moved|put|bumping|upping|raising|moving|putting)\s+me\s+(?:up\s+)?to\s+$`), "salary"},
+	// What a landlord asks is rent: "The landlord wants 450 dinars a month from August".
+	{regexp.MustCompile(`(?i)\b(?:landlord|landlady|letting\s+agent|letting\s+agency)\s+(?:(?:now|also|then)\s+)?(?:wants|is\s+asking\s+for|asks\s+for|has\s+asked\s+for|is\s+charging|charges)\s+(?:(?:me|us)\s+)?(?:(?:about|around|roughly|only|just)\s+)*$`), "rent"},
 	{regexp.MustCompile(`(?i)\b(?:cost|costs|costing|priced\s+at|selling\s+for|sold\s+for|bought\s+(?:it|them)\s+for|buying\s+(?:it|them)\s+for|asking|listed\s+at|going\s+for)\s+(?:(?:me|us)\s+)?(?:(?:about|around|roughly|almost|nearly|over|just|only)\s+)*$`), "price"},
 }
 
@@ -65,7 +69,7 @@ var (
 // clause states; claims already made for the same value are not repeated.
 func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have []extract.Claim) []extract.Claim {
 	defer noteMoneyNoun(tc, clause)
-	if !(reFirstWord.MatchString(clause) || reTheOwnMoney.MatchString(clause) || reItIsAmount.MatchString(clause) && tc.moneyNoun != "" || reAmountNowClause.MatchString(clause)) || reOtherOwner.MatchString(clause) {
+	if !(reFirstWord.MatchString(clause) || reTheOwnMoney.MatchString(clause) || reAimingFor.MatchString(clause) || reItIsAmount.MatchString(clause) && tc.moneyNoun != "" || reAmountNowClause.MatchString(clause)) || reOtherOwner.MatchString(clause) {
 		return nil
 	}
 	dates := findDates(clause, tc.ref)
@@ -153,6 +157,10 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 		}
 		add(attr, value)
 	}
+	if m := reAimingFor.FindStringSubmatch(clause); m != nil && !negated {
+		// "aiming for a £30,000 deposit": the amount one aims at is a target, of the thing it names.
+		add(strings.TrimSpace(strings.ToLower(m[2])+" target"), m[1])
+	}
 	if m := reEmail.FindString(clause); m != "" {
 		add("email", m)
 	}
@@ -191,15 +199,23 @@ var reItIsAmount = regexp.MustCompile(`(?i)^(?:it|that)\s+(?:is|was|will\s+be|ha
 var reSoAmount = regexp.MustCompile(`(?i)^(?:so\s+|which\s+makes\s+it\s+|making\s+it\s+)?$`)
 
 // reAmountNowClause is a clause that ends in a bare amount said to hold now: "The landlord knocked £50 off the
-// rent, so £1,400 now".
-var reAmountNowClause = regexp.MustCompile(`(?i)(?:^|,\s*)(?:so\s+)?` + money + `(?:\s+(?:a|per)\s+(?:month|week|year))?\s+now\s*[.!]*$`)
+// rent, so £1,400 now", "Promotion came with a bump - €56k from January".
+var reAmountNowClause = regexp.MustCompile(`(?:^|,\s*)(?:(?i:so)\s+)?` + money + `(?:\s+(?i:a|per)\s+(?i:month|week|year))?\s+(?:(?i:now)\s*[.!]*$|` + fromTime + `)`)
+
+// fromTime is a start said after an amount: "from January", "starting next month", "as of the 1st".
+const fromTime = `(?i:from|starting|as\s+of)\s+(?:(?i:next|this)\s+)?(?:\p{Lu}\p{Ll}+|(?i:month|year|week)|(?i:the\s+)?\d)`
 
 // reNowAfter is "now" right after an amount.
-var reNowAfter = regexp.MustCompile(`(?i)^(?:\s+(?:a|per)\s+(?:month|week|year))?\s+now\b`)
+var reNowAfter = regexp.MustCompile(`^(?:\s+(?i:a|per)\s+(?i:month|week|year))?\s+(?:(?i:now)\b|` + fromTime + `)`)
+
+// reAimingFor is an amount aimed at, with what it is for: "(we're) aiming for a £30,000 deposit", "hoping to
+// raise $5,000" (groups: the amount, the noun after it).
+var reAimingFor = regexp.MustCompile(`(?i)^(?:(?:I|we)\s+(?:am|are|'m|'re)\s+)?(?:aiming|hoping|trying|looking)\s+(?:for|to\s+(?:get|save|raise|hit|reach))\s+(?:(?:a|an)\s+)?(` + money + `)(?:\s+([\p{Ll}-]+))?\s*$`)
 
 // reTheOwnMoney is a money noun of one's own household said with "the" ("The rent's gone up again"): chat says
-// "the rent" of the speaker's rent, as it does not say "the price" of the speaker's.
-var reTheOwnMoney = regexp.MustCompile(`(?i)^the\s+(?:rent|mortgage|salary|pay|wages?|budget|allowance|bonus|deposit|tuition)\b`)
+// "the rent" of the speaker's rent, as it does not say "the price" of the speaker's; and "the landlord" is the
+// speaker's, whose amounts are the speaker's rent.
+var reTheOwnMoney = regexp.MustCompile(`(?i)^the\s+(?:rent|mortgage|salary|pay|wages?|budget|allowance|bonus|deposit|tuition|landlord|landlady)\b`)
 
 // noteMoneyNoun records the money noun a clause names, for an "it" in a later clause of the turn.
 func noteMoneyNoun(tc *turnCtx, clause string) {

@@ -14,8 +14,11 @@ import (
 var (
 	// reMutualEnd is "Name and I broke up / split up / separated / divorced / got divorced".
 	reMutualEnd = regexp.MustCompile(`^(?:(?i:my|our)\s+[\p{L}-]+\s+)?(\p{Lu}[\p{L}\p{M}'-]+(?:\s+\p{Lu}[\p{L}\p{M}'-]+)?)\s+and\s+(?:I|we)\s+(?:(?i:have|had|just|finally|officially|recently)\s+)*(?i:(broke\s+up|split\s+up|separated|divorced|got\s+divorced|called\s+it\s+off|ended\s+things))\b`)
+	// reThingsEnded is the end of a relationship said of the things one shared: "Things with Marcus fizzled
+	// out", "It didn't work out with Sam", "Everything with Lou is over".
+	reThingsEnded = regexp.MustCompile(`^(?i:things|it|everything|stuff)\s+(?:(?i:with)\s+(\p{Lu}[\p{L}\p{M}'-]+)\s+)?(?:(?i:have|has|had|just|finally|kind\s+of|sort\s+of)\s+)*(?i:fizzled\s+out|petered\s+out|ended|fell\s+apart|came\s+to\s+an\s+end|(?:is|are|was|were)\s+over|did\s*n[o']t\s+work\s+out|didn't\s+work\s+out)(?:\s+(?i:with)\s+(\p{Lu}[\p{L}\p{M}'-]+))?\b`)
 	// reReplacedAs is "X replaced Y as my/our N": Y is no longer the speaker's N.
-	reReplacedAs = regexp.MustCompile(`\b(?i:replaced|displaced|dethroned)\s+(.+?)\s+as\s+(?i:my|our)\s+((?i:[a-z-]+\s+){0,2}[a-z-]+)$`)
+	reReplacedAs = regexp.MustCompile(`\b(?i:replaced|displaced|dethroned|overtaken|overtook|supplanted|ousted|usurped)\s+(.+?)\s+as\s+(?i:my|our)\s+((?i:[a-z-]+\s+){0,2}[a-z-]+)$`)
 )
 
 // reMutualUnion is "Name and I got married / got engaged / are getting married": the reciprocal start of a
@@ -103,6 +106,9 @@ func matchEnds(clause string, dates []when) []spec {
 	}
 	if m := reMutualEnd.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
 		return []spec{{predicate: "broke up with", object: m[1], confidence: confFirst}}
+	}
+	if m := reThingsEnded.FindStringSubmatch(clause); m != nil && m[1]+m[2] != "" && (m[1] == "" || m[2] == "") && !notNames[strings.ToLower(m[1]+m[2])] {
+		return []spec{{predicate: "broke up with", object: m[1] + m[2], confidence: confFirst}}
 	}
 	if m := reReplacedAs.FindStringSubmatch(clause); m != nil {
 		return []spec{{predicate: "replaced as " + strings.ToLower(m[2]), object: m[1], confidence: confFirst}}

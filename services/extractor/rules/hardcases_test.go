@@ -2,6 +2,7 @@ package rules
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -1919,6 +1920,65 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"thanks", "", "", false}}},
 		{name: "he after a name that opens with a letter outside ASCII", content: "Ömer sold his café and moved to Izmir. He is a ferry pilot now.",
 			want: []claim{{"ömer", "lives_in", "Izmir", false}, {"ömer", "occupation", "ferry pilot", false}}},
+		{name: "overtaken as my favourite", content: "Wolf Alice have overtaken Blur as my favourite band.",
+			want:   []claim{{"kim", "favourite_band", "Wolf Alice", false}},
+			absent: []claim{{"wolf_alice", "favourite_band", "", false}, {"kim", "favourite_band", "Blur", false}}, functional: []string{"Wolf Alice"}},
+		{name: "at work says where the person is, not who", content: "My mentor at work is a woman called Ines Duarte.",
+			want:   []claim{{"kim", "mentor", "Ines Duarte", false}},
+			absent: []claim{{"kim", "mentor_at_work", "", false}}},
+		{name: "an address that is an e-mail address", content: "Please write to my new address: ana.silva@posteo.de",
+			want: []claim{{"kim", "email", "ana.silva@posteo.de", false}}},
+		{name: "a street address is no e-mail", content: "My address is 4 Mill Lane, Ely.",
+			absent: []claim{{"kim", "email", "", false}}},
+		{name: "moved down to a town", content: "Moved down to Exeter in March.",
+			want: []claim{{"kim", "lives_in", "Exeter", false}}, functional: []string{"Exeter"}, validFrom: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "back, which way, then where", content: "I'm back down south now, in Brighton.",
+			want: []claim{{"kim", "lives_in", "Brighton", false}}, functional: []string{"Brighton"}},
+		{name: "in a town as of a time", content: "We're in Ghent as of this month.",
+			want: []claim{{"kim", "lives_in", "Ghent", false}}, functional: []string{"Ghent"}, validFrom: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "money put aside for a thing, the thing first", content: "For the honeymoon we've put aside $6,000.",
+			want: []claim{{"kim", "honeymoon_budget", "$6,000", false}}, functional: []string{"$6,000"}},
+		{name: "money earmarked for a thing", content: "We've earmarked €2,500 for the kitchen renovation.",
+			want: []claim{{"kim", "kitchen_renovation_budget", "€2,500", false}}, functional: []string{"€2,500"}},
+		{name: "a budget trimmed", content: "We had to trim the catering budget to £900.",
+			want: []claim{{"kim", "catering_budget", "£900", false}}, functional: []string{"£900"}},
+		{name: "a choice without its subject and verb", content: "I stopped eating fish, so vegan rather than pescatarian now.",
+			want:   []claim{{"kim", "diet", "vegan", false}},
+			absent: []claim{{"kim", "diet", "pescatarian", false}}, functional: []string{"vegan"}},
+		{name: "a relative's name with a letter outside ASCII last", content: "My cousin Zoë lives in Lyon.",
+			want:   []claim{{"kim", "cousin", "Zoë", false}, {"zoë", "lives_in", "Lyon", false}},
+			absent: []claim{{"kim", "cousin", "Zo", false}}},
+		{name: "names of an apposition with letters outside ASCII", content: "We have two rabbits, Noé and Chloé.",
+			want: []claim{{"kim", "rabbit", "Noé", false}, {"kim", "rabbit", "Chloé", false}}},
+		{name: "a parent the tagger reads as an adjective", content: "My mum lives in Porto.",
+			want: []claim{{"kim's_mum", "lives_in", "Porto", false}}, functional: []string{"Porto"}},
+		{name: "there after a verb of motion is where to", content: "Ana lives in Bath, she moved there in 2019.",
+			want:   []claim{{"ana", "lives_in", "Bath", false}},
+			absent: []claim{{"ana", "moves_at", "", false}, {"ana", "moved_at", "", false}}},
+		{name: "a relationship's end said of the things shared", content: "Things with Dario petered out.",
+			want: []claim{{"kim", "broke_up_with", "Dario", false}}},
+		{name: "an update by someone named with two words", content: "My piano teacher moved my lesson to Mondays.",
+			want: []claim{{"kim", "lesson", "Mondays", false}}, functional: []string{"Mondays"}},
+		{name: "a home's monthly cost in a currency named after the amount", content: "Our flat in Rabat costs 5,000 dirhams a month.",
+			want: []claim{{"kim", "rent", "5,000 dirhams a month", false}, {"kim", "lives_in", "Rabat", false}}},
+		{name: "what the landlady asks is rent", content: "The landlady is asking for £1,100 a month now.",
+			want: []claim{{"kim", "rent", "£1,100 a month", false}}, functional: []string{"£1,100 a month"}},
+		{name: "the head of a unit at a place described", content: "I work as head of marketing at a charity.",
+			want:   []claim{{"kim", "occupation", "head of marketing", false}, {"kim", "works_at", "a charity", false}},
+			absent: []claim{{"kim", "occupation", "head of marketing at a charity", false}}},
+		{name: "where one lives is the town the home is in", content: "We live in a little end-terrace house in Preston.",
+			want: []claim{{"kim", "lives_in", "Preston", false}}, functional: []string{"Preston"}},
+		{name: "a home bought near a town", content: "We bought a farmhouse just outside Kendal.",
+			want: []claim{{"kim", "lives_in", "Kendal", false}}, functional: []string{"Kendal"}},
+		{name: "a short occupation noun of chat", content: "My brother is a backend dev at a startup.",
+			want: []claim{{"kim's_brother", "occupation", "backend dev", false}, {"kim's_brother", "works_at", "a startup", false}}},
+		{name: "an amount after a raise, in a clause of its own", content: "The new contract came with a raise - $88k from March.",
+			want: []claim{{"kim", "salary", "$88k", false}}},
+		{name: "an amount aimed at", content: "We're aiming for a £40,000 deposit.",
+			want: []claim{{"kim", "deposit_target", "£40,000", false}}, functional: []string{"£40,000"}},
+		{name: "teaching at a place described is working there", content: "I teach French at a primary school.",
+			want:   []claim{{"kim", "teaches", "French", false}, {"kim", "works_at", "a primary school", false}},
+			absent: []claim{{"kim", "teaches", "French at a primary school", false}}},
 	}
 	e := New()
 	for _, c := range cases {
@@ -2176,6 +2236,39 @@ func TestANewOneReplacesTheOldOneOnlyOfWhatOneHasOneOf(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%q: no claim of the speaker", content)
+		}
+	}
+}
+
+// TestAPostNamedByItsHolderBeforeJob checks that a post won and named before "job" by a noun of a person is the
+// winner's occupation, though the noun alone ("sister", "porter") is first a relative or no title, and that a
+// noun of no person there ("summer") names none.
+func TestAPostNamedByItsHolderBeforeJob(t *testing.T) {
+	nouns, err := wordnet.Default()
+	if err != nil {
+		if os.Getenv("MNEME_REQUIRE_WORDNET") == "1" {
+			t.Fatalf("WordNet missing with MNEME_REQUIRE_WORDNET=1: %v", err)
+		}
+		t.Skipf("WordNet not installed: %v", err)
+	}
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	e := New(WithWordNet(nouns))
+	for content, role := range map[string]string{
+		"Got the ward sister job!":            "ward sister",
+		"I landed the night porter job.":      "night porter",
+		"I got the summer job at the marina.": "",
+	} {
+		var got []string
+		for _, c := range e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at}) {
+			if c.PredicateKey == "occupation" {
+				got = append(got, c.Object)
+			}
+		}
+		switch {
+		case role == "" && len(got) > 0:
+			t.Errorf("%q: occupation %q, want none", content, got)
+		case role != "" && !slices.Contains(got, role):
+			t.Errorf("%q: occupation %q, want %q", content, got, role)
 		}
 	}
 }

@@ -1981,7 +1981,7 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 			if !p.numbered && occupationNoun(obj) {
 				// "Emma is still a data scientist": a person noun of work names the subject's occupation, as
 				// "I am a nurse" does the speaker's; "a paramedic with Boston EMS" names the employer too.
-				if m := reRoleAtLead.FindStringSubmatch(obj); m != nil && occupationNoun(m[1]) && !reStudentAt.MatchString(obj) {
+				if m := reRoleAtLead.FindStringSubmatch(obj); m != nil && postNoun(m[1]) && !reStudentAt.MatchString(obj) {
 					return []triple{{subject: subjText, relation: "works as", object: m[1], key: "occupation"},
 						{subject: subjText, relation: "works at", object: nameOnly(m[2]), key: "works_at"}}
 				}
@@ -2402,8 +2402,9 @@ func nounPhraseStart(tag string) bool {
 }
 
 // substitutionVerbs are the English verbs of taking over another's role, with the role in an "as" phrase
-// ("A replaced B as C", "A succeeded B as C").
-var substitutionVerbs = map[string]bool{"replace": true, "succeed": true, "supersede": true, "displace": true}
+// ("A replaced B as C", "A succeeded B as C", "Idles have overtaken Radiohead as my favourite band").
+var substitutionVerbs = map[string]bool{"replace": true, "succeed": true, "supersede": true, "displace": true,
+	"overtake": true, "supplant": true, "oust": true, "dethrone": true, "usurp": true}
 
 // roleAfterAs reads the role of an "as" phrase at k whose holder it names, as a triple giving it the value
 // holder: "as my favourite band" (the speaker's), "as Apple's CEO", "as (the) CEO of Apple". A role whose

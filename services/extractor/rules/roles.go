@@ -117,6 +117,19 @@ var reTownOfDescribed = regexp.MustCompile(`\s(?i:at|for|with)\s+(?i:a|an|the)\s
 // it is in: "chef at a ramen place in Osaka", "nurse at a small clinic".
 var reRoleAtDescribed = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3}(?:\s+in\s+` + placeWords + `)?)$`)
 
+// postNoun reports a noun phrase that names a post: an occupation (occupationNoun) or the head of a unit
+// ("head of science", "director of operations": officeHeads before "of").
+func postNoun(np string) bool {
+	if occupationNoun(np) {
+		return true
+	}
+	ws := strings.Fields(strings.ToLower(np))
+	if len(ws) > 0 && (ws[0] == "a" || ws[0] == "an" || ws[0] == "the") {
+		ws = ws[1:]
+	}
+	return len(ws) >= 3 && officeHeads[ws[0]] && ws[1] == "of"
+}
+
 // roleEmployers splits the speaker's occupation from the organization it is held at: "I'm a junior designer
 // at Figma" is the occupation "junior designer" and the employer Figma, two slots that change apart (a
 // promotion keeps the employer, a new job may keep the title). A clause that names a role "as a ROLE at
@@ -144,7 +157,7 @@ func roleEmployers(clause string, specs []spec) []spec {
 			extra = append(extra, spec{subject: s.subject, predicate: "works at", object: nameOnly(m[2]), confidence: s.confidence, change: s.change})
 			hasEmployer[s.subject] = true
 		}
-		if m := reRoleAtLead.FindStringSubmatch(s.object); m != nil && occupationNoun(m[1]) && !reStudentAt.MatchString(s.object) {
+		if m := reRoleAtLead.FindStringSubmatch(s.object); m != nil && postNoun(m[1]) && !reStudentAt.MatchString(s.object) {
 			// (A student at a place goes to school there: schoolSpecs reads it.)
 			if t := reTownOfDescribed.FindStringSubmatch(s.object); t != nil {
 				// "at an agency in Bristol called Spark": the town the organization is in is where one works.
@@ -155,7 +168,7 @@ func roleEmployers(clause string, specs []spec) []spec {
 				extra = append(extra, spec{subject: s.subject, predicate: "works at", object: nameOnly(m[2]), confidence: s.confidence, change: s.change})
 				hasEmployer[s.subject] = true
 			}
-		} else if m := reRoleAtDescribed.FindStringSubmatch(s.object); m != nil && occupationNoun(m[1]) && !reStudentAt.MatchString(s.object) {
+		} else if m := reRoleAtDescribed.FindStringSubmatch(s.object); m != nil && postNoun(m[1]) && !reStudentAt.MatchString(s.object) {
 			// "Kenji is a chef at a ramen place in Osaka": the role, and the place described where it is held.
 			s.object = strings.TrimSpace(m[1])
 			if !hasEmployer[s.subject] {
@@ -165,7 +178,7 @@ func roleEmployers(clause string, specs []spec) []spec {
 		}
 	}
 	town := ""
-	if m := reRoleAtOrg.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) && firstPersonClause(clause) && !othersRole {
+	if m := reRoleAtOrg.FindStringSubmatch(clause); m != nil && postNoun(m[1]) && firstPersonClause(clause) && !othersRole {
 		// (A role someone else was read to hold — "My sister Clara works as a pharmacist at Boots" — is theirs.)
 		if !occupation {
 			extra = append(extra, spec{predicate: "works as", object: m[1], key: "occupation", confidence: confFirst})
@@ -175,7 +188,7 @@ func roleEmployers(clause string, specs []spec) []spec {
 			hasEmployer[""] = true
 		}
 		town = m[3]
-	} else if m := reRoleAtPlace.FindStringSubmatch(clause); m != nil && occupationNoun(m[1]) && firstPersonClause(clause) && !othersRole && !hasEmployer[""] {
+	} else if m := reRoleAtPlace.FindStringSubmatch(clause); m != nil && postNoun(m[1]) && firstPersonClause(clause) && !othersRole && !hasEmployer[""] {
 		// "I work as a receptionist at a dental clinic": an organization described, not named, is where the
 		// speaker works all the same.
 		extra = append(extra, spec{predicate: "works at", object: m[2], confidence: confFirst})
@@ -656,6 +669,10 @@ var reTeachesNow = regexp.MustCompile(`(?i)\bteach(?:es)?\s`)
 // "cooking classes at the college" → cooking): one or two words, without "classes" or "lessons".
 var reTaughtThing = regexp.MustCompile(`^((?:[\pL\d-]+\s+)?[\pL\d-]+)(?:\s+(?i:at|in|to|for|on|there|here)\b.*)?$`)
 
+// reTaughtAtPlace is what is taught and the place described, not named, where: "chemistry at a sixth-form
+// college (in Norwich)" (groups: the subject taught, the place; the town is read apart).
+var reTaughtAtPlace = regexp.MustCompile(`^((?:[\pL\d-]+\s+)?[\pL\d-]+)\s+(?i:at)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3})(?:\s+in\s+` + placeWords + `)?$`)
+
 // classWords are the nouns of what is taught in sessions, after the subject taught: "cooking classes".
 var classWords = map[string]bool{"classes": true, "class": true, "lessons": true, "lesson": true, "courses": true, "course": true}
 
@@ -679,8 +696,19 @@ func teachers(clause string, specs []spec) []spec {
 		}
 	}
 	var extra []spec
-	for _, s := range specs {
-		if canon.RelationKey(specKey(s)) != "teaches" || occupied[s.subject] || s.past {
+	for i := range specs {
+		s := &specs[i]
+		if canon.RelationKey(specKey(*s)) != "teaches" || s.past {
+			continue
+		}
+		if m := reTaughtAtPlace.FindStringSubmatch(s.object); m != nil && !speakerHas(specs, "works_at") && s.subject == "" {
+			// "I teach chemistry at a sixth-form college": a place described where one teaches is where one
+			// works (a named one is read as the object's place, namedPlaceAfterObject), and what is taught is
+			// the subject alone.
+			s.object = m[1]
+			extra = append(extra, spec{predicate: "works at", object: m[2], confidence: confFirst})
+		}
+		if occupied[s.subject] {
 			continue
 		}
 		m := reTaughtThing.FindStringSubmatch(strings.TrimSpace(s.object))

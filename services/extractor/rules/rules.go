@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.25.0"
+	Version = "2.26.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -660,6 +660,10 @@ func withSubject(sent string) string {
 // "We moved to Leeds and I work there now" (groups: the name, what comes between, where "there" stands).
 var reThereAfterName = regexp.MustCompile(`\b(?i:to|at|in|near|from)\s+(?:the\s+)?(\p{Lu}[\pL\pM&'.-]*(?:\s+\p{Lu}[\pL\pM&'.-]*){0,3})([^.!?;:]*?(?:,\s+|\s+and\s+)(?:(?i:so|then|now)\s+)?(?:I|we|he|she|they|(?i:my|our|his|her|their)\s+\p{Ll}+)\s+[^,.!?;:]*?)\s+(there)\b`)
 
+// reMotionBefore is a verb of motion, with its particle, right before "there": "moved back there", "we went
+// there".
+var reMotionBefore = regexp.MustCompile(`(?i)\b(?:move|moves|moved|moving|relocate|relocated|relocating|go|goes|went|gone|going|come|comes|came|coming|return|returned|returning|head|headed|heading|emigrated|travelled|traveled|flew|drove)(?:\s+(?:back|over|out|down|up|away))?$`)
+
 // reLivesBefore is a verb of dwelling, whose place is "in" a town: "my parents still live there".
 var reLivesBefore = regexp.MustCompile(`(?i)\b(?:live|lives|lived|living|stay|stays|stayed|staying|settled|based)\b`)
 
@@ -683,7 +687,11 @@ func (e *Extractor) thereAntecedent(sent string, ref time.Time) string {
 		return sent
 	}
 	prep := "at"
-	if reLivesBefore.MatchString(sent[m[4]:m[5]]) || e.nouns != nil && e.nouns.Known(name) && e.nouns.Is(name, 2, locationKind) {
+	switch {
+	case reMotionBefore.MatchString(sent[m[4]:m[5]]):
+		// "she moved back there": a motion's "there" is its goal.
+		prep = "to"
+	case reLivesBefore.MatchString(sent[m[4]:m[5]]) || e.nouns != nil && e.nouns.Known(name) && e.nouns.Is(name, 2, locationKind):
 		prep = "in"
 	}
 	return sent[:m[6]] + prep + " " + name + sent[m[7]:]
@@ -753,6 +761,9 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 				things = append(slices.Clip(things), namedThings(strings.Join(parts[:i], ", "), tc.named)...)
 			}
 			clause = replacedIt(resolveThing(clause, things), things)
+		}
+		if i > 0 {
+			clause = elidedCopula(clause, parts[0])
 		}
 		said := clause
 		clause = eventPlace(bookedEventAt(e.namedAfterKind(gotBooked(movedByEmployer(futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause))))))))))))
@@ -986,6 +997,32 @@ var (
 	reInsteadOfFirst = regexp.MustCompile(`^((?i:instead\s+of|rather\s+than)\s+[^,;]+?)\s*,\s*([^,;.!?]+)`)
 )
 
+// reRatherFragment is a verbless clause that states a choice between two values: "so vegetarian rather than
+// vegan these days", "oat milk instead of cow's now" (groups: the value chosen, the rest).
+var reRatherFragment = regexp.MustCompile(`(?i)^(?:(?:so|and|now|but)\s+)*(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?\s+(?:rather\s+than|instead\s+of)\s+\p{L}.*)$`)
+
+// reSpeakerFirst is a clause whose subject is the speaker.
+var reSpeakerFirst = regexp.MustCompile(`^(?:I|We|we)(?:'m|'re|'ve|'d|\s)`)
+
+// elidedCopula gives back the subject and copula English leaves out of a clause after the first one of the
+// sentence that names a choice without a verb: "I've gone back to eating dairy, so vegetarian rather than vegan
+// these days" says "I'm vegetarian rather than vegan these days" (the first clause's subject is the speaker).
+// Other clauses are returned as they are.
+func elidedCopula(clause, first string) string {
+	if !strings.Contains(clause, " than ") && !strings.Contains(clause, " instead ") {
+		return clause
+	}
+	m := reRatherFragment.FindStringSubmatch(clause)
+	if m == nil || hasVerbWord(m[1]) || !reSpeakerFirst.MatchString(first) {
+		return clause
+	}
+	subject := "I am "
+	if first[0] == 'W' || first[0] == 'w' {
+		subject = "We are "
+	}
+	return subject + strings.ToLower(m[1][:1]) + m[1][1:]
+}
+
 // insteadLast moves a replacement said first in its sentence after the clause it qualifies ("Instead of
 // Venice, we're heading to Rome." → "we're heading to Rome instead of Venice."), where insteadOf reads it.
 func insteadLast(sent string) string {
@@ -1182,6 +1219,14 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		pk, said, s.change = "grade", "grade", true
 	}
 	pk = canon.RelationKey(pk)
+	if m := reHomeAtPlace.FindStringSubmatch(object); m != nil && pk == "lives_in" {
+		// "We live in a two-bed terrace in Derby": where one lives is the town the home is in.
+		object = m[1]
+	}
+	if reEmailAddress.MatchString(object) && contactKeys[pk] {
+		// "Please use my new address: lena@proton.me": an address that is an e-mail address is the e-mail.
+		pk, said = "email", "email"
+	}
 	if associationKeys[pk] || associationKeys[said] {
 		// "is involved in baseball", "follows Buddhism": the kind of the object names the attribute.
 		if attr, value := e.attributeOf(object); attr != "" {
@@ -2202,8 +2247,8 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 				break
 			}
 		}
-		// "my manager there is Pieter", "my boss over there", "my GP here": a place adverb says where, not
-		// which attribute.
+		// "my manager there is Pieter", "my boss over there", "my GP here", "my manager at work": a place
+		// adverb says where, not which attribute.
 		attr = rePlaceAdverb.ReplaceAllString(attr, "")
 		objStart := m[4]
 		// "my appointment is now on March 3", "my boss is still Priya": an adverb after the copula says when the
@@ -2317,10 +2362,18 @@ var (
 	// $1,500 in rent").
 	reEarn    = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:now|currently|still|only|just)\s+)*(?:earn|make|get\s+paid|am\s+paid|take\s+home|bring\s+in)\s+(` + money + `(?:\s+(?:a|an|per)\s+(?:year|month|hour|week)|\s+(?:annually|yearly|monthly|hourly))?)`)
 	rePayRent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:now|currently|still|only|just)\s+)*pay\s+(` + money + `(?:\s+(?:a|per)\s+(?:month|week)|\s+monthly|\s+weekly)?)\s+(?:in\s+rent|for\s+(?:my|our|the)\s+(?:\w+\s+){0,2}(?:flat|apartment|place|house|room|studio|home|condo|loft|rental))\b`)
-	// reHomePlace: "I rent a small place in Providencia", "we're in Ñuñoa now", "I'm based in Riga": where the
-	// speaker lives, said with a home noun or a state of being somewhere for good.
-	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:` + homeNounAlts + `)\s+in|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
-	reInNow     = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?in\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)\s+(?:now|these\s+days)\b`)
+	// reSetAside and reSetAsideFor read money kept for a thing, which is its budget: "we've set aside about
+	// £15,000 for the wedding", "For the trip I've budgeted $3,000" (the thing first or last; the verbs are
+	// English's of reserving money).
+	reSetAside    = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:have|'ve|had|just|already|now)\s+)*` + setAsideVerbs + `\s+(?:(?:about|around|roughly|up\s+to)\s+)?(` + money + `)\s+for\s+(?:the|my|our)\s+((?:[\pL-]+\s+){0,2}?[\pL-]+)\s*$`)
+	reSetAsideFor = regexp.MustCompile(`(?i)^for\s+(?:the|my|our)\s+((?:[\pL-]+\s+){0,2}?[\pL-]+),?\s+(?:I|we)\s+(?:(?:have|'ve|had|just|already|now)\s+)*` + setAsideVerbs + `\s+(?:(?:about|around|roughly|up\s+to)\s+)?(` + money + `)\s*$`)
+	// reHomePlace: "I rent a small place in Providencia", "we're in Ñuñoa now", "I'm based in Riga", "we bought a
+	// cottage just outside Matlock": where the speaker lives, said with a home noun or a state of being somewhere
+	// for good (a home near a town is named by the town).
+	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:` + homeNounAlts + `)\s+(?:in|near|(?:just\s+)?outside)|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
+	// reInNow is being in a town said to hold from now on: "we're in Ñuñoa now", "we're in Rotterdam as of this
+	// weekend".
+	reInNow = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?in\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)\s+(?:now|these\s+days|as\s+of|for\s+good)\b`)
 	// reDatedEvent: "I have a dentist appointment on Tuesday at 9": an event of the speaker's and its date.
 	reDatedEvent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+(?:a|an|my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:on|at|this|next|for|in)\s`)
 	// reDue: "My thesis is due on April 30", "the report is now due May 31".
@@ -2336,7 +2389,7 @@ var (
 	// reAmountStart is an amount of money or a number first: "$3,100", "€58,500", "R$ 3.650", "1,200".
 	reAmountStart = regexp.MustCompile(`^(?:[$€£¥₹]|R\$|[A-Z]{3}\s)?\s?\d`)
 	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
-	reMovedTo     = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+)?to\s+`)
+	reMovedTo     = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+|down\s+|up\s+|across\s+|out\s+)?to\s+`)
 	reMovedFrom   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
 	// reOfferTaken is an accepted job offer: "Eli got an offer from Amazon and took it", "I accepted an offer
 	// from Stripe", "Mia took the job offer at Figma".
@@ -2346,7 +2399,9 @@ var (
 	// named in apposition to what it is ("for a job at a game studio, Remedy").
 	reJobFor = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?i:moved|relocated|left|quit)\s+[^,;]*?\b(?i:for\s+(?:a|an|the|his|her|my|their)\s+(?:new\s+|better\s+)?(?:job|position|role|post)\s+(?:at|with))\s+(?:(?i:a|an|the)\s+(?:[\p{Ll}-]+\s+){0,3}[\p{Ll}-]+,\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)`)
 	reNewJob = regexp.MustCompile(`(?i)^I\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|started|accepted|took|began|have|found)\s+(?:a|my|the|an)\s+(?:[\w-]+\s+){0,2}(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+`)
-	reBackIn = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
+	// reBackIn is a return said with being back: "I'm back in Chicago", "we're back home in Lyon", "I'm back up
+	// north now, in Manchester" (a compass point with "up", "down" or "out" says which way, not where).
+	reBackIn = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?back\s+(?:(?:up|down|out|over)\s+(?:north|south|east|west)\s+|home\s+)?(?:now\s*)?,?\s*(?:in|to)\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)`)
 	reIsThe  = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+|still\s+)?the\s+(?:new\s+)?`)
 	// reRolePronoun is a role's group named by a pronoun ("the DBA on it", "the lead for them").
 	reRolePronoun = regexp.MustCompile(`(?i)\s+(?:on|of|for|at|in)\s+(?:it|them|that|this|there)$`)
@@ -2403,6 +2458,13 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 	}
 	if m := rePayRent.FindStringSubmatch(clause); m != nil {
 		return spec{predicate: "rent", object: m[1], confidence: confFirst}, true
+	}
+	if m := reSetAside.FindStringSubmatch(clause); m != nil {
+		// "We've set aside £15,000 for the wedding": the money kept for a thing is its budget.
+		return spec{predicate: budgetOf(m[2]), object: m[1], confidence: confFirst, definite: true}, true
+	}
+	if m := reSetAsideFor.FindStringSubmatch(clause); m != nil {
+		return spec{predicate: budgetOf(m[1]), object: m[2], confidence: confFirst, definite: true}, true
 	}
 	if loc := reHomePlace.FindStringIndex(clause); loc != nil {
 		if obj := nameOnly(objAfter(loc)); obj != "" && properNoun(obj) {
@@ -2649,8 +2711,37 @@ func kinAttribute(attr string) bool {
 // reAttrInTown is a town named after an attribute: "rent in Bristol", "flat in Leith".
 var reAttrInTown = regexp.MustCompile(`\s+(?:in|at)\s+\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*$`)
 
-// rePlaceAdverb is a trailing adverb of place: "there", "here", "over there", "out here".
-var rePlaceAdverb = regexp.MustCompile(`(?i)(?:\s+(?:over|out|back|down|up|in))?\s+(?:there|here)$`)
+// setAsideVerbs are the verbs of reserving an amount of money for a purpose.
+const setAsideVerbs = `(?:set\s+aside|put\s+aside|budgeted|earmarked|allocated|saved\s+up)`
+
+// budgetOf names the budget of a thing money was kept for, by the thing's noun without what follows it ("the
+// trip to Japan" has the trip's budget).
+func budgetOf(thing string) string {
+	ws := strings.Fields(strings.ToLower(thing))
+	for i, w := range ws {
+		if i > 0 && thingWords[w] || w == "to" {
+			ws = ws[:i]
+			break
+		}
+	}
+	return strings.Join(ws, " ") + " budget"
+}
+
+// reHomeAtPlace is a home described and the town it is in or near: "a two-bed terrace in Derby", "a cottage
+// just outside Matlock" (group 1 the town).
+var reHomeAtPlace = regexp.MustCompile(`^(?i:a|an|the|my|our)\s+(?:[\pL\d-]+\s+){0,3}?(?i:` + homeNounAlts + `)\s+(?i:in|near|(?:just\s+)?outside)\s+(` + placeWords + `)$`)
+
+// reEmailAddress is a value that is an e-mail address and nothing else.
+var reEmailAddress = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.\pL{2,}$`)
+
+// contactKeys are the keys of the ways to reach someone that English names without saying which way ("my new
+// address", "my contact details"); an e-mail address as the value says which.
+var contactKeys = map[string]bool{"address": true, "contact": true, "contact_details": true, "details": true,
+	"contact_address": true}
+
+// rePlaceAdverb is a trailing adverb of place: "there", "here", "over there", "out here", and "at work" ("my
+// manager at work" is the speaker's manager: work is where the manager is met, not which one).
+var rePlaceAdverb = regexp.MustCompile(`(?i)(?:(?:\s+(?:over|out|back|down|up|in))?\s+(?:there|here)|\s+at\s+work)$`)
 
 // reBareAge is a number of years in digits ("7", "30").
 var reBareAge = regexp.MustCompile(`^\d{1,3}$`)
@@ -3012,9 +3103,9 @@ func matchNamed(clause string, dates []when) (spec, bool) {
 }
 
 var (
-	reKin = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?(?i:(?:two|three|four|five|six|\d{1,2})\s+)?((?i)[\p{L}-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\b`)
+	reKin = regexp.MustCompile(`\b(?i:my|our)\s+(?i:(?:little|big|older|younger|best|old|new|dear|late|eldest|youngest|oldest)\s+)?(?i:(?:two|three|four|five|six|\d{1,2})\s+)?((?i)[\p{L}-]+?)(?:s|'s)?,?\s+(?i:named\s+|called\s+)?(\p{Lu}[\p{Ll}\p{M}]+(?:\s+\p{Lu}[\p{Ll}\p{M}]+)?)(?:[^\pL\pM\pN]|$)`)
 	// reKinMore continues a kinship apposition with more names: "my two cats, Miso and Tofu".
-	reKinMore = regexp.MustCompile(`^(?:\s*,\s*|,?\s+and\s+)(\p{Lu}\p{Ll}+)\b`)
+	reKinMore = regexp.MustCompile(`^(?:\s*,\s*|,?\s+and\s+)(\p{Lu}[\p{Ll}\p{M}]+)(?:[^\pL\pM\pN]|$)`)
 	reKinLead = regexp.MustCompile(`^(?i:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+,?\s+(\p{Lu}[\p{Ll}\p{M}]+\s)`)
 	// reLeadIn finds the speaker as subject after leading adverbs or a short leading phrase ending in a comma.
 	reLeadIn = regexp.MustCompile(`^(?:(?:(?i:now|then|so|lately|recently|also|today|tonight|anyway|luckily|finally|honestly|actually|basically|still|plus|besides)[,\s]+)+|(?i:after|before|since|when|while|during|once|in|on|at|with|for|from|over|as|because of|thanks to)\b[^,]{1,60},\s+|(?i:after|before|since|during)\s+(?i:the|a|an|my|our|this|that|last)\s+[a-z-]+(?:\s+[a-z-]+)?\s+|(?i:for|after|before|during|since)\s+(?i:my|our)\s+[^,]{1,50}?\s)((?:I|we)\s|I'm\s|(?i:we're)\s)`)
@@ -3080,13 +3171,13 @@ func matchKinship(clause, speaker string) []spec {
 			continue
 		}
 		// "my two cats, Miso and Tofu": every name of the apposition.
-		for rest := clause[loc[1]:]; ; {
+		for rest := clause[loc[5]:]; ; {
 			m := reKinMore.FindStringSubmatchIndex(rest)
 			if m == nil || notNames[strings.ToLower(rest[m[2]:m[3]])] {
 				break
 			}
 			names = append(names, rest[m[2]:m[3]])
-			rest = rest[m[1]:]
+			rest = rest[m[3]:]
 		}
 		owner := speaker + "'s"
 		if strings.HasSuffix(speaker, "s") {
@@ -3210,7 +3301,7 @@ func agentSuffix(w string) bool {
 	case "nurse", "doctor", "chef", "cook", "pilot", "judge", "coach", "architect", "nanny", "barista", "clerk", "cashier",
 		"engineer", "surgeon", "dentist", "lawyer", "attorney", "firefighter", "paramedic", "analyst", "consultant",
 		"freelancer", "midwife", "mechanic", "secretary", "waitress", "actress", "poet", "medic", "intern", "vet",
-		"priest", "nun", "monk", "farmer", "chemist", "pharmacist", "lead":
+		"priest", "nun", "monk", "farmer", "chemist", "pharmacist", "lead", "dev":
 		return true
 	}
 	if _, kin := kinOf(w); kin && !paidRoles[w] || len(w) < 5 {
@@ -3258,8 +3349,9 @@ func nameOnly(o string) string {
 // money is an amount of money as people write it: a currency sign or code before the number ("$3,250",
 // "R$ 3.650", "€58,500", "USD 80,000", "CHF 15'000") or a currency word, sign or "k" after it ("80k", "52,000
 // euros", "1.290 €", "12 500 kr": the sign after the number and the groups of digits apart, as much of Europe
-// writes them).
-const money = `(?:(?:[$€£¥₹]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.']*\d)?(?:\s?[kKmM]\b)?|\d(?:[\d,.']*\d)?(?:\s\d{3})*\s?(?:[kK]\b|(?:dollars|euros|pounds|reais|rupees|yen|francs|kroner|kronor|kr|USD|EUR|GBP|CHF|SEK|NOK|DKK)\b|[€£]))`
+// writes them). The currency words are the English names of the world's common currencies (ISO 4217's), in
+// the plural people say them in; "won" and "dong", which English uses otherwise after numbers, are left out.
+const money = `(?:(?:[$€£¥₹]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.']*\d)?(?:\s?[kKmM]\b)?|\d(?:[\d,.']*\d)?(?:\s\d{3})*\s?(?:[kK]\b|(?:dollars|euros|pounds|reais|rupees|yen|francs|kroner|kronor|kr|dinars|dirhams|riyals|rials|pesos|rand|zloty|złoty|lira|lire|shekels|baht|ringgit|rubles|roubles|yuan|rupiah|forints|forint|naira|shillings|cedis|hryvnias|lei|leva|koruna|USD|EUR|GBP|CHF|SEK|NOK|DKK)\b|[€£]))`
 
 // dateAt reports a date that starts at byte offset at of the clause, or one space after it.
 func dateAt(dates []when, at int) bool {

@@ -736,7 +736,7 @@ func (e *Extractor) appointment(clause string) string {
 	} else if m := reRetrained.FindStringSubmatch(clause); m != nil && e.appointedRole(m[2]) {
 		// An occupation trained for and taken up is the work one does from then on.
 		return worksAs(m[1], m[2]+m[3])
-	} else if m := reLandedRole.FindStringSubmatch(clause); m != nil && e.appointedRole(m[2]) {
+	} else if m := reLandedRole.FindStringSubmatch(clause); m != nil && (e.appointedRole(m[2]) || e.personBeforeJob(m[2])) {
 		// A post won is the work one does from then on, where the clause says ("at Monzo").
 		return worksAs(m[1], m[2]+m[3])
 	}
@@ -789,6 +789,14 @@ func (e *Extractor) appointedRole(np string) bool {
 		return false
 	}
 	return e.nouns == nil || e.nouns.Is(ws[len(ws)-1], 3, personKind)
+}
+
+// personBeforeJob reports whether a noun phrase said before "job", "role" or "position" names the person who
+// holds it ("the ward sister job", "the night porter role"): before those nouns a phrase whose head is a person
+// in WordNet's first senses is the post's title, though the head alone may first be a relative or a man.
+func (e *Extractor) personBeforeJob(np string) bool {
+	ws := strings.Fields(strings.ToLower(np))
+	return e.nouns != nil && len(ws) > 1 && e.nouns.Is(ws[len(ws)-1], 3, personKind)
 }
 
 // possessiveFirst rewrites the equative clauses that name whom a possessive noun phrase refers to into the

@@ -17,10 +17,10 @@ import (
 const (
 	// updateVerb is a verb of change whose "to" phrase is the new value ("until" for a time put off), in the
 	// progressive too ("the wedding is moving to the Yeatman").
-	updateVerb = `(?:moved|moving|changed|changing|shifted|shifting|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|go(?:es|ing)?\s+(?:up|down)|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put(?:\s+(?:back|forward|off))?|hiked|upped|slashed|doubled|halved|knocked(?:\s+down)?|switched)`
+	updateVerb = `(?:moved|moving|changed|changing|shifted|shifting|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|go(?:es|ing)?\s+(?:up|down)|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put(?:\s+(?:back|forward|off))?|hiked|upped|slashed|trimmed|doubled|halved|knocked(?:\s+down)?|switched)`
 	// updateDone is a verb of change in its base form after a verb saying it was done ("had to push the
 	// wedding back", "decided to move the party"): the change happened.
-	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|bring|pull|knock|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|double|halve)`
+	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|bring|pull|knock|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|trim|double|halve)`
 	// updateParticle is the adverbial particle of a phrasal verb of change after its object ("pushed the
 	// wedding back to", "moved the party up to").
 	updateParticle = `(?:\s+(?:back|forward|up|out|down))?`
@@ -41,8 +41,9 @@ var (
 	// "the number of commits has now reached 165"
 	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at|came\s+(?:back|in)\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
 	// "I've adjusted the snack budget to $75"
-	// (the agent may be someone else: "My landlord raised the rent to R$ 3.650")
-	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|they|he|she|(?:my|our|the)\s+[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:(?:my|our|the)\s+)?` + updateAttr + updateParticle + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
+	// (the agent may be someone else: "My landlord raised the rent to R$ 3.650", "My cello teacher moved my
+	// lesson to Thursdays")
+	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|they|he|she|(?:my|our|the)\s+(?:[\w-]+\s+)?[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:(?:my|our|the)\s+)?` + updateAttr + updateParticle + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
 	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
@@ -88,7 +89,7 @@ func matchMovedPerson(clause string, dates []when) (spec, bool) {
 
 // homeNounAlts are the nouns of English for a home one rents, owns or lives in, the size said as the noun too ("a
 // two-bedroom in Kumasi", "a one-bed near the station"): what a place named after one is where someone lives.
-const homeNounAlts = `flat|apartment|house|home|condo|studio|room|bedroom|loft|place|cottage|townhouse|bungalow|bedsit|maisonette|unit|(?:one|two|three|four|five|\d)-bed(?:room)?`
+const homeNounAlts = `flat|apartment|house|home|condo|studio|room|bedroom|loft|place|cottage|townhouse|bungalow|bedsit|maisonette|unit|terrace|semi|villa|farmhouse|duplex|penthouse|houseboat|(?:one|two|three|four|five|\d)-bed(?:room)?`
 
 // reRentFor is "(I|we) (are) renting/leasing a HOME (in PLACE) for AMOUNT": what the speaker pays for where
 // they live is their rent, and the place named is where they live.
