@@ -390,9 +390,9 @@ var formerCues = func() [][]string {
 		"relocated from", "switched from", "transferred from", "changed from", "away from", "sold", "traded in",
 		"replaced", "instead of", "swapped", "scrapped", "cancelled", "canceled", "withdrawn", "withdrew",
 		"deferred", "on hold", "retired", "rehomed", "passed away", "died", "lost", "stolen", "let go", "laid off",
-		"ended", "dethroned", "resigned", "resigning", "handed in", "notice at", "superseded", "history", "historical", "outdated", "obsolete",
+		"ended", "dethroned", "overtaken", "overtook", "supplanted", "ousted", "resigned", "resigning", "handed in", "notice at", "superseded", "history", "historical", "outdated", "obsolete",
 		"dropped", "ditched", "got rid of", "gotten rid of", "getting rid of", "gave away", "given away", "finished",
-		"shut down", "closed down",
+		"shut down", "closed down", "closed",
 	} {
 		out = append(out, normWords(c))
 	}
