@@ -97,6 +97,11 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 		}
 		value := strings.TrimSpace(clause[loc[0]:loc[1]])
 		before := clause[:loc[0]]
+		if reByAmount.MatchString(before) {
+			// "The landlord has hiked the rent by £150": an amount after "by" is how much a value changed,
+			// not the value.
+			continue
+		}
 		attr := ""
 		// The nearest money noun before the amount in its clause ("our budget to $3,250", "a rent of £900").
 		ws := words(strings.ToLower(before))
@@ -207,6 +212,9 @@ const fromTime = `(?i:from|starting|as\s+of)\s+(?:(?i:next|this)\s+)?(?:\p{Lu}\p
 
 // reNowAfter is "now" right after an amount.
 var reNowAfter = regexp.MustCompile(`^(?:\s+(?i:a|per)\s+(?i:month|week|year))?\s+(?:(?i:now)\b|` + fromTime + `)`)
+
+// reByAmount is the "by" before the amount a value changed by ("up by £150", "cut it by about $20").
+var reByAmount = regexp.MustCompile(`(?i)\bby\s+(?:(?:about|around|roughly|another|a\s+further|an\s+extra|over|almost|nearly)\s+)?$`)
 
 // reAimingFor is an amount aimed at, with what it is for: "(we're) aiming for a £30,000 deposit", "hoping to
 // raise $5,000" (groups: the amount, the noun after it).
