@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/event"
-	"github.com/mneme-ai/mneme/pkg/wordnet"
 	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
@@ -2247,13 +2245,7 @@ func TestANewOneReplacesTheOldOneOnlyOfWhatOneHasOneOf(t *testing.T) {
 // winner's occupation, though the noun alone ("sister", "porter") is first a relative or no title, and that a
 // noun of no person there ("summer") names none.
 func TestAPostNamedByItsHolderBeforeJob(t *testing.T) {
-	nouns, err := wordnet.Default()
-	if err != nil {
-		if os.Getenv("MNEME_REQUIRE_WORDNET") == "1" {
-			t.Fatalf("WordNet missing with MNEME_REQUIRE_WORDNET=1: %v", err)
-		}
-		t.Skipf("WordNet not installed: %v", err)
-	}
+	nouns := installedWordNet(t)
 	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 	e := New(WithWordNet(nouns))
 	for content, role := range map[string]string{
@@ -2279,13 +2271,7 @@ func TestAPostNamedByItsHolderBeforeJob(t *testing.T) {
 // Being "in" a state, an event or a time is no place, and must not replace where someone is: "Tom Berg is in a
 // meeting" after "Tom Berg is in Leeds" leaves him in Leeds. Rooms, institutions and towns are places.
 func TestBeingInAStateIsNoPlace(t *testing.T) {
-	nouns, err := wordnet.Default()
-	if err != nil {
-		if os.Getenv("MNEME_REQUIRE_WORDNET") == "1" {
-			t.Fatalf("WordNet missing with MNEME_REQUIRE_WORDNET=1: %v", err)
-		}
-		t.Skipf("WordNet not installed: %v", err)
-	}
+	nouns := installedWordNet(t)
 	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 	e := New(WithWordNet(nouns))
 	for content, place := range map[string]bool{

@@ -15,13 +15,7 @@ import (
 // faith and an exercise), and verbs with a relation of their own keep the verb. The expectations are the
 // attributes a reader of English gives these sentences.
 func TestKindsNameTheAttribute(t *testing.T) {
-	nouns, err := wordnet.Default()
-	if err != nil {
-		if os.Getenv("MNEME_REQUIRE_WORDNET") == "1" {
-			t.Fatalf("WordNet missing with MNEME_REQUIRE_WORDNET=1: %v", err)
-		}
-		t.Skipf("WordNet not installed: %v", err)
-	}
+	nouns := installedWordNet(t)
 	e := New(WithWordNet(nouns))
 	if e.Version() != Version+"+wordnet" {
 		t.Errorf("version %q does not say WordNet is read", e.Version())
@@ -56,4 +50,18 @@ func TestKindsNameTheAttribute(t *testing.T) {
 			t.Errorf("without WordNet the verb said the sport: %+v", cl)
 		}
 	}
+}
+
+// installedWordNet returns the installed WordNet's nouns, skipping the test when WordNet is not installed
+// (failing it instead when MNEME_REQUIRE_WORDNET=1, as CI sets).
+func installedWordNet(t *testing.T) *wordnet.Nouns {
+	t.Helper()
+	nouns, err := wordnet.Default()
+	if err != nil {
+		if os.Getenv("MNEME_REQUIRE_WORDNET") == "1" {
+			t.Fatalf("WordNet missing with MNEME_REQUIRE_WORDNET=1: %v", err)
+		}
+		t.Skipf("WordNet not installed: %v", err)
+	}
+	return nouns
 }

@@ -127,7 +127,7 @@ func postNoun(np string) bool {
 	if len(ws) > 0 && (ws[0] == "a" || ws[0] == "an" || ws[0] == "the") {
 		ws = ws[1:]
 	}
-	return len(ws) >= 3 && officeHeads[ws[0]] && ws[1] == "of"
+	return headOfUnit(ws)
 }
 
 // roleEmployers splits the speaker's occupation from the organization it is held at: "I'm a junior designer

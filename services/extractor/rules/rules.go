@@ -1223,7 +1223,7 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		// "We live in a two-bed terrace in Derby": where one lives is the town the home is in.
 		object = m[1]
 	}
-	if reEmailAddress.MatchString(object) && contactKeys[pk] {
+	if contactKeys[pk] && object != "" && reEmail.FindString(object) == object {
 		// "Please use my new address: lena@proton.me": an address that is an e-mail address is the e-mail.
 		pk, said = "email", "email"
 	}
@@ -2730,9 +2730,6 @@ func budgetOf(thing string) string {
 // reHomeAtPlace is a home described and the town it is in or near: "a two-bed terrace in Derby", "a cottage
 // just outside Matlock" (group 1 the town).
 var reHomeAtPlace = regexp.MustCompile(`^(?i:a|an|the|my|our)\s+(?:[\pL\d-]+\s+){0,3}?(?i:` + homeNounAlts + `)\s+(?i:in|near|(?:just\s+)?outside)\s+(` + placeWords + `)$`)
-
-// reEmailAddress is a value that is an e-mail address and nothing else.
-var reEmailAddress = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.\pL{2,}$`)
 
 // contactKeys are the keys of the ways to reach someone that English names without saying which way ("my new
 // address", "my contact details"); an e-mail address as the value says which.

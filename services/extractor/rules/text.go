@@ -776,7 +776,7 @@ func (e *Extractor) appointedRole(np string) bool {
 		ws = ws[1:]
 		np = strings.Join(ws, " ")
 	}
-	if len(ws) >= 3 && officeHeads[ws[0]] && ws[1] == "of" {
+	if headOfUnit(ws) {
 		// "made me head of sales": the head of a unit.
 		return true
 	}
@@ -789,6 +789,12 @@ func (e *Extractor) appointedRole(np string) bool {
 		return false
 	}
 	return e.nouns == nil || e.nouns.Is(ws[len(ws)-1], 3, personKind)
+}
+
+// headOfUnit reports words that name the head of a unit: an office noun before "of" and the unit ("head of
+// sales", "director of operations").
+func headOfUnit(ws []string) bool {
+	return len(ws) >= 3 && officeHeads[ws[0]] && ws[1] == "of"
 }
 
 // personBeforeJob reports whether a noun phrase said before "job", "role" or "position" names the person who
