@@ -374,7 +374,8 @@ func StaleInContext(q *Question, r *Retrieval) string {
 
 // formerCues are English words and phrases that say a value no longer holds: ending a job (leaving, resigning,
 // handing in one's notice), a place, a
-// relationship, a possession or a plan ("left", "moved from", "broke up", "sold", "cancelled"; disposing of a
+// relationship, a possession or a plan ("left", "moved from", "broke up", "went our separate ways", "sold",
+// "cancelled", "moved on from" a favourite; disposing of a
 // thing or a provider, "dropped", "got rid of", "gave away"; finishing a book or a course; a place that shut
 // down), a time
 // that is over ("no longer", "used to", "previously", "until", "former"), and the words a memory system
@@ -392,7 +393,7 @@ var formerCues = func() [][]string {
 		"deferred", "on hold", "retired", "rehomed", "passed away", "died", "lost", "stolen", "let go", "laid off",
 		"ended", "dethroned", "overtaken", "overtook", "supplanted", "ousted", "resigned", "resigning", "handed in", "notice at", "superseded", "history", "historical", "outdated", "obsolete",
 		"dropped", "ditched", "got rid of", "gotten rid of", "getting rid of", "gave away", "given away", "finished",
-		"shut down", "closed down", "closed",
+		"shut down", "closed down", "closed", "moved on from", "separate ways", "parted ways",
 	} {
 		out = append(out, normWords(c))
 	}
@@ -477,9 +478,11 @@ func presentsCurrent(text, value string) bool {
 // markedFormer reports whether the value at words[from:to] has a former cue within the window around it,
 // or a negation in the three words before it ("not vegan", "does not work at Google").
 func markedFormer(words []string, from, to int) bool {
+	// A cue counts when it starts inside the window, though its last words may stand past it ("Tom and Grace
+	// have called off the engagement").
 	lo, hi := max(0, from-cueBefore), min(len(words), to+cueAfter)
 	for _, c := range formerCues {
-		for j := lo; j+len(c) <= hi; j++ {
+		for j := lo; j < hi && j+len(c) <= len(words); j++ {
 			if (j+len(c) <= from || j >= to) && slices.Equal(words[j:j+len(c)], c) {
 				return true
 			}

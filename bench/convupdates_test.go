@@ -273,6 +273,9 @@ func TestStaleInContext(t *testing.T) {
 		{"a claim stating the old value as current", emma, raw("- Emma works at Anthropic", "- Emma works at Google"), "- Emma works at Google"},
 		{"a former cue next to the value", emma, raw("- Emma works at Anthropic", "- Emma used to work at Google"), ""},
 		{"a cue in another clause does not count", emma, raw("Emma quit smoking. She works at Google."), "Emma quit smoking. She works at Google."},
+		{"a cue that starts in the window and ends past it", emma, raw("Google and Emma have called off the contract."), ""},
+		{"a cue that starts past the window", emma, raw("Google and Emma have been talking and called off the contract."),
+			"Google and Emma have been talking and called off the contract."},
 		{"a cue far from the value does not count", emma, raw("Emma left her flat in the city center to be closer to Google"), "Emma left her flat in the city center to be closer to Google"},
 		{"negated", emma, raw("Emma does not work at Google"), ""},
 		{"notice handed in", emma, raw("- Emma handed in her notice at Google."), ""},
@@ -354,11 +357,11 @@ func TestConvSummary(t *testing.T) {
 	}
 }
 
-// TestDevPoolsValidate checks the development pools read with -data (convupdates/dev2.json to dev19.json, the
+// TestDevPoolsValidate checks the development pools read with -data (convupdates/dev2.json to dev20.json, the
 // second to fourteenth): each decodes strictly, every question has a gold the metric counts
 // correct, and every stale value is caught.
 func TestDevPoolsValidate(t *testing.T) {
-	for file, least := range map[string]int{"convupdates/dev2.json": 60, "convupdates/dev3.json": 40, "convupdates/dev4.json": 30, "convupdates/dev5.json": 6, "convupdates/dev6.json": 5, "convupdates/dev7.json": 15, "convupdates/dev8.json": 16, "convupdates/dev9.json": 17, "convupdates/dev10.json": 10, "convupdates/dev11.json": 22, "convupdates/dev12.json": 10, "convupdates/dev13.json": 22, "convupdates/dev14.json": 10, "convupdates/dev15.json": 20, "convupdates/dev16.json": 10, "convupdates/dev17.json": 23, "convupdates/dev18.json": 16, "convupdates/dev19.json": 15} {
+	for file, least := range map[string]int{"convupdates/dev2.json": 60, "convupdates/dev3.json": 40, "convupdates/dev4.json": 30, "convupdates/dev5.json": 6, "convupdates/dev6.json": 5, "convupdates/dev7.json": 15, "convupdates/dev8.json": 16, "convupdates/dev9.json": 17, "convupdates/dev10.json": 10, "convupdates/dev11.json": 22, "convupdates/dev12.json": 10, "convupdates/dev13.json": 22, "convupdates/dev14.json": 10, "convupdates/dev15.json": 20, "convupdates/dev16.json": 10, "convupdates/dev17.json": 23, "convupdates/dev18.json": 16, "convupdates/dev19.json": 15, "convupdates/dev20.json": 22} {
 		b, err := convUpdatesData.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
