@@ -65,6 +65,36 @@ var (
 	rePayAmount = regexp.MustCompile(`(?i)\d\s?k\b|\b(?:a|an|per)\s+(?:year|hour)\b|\b(?:annually|yearly|hourly)\b`)
 )
 
+// withoutLandlordsAsk drops the claims of what a landlord asks ("Our landlord charges £1,100 a month": the
+// landlord's "charges") when the speaker's rent of the same amount was read from the clause: the rent says it,
+// and a later rent would supersede only its own claim, leaving the landlord's old figure beside it as current.
+func withoutLandlordsAsk(cs, attrs []extract.Claim) []extract.Claim {
+	var rents []string
+	for _, a := range attrs {
+		if a.PredicateKey == "rent" {
+			rents = append(rents, canon.ObjectKey(a.Object))
+		}
+	}
+	if len(rents) == 0 {
+		return cs
+	}
+	out := cs[:0]
+	for _, c := range cs {
+		asked := false
+		for _, r := range rents {
+			k := canon.ObjectKey(c.Object)
+			asked = asked || reLettingSubject.MatchString(c.SubjectKey) && k != "" && strings.Contains(r, k)
+		}
+		if !asked {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// reLettingSubject is the key of a subject who lets the speaker's home ("kim's_landlord").
+var reLettingSubject = regexp.MustCompile(`_(?:landlord|landlady|letting_agent|letting_agency)$`)
+
 // attributeValues returns claims of the speaker's everyday attributes read from the values a first-person
 // clause states; claims already made for the same value are not repeated.
 func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have []extract.Claim) []extract.Claim {

@@ -12,8 +12,9 @@ import (
 // so the reader can retire the value it names (services/query/endings.go).
 
 var (
-	// reMutualEnd is "Name and I broke up / split up / separated / divorced / got divorced".
-	reMutualEnd = regexp.MustCompile(`^(?:(?i:my|our)\s+[\p{L}-]+\s+)?(\p{Lu}[\p{L}\p{M}'-]+(?:\s+\p{Lu}[\p{L}\p{M}'-]+)?)\s+and\s+(?:I|we)\s+(?:(?i:have|had|just|finally|officially|recently)\s+)*(?i:(broke\s+up|split\s+up|separated|divorced|got\s+divorced|called\s+it\s+off|ended\s+things))\b`)
+	// reMutualEnd is "Name and I broke up / split up / separated / divorced / got divorced / went our separate
+	// ways / parted ways / called off the engagement".
+	reMutualEnd = regexp.MustCompile(`^(?:(?i:my|our)\s+[\p{L}-]+\s+)?(\p{Lu}[\p{L}\p{M}'-]+(?:\s+\p{Lu}[\p{L}\p{M}'-]+)?)\s+and\s+(?:I|we)\s+(?:(?i:have|had|just|finally|officially|recently)\s+)*(?i:(broke\s+up|split\s+up|separated|divorced|got\s+divorced|called\s+it\s+off|called\s+it\s+quits|ended\s+things|went\s+(?:our\s+|their\s+)?separate\s+ways|parted\s+(?:ways|company)|called\s+off\s+(?:the|our)\s+(?:engagement|wedding|relationship)))\b`)
 	// reThingsEnded is the end of a relationship said of the things one shared: "Things with Marcus fizzled
 	// out", "It didn't work out with Sam", "Everything with Lou is over".
 	reThingsEnded = regexp.MustCompile(`^(?i:things|it|everything|stuff)\s+(?:(?i:with)\s+(\p{Lu}[\p{L}\p{M}'-]+)\s+)?(?:(?i:have|has|had|just|finally|kind\s+of|sort\s+of)\s+)*(?i:fizzled\s+out|petered\s+out|ended|fell\s+apart|came\s+to\s+an\s+end|(?:is|are|was|were)\s+over|did\s*n[o']t\s+work\s+out|didn't\s+work\s+out)(?:\s+(?i:with)\s+(\p{Lu}[\p{L}\p{M}'-]+))?\b`)

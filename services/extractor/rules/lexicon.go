@@ -13,7 +13,7 @@ var verbBases = strings.Fields(`
 accept achieve act add adopt adore advise agree aim apply appreciate arrange arrive ask attend audition
 bake bathe become begin believe belong bike binge blog board book borrow bounce break bring browse build buy
 call camp care carry catch celebrate change chat check cheer choose clean climb coach collaborate collect come
-compete complete compose connect consider contact continue cook create cuddle cycle dance date decide
+compete complete compose connect consider consult contact continue contract cook create cuddle cycle dance date decide
 decorate deliver design develop dine discover discuss divorce do donate draw dream dress drink drive
 earn eat educate embrace encourage end enjoy enroll enter escape explore face fail fall feed feel fight
 figure fill film find finish fish fix fly focus follow forget found foster freelance gain garden get give go graduate

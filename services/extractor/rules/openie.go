@@ -1872,6 +1872,14 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 		}
 	}
 	bare := np.from == k && !np.indef && !np.definite && np.possessor == nil
+	if bare && !p.numbered && !np.proper && np.to < len(p.toks) && rolePrepositions[p.low(np.to)] {
+		// "Emma is now deputy head at Oakfield School", "Ravi is shift lead at Costa": a post said without its
+		// article and where it is held.
+		if m := reRoleAtLead.FindStringSubmatch(p.span(np.from, len(p.toks))); m != nil && postNoun(m[1]) && !reStudentAt.MatchString(m[0]) {
+			return []triple{{subject: subjText, relation: "works as", object: m[1], key: "occupation"},
+				{subject: subjText, relation: "works at", object: nameOnly(m[2]), key: "works_at"}}
+		}
+	}
 	if !np.proper && !np.indef && np.possessor == nil && officeNouns[p.toks[np.head].Lemma] && p.low(np.to) == "of" {
 		// "Emma is (now) head of design", "Ana is the director of research": an office over a field or a
 		// department — no organization named — is the subject's job title.
@@ -1978,9 +1986,10 @@ func (p *ie) copularComplement(s phrase, subjText string, j int) []triple {
 		}
 		if np.to == len(p.toks) || p.low(np.to) == "," || p.low(np.to) == "and" {
 			obj := p.span(np.from+1, np.to)
-			if !p.numbered && occupationNoun(obj) {
+			if !p.numbered && postNoun(obj) {
 				// "Emma is still a data scientist": a person noun of work names the subject's occupation, as
-				// "I am a nurse" does the speaker's; "a paramedic with Boston EMS" names the employer too.
+				// "I am a nurse" does the speaker's; "a paramedic with Boston EMS" names the employer too, and so
+				// does "deputy head at Oakfield School".
 				if m := reRoleAtLead.FindStringSubmatch(obj); m != nil && postNoun(m[1]) && !reStudentAt.MatchString(obj) {
 					return []triple{{subject: subjText, relation: "works as", object: m[1], key: "occupation"},
 						{subject: subjText, relation: "works at", object: nameOnly(m[2]), key: "works_at"}}

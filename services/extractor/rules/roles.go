@@ -117,8 +117,9 @@ var reTownOfDescribed = regexp.MustCompile(`\s(?i:at|for|with)\s+(?i:a|an|the)\s
 // it is in: "chef at a ramen place in Osaka", "nurse at a small clinic".
 var reRoleAtDescribed = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3}(?:\s+in\s+` + placeWords + `)?)$`)
 
-// postNoun reports a noun phrase that names a post: an occupation (occupationNoun) or the head of a unit
-// ("head of science", "director of operations": officeHeads before "of").
+// postNoun reports a noun phrase that names a post: an occupation (occupationNoun), the head of a unit ("head
+// of science", "director of operations": officeHeads before "of"), or an office noun after the words that say
+// which ("deputy head", "team lead", "assistant principal").
 func postNoun(np string) bool {
 	if occupationNoun(np) {
 		return true
@@ -127,7 +128,16 @@ func postNoun(np string) bool {
 	if len(ws) > 0 && (ws[0] == "a" || ws[0] == "an" || ws[0] == "the") {
 		ws = ws[1:]
 	}
-	return headOfUnit(ws)
+	if headOfUnit(ws) {
+		return true
+	}
+	for i, w := range ws {
+		if rolePrepositions[w] {
+			ws = ws[:i]
+			break
+		}
+	}
+	return len(ws) >= 2 && officeHeads[ws[len(ws)-1]]
 }
 
 // roleEmployers splits the speaker's occupation from the organization it is held at: "I'm a junior designer

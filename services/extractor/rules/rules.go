@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.26.0"
+	Version = "2.27.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -784,7 +784,8 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			cs = append(cs, e.clauseClaims(tc, rel, seq, numbered, false)...)
 		}
 		if !numbered && !isQuestion(sent) {
-			cs = append(cs, e.attributeValues(tc, clause, seq, append(claims, cs...))...)
+			av := e.attributeValues(tc, clause, seq, append(claims, cs...))
+			cs = append(withoutLandlordsAsk(cs, av), av...)
 		}
 		if !numbered {
 			listTexts(cs)
@@ -851,10 +852,12 @@ func (e *Extractor) clauseClaims(tc *turnCtx, clause string, seq *int64, numbere
 	}
 	if main, old, ok := insteadOf(clause); ok && !numbered {
 		// "We're going to Rome instead of Venice": the main clause's claims, and for each value it names the
-		// same statement of the value replaced, in the past habitual ("used to"), which retires it.
+		// same statement of the value replaced, in the past habitual ("used to"), which retires it. A value of
+		// a single-valued slot needs none: it supersedes the old value in its slot ("the honeymoon's going to
+		// be in Bali instead of Tokyo"), and "used to be honeymoon Tokyo" would be a slot of its own.
 		claims := e.clauseClaims(tc, main, seq, numbered, first)
 		for _, c := range claims {
-			if c.Fallback || c.Negated || c.Object == "" {
+			if c.Fallback || c.Negated || c.Object == "" || c.Functional {
 				continue
 			}
 			if i := strings.Index(main, c.Object); i >= 0 {
@@ -1001,18 +1004,26 @@ var (
 // vegan these days", "oat milk instead of cow's now" (groups: the value chosen, the rest).
 var reRatherFragment = regexp.MustCompile(`(?i)^(?:(?:so|and|now|but)\s+)*(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?\s+(?:rather\s+than|instead\s+of)\s+\p{L}.*)$`)
 
+// reNowAtFragment is a verbless clause that says where one is now: "but now at Leeds General", "now with a
+// bigger team" (group: from "now").
+var reNowAtFragment = regexp.MustCompile(`(?i)^(?:(?:so|and|but)\s+)*(now\s+(?:at|with)\s+\S.*)$`)
+
 // reSpeakerFirst is a clause whose subject is the speaker.
 var reSpeakerFirst = regexp.MustCompile(`^(?:I|We|we)(?:'m|'re|'ve|'d|\s)`)
 
 // elidedCopula gives back the subject and copula English leaves out of a clause after the first one of the
-// sentence that names a choice without a verb: "I've gone back to eating dairy, so vegetarian rather than vegan
-// these days" says "I'm vegetarian rather than vegan these days" (the first clause's subject is the speaker).
+// sentence that names a choice or a place without a verb: "I've gone back to eating dairy, so vegetarian rather
+// than vegan these days" says "I'm vegetarian rather than vegan these days", "I'm still nursing, but now at
+// Leeds General" says "I'm now at Leeds General" (the first clause's subject is the speaker).
 // Other clauses are returned as they are.
 func elidedCopula(clause, first string) string {
-	if !strings.Contains(clause, " than ") && !strings.Contains(clause, " instead ") {
-		return clause
+	var m []string
+	if strings.Contains(clause, " than ") || strings.Contains(clause, " instead ") {
+		m = reRatherFragment.FindStringSubmatch(clause)
+	} else {
+		// "I'm still nursing, but now at Leeds General": where one is now, said as "I'm now at …".
+		m = reNowAtFragment.FindStringSubmatch(clause)
 	}
-	m := reRatherFragment.FindStringSubmatch(clause)
 	if m == nil || hasVerbWord(m[1]) || !reSpeakerFirst.MatchString(first) {
 		return clause
 	}
@@ -1491,6 +1502,71 @@ func eventDates(clause string, dates []when) []spec {
 	return out
 }
 
+// reGoingForEvent is the place the speaker travels to for a journey of theirs: "We're flying to Tokyo for our
+// honeymoon in October", "I'm heading to Lisbon for my summer holiday" (groups: the place, the journey). The
+// place is the journey's, as "the honeymoon's going to be in Bali" says. Only journeys: the place one travels
+// to for a wedding or a birthday is not what those nouns' slots hold (a date).
+var reGoingForEvent = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:(?:am|are|'m|'re|will\s+be|were|was|'ll\s+be)\s+)?(?:(?:now|still|actually|finally|probably|definitely|all)\s+)?(?i:going|flying|heading|travell?ing|driving|jetting\s+off|sailing|off)\s+(?:(?i:out|over|down|up)\s+)?(?i:to)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+(?i:for)\s+(?i:our|my)\s+((?:[\pL-]+\s+)?(?i:` + journeyNouns + `))\b`)
+
+// journeyNouns are the nouns of everyday English for a journey one plans, whose place is where one goes.
+const journeyNouns = `honeymoon|holiday|holidays|vacation|trip|getaway|cruise|tour|break|hols`
+
+// eventPlaces returns the speaker's claim of where an event of theirs is, said by the journey to it
+// (reGoingForEvent).
+func eventPlaces(clause string) []spec {
+	m := reGoingForEvent.FindStringSubmatch(clause)
+	if m == nil {
+		return nil
+	}
+	attr := updateAttribute(m[2])
+	if attr == "" {
+		return nil
+	}
+	return []spec{{predicate: attr, object: m[1], confidence: confFirst, definite: true}}
+}
+
+// recurringDay is a day that comes back, as English names one: "the first Thursday of every month", "every other
+// Tuesday", "every Tuesday evening", "Wednesday evenings", "Mondays and Thursdays".
+const recurringDay = `(?i:(?:the\s+)?(?:first|second|third|fourth|last)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+of\s+(?:the|every|each)\s+month` +
+	`|every\s+(?:other\s+|second\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:morning|afternoon|evening|night))?` +
+	`|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:morning|afternoon|evening|night)s` +
+	`|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s(?:\s+(?:morning|afternoon|evening|night)s)?(?:(?:,\s*|\s+and\s+|,\s+and\s+)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s)*)`
+
+// reRecurring is a thing of the speaker's life with the day it recurs on: "Book club meets on the first
+// Thursday of every month", "Our pub quiz is every other Tuesday", "Choir practice is on Wednesday evenings".
+// The day is what the thing's date is, as "the dentist appointment is on 4 March" says a date (groups: the
+// thing, the day).
+var reRecurring = regexp.MustCompile(`^(?:(?i:my|our|the)\s+)?((?:[\pL-]+\s+){0,2}?[\pL-]+)\s+(?:(?i:now|still|always|usually|normally)\s+)?(?i:meets|meet|is|are|happens|happen|takes\s+place|take\s+place|runs|run|is\s+held|are\s+held)\s+(?:(?i:now|still|always|usually|normally)\s+)?(?:(?i:on)\s+)?(` + recurringDay + `)\b`)
+
+// recurringEvents returns the speaker's claim of the day a clause says a thing of theirs recurs on
+// (reRecurring). The thing must be no name and no person ("my sister is every Tuesday" is nothing English says
+// of a date).
+func recurringEvents(clause string) []spec {
+	m := reRecurring.FindStringSubmatchIndex(clause)
+	if m == nil {
+		return nil
+	}
+	// The verb after the thing says its last word is a noun (the tagger reads "club" in "Our running club meets"
+	// as an adjective); a capital says it is a name, unless it only opens the clause ("Book club meets …").
+	thing := strings.Fields(clause[m[2]:m[3]])
+	if last := thing[len(thing)-1]; nlp.Capitalized(last) && (len(thing) == 1 || m[2] > 0) {
+		return nil
+	}
+	attr := updateAttribute(clause[m[2]:m[3]])
+	if attr == "" {
+		return nil
+	}
+	value := clause[m[4]:m[5]]
+	if p := reRecurringPlace.FindString(clause[m[5]:]); p != "" {
+		// "My running club is on Thursdays in Phoenix Park": where it meets is said with when.
+		value += strings.TrimRight(p, " ")
+	}
+	return []spec{{predicate: attr, object: value, confidence: confFirst, definite: true}}
+}
+
+// reRecurringPlace is the place said after a recurring day: " in Phoenix Park", " at the leisure centre".
+var reRecurringPlace = regexp.MustCompile(`^\s+(?i:in|at)\s+[^,.;!?]+`)
+
 // specs returns the claims' specs of one assertive clause: its patterns' (clauseSpecs), with the speaker's
 // occupation and employer said together split into their two slots (roleEmployers).
 func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
@@ -1852,8 +1928,10 @@ func evaluation(object string) bool {
 func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbered, firstClause bool) []spec {
 	var out []spec
 	if !numbered {
-		// Before the title test: "My Pixel finally died" names a possession, not a work.
+		// Before the title test: "My Pixel finally died" names a possession, not a work, and "Gym sessions
+		// are Mondays and Thursdays" is a day of the speaker's week, whatever its capitals.
 		out = append(out, lostSpecs(clause)...)
+		out = append(out, recurringEvents(clause)...)
 	}
 	if possessiveTitle(clause) {
 		// A title ("Our Mutual Friend was written by …") is no statement of the speaker's.
@@ -1866,8 +1944,15 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 	}
 	out = append(out, matchKinship(clause, tc.speaker)...)
 	if !numbered {
-		out = append(out, matchEnds(clause, dates)...)
+		ends := matchEnds(clause, dates)
+		if len(ends) == 1 && ends[0].predicate == "broke up with" {
+			// "Chloe and I went our separate ways in May" says that and nothing else: its verb phrase read as a
+			// relation ("went" "our separate ways") would be a motion of the speaker's.
+			return append(out, ends...)
+		}
+		out = append(out, ends...)
 		out = append(out, eventDates(clause, dates)...)
+		out = append(out, eventPlaces(clause)...)
 	}
 	// Match on the clause without a leading time phrase ("Yesterday I took ...", "Last week, I ..."); the
 	// claim text keeps it, resolved.
@@ -2389,7 +2474,7 @@ var (
 	// reAmountStart is an amount of money or a number first: "$3,100", "€58,500", "R$ 3.650", "1,200".
 	reAmountStart = regexp.MustCompile(`^(?:[$€£¥₹]|R\$|[A-Z]{3}\s)?\s?\d`)
 	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
-	reMovedTo     = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+|down\s+|up\s+|across\s+|out\s+)?to\s+`)
+	reMovedTo     = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:(?:moved|relocated)\s+(?:back\s+|over\s+|down\s+|up\s+|across\s+|out\s+)?to|moved\s+in\s+together\s+in)\s+`)
 	reMovedFrom   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
 	// reOfferTaken is an accepted job offer: "Eli got an offer from Amazon and took it", "I accepted an offer
 	// from Stripe", "Mia took the job offer at Figma".
@@ -2410,6 +2495,9 @@ var (
 	reSubjVerb    = regexp.MustCompile(`(?i)^(I|we)\b((?:\s+[a-z]+){1,8})`)
 	reNamedVerb   = regexp.MustCompile(`^(\p{Lu}[\p{Ll}\p{M}]+(?:\s+\p{Lu}[\p{Ll}\p{M}]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
 )
+
+// reIsBare is "I am" before a post said without its article: "I'm now deputy head at Oakfield School".
+var reIsBare = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+|still\s+)?`)
 
 // namedDiet drops a diet said by a food eaten again ("eats fish") where the sentence names the diet itself: "I
 // started eating fish again, so I guess I'm pescatarian now" is pescatarian.
@@ -2519,6 +2607,15 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 		// who …", "I'm the reason …" name none), and a pronoun after its preposition says nothing of where.
 		if obj := reRolePronoun.ReplaceAllString(objAfter(loc), ""); obj != "" && definiteRole(obj) {
 			return spec{predicate: "works as", object: obj, key: "occupation", confidence: confFirst}, true
+		}
+	}
+	if loc := reIsBare.FindStringIndex(clause); loc != nil {
+		// "I'm now deputy head at Oakfield School", "I'm team lead at Monzo": a post and where it is held
+		// (roleEmployers splits them), the post's article left out as it often is before a title.
+		if obj := objAfter(loc); obj != "" && !reIndefinite.MatchString(obj) && !strings.HasPrefix(strings.ToLower(obj), "the ") {
+			if m := reRoleAtLead.FindStringSubmatch(obj); m != nil && postNoun(m[1]) && !reStudentAt.MatchString(obj) {
+				return spec{predicate: "works as", object: obj, key: "occupation", confidence: confFirst}, true
+			}
 		}
 	}
 	if m := reSubjVerb.FindStringSubmatchIndex(clause); m != nil {

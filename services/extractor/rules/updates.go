@@ -42,8 +42,9 @@ var (
 	reUpdateReach = regexp.MustCompile(`(?i)^(?:my|our|the)\s+` + updateAttr + `\s+` + updateAux + `(?:reached|hit|totals?|totalled|stands\s+at|is\s+up\s+to|is\s+down\s+to|averag(?:es|ing)|rated(?:\s+at)?|measured\s+at|estimated\s+at|came\s+(?:back|in)\s+at)\s+(?:around\s+|about\s+|roughly\s+|over\s+|under\s+)?([$€£]?\d.*)$`)
 	// "I've adjusted the snack budget to $75"
 	// (the agent may be someone else: "My landlord raised the rent to R$ 3.650", "My cello teacher moved my
-	// lesson to Thursdays")
-	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|they|he|she|(?:my|our|the)\s+(?:[\w-]+\s+)?[\w-]+|\p{Lu}[\p{L}\p{M}-]*)\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:(?:my|our|the)\s+)?` + updateAttr + updateParticle + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
+	// lesson to Thursdays", and may have done something first: "The dentist rang and pushed my appointment back
+	// to 11 March")
+	reUpdateBy = regexp.MustCompile(`(?i)^(?:I|we|they|he|she|(?:my|our|the)\s+(?:[\w-]+\s+)?[\w-]+|\p{Lu}[\p{L}\p{M}-]*)(?:\s+[a-z]+(?:\s+[a-z]+)?\s+and)?\s+` + updateAux + `(?:` + updateVerb + `|` + updateDone + `)\s+(?:(?:my|our|the)\s+)?` + updateAttr + updateParticle + updateFrom + `\s+(?:to|until|till)\s+(\S.*)$`)
 	// "the new sprint deadline of April 5", "my increased book budget of $50" anywhere in a clause
 	// (the value is a number, an amount or a date: "the new team's style of play" is not an update).
 	reNewValue = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+(?:new|increased|updated|revised|adjusted|current|latest|reduced|extended|higher|lower|raised|final)\s+([a-zA-Z][\w\s'/-]{1,40}?)\s+(?:of|is|was|at)\s+((?:around\s+|about\s+)?(?:[$€£]?\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d).*)$`)
@@ -212,7 +213,8 @@ func updateAttribute(attr string) string {
 			return ""
 		}
 	}
-	if subjectPronouns[ws[0]] || filler[ws[0]] && len(ws) == 1 {
+	if subjectPronouns[ws[0]] || filler[ws[0]] && len(ws) == 1 || len(ws) == 1 && ws[0] == "mind" {
+		// ("I changed my mind to stay" is no attribute changed.)
 		return ""
 	}
 	if n := len(ws); n > 1 && (ws[n-1] == "price" || ws[n-1] == "cost") {
