@@ -37,11 +37,12 @@ var endingVerbs = map[string][]string{
 
 // acquisitionVerbs are the English verbs, by lemma, with which someone says they came to have a thing or took
 // up an activity: what they got in the same statement in which they gave up another ("traded in the Civic,
-// bought a RAV4"; "gave up violin and is learning the drums") takes the ended thing's place. Everyday English of
-// possessions and pastimes, not any dataset's wording.
+// bought a RAV4"; "gave up violin and is learning the drums"; "dropped my iPhone in the canal, so I'm using a
+// Pixel now") takes the ended thing's place. Everyday English of possessions and pastimes, not any dataset's
+// wording.
 var acquisitionVerbs = map[string]bool{"buy": true, "purchase": true, "get": true, "adopt": true, "lease": true, "order": true,
 	"learn": true, "start": true, "take": true, "pick": true, "switch": true, "join": true, "choose": true,
-	"go": true, "opt": true, "settle": true}
+	"go": true, "opt": true, "settle": true, "use": true}
 
 // acquisitionParticles are the particles some acquisition verbs need to mean choosing ("went with Tele2", "opted
 // for a Kia", "settled on the blue one"); without them they say something else ("went to Paris").
@@ -53,12 +54,12 @@ var namedEndingVerbs = map[string]bool{"drop": true, "ditch": true}
 
 // ownEndingVerbs are the English verbs, by lemma, with which a named value says its own part is over, as the
 // subject of the statement: a pet or a person who died ("Smudge died in the spring", "Grandpa passed away"),
-// a doctor or a captain who retired, resigned or stepped down, a flatmate who moved out. The value is the
-// particles the verb needs to mean that, empty when none. "Leave" is not among them: "Tom left early" ends
-// nothing.
+// a doctor or a captain who retired, resigned or stepped down, a flatmate who moved out, an employer or a shop
+// that went bust, went under or closed down ("Tilt went bust in July"). The value is the particles the verb
+// needs to mean that, empty when none. "Leave" is not among them: "Tom left early" ends nothing.
 var ownEndingVerbs = map[string][]string{
 	"die": nil, "pass": {"away", "on"}, "retire": nil, "resign": nil, "step": {"down"}, "move": {"out", "away"},
-	"quit": nil,
+	"quit": nil, "go": {"bust", "under"}, "close": {"down"}, "shut": {"down"},
 }
 
 // ownEnding reports whether a claim says its subject's own part ended (ownEndingVerbs); negated, it does not,

@@ -78,7 +78,17 @@ func TestAValuesOwnEndingEndsIt(t *testing.T) {
 	// A pet introduced by its kind and named ends with the pet.
 	f.add("Wei", "pet", "a hamster called Noodle", "Wei's pet is a hamster called Noodle.", 20)
 	f.add("Noodle", "died", "last week", "Noodle died last week.", 21)
+	// An employer that went bust or closed down is no longer where one works; one that went to court is.
+	f.add("Aleks", "works at", "Tilt", "Aleks works at Tilt.", 22)
+	f.add("Tilt", "goes", "bust", "Tilt went bust in July.", 23)
+	f.add("Bea", "works at", "Crumbs", "Bea works at Crumbs.", 24)
+	f.add("Crumbs", "closed down", "", "Crumbs closed down.", 25)
+	f.add("Nils", "works at", "Vesta", "Nils works at Vesta.", 26)
+	f.add("Vesta", "went to", "court", "Vesta went to court.", 27)
 	checkResolved(t, f, map[string]string{
+		"Where does Aleks work?":                    "",
+		"Where does Bea work?":                      "",
+		"Where does Nils work?":                     "Vesta",
 		"What is Wei's pet?":                        "",
 		"Who is Rosa's dog?":                        "",
 		"What is Tom's cat?":                        "",
@@ -258,7 +268,7 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 	}
 	// The local model's similarities, stood in for by the pairs a person calls things of one kind.
 	kinds := map[[2]string]bool{{"a used Toyota RAV4 hybrid", "a 2012 Honda Civic"}: true, {"the drums", "the violin"}: true,
-		{"cello", "the violin"}: true, {"Tele2", "Telia"}: true}
+		{"cello", "the violin"}: true, {"Tele2", "Telia"}: true, {"a Samsung Galaxy S23", "a Google Pixel 6"}: true}
 	alike := func(_ context.Context, a, b string) (bool, error) { return kinds[[2]string{a, b}], nil }
 	for _, c := range []struct {
 		name   string
@@ -278,6 +288,9 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 		{"dropped one provider and went with another", claim("c1", "Ingrid", "carrier", "Telia", 1, 1),
 			[]*store.Belief{claim("c2", "Ingrid", "dropped", "Telia", 5, 20), claim("c3", "Ingrid", "went with", "Tele2", 5, 20)},
 			"Tele2"},
+		{"lost one and is using another", claim("c1", "Ana", "has", "a Google Pixel 6", 1, 1),
+			[]*store.Belief{claim("c2", "Ana", "lost", "Pixel", 5, 20), claim("c3", "Ana", "uses", "a Samsung Galaxy S23", 5, 20)},
+			"a Samsung Galaxy S23"},
 		{"bought in another statement", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
 			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 6, 20)},
 			""},

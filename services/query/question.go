@@ -1958,6 +1958,11 @@ var idioms = []idiom{
 	// "What does Emma do?" with nothing after the verb asks what she does for a living ("What sport does
 	// she do?" names its own kind).
 	{pattern: []string{"do", "$"}, noun: "occupation", untyped: true},
+	// "Who is Nadia seeing?", "Who is she going out with?": to be seeing someone, to go out with them, is to date
+	// them (Oxford, "see": "be having a romantic relationship with"; rules/idioms.go reads statements so);
+	// "Which doctor is she seeing?" names its own kind
+	{pattern: []string{"see", "$"}, noun: "partner", untyped: true},
+	{pattern: []string{"go", "out", "with", "$"}, noun: "partner", untyped: true},
 	{pattern: []string{"tie", "the", "knot"}, verb: "marry"},
 	// the sports idiom "line up" at a position (rules/idioms.go reads it as playing the position)
 	{pattern: []string{"line", "up"}, noun: "position"},
