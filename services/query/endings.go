@@ -37,12 +37,11 @@ var endingVerbs = map[string][]string{
 
 // acquisitionVerbs are the English verbs, by lemma, with which someone says they came to have a thing or took
 // up an activity: what they got in the same statement in which they gave up another ("traded in the Civic,
-// bought a RAV4"; "gave up violin and is learning the drums"; "dropped my iPhone in the canal, so I'm using a
-// Pixel now") takes the ended thing's place. Everyday English of possessions and pastimes, not any dataset's
-// wording.
+// bought a RAV4"; "gave up violin and is learning the drums") takes the ended thing's place. Everyday English of
+// possessions and pastimes, not any dataset's wording.
 var acquisitionVerbs = map[string]bool{"buy": true, "purchase": true, "get": true, "adopt": true, "lease": true, "order": true,
 	"learn": true, "start": true, "take": true, "pick": true, "switch": true, "join": true, "choose": true,
-	"go": true, "opt": true, "settle": true, "use": true}
+	"go": true, "opt": true, "settle": true}
 
 // acquisitionParticles are the particles some acquisition verbs need to mean choosing ("went with Tele2", "opted
 // for a Kia", "settled on the blue one"); without them they say something else ("went to Paris").

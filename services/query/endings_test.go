@@ -268,7 +268,7 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 	}
 	// The local model's similarities, stood in for by the pairs a person calls things of one kind.
 	kinds := map[[2]string]bool{{"a used Toyota RAV4 hybrid", "a 2012 Honda Civic"}: true, {"the drums", "the violin"}: true,
-		{"cello", "the violin"}: true, {"Tele2", "Telia"}: true, {"a Samsung Galaxy S23", "a Google Pixel 6"}: true}
+		{"cello", "the violin"}: true, {"Tele2", "Telia"}: true}
 	alike := func(_ context.Context, a, b string) (bool, error) { return kinds[[2]string{a, b}], nil }
 	for _, c := range []struct {
 		name   string
@@ -288,9 +288,6 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 		{"dropped one provider and went with another", claim("c1", "Ingrid", "carrier", "Telia", 1, 1),
 			[]*store.Belief{claim("c2", "Ingrid", "dropped", "Telia", 5, 20), claim("c3", "Ingrid", "went with", "Tele2", 5, 20)},
 			"Tele2"},
-		{"lost one and is using another", claim("c1", "Ana", "has", "a Google Pixel 6", 1, 1),
-			[]*store.Belief{claim("c2", "Ana", "lost", "Pixel", 5, 20), claim("c3", "Ana", "uses", "a Samsung Galaxy S23", 5, 20)},
-			"a Samsung Galaxy S23"},
 		{"bought in another statement", claim("c1", "Raj", "drives", "a 2012 Honda Civic", 1, 1),
 			[]*store.Belief{claim("c2", "Raj", "traded in", "the Civic", 5, 20), claim("c3", "Raj", "bought", "a used Toyota RAV4 hybrid", 6, 20)},
 			""},
