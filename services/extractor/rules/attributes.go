@@ -80,12 +80,12 @@ func withoutLandlordsAsk(cs, attrs []extract.Claim) []extract.Claim {
 	}
 	out := cs[:0]
 	for _, c := range cs {
+		k := canon.ObjectKey(c.Object)
 		asked := false
 		for _, r := range rents {
-			k := canon.ObjectKey(c.Object)
-			asked = asked || reLettingSubject.MatchString(c.SubjectKey) && k != "" && strings.Contains(r, k)
+			asked = asked || k != "" && strings.Contains(r, k)
 		}
-		if !asked {
+		if !asked || !reLettingSubject.MatchString(c.SubjectKey) {
 			out = append(out, c)
 		}
 	}

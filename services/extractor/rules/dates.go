@@ -400,7 +400,7 @@ func findDates(s string, ref time.Time) []when {
 					m[i] = s[loc[2*i]:loc[2*i+1]]
 				}
 			}
-			if reOfEveryMonth.MatchString(s[loc[1]:]) {
+			if reRecursAfter.MatchString(s[loc[1]:]) {
 				// "the last Sunday of the month", "Wednesday evenings": a day that recurs, not the Sunday
 				// before the day it is said.
 				continue
@@ -445,9 +445,9 @@ func findDates(s string, ref time.Time) []when {
 	return out
 }
 
-// reOfEveryMonth follows a weekday that recurs ("the last Sunday of the month", "the first Thursday of every
+// reRecursAfter follows a weekday that recurs ("the last Sunday of the month", "the first Thursday of every
 // month", "on Wednesday evenings").
-var reOfEveryMonth = regexp.MustCompile(`(?i)^\s+(?:of\s+(?:the|every|each)\s+month|(?:morning|afternoon|evening|night)s)\b`)
+var reRecursAfter = regexp.MustCompile(`(?i)^\s+(?:of\s+(?:the|every|each)\s+month|(?:morning|afternoon|evening|night)s)\b`)
 
 // reDayOfMonthOnly is a day of the month named without its month, after "the" or a weekday ("on the 12th", "Saturday
 // the 12th", "Friday 3rd", "on the Friday, the 7th"); group 3 is the day. With a month after it ("the 12th of March")

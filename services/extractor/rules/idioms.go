@@ -78,8 +78,8 @@ var idioms = []struct {
 	// the end of a relationship: a relationship that "didn't work out" failed (Oxford, "work out": "develop in
 	// a good way"), said as the speaker's "things ended", which the ending reader takes; the negation is the
 	// idiom's, not a denial of a claim
-	{regexp.MustCompile(`^((?i:it|things|stuff))\s+(?:(?i:just|really|sadly|unfortunately|ultimately)\s+)?(?i:did\s*n[o']t|did\s+not|never)\s+(?i:work(?:ed)?\s+out)\s+(?i:with)\s+(\p{Lu}[\pL\pM'-]+)`), "Things with $2 ended"},
-	{regexp.MustCompile(`^((?i:things|stuff))\s+(?i:with)\s+(\p{Lu}[\pL\pM'-]+)\s+(?:(?i:just|really|sadly|unfortunately|ultimately)\s+)?(?i:did\s*n[o']t|did\s+not|never)\s+(?i:work(?:ed)?\s+out)`), "Things with $2 ended"},
+	{regexp.MustCompile(`^(?i:it|things|stuff)\s+(?:(?i:just|really|sadly|unfortunately|ultimately)\s+)?(?i:did\s*n[o']t|did\s+not|never)\s+(?i:work(?:ed)?\s+out)\s+(?i:with)\s+(\p{Lu}[\pL\pM'-]+)`), "Things with $1 ended"},
+	{regexp.MustCompile(`^(?i:things|stuff)\s+(?i:with)\s+(\p{Lu}[\pL\pM'-]+)\s+(?:(?i:just|really|sadly|unfortunately|ultimately)\s+)?(?i:did\s*n[o']t|did\s+not|never)\s+(?i:work(?:ed)?\s+out)`), "Things with $1 ended"},
 	// a move between organizations: "left Deloitte to join PwC" says what "left Deloitte and joined PwC" does
 	// (the purpose infinitive of "join" after leaving)
 	{regexp.MustCompile(`\b((?i:left|quit))\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:to\s+join)\b`), "$1 $2 and joined"},

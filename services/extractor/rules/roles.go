@@ -137,7 +137,7 @@ func postNoun(np string) bool {
 			break
 		}
 	}
-	return len(ws) >= 2 && officeHeads[ws[len(ws)-1]]
+	return qualifiedOffice(ws)
 }
 
 // roleEmployers splits the speaker's occupation from the organization it is held at: "I'm a junior designer

@@ -1527,15 +1527,15 @@ func eventPlaces(clause string) []spec {
 
 // recurringDay is a day that comes back, as English names one: "the first Thursday of every month", "every other
 // Tuesday", "every Tuesday evening", "Wednesday evenings", "Mondays and Thursdays".
-const recurringDay = `(?i:(?:the\s+)?(?:first|second|third|fourth|last)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+of\s+(?:the|every|each)\s+month` +
-	`|every\s+(?:other\s+|second\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:morning|afternoon|evening|night))?` +
-	`|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:morning|afternoon|evening|night)s` +
-	`|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s(?:\s+(?:morning|afternoon|evening|night)s)?(?:(?:,\s*|\s+and\s+|,\s+and\s+)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s)*)`
+const recurringDay = `(?i:(?:the\s+)?(?:first|second|third|fourth|last)\s+` + weekdayRe + `\s+of\s+(?:the|every|each)\s+month` +
+	`|every\s+(?:other\s+|second\s+)?` + weekdayRe + `(?:\s+(?:morning|afternoon|evening|night))?` +
+	`|` + weekdayRe + `\s+(?:morning|afternoon|evening|night)s` +
+	`|` + weekdayRe + `s(?:\s+(?:morning|afternoon|evening|night)s)?(?:(?:,\s*|\s+and\s+|,\s+and\s+)` + weekdayRe + `s)*)`
 
 // reRecurring is a thing of the speaker's life with the day it recurs on: "Book club meets on the first
 // Thursday of every month", "Our pub quiz is every other Tuesday", "Choir practice is on Wednesday evenings".
-// The day is what the thing's date is, as "the dentist appointment is on 4 March" says a date (groups: the
-// thing, the day).
+// The day is what the thing's date is, as "the dentist appointment is on 4 March" says a date (groups 1 and 2:
+// the thing, the day; weekdayRe's own groups follow).
 var reRecurring = regexp.MustCompile(`^(?:(?i:my|our|the)\s+)?((?:[\pL-]+\s+){0,2}?[\pL-]+)\s+(?:(?i:now|still|always|usually|normally)\s+)?(?i:meets|meet|is|are|happens|happen|takes\s+place|take\s+place|runs|run|is\s+held|are\s+held)\s+(?:(?i:now|still|always|usually|normally)\s+)?(?:(?i:on)\s+)?(` + recurringDay + `)\b`)
 
 // recurringEvents returns the speaker's claim of the day a clause says a thing of theirs recurs on

@@ -780,9 +780,8 @@ func (e *Extractor) appointedRole(np string) bool {
 		// "made me head of sales": the head of a unit.
 		return true
 	}
-	if len(ws) >= 2 && officeHeads[ws[len(ws)-1]] {
-		// "bumped me up to team lead": the head of a unit named before the office noun (WordNet's first
-		// senses of "lead" are no person).
+	if qualifiedOffice(ws) {
+		// "bumped me up to team lead" (WordNet's first senses of "lead" are no person).
 		return true
 	}
 	if !occupationNoun(np) {
@@ -795,6 +794,12 @@ func (e *Extractor) appointedRole(np string) bool {
 // sales", "director of operations").
 func headOfUnit(ws []string) bool {
 	return len(ws) >= 3 && officeHeads[ws[0]] && ws[1] == "of"
+}
+
+// qualifiedOffice reports words that end in an office noun after the words that say which office: "team lead",
+// "deputy head", "assistant principal" (the unit named before the office noun).
+func qualifiedOffice(ws []string) bool {
+	return len(ws) >= 2 && officeHeads[ws[len(ws)-1]]
 }
 
 // personBeforeJob reports whether a noun phrase said before "job", "role" or "position" names the person who
