@@ -64,6 +64,28 @@ func TestSubjectReadsOfAWorkspaceGrownSinceAnalyzeStayLinear(t *testing.T) {
 	const big = 3000
 	write("grown", "user", big, 20)
 	write("grown", "assistant", big/3, 5)
+	// A subject that moved house 600 times, in a workspace of its own (the reads above are bounded by the grown
+	// workspace's size): every value of its single-valued slot replaced but the newest.
+	const moves = 600
+	moved := &store.Changes{}
+	for i := range moves {
+		n++
+		id := fmt.Sprintf("00000000-0000-5000-8000-%012d", n)
+		from, to := t0.Add(time.Duration(i)*time.Hour), t0.Add(time.Duration(i+1)*time.Hour)
+		moved.Claims = append(moved.Claims, store.ClaimRow{ID: id, Workspace: "moves", SubjectKey: "mover", Subject: "mover",
+			PredicateKey: "lives_in", Predicate: "lives in", SlotKey: "lives_in", Object: fmt.Sprint("town ", i), ObjectKey: fmt.Sprint("town_", i),
+			Text: fmt.Sprintf("mover lives in town %d", i), Functional: true, Scope: "shared", OwnerAgent: "a",
+			Confidence: 1, ValidFrom: from, Provenance: `{"agent_id":"a"}`, StreamSeq: int64(n), RecordedAt: t0,
+			SourceKey: "agent:a", Extractor: "structured", Trust: 1})
+		v := store.VersionRow{ClaimID: id, Version: 1, Workspace: "moves", Status: "superseded", ValidFrom: from, ValidTo: &to, RecordedAt: t0, DecisionID: dec}
+		if i == moves-1 {
+			v.Status, v.ValidTo = "active", nil
+		}
+		moved.Versions = append(moved.Versions, v)
+	}
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return store.Write(ctx, tx, moved) }); err != nil {
+		t.Fatal(err)
+	}
 
 	// linear reports a plan that handled more than bound rows, with its outline.
 	linear := func(what string, plan map[string]any, bound int) {
@@ -119,6 +141,19 @@ func TestSubjectReadsOfAWorkspaceGrownSinceAnalyzeStayLinear(t *testing.T) {
 				t.Fatal(err)
 			}
 			linear(c.name+", "+read.name, ex.plan, 40*big/20)
+		}
+		// The newest replaced values of a subject with hundreds of them: a read that stops at its limit, not one
+		// that looks at every single-valued claim the subject ever had.
+		ex := &explainer{q: pool}
+		inMoves := c.view
+		inMoves.Workspace = "moves"
+		replaced, err := store.ReplacedValues(ctx, ex, inMoves, []string{"mover"}, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		linear(c.name+", the newest 8 of 599 replaced values", ex.plan, 20*8)
+		if len(replaced) != 8 || replaced[0].Object != fmt.Sprint("town ", moves-2) {
+			t.Errorf("%s: replaced values %d, the newest %v; want 8, the newest town %d", c.name, len(replaced), replaced, moves-2)
 		}
 		got, err := store.ClaimsBySubjects(ctx, pool, c.view, []string{"user", "assistant"}, 500)
 		if err != nil {

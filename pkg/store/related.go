@@ -225,9 +225,8 @@ func Similarities(ctx context.Context, q Querier, v View, ids []string, qvec []f
 // reads the present only: an as-of or known-at view has its own idea of what was replaced, and such views
 // get nil.
 //
-// The subjects' single-valued claims are found in claims_subject_predicate_idx alone (functional is among its
-// included columns) and only their current versions are probed (claim_versions_current_idx), so a subject
-// with thousands of accumulating claims (everything a speaker said) costs an index range, not a read of each.
+// A subject's superseded beliefs are read newest first from their own index (claim_versions_superseded_idx)
+// and each one's claim looked up, so the read stops at its limit however much the subject has said.
 func ReplacedValues(ctx context.Context, q Querier, v View, subjects []string, limit int) ([]Belief, error) {
 	if v.AsOf != nil || v.KnownAt != nil || len(subjects) == 0 || limit <= 0 {
 		return nil, nil
@@ -235,11 +234,18 @@ func ReplacedValues(ctx context.Context, q Querier, v View, subjects []string, l
 	a := v.Args()
 	a["keys"] = subjects
 	a["lim"] = limit
-	return queryBeliefs(ctx, q, `SELECT `+BareBeliefColumns+`
-		FROM unnest(@keys::text[]) AS k(subject_key)
-		CROSS JOIN LATERAL (SELECT * FROM claims c WHERE c.workspace_id = @ws AND c.subject_key = k.subject_key AND c.functional OFFSET 0) c
-		CROSS JOIN LATERAL (SELECT * FROM claim_versions v WHERE v.claim_id = c.id AND v.retired_at IS NULL AND v.status = 'superseded' OFFSET 0) v
-		WHERE `+v.Visible()+`
-		ORDER BY v.valid_from DESC, c.id
+	// The belief's columns are read inside the lateral read, where its limit applies, and ordered outside by
+	// the names BareBeliefColumns gives them (v.valid_from, c.id::text). Each version's claim is looked up by
+	// its key alone (the fence of OFFSET 0): a planner that thinks the workspace small would otherwise read the
+	// workspace's single-valued claims once per version.
+	return queryBeliefs(ctx, q, `SELECT r.* FROM unnest(@keys::text[]) AS k(subject_key)
+		CROSS JOIN LATERAL (SELECT `+BareBeliefColumns+`
+			FROM claim_versions v
+			CROSS JOIN LATERAL (SELECT * FROM claims c WHERE c.id = v.claim_id OFFSET 0) c
+			WHERE v.workspace_id = @ws AND v.subject_key = k.subject_key AND v.retired_at IS NULL AND v.status = 'superseded'
+				AND c.functional AND `+v.Visible()+`
+			ORDER BY v.valid_from DESC
+			LIMIT @lim) r
+		ORDER BY r.valid_from DESC, r.id
 		LIMIT @lim`, a)
 }
