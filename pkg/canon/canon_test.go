@@ -288,6 +288,14 @@ func TestSameHead(t *testing.T) {
 		{"used_to_diet", "diet", false},    // the past habitual of a diet is no kind of diet
 		{"trip_to_paris", "paris", false},  // a modifier never ends in a preposition
 		{"wedding_budget", "budget", true}, //
+		// Said again without an inner modifier: the first word and the head are kept.
+		{"kitchen_renovation_budget", "kitchen_budget", true},
+		{"kitchen_budget", "kitchen_renovation_budget", true},
+		{"car_insurance_cost", "insurance_cost", true},          // the leading modifier dropped, as before
+		{"kitchen_renovation_budget", "renovation_cost", false}, // another head
+		{"garden_budget", "kitchen_renovation_budget", false},   // another first word
+		{"trip_to_rome_budget", "trip_budget", false},           // a relation inside is no compound
+		{"budget", "kitchen_renovation_budget", true},           // the bare head, as before
 	} {
 		if got := SameHead(c.a, c.b); got != c.want {
 			t.Errorf("SameHead(%q, %q) = %v, want %v", c.a, c.b, got, c.want)

@@ -226,7 +226,8 @@ func IsCountKey(k string) bool { return strings.HasPrefix(k, CountKeyPrefix) }
 
 // SameHead reports whether two predicate keys name one attribute by the head of an English compound noun:
 // one key is the other with modifiers before it ("number" and "phone_number", "appointment" and
-// "dentist_appointment", "budget" and "apartment_budget"). A compound names a kind of what its last noun
+// "dentist_appointment", "budget" and "apartment_budget"), or with modifiers between its first word and its
+// head (innerModifierDropped: "kitchen_budget" and "kitchen_renovation_budget"). A compound names a kind of what its last noun
 // names, and a later bare head ("my number") refers back to the compound already established, as a definite
 // noun phrase does. Keys that end in a preposition or a particle ("lives_in", "works_at") are relations, not
 // attribute nouns, and never match this way; nor do the fallback predicates, nor counts ("number_of_cat" is how
@@ -239,17 +240,41 @@ func SameHead(a, b string) bool {
 	if len(short) > len(long) {
 		short, long = long, short
 	}
-	if !strings.HasSuffix(long, "_"+short) {
-		return false
-	}
 	last := short[strings.LastIndexByte(short, '_')+1:]
 	if keyRelationWords[last] {
 		return false
+	}
+	if !strings.HasSuffix(long, "_"+short) {
+		return innerModifierDropped(short, long)
 	}
 	// The words before the head must modify it: "used_to_diet" is the past habitual of the diet, and
 	// "trip_to_diet" no kind of diet; a modifier phrase never ends in a preposition.
 	prefix := strings.TrimSuffix(long, "_"+short)
 	return !keyRelationWords[prefix[strings.LastIndexByte(prefix, '_')+1:]]
+}
+
+// innerModifierDropped reports a compound said again without a modifier between its first word and its
+// head ("kitchen_budget" for "kitchen_renovation_budget", "wedding_venue" for "wedding_reception_venue"): the
+// shorter keeps the first modifier and the head, and its words are the longer's in order. Every word of the
+// longer is a noun or adjective of the compound (none of keyRelationWords: "trip_to_paris_budget" is no
+// kind of "trip_budget").
+func innerModifierDropped(short, long string) bool {
+	sw, lw := strings.Split(short, "_"), strings.Split(long, "_")
+	if len(sw) < 2 || len(lw) <= len(sw) || sw[0] != lw[0] || sw[len(sw)-1] != lw[len(lw)-1] {
+		return false
+	}
+	for _, w := range lw {
+		if keyRelationWords[w] {
+			return false
+		}
+	}
+	i := 0
+	for _, w := range lw {
+		if i < len(sw) && w == sw[i] {
+			i++
+		}
+	}
+	return i == len(sw)
 }
 
 // keyRelationWords end the keys that are relations rather than attribute nouns (a preposition, a particle, a
