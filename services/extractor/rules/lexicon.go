@@ -279,7 +279,7 @@ var notNames = map[string]bool{
 	"absolutely": true, "congrats": true, "congratulations": true, "love": true, "hope": true, "let": true,
 	"keep": true, "take": true, "check": true, "look": true, "be": true, "go": true, "make": true, "try": true,
 	"remember": true, "being": true, "having": true, "getting": true, "seeing": true, "sorry": true, "please": true,
-	"last": true, "next": true, "yesterday": true, "today": true, "tomorrow": true, "recently": true,
+	"last": true, "next": true, "first": true, "second": true, "third": true, "final": true, "yesterday": true, "today": true, "tomorrow": true, "recently": true,
 	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true,
 	"sunday": true, "since": true, "after": true, "before": true, "during": true, "while": true, "once": true,
 	"hmm": true, "ah": true, "aw": true, "aww": true, "ooh": true, "yay": true, "woohoo": true, "ha": true,

@@ -833,6 +833,12 @@ func (p *ie) predicate(i int, subjects []phrase) []triple {
 			}
 			continue
 		}
+		if vg.copular && s.to == s.from+1 && nlp.IsNoun(p.tag(s.from)) && (s.from == 0 || !nlp.Capitalized(p.toks[s.from].Text)) &&
+			nlp.Known(p.low(s.from)) && evaluativeAdjectives[p.low(p.skipAdverbs(vg.to))] {
+			// "Work's been hectic at Fairfield", "Life is crazy at the moment": a judgement of a bare common
+			// noun is how things are going, no relation of anything.
+			continue
+		}
 		for _, t := range p.complements(s, vg) {
 			t.change = t.change || becomes
 			out = append(out, t)
@@ -877,6 +883,11 @@ func (p *ie) nextCoordinatedVerb(from int) int {
 // complements reads the triples of subject s with verb group vg.
 func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	j := vg.to
+	if !vg.copular && p.mannerBeforePrep(j) {
+		// "works remotely for Spotify", "works part-time at Tesco": an adverb of manner between a verb and its
+		// preposition says how, not what; the relation is the verb's with the preposition.
+		j++
+	}
 	subjText := p.span(s.from, s.to)
 	// The subject "the N of X", "X's N", "the N where X VP", "the N that X V": a nominal relation.
 	var owner, rel, relKey string
@@ -1399,6 +1410,25 @@ var copularAs = map[string]bool{"serve": true, "act": true, "function": true}
 var particleAdverbs = map[string]bool{"aback": true, "about": true, "across": true, "along": true, "around": true,
 	"away": true, "back": true, "by": true, "down": true, "forth": true, "in": true, "off": true, "on": true,
 	"out": true, "over": true, "past": true, "round": true, "through": true, "under": true, "up": true}
+
+// mannerBeforePrep reports an adverb of manner at i with a preposition after it: a word in -ly or one of
+// the adverbs of working time and place (workAdverbs), which the tagger may read as adjectives.
+func (p *ie) mannerBeforePrep(i int) bool {
+	if i+1 >= len(p.toks) || p.tag(i+1) != "IN" && p.tag(i+1) != "TO" || p.low(i+1) == "of" || particleAdverbs[p.low(i)] {
+		return false
+	}
+	return nlp.IsAdverb(p.tag(i)) && mannerAdverb(p.low(i)) || workAdverbs[p.low(i)]
+}
+
+// mannerAdverb reports an adverb of manner: one of workAdverbs, or a word in -ly (the English suffix of
+// adverbs of manner; "only", "early" and "daily", short words of which or when, are left out).
+func mannerAdverb(w string) bool {
+	return workAdverbs[w] || len(w) > 5 && strings.HasSuffix(w, "ly")
+}
+
+// workAdverbs are the adverbs English says of how or where one works ("works part-time at", "works remotely
+// for", "works freelance for").
+var workAdverbs = map[string]bool{"part-time": true, "full-time": true, "remotely": true, "freelance": true, "parttime": true, "fulltime": true}
 
 // locativePreps are the prepositions of place a copula takes to say where something is (the spatial
 // prepositions of English grammars, without those of direction or of relative position such as "near").

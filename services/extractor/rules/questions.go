@@ -116,8 +116,9 @@ func leadingBreak(p string) int {
 
 // Complements: "I'm worried that I only got 3 interviews", "I just found out it was moved to May 5",
 // "how can I use the fact that I secured 5 offers": the embedded clause is the fact; the frame around it
-// (a feeling, a discovery) is not what anyone will ask about.
-var reComplement = regexp.MustCompile(`(?i)(?:^(?:I|we)\s+(?:(?:am|are|was|were|feel|felt|have\s+been|got)\s+)?(?:(?:so|really|very|kinda|kind\s+of|sorta|a\s+bit|a\s+little|pretty|super|quite|just|also|still|now|totally|actually)\s+)*` +
+// (a feeling, a discovery) is not what anyone will ask about. Chat leaves the frame's subject and copula out
+// as often as not ("So glad I left Fairfield", "Just found out Tom got the job").
+var reComplement = regexp.MustCompile(`(?i)(?:^(?:(?:I|we)\s+(?:(?:am|are|was|were|feel|felt|have\s+been|got)\s+)?)?(?:(?:so|really|very|kinda|kind\s+of|sorta|a\s+bit|a\s+little|pretty|super|quite|just|also|still|now|totally|actually)\s+)*` +
 	`(?:told|worried|glad|happy|excited|thrilled|relieved|proud|surprised|amazed|aware|sure|certain|convinced|afraid|concerned|sad|upset|grateful|thankful|confident|curious|nervous|anxious|stoked|pleased|disappointed|frustrated|shocked|noticed|realized|realised|found\s+out|learned|learnt|discovered|heard|read|saw|remembered|recalled|mentioned|said|told\s+you|figured\s+out|understand|know|knew|see|think|believe|guess|suppose|reckon|assume|decided|confirmed|checked)\s+` +
 	`(?:(?:about\s+)?(?:how|why)\s+)?(?:that\s+)?|\bthe\s+fact\s+that\s+|\b(?:understand|see|explain|figure\s+out|know)\s+(?:how|why)\s+)` +
 	`((?:I|we|my|our|the|this|it|he|she|they|[A-Z][\w'-]*)\s)`)

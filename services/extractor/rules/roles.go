@@ -85,7 +85,7 @@ var kinAdjectives = map[string]bool{"little": true, "big": true, "older": true, 
 // "as an accountant at a shipping company here, Baltic Freight"): a described organization may be named
 // in apposition after a comma, or after "called" or "named" ("at a startup called Lumen"); group 3 is the town
 // after the organization (townAfter).
-var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+\p{Ll}[\p{L}\s-]{0,40}?(?:,|\s+called|\s+named)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)` + townAfter)
+var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+\p{Ll}[\p{L}\s-]{0,40}?(?:,|\s+called|\s+named)\s+|(?i:the)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)` + townAfter)
 
 // reRoleAtPlace is "as a ROLE at/for" an organization described by a common noun phrase that ends the clause:
 // "I work as a receptionist at a dental clinic".
@@ -203,6 +203,9 @@ func roleEmployers(clause string, specs []spec) []spec {
 		// speaker works all the same.
 		extra = append(extra, spec{predicate: "works at", object: m[2], confidence: confFirst})
 		town = m[3]
+	} else if m := reAsRole.FindStringSubmatch(clause); m != nil && !occupation && !othersRole && firstPersonClause(clause) && speakerHas(specs, "salary") && occupationNoun(m[1]) {
+		// "I earn £42k a year as a surveyor": what one is paid as is one's occupation.
+		extra = append(extra, spec{predicate: "works as", object: m[1], key: "occupation", confidence: confFirst})
 	}
 	if town != "" && !speakerHas(specs, "works_in") && !speakerHas(extra, "works_in") {
 		// "… as a sous chef at a tapas bar in Seville": the town the workplace is in is where one works.

@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.27.0"
+	Version = "2.28.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -365,10 +365,30 @@ var (
 	// "fall through": fail to happen), is "not happening" or "on hold", was cancelled, scrapped or shelved —
 	// "The Japan trip fell through", "Valencia is on hold". reChangedMind is the speaker's "changed my mind about
 	// Naples".
-	reEventFell   = regexp.MustCompile(`^((?i:the|our|my)\s+(?:[\pL\pM'-]+\s+){0,3}?(?i:` + plannedEvents + `))\s+` + fellThrough + offEnd)
+	reEventFell   = regexp.MustCompile(`^((?i:the|our|my)\s+(?:[\pL\pM'-]+\s+){0,3}?(?i:` + plannedEvents + `|` + expectedThings + `))\s+` + fellThrough + offEnd)
 	rePlaceFell   = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+` + fellThrough + offEnd)
 	reChangedMind = regexp.MustCompile(`^(?:(?:I|[Ww]e)(?:'ve|\s+have)?\s+|(?i:just|so)\s+)?(?i:changed)\s+(?i:my|our)\s+minds?\s+(?i:about|on)\s+((?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2}|(?i:the|our|my)\s+(?:[\pL\pM'-]+\s+){0,3}?(?i:` + plannedEvents + `))(\s*[,;.!-].*|)$`)
 )
+
+// expectedThings are the nouns of things one expects to get rather than plans, which English says fall through
+// or are cancelled as plans are ("the Amsterdam job fell through", "the contract was cancelled"); "off" says
+// other things of them ("my job is off today"), so only fellThrough reads them.
+const expectedThings = `job|position|contract|loan|mortgage|transfer|placement|internship|scholarship`
+
+// reLastExpected is an expected thing's noun at the end of a phrase.
+var reLastExpected = regexp.MustCompile(`(?i)\b(?:` + expectedThings + `)$`)
+
+// Plans back on. English says a plan called off will happen after all with "back on" ("The wedding is back
+// on", "Dublin's back on": Oxford, "on" adv. 3, "(of an event) taking place or going ahead as planned"); the
+// statement is said as what it states, "we revived …", which the reader reads as undoing an ending of the plan
+// the thing names (services/query resumptionVerbs).
+var (
+	reEventBackOn = regexp.MustCompile(`^((?i:the|our|my)\s+(?:[\pL\pM'-]+\s+){0,3}?(?i:` + plannedEvents + `))\s+(?i:is|'s|are|'re)\s+` + backOn + offEnd)
+	rePlaceBackOn = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+(?i:is|'s)\s+` + backOn + offEnd)
+)
+
+// backOn is "back on" with the adverbs that may come before it.
+const backOn = `(?:(?i:now|officially|definitely|all|so)\s+)?(?i:back\s+on)`
 
 // fellThrough is what is said of a plan that will not happen: it fell through, is not happening, is on hold,
 // got cancelled.
@@ -377,21 +397,40 @@ const fellThrough = `(?:(?i:has|have|had)\s+)?(?:(?i:fell|fallen)\s+(?i:through)
 // offEnd is what may follow "off" when it says an event is cancelled: the clause's end, a reason, "the table".
 const offEnd = `(?:\s+(?i:the\s+table|for\s+now|now|again|too)){0,2}(\s*(?:[,.!;]|$|\s+(?i:because|since|as|so|and|but)\b).*)$`
 
+// offTail reads the rest of a clause calledOff rewrote: another plan called off or back on after a comma
+// ("Dublin's back on, the Amsterdam job fell through") is said so too.
+func (e *Extractor) offTail(rest string) string {
+	after, ok := strings.CutPrefix(rest, ", ")
+	if !ok || after == "" {
+		return rest
+	}
+	if r := e.calledOff(after); r != after {
+		return ", " + lowerFirst(r, true)
+	}
+	return rest
+}
+
 // calledOff says a planned event called off in the words the reader reads as an ending ("we called off the
 // Japan trip"); other sentences are returned as they are.
 func (e *Extractor) calledOff(sent string) string {
-	if !strings.Contains(sent, "off") && !strings.Contains(sent, "orget") && !reCalledOffCue.MatchString(sent) {
+	if !strings.Contains(sent, "off") && !strings.Contains(sent, "orget") && !strings.Contains(sent, "back on") && !reCalledOffCue.MatchString(sent) {
 		return sent
 	}
+	if m := reEventBackOn.FindStringSubmatch(sent); m != nil && plannedEvent(m[1]) {
+		return "We revived " + lowerFirst(m[1], true) + e.offTail(m[2])
+	}
+	if m := rePlaceBackOn.FindStringSubmatch(sent); m != nil && e.nouns != nil && e.nouns.Known(m[1]) && e.nouns.Is(m[1], 2, locationKind) {
+		return "We revived " + m[1] + e.offTail(m[2])
+	}
 	for _, re := range []*regexp.Regexp{reEventOff, reEventFell, reChangedMind} {
-		if m := re.FindStringSubmatch(sent); m != nil && plannedEvent(m[1]) {
-			return "We called off " + lowerFirst(m[1], true) + m[2]
+		if m := re.FindStringSubmatch(sent); m != nil && (plannedEvent(m[1]) || re == reEventFell && reLastExpected.MatchString(m[1])) {
+			return "We called off " + lowerFirst(m[1], true) + e.offTail(m[2])
 		}
 	}
 	if m := rePlaceFell.FindStringSubmatch(sent); m != nil && e.nouns != nil && !(e.nouns.Known(m[1]) && e.nouns.Is(m[1], 2, personKind)) {
 		// What "fell through" or is "not happening" is a plan, whatever WordNet knows of its name (only no
 		// person: "Tom isn't happening" is no English of people).
-		return "We called off " + m[1] + m[2]
+		return "We called off " + m[1] + e.offTail(m[2])
 	}
 	var m []string
 	for _, re := range []*regexp.Regexp{rePlaceOff, reForgetPlace, reChangedMind} {
@@ -1591,7 +1630,7 @@ func (e *Extractor) specs(tc turnCtx, clause string, dates []when, numbered, fir
 			kept = append(kept, s)
 		}
 	}
-	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, schoolSpecs(clause, tc.speaker, workplaceOf(clause, e.presentTown(tc.sentence, clause, e.homePlaces(clause, e.officeMoves(e.workPlaces(clause, dates, teachers(clause, roleEmployers(clause, kept)))))))))))
+	return groupsOfActivity(placesOfActivity(futureMarriage(clause, dates, e.causativeTransfer(clause, schoolSpecs(clause, tc.speaker, workplaceOf(clause, e.presentTown(tc.sentence, clause, e.homePlaces(clause, e.officeMoves(e.workPlaces(clause, dates, teachers(clause, roleEmployers(clause, kept))))))))))))
 }
 
 // reInGroupNamed is "… in a band called The Static" closing an object: group 1 the group noun, 2 its name.
@@ -2879,6 +2918,11 @@ func verbWithObject(toks []token, i int, b, pred string, obj func(int) string, c
 		// "got rid of the Skoda": the idiom's adjective belongs to the verb, as a particle does ("gave up").
 		pred += " rid"
 		j++
+	}
+	if j+1 < len(toks) && particles[toks[j+1].lower] && !particles[toks[j].lower] && !toks[j].gap && mannerAdverb(toks[j].lower) {
+		// "I work remotely for Spotify", "I work part-time at Tesco": an adverb of manner before the
+		// particle says how, not what.
+		i, j = i+1, j+1
 	}
 	// A particle follows the verb directly: "completed 40% of it" has none.
 	for j < len(toks) && (particles[toks[j].lower] || toks[j].lower == "as" && workVerbs[b]) && !toks[j].gap && j-i <= 2 {

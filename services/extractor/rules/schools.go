@@ -65,6 +65,37 @@ var reStudentAt = regexp.MustCompile(`^(?i:(?:an?\s+)?(?:[\pL-]+\s+)?(?:student|
 // who goes to the school.
 var reCausativeMove = regexp.MustCompile(`\b(?i:moved|switched|transferred|enrolled|enroled|sent|put)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)\s+(?i:to|into|in|at)\s+(\p{Lu}[\pL\pM'.-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.-]*))*)`)
 
+// causativeTransfer reads a causative move of someone named to a place named that is neither a school by
+// its name (schoolSpecs reads those) nor a town or country: "We moved Leo to St Mary's", "they transferred
+// Ana to Northside". It says what "Leo transferred to St Mary's" says, whose reading depends on who Leo is
+// (a child's school, an employee's workplace: the reader decides, services/query transferSchools); the
+// verb's own reading ("we moved | Leo") says nothing of the speaker's and is dropped.
+func (e *Extractor) causativeTransfer(clause string, specs []spec) []spec {
+	m := reCausativeMove.FindStringSubmatch(clause)
+	if m == nil || schoolName(m[2]) || notNames[strings.ToLower(strings.Fields(m[1])[0])] || e.nouns == nil ||
+		!strings.HasPrefix(strings.ToLower(m[0]), "moved") && !strings.HasPrefix(strings.ToLower(m[0]), "switched") && !strings.HasPrefix(strings.ToLower(m[0]), "transferred") {
+		return specs
+	}
+	if _, kin := kinship[strings.ToLower(m[1])]; kin {
+		// "moved Grandma to Oakwood House": a relative's move is a home's, not a transfer.
+		return specs
+	}
+	for _, name := range []string{m[1], m[2]} {
+		if e.nouns.Known(name) && (e.nouns.Is(name, 2, locationKind) || !nlp.Capitalized(name)) {
+			// "moved Paris to …" is no person; "moved Leo to Lisbon" a home, read elsewhere.
+			return specs
+		}
+	}
+	kept := specs[:0:0]
+	for _, s := range specs {
+		if s.subject == "" && (s.object == m[1] || strings.HasPrefix(s.object, m[1]+" ")) {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	return append(kept, spec{subject: m[1], predicate: "transferred to", object: m[2], change: true, confidence: confRelation})
+}
+
 // schoolName reports whether a phrase names a school: its last word (or, for "the N", its noun) is a word
 // of schoolWords.
 func schoolName(obj string) bool {
