@@ -198,6 +198,15 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 			if err != nil {
 				return nil, err
 			}
+			if later != nil {
+				revived, err := r.revivedSince(ctx, last(c), later)
+				if err != nil {
+					return nil, err
+				}
+				if revived {
+					later = nil
+				}
+			}
 			if later != nil && !answersTheKind(c.q, later.Text) {
 				// "When is the offsite?" after "the offsite is in Madrid now": a later statement that changed
 				// another side of the thing does not take the answer's place.

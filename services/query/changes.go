@@ -142,16 +142,20 @@ func (s *Service) withChanges(ctx context.Context, v store.View, p searchParams,
 	for _, src := range sources {
 		subjects[src.SubjectKey] = true
 	}
-	var saying []*store.Belief
+	var saying, revivals []*store.Belief
 	for _, c := range candidates {
 		if subjects[c.SubjectKey] && c.Status == "active" && !c.Negated && saysChange(c.Text) {
 			saying = append(saying, c)
+		}
+		if subjects[c.SubjectKey] && resumptionOf(c) {
+			revivals = append(revivals, c)
 		}
 	}
 	var earlier, later []string
 	for _, src := range sources {
 		for _, c := range saying {
-			if changes(src, c) {
+			// (A change said before the value was said to hold again — "Dublin's back on" — changes nothing.)
+			if changes(src, c) && !resumed(c, src, revivals) {
 				earlier, later = append(earlier, src.ID), append(later, c.ID)
 			}
 		}

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,6 +47,11 @@ var acquisitionVerbs = map[string]bool{"buy": true, "purchase": true, "get": tru
 // acquisitionParticles are the particles some acquisition verbs need to mean choosing ("went with Tele2", "opted
 // for a Kia", "settled on the blue one"); without them they say something else ("went to Paris").
 var acquisitionParticles = map[string][]string{"go": {"with"}, "opt": {"for"}, "settle": {"on"}}
+
+// resumptionVerbs are the English verbs, by lemma, with which someone says a thing they had called off or
+// given up holds again ("we revived the Dublin move", "resumed the lessons"; the extractor says "the Dublin move
+// is back on" so): an ending older than the resumption no longer ends the value it names.
+var resumptionVerbs = map[string]bool{"revive": true, "resume": true, "reinstate": true}
 
 // namedEndingVerbs end a value only when they name it ("I dropped Telia", "we ditched Netflix"): with a common
 // noun they say something else ("dropped the kids at school").
@@ -171,6 +177,9 @@ var endingHeads = func() []string {
 	for v := range ownEndingVerbs {
 		add(v)
 	}
+	for v := range resumptionVerbs {
+		add(v)
+	}
 	// The past habitual's key ("used_to_lives_in", endingOf): the extractor files "used to", "no longer" and a
 	// value replaced ("instead of") so.
 	out = append(out, "used")
@@ -189,6 +198,17 @@ func acquisitionOf(c *store.Belief) bool {
 		return len(ws) > 1 && contains(parts, ws[1])
 	}
 	return acquisitionVerbs[l]
+}
+
+// resumptionOf reports whether a claim says its object holds again after it was called off (resumptionVerbs).
+func resumptionOf(c *store.Belief) bool {
+	ws := splitWords(c.Predicate)
+	return !c.Negated && len(ws) > 0 && resumptionVerbs[relLemma(ws[0])]
+}
+
+// resumed reports whether a claim among cands, newer than ending e, says the value w that e ended holds again.
+func resumed(e, w *store.Belief, cands []*store.Belief) bool {
+	return slices.ContainsFunc(cands, func(r *store.Belief) bool { return revives(r, w, e) })
 }
 
 // endingOf reports whether a claim says that something ended: its predicate is an ending verb with the
@@ -330,8 +350,8 @@ func endValues(slots []*store.Slot, endings []*store.Belief) map[string]*store.B
 					if e.ID == w.ID || !store.Newer(e, w) {
 						continue
 					}
-					if e.SubjectKey == w.SubjectKey && (endingOf(e) && endingNames(e, w) || replacesByKind(e, w)) ||
-						named != "" && e.SubjectKey == named && ownEnding(e) {
+					if (e.SubjectKey == w.SubjectKey && (endingOf(e) && endingNames(e, w) || replacesByKind(e, w)) ||
+						named != "" && e.SubjectKey == named && ownEnding(e)) && !resumed(e, w, endings) {
 						by = e
 						break
 					}
@@ -524,7 +544,7 @@ func endingsAmong(rows []store.Belief) []*store.Belief {
 	var out []*store.Belief
 	for i := range rows {
 		c := &rows[i]
-		if (endingOf(c) || ownEnding(c) || acquisitionOf(c) || transferOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
+		if (endingOf(c) || ownEnding(c) || acquisitionOf(c) || transferOf(c) || resumptionOf(c) || c.Functional && !strings.Contains(c.PredicateKey, "_")) && c.Status != store.StatusQuarantined {
 			out = append(out, &rows[i])
 		}
 	}
@@ -639,6 +659,28 @@ func (r *resolver) laterChange(ctx context.Context, answer *store.Belief) (*stor
 		}
 	}
 	return best, nil
+}
+
+// revivedSince reports whether a claim of the answer's subject newer than change says the answer's value holds
+// again ("Dublin's back on" after "I'm going to Amsterdam instead"): the change no longer tells what holds.
+func (r *resolver) revivedSince(ctx context.Context, answer, change *store.Belief) (bool, error) {
+	slots, err := r.slotsOf(ctx, []string{answer.SubjectKey})
+	if err != nil {
+		return false, err
+	}
+	for _, sl := range slots {
+		for _, c := range sl.Winners {
+			if revives(c, answer, change) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// revives reports whether claim r, newer than change, says value w of its subject holds again.
+func revives(r, w, change *store.Belief) bool {
+	return r.SubjectKey == w.SubjectKey && resumptionOf(r) && store.Newer(r, change) && endingNames(r, w)
 }
 
 // valueNames are the words a later statement would name a value by: its capitalized words ("a red Peugeot

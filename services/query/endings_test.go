@@ -34,7 +34,16 @@ func TestEndedValuesAreNotCurrent(t *testing.T) {
 	f.add("Lena", "called off", "Valencia", "Lena called off Valencia.", 16)
 	f.add("Ola", "plans to", "move to Porto", "Ola plans to move to Porto.", 17)
 	f.add("Ola", "called off", "the Leeds trip", "Ola called off the Leeds trip.", 18)
+	// A plan called off and then said to be back on holds again; one back on before it was called off does not.
+	f.add("Ines", "plans to", "move to Lisbon", "Ines plans to move to Lisbon.", 19)
+	f.add("Ines", "called off", "Lisbon", "Ines called off Lisbon.", 20)
+	f.add("Ines", "revived", "Lisbon", "Ines revived Lisbon.", 21)
+	f.add("Kai", "plans to", "move to Oslo", "Kai plans to move to Oslo.", 22)
+	f.add("Kai", "revived", "Oslo", "Kai revived Oslo.", 23)
+	f.add("Kai", "called off", "Oslo", "Kai called off Oslo.", 24)
 	checkResolved(t, f, map[string]string{
+		"Where is Ines planning to move?":    "move to Lisbon",
+		"Where is Kai planning to move?":     "",
 		"Where is Lena planning to move?":    "",
 		"Where is Ola planning to move?":     "move to Porto",
 		"Where does Greta live?":             "",
