@@ -227,11 +227,11 @@ func IsCountKey(k string) bool { return strings.HasPrefix(k, CountKeyPrefix) }
 // SameHead reports whether two predicate keys name one attribute by the head of an English compound noun:
 // one key is the other with modifiers before it ("number" and "phone_number", "appointment" and
 // "dentist_appointment", "budget" and "apartment_budget"), or with modifiers between its first word and its
-// head (innerModifierDropped: "kitchen_budget" and "kitchen_renovation_budget"). A compound names a kind of what its last noun
-// names, and a later bare head ("my number") refers back to the compound already established, as a definite
-// noun phrase does. Keys that end in a preposition or a particle ("lives_in", "works_at") are relations, not
-// attribute nouns, and never match this way; nor do the fallback predicates, nor counts ("number_of_cat" is how
-// many cats, not a kind of cat).
+// head (innerModifierDropped: "kitchen_budget" and "kitchen_renovation_budget"). A compound names a kind of
+// what its last noun names, and a later bare head ("my number") refers back to the compound already
+// established, as a definite noun phrase does. Keys that end in a preposition or a particle ("lives_in",
+// "works_at") are relations, not attribute nouns, and never match this way; nor do the fallback predicates, nor
+// counts ("number_of_cat" is how many cats, not a kind of cat).
 func SameHead(a, b string) bool {
 	if a == b || a == "" || b == "" || IsCountKey(a) || IsCountKey(b) {
 		return false
