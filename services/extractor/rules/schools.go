@@ -65,15 +65,19 @@ var reStudentAt = regexp.MustCompile(`^(?i:(?:an?\s+)?(?:[\pL-]+\s+)?(?:student|
 // who goes to the school.
 var reCausativeMove = regexp.MustCompile(`\b(?i:moved|switched|transferred|enrolled|enroled|sent|put)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)\s+(?i:to|into|in|at)\s+(\p{Lu}[\pL\pM'.-]*(?:\s+(?:of|de|the|\p{Lu}[\pL\pM'.-]*))*)`)
 
+// transferVerbs are the verbs of reCausativeMove that move someone to another place of the same kind (enrolling,
+// sending or putting someone somewhere says where they start, not that they left one).
+var transferVerbs = map[string]bool{"moved": true, "switched": true, "transferred": true}
+
 // causativeTransfer reads a causative move of someone named to a place named that is neither a school by
 // its name (schoolSpecs reads those) nor a town or country: "We moved Leo to St Mary's", "they transferred
 // Ana to Northside". It says what "Leo transferred to St Mary's" says, whose reading depends on who Leo is
 // (a child's school, an employee's workplace: the reader decides, services/query transferSchools); the
-// verb's own reading ("we moved | Leo") says nothing of the speaker's and is dropped.
+// verb's own reading is dropped (withoutMovedOne).
 func (e *Extractor) causativeTransfer(clause string, specs []spec) []spec {
 	m := reCausativeMove.FindStringSubmatch(clause)
 	if m == nil || schoolName(m[2]) || notNames[strings.ToLower(strings.Fields(m[1])[0])] || e.nouns == nil ||
-		!strings.HasPrefix(strings.ToLower(m[0]), "moved") && !strings.HasPrefix(strings.ToLower(m[0]), "switched") && !strings.HasPrefix(strings.ToLower(m[0]), "transferred") {
+		!transferVerbs[strings.ToLower(strings.Fields(m[0])[0])] {
 		return specs
 	}
 	if _, kin := kinship[strings.ToLower(m[1])]; kin {
@@ -86,14 +90,20 @@ func (e *Extractor) causativeTransfer(clause string, specs []spec) []spec {
 			return specs
 		}
 	}
+	return append(withoutMovedOne(specs, m[1]), spec{subject: m[1], predicate: "transferred to", object: m[2], change: true, confidence: confRelation})
+}
+
+// withoutMovedOne drops the speaker's specs whose object is the one a causative move moved: the verb's own
+// reading ("we moved | Leo", "we transferred | Nora to Westbrook High") says nothing of the speaker's.
+func withoutMovedOne(specs []spec, name string) []spec {
 	kept := specs[:0:0]
 	for _, s := range specs {
-		if s.subject == "" && (s.object == m[1] || strings.HasPrefix(s.object, m[1]+" ")) {
+		if s.subject == "" && (s.object == name || strings.HasPrefix(s.object, name+" ")) {
 			continue
 		}
 		kept = append(kept, s)
 	}
-	return append(kept, spec{subject: m[1], predicate: "transferred to", object: m[2], change: true, confidence: confRelation})
+	return kept
 }
 
 // schoolName reports whether a phrase names a school: its last word (or, for "the N", its noun) is a word
@@ -113,16 +123,7 @@ func schoolSpecs(clause, speaker string, specs []spec) []spec {
 	m := reCausativeMove.FindStringSubmatch(clause)
 	if m != nil && schoolName(m[2]) && !notNames[strings.ToLower(strings.Fields(m[1])[0])] {
 		moved = spec{subject: m[1], predicate: "goes to school at", object: m[2], key: "school", change: true, confidence: confRelation}
-		// The verb's own reading ("we moved | Leo", "we transferred | Nora to Westbrook High") says nothing
-		// of the speaker's.
-		kept := specs[:0:0]
-		for _, s := range specs {
-			if s.subject == "" && (s.object == m[1] || strings.HasPrefix(s.object, m[1]+" ")) {
-				continue
-			}
-			kept = append(kept, s)
-		}
-		specs = kept
+		specs = withoutMovedOne(specs, m[1])
 	}
 	out := specs[:0:0]
 	for _, s := range specs {
