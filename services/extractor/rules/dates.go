@@ -496,10 +496,11 @@ var reInTheSeason = regexp.MustCompile(`(?i)\b(?:in|over|during)\s+the\s+(spring
 // such month); reFutureClause the words of English that put a clause in the future: a modal of the future, "going to",
 // a plan, a booking or a schedule ("rent goes up in July": a change in the simple present is one scheduled), a present
 // progressive (an arrangement: "we're doing Sicily in September", said in May), or a planned event in the present
-// ("the wedding is in September": what is planned is ahead).
+// ("the wedding is in September": what is planned is ahead), or an absence said in the present ("half the team is
+// away in June", "I'm on leave in August", said in April: an absence one announces is ahead).
 var (
 	reBareMonthIn  = regexp.MustCompile(`(?i)^(?:in|during)\s+` + monthRe + `$`)
-	reFutureClause = regexp.MustCompile(`(?i)\b(?:will|shall|going|gonna|planning|plan\s+to|plans\s+to|booked|scheduled|due|hoping\s+to|hope\s+to|about\s+to|moving|starting|go(?:es)?\s+(?:up|down)|rises|increases|decreases|kicks\s+in)\b|'ll\b|\b(?:am|is|are|'m|'re)\s+(?:(?:also|still|probably|definitely|actually|now)\s+)?\pL+ing\b|\b(?:` + scheduledEvents + `)(?:'s|\s+is|\s+are)\b`)
+	reFutureClause = regexp.MustCompile(`(?i)\b(?:will|shall|going|gonna|planning|plan\s+to|plans\s+to|booked|scheduled|due|hoping\s+to|hope\s+to|about\s+to|moving|starting|go(?:es)?\s+(?:up|down)|rises|increases|decreases|kicks\s+in)\b|'ll\b|\b(?:am|is|are|'m|'re)\s+(?:(?:also|still|probably|definitely|actually|now)\s+)?\pL+ing\b|\b(?:am|is|are|'m|'re)\s+(?:(?:also|all|probably|definitely)\s+)?(?:away|off|abroad|on\s+(?:holiday|leave|vacation|annual\s+leave))\b|\b(?:` + scheduledEvents + `)(?:'s|\s+is|\s+are)\b`)
 )
 
 // reOnWeekday is a weekday after a bare "on".

@@ -124,6 +124,9 @@ func TestAMonthInTheFuture(t *testing.T) {
 		{"we went to Venice in May", time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC)},
 		{"I was going to quit in January", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{"she joined in January", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"half the team is away in June", time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)},
+		{"I'm on leave in January", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"she was away in June", time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC)},
 	})
 }
 

@@ -80,6 +80,27 @@ var idioms = []struct {
 	// idiom's, not a denial of a claim
 	{regexp.MustCompile(`^(?i:it|things|stuff)\s+(?:(?i:just|really|sadly|unfortunately|ultimately)\s+)?(?i:did\s*n[o']t|did\s+not|never)\s+(?i:work(?:ed)?\s+out)\s+(?i:with)\s+(\p{Lu}[\pL\pM'-]+)`), "Things with $1 ended"},
 	{regexp.MustCompile(`^(?i:things|stuff)\s+(?i:with)\s+(\p{Lu}[\pL\pM'-]+)\s+(?:(?i:just|really|sadly|unfortunately|ultimately)\s+)?(?i:did\s*n[o']t|did\s+not|never)\s+(?i:work(?:ed)?\s+out)`), "Things with $1 ended"},
+	// partners: one's "other half" or "better half" is one's partner (Oxford, "other half": "a person's
+	// husband, wife, or partner")
+	{regexp.MustCompile(`\b((?i:my|our|his|her|their))\s+(?i:other|better)\s+(?i:half)\b`), "$1 partner"},
+	// "go-to" (Oxford: "denoting a person or thing that is regularly sought out as the best") is a favourite:
+	// "my go-to coffee order" (the tagger reads its "go" as a verb)
+	{regexp.MustCompile(`\b((?i:my|our|his|her|their|the))\s+(?i:go-to|goto)\s+(\pL)`), "$1 favourite $2"},
+	// fans: "a Juventus fan" is "a fan of Juventus" (the noun's complement said before it, as English does with
+	// a name: "a Beatles fan"), so the reader of fans reads both alike; "through and through" (Oxford:
+	// "thoroughly; completely") says how much, not of what
+	{regexp.MustCompile(`\b((?i:am|'m|is|'s|are|'re|was|were))\s+((?i:a|an)\s+(?:(?i:big|huge|massive|lifelong|life-long|die-hard|diehard|loyal|long-time|longtime|proper|avid|true|mad|passionate|devoted)\s+)?)(\p{Lu}[\pL\pM.'&-]*(?:\s+\p{Lu}[\pL\pM.'&-]*)*)\s+((?i:fan|supporter))\b(?:\s+(?i:through\s+and\s+through))?`), "$1 $2$4 of $3"},
+	// a pet's death: an animal "put down" or "put to sleep" was killed humanely (Oxford, "put down": "kill (an
+	// animal) because it is sick, injured, or old"), said by its owners as having it done ("we had to have
+	// Bram put down") or as having had to do it; its end is a death, said as "passed away" of a pet named
+	// (which the ending reader reads with or without a date after it; a bare "died" leaves no object), and as
+	// "died" of one's own dog or cat
+	{regexp.MustCompile(`^(?:(?i:we|I)(?:'ve|\s+have)?\s+)?(?:(?i:finally|sadly|just|recently)\s+)?(?i:had\s+to\s+|have\s+had\s+to\s+)?(?i:have|had|get|got)\s+(\p{Lu}[\pL\pM'-]*)\s+(?i:put\s+down|put\s+to\s+sleep)\b`), "$1 passed away"},
+	{regexp.MustCompile(`^(?:(?i:we|I)(?:'ve|\s+have)?\s+)?(?:(?i:finally|sadly|just|recently)\s+)?(?i:had\s+to\s+|have\s+had\s+to\s+)?(?i:have|had|get|got)\s+((?i:my|our)\s+[\pL-]+)\s+(?i:put\s+down|put\s+to\s+sleep)\b`), "$1 died"},
+	{regexp.MustCompile(`^(?:(?i:we|I)(?:'ve|\s+have)?\s+)?(?:(?i:finally|sadly|just|recently)\s+)?(?i:had\s+to|have\s+had\s+to)\s+(?i:put)\s+(\p{Lu}[\pL\pM'-]*)\s+(?i:down|to\s+sleep)\b`), "$1 passed away"},
+	{regexp.MustCompile(`^(?:(?i:we|I)(?:'ve|\s+have)?\s+)?(?:(?i:finally|sadly|just|recently)\s+)?(?i:had\s+to|have\s+had\s+to)\s+(?i:put)\s+((?i:my|our)\s+[\pL-]+)\s+(?i:down|to\s+sleep)\b`), "$1 died"},
+	{regexp.MustCompile(`\b(\p{Lu}[\pL\pM'-]*)\s+(?i:was|got|had\s+to\s+be|has\s+been|'s\s+been)\s+(?i:put\s+down|put\s+to\s+sleep)\b`), "$1 passed away"},
+	{regexp.MustCompile(`\b((?i:my|our)\s+[\pL-]+)\s+(?i:was|got|had\s+to\s+be|has\s+been|'s\s+been)\s+(?i:put\s+down|put\s+to\s+sleep)\b`), "$1 died"},
 	// a move between organizations: "left Deloitte to join PwC" says what "left Deloitte and joined PwC" does
 	// (the purpose infinitive of "join" after leaving)
 	{regexp.MustCompile(`\b((?i:left|quit))\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:to\s+join)\b`), "$1 $2 and joined"},
@@ -102,6 +123,8 @@ var idioms = []struct {
 	{regexp.MustCompile(`^(?i:my\s+)?(?i:first)\s+(?i:day|week|month|shift|fortnight)\s+(?i:at)\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s*(?:(?i:is\s+|was\s+)?(?i:done|over|complete|completed|finished|went\s+well|went\s+great))?\s*[!.]*$`), "I started working at $1."},
 	// taking a role: being made (or offered and taking) a post is holding it — "was made head of the testing
 	// team", "was offered the practice manager role and took it" (not "was made redundant": a role noun follows)
+	// (said without its subject in chat, "Got made head chef this week!", it is the speaker's)
+	{regexp.MustCompile(`^(?:(?i:just|finally|officially)\s+)?(?i:got|been)\s+made\s+((?:the\s+)?(?:new\s+)?(?:head|lead|leader|manager|director|chair|captain|partner|supervisor|principal|editor|coordinator|president|deputy|chief)\b)`), "I work as $1"},
 	{regexp.MustCompile(`(?i)\b(?:was|were|have\s+been|has\s+been|got)\s+made\s+((?:the\s+)?(?:new\s+)?(?:head|lead|leader|manager|director|chair|captain|partner|supervisor|principal|editor|coordinator|president|deputy|chief)\b)`), "works as $1"},
 	{regexp.MustCompile(`(?i)\b(?:was|were|got)\s+offered\s+(?:the|a|an)\s+([\pL-]+(?:\s+[\pL-]+){0,2})\s+(?:role|job|position|post)\s+and\s+(?:took|accepted)\s+it\b`), "works as $1"},
 	// giving back: a relative or friend who "gets his Civic back" has it returned by the speaker, who no longer
@@ -251,7 +274,7 @@ func plainly(sent string, ref time.Time) string {
 			sent = id.re.ReplaceAllString(sent, id.repl)
 		}
 	}
-	if strings.Contains(lower, "read") {
+	if strings.Contains(lower, "read") || strings.Contains(lower, "studying") {
 		sent = readingSubject(sent)
 	}
 	sent = articleBeforeRelation(sent)
@@ -353,10 +376,22 @@ func timeName(w string) bool {
 // history at Durham" (groups: the verb, the subject's words, the place's first letter).
 var reReadingAt = regexp.MustCompile(`\b((?i:reading|read|reads))\s+(\p{Ll}[\pL-]*(?:\s+\p{Ll}[\pL-]*)?)\s+(?i:at)\s+(\p{Lu})`)
 
+// reAtReading is someone at a university said before what they read or study there (groups: the copula, the
+// place, the subject's words).
+var reAtReading = regexp.MustCompile(`\b((?i:is|am|'m|are|'re|was|were))\s+(?i:at)\s+(\p{Lu}[\pL\pM'-]*(?:\s+(?:of\s+)?\p{Lu}[\pL\pM'-]*)*)\s+(?i:reading|studying)\s+(\p{Ll}[\pL-]*(?:\s+\p{Ll}[\pL-]*)?)\b`)
+
 // readingSubject says "reading" a subject at a place as "studying" it there (Cambridge, "read": to study a
 // subject at a British university). The subject is a bare noun: "reading the paper at Caffè Nero" reads a
 // thing, and a determiner or a pronoun says so.
 func readingSubject(sent string) string {
+	sent = reAtReading.ReplaceAllStringFunc(sent, func(m string) string {
+		// "Cerys is at Cardiff Uni reading history": the place first, then what is studied there.
+		g := reAtReading.FindStringSubmatch(m)
+		if !higherEdName(g[2]) || notNames[strings.Fields(g[3])[0]] {
+			return m
+		}
+		return g[1] + " studying " + g[3] + " at " + g[2]
+	})
 	return reReadingAt.ReplaceAllStringFunc(sent, func(m string) string {
 		g := reReadingAt.FindStringSubmatch(m)
 		if first := strings.Fields(g[2])[0]; notNames[first] || first == "a" || first == "an" || first == "some" || first == "them" || first == "him" {

@@ -20,7 +20,7 @@ figure fill film find finish fish fix fly focus follow forget found foster freel
 grow guide hang hate have head hear help hike hire hit hold host hunt implement improve include inspire
 install intern invest invite join jog keep kick knit know land launch lead learn leave lend like listen live
 lose love make manage marry meditate meet mentor miss move need nurse offer open order organize own paint
-participate pass perform pick plan plant play practice practise prefer prepare present produce promote
+participate pass pay perform pick plan plant play practice practise prefer prepare present produce promote
 publish purchase put quit race raise reach read realize receive recommend record recover redo refurbish
 register relax relocate remember renovate rent repair report research rest retire retake return ride run save
 score sculpt see sell send serve set share shoot shop sign sing sit skate ski sleep snowboard solve speak
@@ -170,6 +170,9 @@ var kinship = map[string]string{
 	"stepmother": "stepmother", "stepfather": "stepfather", "stepson": "stepson", "stepdaughter": "stepdaughter",
 	"stepbrother": "stepbrother", "stepsister": "stepsister", "grandson": "grandson", "granddaughter": "granddaughter",
 	"grandchild": "grandchild", "twin": "twin",
+	// "our eldest, Cerys", "my youngest": a superlative of age said as a noun names one's child (Oxford,
+	// "eldest": "the oldest of three or more people, especially children of a family")
+	"eldest": "child", "youngest": "child",
 }
 
 // kinOf returns the kinship role of a noun (kinship), or, for a noun WordNet's first sense makes a dog or a
@@ -212,6 +215,28 @@ var workers sync.Map
 // whose name carries no agent suffix (agentSuffix). False without WordNet.
 func workerNoun(noun string) bool {
 	return len(noun) >= 4 && firstSenseKind(&workers, noun, workerKinds) >= 0
+}
+
+// leaders caches leaderNoun's answers.
+var leaders sync.Map
+
+// leaderNoun reports a lower-case noun one of whose first eight WordNet senses is a leader (a person who rules
+// or guides others): "chair", "captain", "president", "head", whose first sense may be a thing ("chair" is
+// first a seat). A post said bare after "I'm" ("I'm chair now") is one of these. False without WordNet.
+func leaderNoun(noun string) bool {
+	if strings.ToLower(noun) != noun || strings.ContainsAny(noun, " '") {
+		return false
+	}
+	if k, ok := leaders.Load(noun); ok {
+		return k.(bool)
+	}
+	nouns, err := wordnet.Default()
+	if err != nil || nouns == nil {
+		return false
+	}
+	is := nouns.Is(noun, 8, wordnet.Kind{Lemma: "leader", Sense: 1})
+	leaders.Store(noun, is)
+	return is
 }
 
 // petKinds are the kinds petBreed reads, and petRoles the role each gives.

@@ -2165,6 +2165,11 @@ func (p *ie) objects(j int, mk func(obj string, isDate bool) triple) []triple {
 			// "…, and Tom moved": a new clause, not a list.
 			break
 		}
+		if !next.proper && next.to == next.from+1 && (p.low(next.to) == "to" || p.low(next.to) == "than") {
+			// "a care home in Wrocław, closer to my brother": a bare word before "to" or "than" after the
+			// comma is a comparison (the tagger reads "closer" as a noun), not another object.
+			break
+		}
 		if next.to == next.from+1 && next.to < len(p.toks) && !next.proper && p.tag(next.from) == "NNS" &&
 			nlp.VerbLemma(p.low(next.from)) != p.low(next.from) && (p.tag(next.to) == "IN" && p.low(next.to) != "of" || p.tag(next.to) == "TO" || p.tag(next.to) == "DT" || p.tag(next.to) == "PRP$") {
 			// "arrives on the 20th and stays for two weeks": a bare word that is a verb's third person, with a

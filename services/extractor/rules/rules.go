@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.28.0"
+	Version = "2.29.0"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -330,7 +330,7 @@ func ownedAttribute(sent string) string {
 
 // reQuantityFor is a money noun owned by the speaker and the thing it is for, before the verb: "My budget for
 // the new laptop is …", "our rent for the flat went up to …".
-var reQuantityFor = regexp.MustCompile(`^((?i:my|our)\s+)(\p{Ll}+)\s+for\s+(?i:(?:the|my|our|a|an|this|that)\s+)?(?:(?i:new|next|current)\s+)?(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)(\s+(?:is|was|will|has|had|went|goes|'s|just|now|got)\b)`)
+var reQuantityFor = regexp.MustCompile(`^((?i:my|our|the)\s+)(?:(?i:monthly|weekly|annual|yearly|daily)\s+)?(\p{Ll}+)\s+for\s+(?i:(?:the|my|our|a|an|this|that)\s+)?(?:(?i:new|next|current)\s+)?(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)(\s+(?:is|was|will|has|had|went|goes|'s|just|now|got)\b)`)
 
 // quantityFor says a money noun of a thing as the compound English also uses ("my budget for the new laptop"
 // is "my laptop budget"), so the amount is filed under the thing's budget — the attribute a later "the laptop
@@ -343,7 +343,11 @@ func quantityFor(sent string) string {
 	if _, ok := moneyNouns[sent[m[4]:m[5]]]; !ok {
 		return sent
 	}
-	return sent[m[2]:m[3]] + sent[m[6]:m[7]] + " " + sent[m[4]:m[5]] + sent[m[8]:]
+	// A plural thing is said in the singular, as a noun before a noun is ("the budget for groceries" is
+	// "the grocery budget"); how often the amount falls due stays with the amount ("£400 a month").
+	thing := strings.Fields(sent[m[6]:m[7]])
+	thing[len(thing)-1] = nlp.Lemma(thing[len(thing)-1], "NNS")
+	return sent[m[2]:m[3]] + strings.Join(thing, " ") + " " + sent[m[4]:m[5]] + sent[m[8]:]
 }
 
 // rePreface is a short heading before a colon that introduces the statement ("Big news: …", "Quick update:
@@ -512,6 +516,10 @@ func withoutHeading(sent string) string {
 // conjunction, the name, the apposition, the rest from the verb on).
 var reSubjectApposition = regexp.MustCompile(`^((?:(?i:and|so|but|also)\s+)?)(\p{Lu}[\pL\pM'-]+(?:\s+\p{Lu}[\pL\pM'-]+)?),\s+((?i:my|our)\s+[\pL-]+(?:\s+[\pL-]+)?|(?i:a|an|the)\s+[^,;]{1,50}?),\s+(\p{Ll}[\pL'-]*\s.*)$`)
 
+// reKinThenName is a subject named by kinship and then by name between commas, before its verb: "Our eldest,
+// Cerys, is at Cardiff Uni" (groups: a lead conjunction, the kinship phrase, the name, the rest).
+var reKinThenName = regexp.MustCompile(`^((?:(?i:and|so|but|also)\s+)?)((?i:my|our)\s+[\pL-]+(?:\s+[\pL-]+)?),\s+(\p{Lu}[\pL\pM'-]+(?:\s+\p{Lu}[\pL\pM'-]+)?),\s+(\p{Ll}[\pL'-]*\s.*)$`)
+
 // subjectAppositions says each sentence whose named subject has an apposition (reSubjectApposition) as two:
 // what the apposition says of the name ("Ólafur is my brother-in-law."), and the sentence without it ("Ólafur
 // lives in Reykjavík and runs …"), which the clause readers read as they read any sentence of a named subject.
@@ -523,6 +531,10 @@ func subjectAppositions(sents []string) []string {
 		var m []string
 		if strings.Count(sent, ",") >= 2 {
 			m = reSubjectApposition.FindStringSubmatch(sent)
+			if k := reKinThenName.FindStringSubmatch(sent); m == nil && k != nil {
+				// "Our eldest, Cerys, is at Cardiff Uni": the kinship first and the name in apposition.
+				m = []string{k[0], k[1], k[3], strings.ToLower(k[2][:1]) + k[2][1:], k[4]}
+			}
 		}
 		if m == nil || notNames[strings.ToLower(strings.Fields(m[2])[0])] || !verbOfASubject(strings.Fields(m[4])[0]) {
 			out = append(out, sent)
@@ -560,6 +572,10 @@ func dashApposition(content string) string {
 // reSubjectlessAt is a sentence of chat that leaves out "I'm" or "I've" before being at a named place: "Still at
 // Google, still loving it", "Been at Deloitte for ages" (groups: the adverb or "been", the rest).
 var reSubjectlessAt = regexp.MustCompile(`^((?i:still|now|currently)|(?i:been))\s+(at\s+\p{Lu}.*)$`)
+
+// reSubjectlessBeen is a sentence of chat that leaves out "I have" before a perfect progressive: "Been driving
+// for Deliveroo most evenings", "just been working from home" (group 1 the sentence).
+var reSubjectlessBeen = regexp.MustCompile(`^((?:(?i:just|still|recently|mostly)\s+)?(?i:been)\s+\p{Ll}+ing\b.*)$`)
 
 // reSubjectlessGot is a sentence of chat that leaves out "I" before a get-passive of work or life, or "I have"
 // before a perfect passive: "Got promoted to staff engineer last week!", "Finally got hired at Arup", "Just been
@@ -683,6 +699,10 @@ func withSubject(sent string) string {
 	if reSubjectlessState.MatchString(sent) {
 		// "Starting at Deloitte on Monday", "Completely obsessed with Big Thief these days": chat's clipped "I'm".
 		return "I am " + lowerFirst(sent, true)
+	}
+	if m := reSubjectlessBeen.FindStringSubmatch(sent); m != nil {
+		// "Been driving for Deliveroo most evenings": the perfect's "I have" left out.
+		return "I have " + lowerFirst(m[1], true)
 	}
 	m := reSubjectlessAt.FindStringSubmatch(sent)
 	if m == nil {
@@ -1024,12 +1044,28 @@ var reFromTo = regexp.MustCompile(`^(.*?\b(?i:switch|switches|switched|switching
 // of taking up the new one ("Ellie switched from violin" and "Ellie switched to cello"): the reader retires the
 // first (an ending) and files the second where the first was (an acquisition of the same statement).
 func fromToClauses(clause string) (from, to string, ok bool) {
+	if m := reSwapFor.FindStringSubmatch(clause); m != nil && !reDurationFor.MatchString(m[4]) && !reReplaced.MatchString(clause) {
+		// (A thing of one's own swapped for another, "I swapped my Kindle for a Kobo", is matchReplaced's.)
+		// "Cerys has swapped history for law" says what "Cerys has switched from history to law" does.
+		verb := "switch" + map[string]string{"": "", "s": "es", "ped": "ed", "ped ": "ed", "ping": "ing", "d": "ed", "ed": "ed", "ing": "ing", "es": "es"}[m[2]]
+		return m[1] + verb + " from " + m[3], m[1] + verb + " to " + m[4], true
+	}
 	m := reFromTo.FindStringSubmatch(clause)
 	if m == nil {
 		return "", "", false
 	}
 	return m[1] + " from " + m[2], m[1] + " to " + m[3], true
 }
+
+// reSwapFor is giving up one thing for another, said with "swap", "trade" or "exchange" and "for" (Oxford,
+// "swap": "give (something) and receive something else in exchange"): "swapped history for law", "traded my
+// car for a bike" (groups: the clause before the verb, the verb's ending, the old value, the new one). An
+// amount on either side is a sale, not a change of one's things ("traded it for £200").
+var reSwapFor = regexp.MustCompile(`^(.*?\b)(?i:swap|trade|exchange)(s|ped|ping|d|ed|ing|es)?\s+([^\d$€£,][^,]*?)\s+for\s+([^\d$€£,].*)$`)
+
+// reDurationFor is a span of time after "for" ("swapped shifts for a week"), which says how long, not what
+// for.
+var reDurationFor = regexp.MustCompile(`^(?i:a|an|one|two|three|four|five|six|a\s+few|several|some|the)\s+(?:[\pL-]+\s+)?(?i:minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|years?|while|bit|time)\b`)
 
 // reInsteadOf is a replacement said with "instead of" or "rather than" and a noun phrase, after the clause or
 // before it: "we're going to Rome instead of Venice", "Instead of Venice, we're heading to Rome". A verb
@@ -1296,6 +1332,16 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 	if e.locatedBy(pk, object) {
 		// "Israel belongs to Asia", "X is part of Africa": where the subject is.
 		pk, said = "located_in", "located_in"
+	}
+	if pk == "located_in" && strings.HasSuffix(s.predicate, " at") && nameLike(subject) && nameLike(object) {
+		// "Cerys is at Cardiff Uni", "Leo is at Oakfield Primary": someone at a place of learning named is a
+		// student there (schools.go), not a visitor.
+		switch {
+		case higherEdName(object):
+			pk, said = "educated_at", "educated_at"
+		case schoolName(object):
+			pk, said = "school", "school"
+		}
 	}
 	if owner, key, ok := attributiveOwner(subject); ok && pk == "located_in" {
 		// "Ilyushin HQ is in Moscow", "Google headquarters are in Mountain View": a name before a relational
@@ -2210,7 +2256,7 @@ var (
 	// reValueAdverb is a time adverb between the copula and the value ("now", "currently", "still").
 	// A participle of arranging ("booked for", "scheduled for", "moved to") between the copula and a date says the
 	// date is the one now arranged: "our wedding is booked for 12 October".
-	reValueAdverb = regexp.MustCompile(`(?i)^(?:(?:now|currently|still|officially|finally)\s+)*(?:(?:booked|scheduled|set|planned|arranged|fixed|slated|postponed|moved|rescheduled|pushed\s+back|brought\s+forward)\s+(?:for|on|to|until)\s+)?`)
+	reValueAdverb = regexp.MustCompile(`(?i)^(?:(?:now|currently|still|officially|finally)\s+)*(?:(?:booked|scheduled|set|planned|arranged|fixed|slated|pencilled|penciled|postponed|moved|rescheduled|pushed\s+back|brought\s+forward)(?:\s+in)?\s+(?:for|on|to|until)\s+)?`)
 	reFavourite   = regexp.MustCompile(`(?i)^(favou?rite|fave)\s+(.+)$`)
 	// Go's \b is ASCII-only ("In" would end at "Inès"), hence the explicit boundary.
 	reWeakObject = regexp.MustCompile(`(?i)^(?:so|very|really|too|pretty|super|such|a\s+bit|kind\s+of|quite|getting|going|doing|always|still|also|just|the\s+(?:best|most|same)|that|what|how|like|all|both|in|at|on|with|for|to|from)(?:[^\p{L}\p{N}]|$)`)
@@ -2503,7 +2549,7 @@ var (
 	// reDue: "My thesis is due on April 30", "the report is now due May 31".
 	// reTheValue is "the N is VALUE": a definite common noun (lower case: "The Nile" is a name), a copula, then
 	// a date ("on June 28") or an amount.
-	reTheValue = regexp.MustCompile(`^(?:The|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:\s+(?:is|was|will\s+be)|\s*'s)\s+(?:(?:now|currently|still|officially|finally|actually|really|definitely)\s+)?(?:(?:scheduled|set|planned|booked|fixed|slated)\s+(?:for|on)\s+)?`)
+	reTheValue = regexp.MustCompile(`^(?:The|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:\s+(?:is|was|will\s+be)|\s*'s)\s+(?:(?:now|currently|still|officially|finally|actually|really|definitely)\s+)?(?:(?:scheduled|set|planned|booked|fixed|slated|pencilled|penciled)(?:\s+in)?\s+(?:for|on)\s+)?`)
 	// reBareValue is reTheValue without its article, a time of the value ("for this year", "for 2024") allowed
 	// before the copula: chat's "Broadband is £35 now" (group 1 the noun phrase, capitalized as the sentence's
 	// first word).
@@ -2513,6 +2559,7 @@ var (
 	// reAmountStart is an amount of money or a number first: "$3,100", "€58,500", "R$ 3.650", "1,200".
 	reAmountStart = regexp.MustCompile(`^(?:[$€£¥₹]|R\$|[A-Z]{3}\s)?\s?\d`)
 	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
+	reMovedInto   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?moved\s+into\s+(?:a|an|the|my|our)\s+(?:[\pL-]+\s+){0,3}?(?:` + homeNounAlts + `)\s+(?:in|near)\s+`)
 	reMovedTo     = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:(?:moved|relocated)\s+(?:back\s+|over\s+|down\s+|up\s+|across\s+|out\s+)?to|moved\s+in\s+together\s+in)\s+`)
 	reMovedFrom   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
 	// reOfferTaken is an accepted job offer: "Eli got an offer from Amazon and took it", "I accepted an offer
@@ -2619,6 +2666,12 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 			return spec{predicate: "lives in", object: obj, confidence: confFirst, change: true}, true
 		}
 	}
+	if loc := reMovedInto.FindStringIndex(clause); loc != nil {
+		// "We've moved into a flat in Leeds": the town of the new home is where one lives.
+		if obj := nameOnly(objAfter(loc)); obj != "" && properNoun(obj) {
+			return spec{predicate: "lives in", object: obj, confidence: confFirst, change: true}, true
+		}
+	}
 	if loc := reMovedFrom.FindStringIndex(clause); loc != nil {
 		if obj := objAfter(loc); obj != "" {
 			return spec{predicate: "moved from", object: obj, confidence: confFirst}, true
@@ -2653,6 +2706,10 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 		// (roleEmployers splits them), the post's article left out as it often is before a title.
 		if obj := objAfter(loc); obj != "" && !reIndefinite.MatchString(obj) && !strings.HasPrefix(strings.ToLower(obj), "the ") {
 			if m := reRoleAtLead.FindStringSubmatch(obj); m != nil && postNoun(m[1]) && !reStudentAt.MatchString(obj) {
+				return spec{predicate: "works as", object: obj, key: "occupation", confidence: confFirst}, true
+			}
+			if ws := strings.Fields(obj); len(ws) <= 3 && obj == strings.ToLower(obj) && !inflectedVerb(ws[0]) && (postNoun(obj) || len(ws) == 1 && leaderNoun(obj)) {
+				// "I'm chair now", "I'm head chef now": a post said without its article and where it is held.
 				return spec{predicate: "works as", object: obj, key: "occupation", confidence: confFirst}, true
 			}
 		}
@@ -2827,7 +2884,67 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 		}
 		return verbWithObject(toks, i, b, pred, obj, conf)
 	}
+	if b, ok := taggedVerb(clause, toks[i]); ok {
+		// "I support Juventus", "we attend St Luke's": a verb the lexicon does not list, which the tagger
+		// reads as the finite verb after the subject.
+		pred := toks[i].lower
+		if pred == b {
+			pred = thirdPerson(b)
+		}
+		if s, ok := verbWithObject(toks, i, b, pred, obj, conf); ok && s.predicate != "did" {
+			// (Intransitive, "we rock!", it says how things are going, not a relation: only the listed verbs
+			// make a claim of the verb alone.)
+			return s, true
+		}
+	}
 	return spec{}, false
+}
+
+// inflectedVerb reports a form of a known verb other than its base ("made", "gone"): "I was made redundant"
+// is a passive, not a post.
+func inflectedVerb(w string) bool {
+	b, ok := verbBase(w)
+	return ok && b != strings.ToLower(w)
+}
+
+// reLetters is a word of letters only (no hyphen, apostrophe or digit).
+var reLetters = regexp.MustCompile(`^\pL+$`)
+
+// clauseVerbs are the verbs whose object is a clause or a reply, not a thing: "I reckon it's fine", "I bet
+// you're right", "I hope so" say what the speaker thinks, not a relation (the verbs of thinking, saying and
+// hoping that take a that-clause in English grammars).
+var clauseVerbs = map[string]bool{"reckon": true, "bet": true, "hope": true, "guess": true, "suppose": true,
+	"wonder": true, "doubt": true, "mean": true, "think": true, "believe": true, "know": true, "say": true,
+	"suspect": true, "imagine": true, "assume": true, "promise": true, "swear": true, "feel": true, "admit": true,
+	"agree": true, "expect": true, "gather": true, "hear": true, "notice": true, "realise": true, "realize": true,
+	"remember": true, "forget": true, "understand": true, "see": true, "trust": true, "figure": true}
+
+// taggedVerb returns the lemma of the word at tok when the tagger reads it as a finite verb (present or past)
+// in the clause and it is not a verb of thinking or saying (clauseVerbs): the lexicon's verbs are common
+// ones, and English has many more.
+func taggedVerb(clause string, tok token) (string, bool) {
+	if !reLetters.MatchString(tok.lower) || auxiliaries[tok.lower] || adverbs[tok.lower] {
+		return "", false
+	}
+	toks := nlp.Analyze(clause)
+	for i, t := range toks {
+		if t.Lower != tok.lower {
+			continue
+		}
+		if i+1 < len(toks) && toks[i+1].Lower == "forward" {
+			// "I look forward to seeing it": a feeling about what is to come, not a relation.
+			return "", false
+		}
+		switch t.Tag {
+		case "VBP", "VBZ", "VBD":
+			if clauseVerbs[t.Lemma] || t.Lemma == "" {
+				return "", false
+			}
+			return t.Lemma, true
+		}
+		return "", false
+	}
+	return "", false
 }
 
 // reFromValueTo is the old value of an update said "from X to Y" (group 1 X).

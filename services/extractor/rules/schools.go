@@ -27,7 +27,7 @@ var schoolWords = map[string]bool{"school": true, "academy": true, "elementary":
 // attends, enrolls at or transfers to one is educated there (`educated_at`, as "studies at"), not at a
 // `school`; enrolling and transferring say the new place replaces the one before.
 var higherEdWords = map[string]bool{"university": true, "college": true, "polytechnic": true, "conservatory": true,
-	"conservatoire": true, "institute": true}
+	"conservatoire": true, "institute": true, "uni": true}
 
 // higherEdVerbs are the verbs of schoolVerbs that say someone is a student at a place of higher education;
 // starting or beginning at a university may be a job.

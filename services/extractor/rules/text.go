@@ -389,21 +389,24 @@ var firstPerson = regexp.MustCompile(`(?i)\b(?:I|me|my|mine|myself|we|us|our|our
 func mentionsSpeaker(s string) bool { return firstPerson.MatchString(s) }
 
 var (
-	reAndIAm    = regexp.MustCompile(`\band I am\b`)
-	reAndIHave  = regexp.MustCompile(`\band I have\b`)
-	reIAm       = regexp.MustCompile(`\bI am\b`)
-	reIHave     = regexp.MustCompile(`\bI have\b`)
-	reIWas      = regexp.MustCompile(`\bI was\b`)
-	reIDo       = regexp.MustCompile(`\bI do\b`)
-	reIVerb     = regexp.MustCompile(`\bI((?:\s+(?:just|really|also|still|usually|always|often|sometimes|now|totally|definitely|actually|mostly|absolutely|truly|even))*)\s+([a-z]+)\b`)
-	reI         = regexp.MustCompile(`\bI\b`)
-	reMe        = regexp.MustCompile(`(?i)\b(?:me|myself)\b`)
-	reMy        = regexp.MustCompile(`(?i)\b(?:my|mine)\b`)
-	reWeAre     = regexp.MustCompile(`(?i)\bwe (are|have|were|will)\b`)
-	reWe        = regexp.MustCompile(`(?i)\b(?:we|us|ourselves)\b`)
-	reOur       = regexp.MustCompile(`(?i)\b(?:our|ours)\b`)
-	reSpaces    = regexp.MustCompile(`\s+([,.!?;:])`)
-	reMultiSpac = regexp.MustCompile(`\s{2,}`)
+	reAndIAm = regexp.MustCompile(`\band I am\b`)
+	// reNameAndIVerb is a subject of someone named (or "my" someone) and the speaker at the start of a clause,
+	// and the verb after it (groups: what precedes, the other one, the verb).
+	reNameAndIVerb = regexp.MustCompile(`(^|[,;:.!?]\s+)((?:[Mm]y\s+\pL+|\p{Lu}[\pL\pM'-]*)(?:\s+\p{Lu}[\pL\pM'-]*)?)\s+and\s+I\s+([a-z]+)\b`)
+	reAndIHave     = regexp.MustCompile(`\band I have\b`)
+	reIAm          = regexp.MustCompile(`\bI am\b`)
+	reIHave        = regexp.MustCompile(`\bI have\b`)
+	reIWas         = regexp.MustCompile(`\bI was\b`)
+	reIDo          = regexp.MustCompile(`\bI do\b`)
+	reIVerb        = regexp.MustCompile(`\bI((?:\s+(?:just|really|also|still|usually|always|often|sometimes|now|totally|definitely|actually|mostly|absolutely|truly|even))*)\s+([a-z]+)\b`)
+	reI            = regexp.MustCompile(`\bI\b`)
+	reMe           = regexp.MustCompile(`(?i)\b(?:me|myself)\b`)
+	reMy           = regexp.MustCompile(`(?i)\b(?:my|mine)\b`)
+	reWeAre        = regexp.MustCompile(`(?i)\bwe (are|have|were|will)\b`)
+	reWe           = regexp.MustCompile(`(?i)\b(?:we|us|ourselves)\b`)
+	reOur          = regexp.MustCompile(`(?i)\b(?:our|ours)\b`)
+	reSpaces       = regexp.MustCompile(`\s+([,.!?;:])`)
+	reMultiSpac    = regexp.MustCompile(`\s{2,}`)
 )
 
 // thirdPersonText rewrites a first-person clause about the speaker into a self-contained third-person
@@ -424,16 +427,28 @@ func toThirdPerson(clause, speaker string) string {
 		name, owner := strings.ReplaceAll(speaker, "$", "$$"), strings.ReplaceAll(poss, "$", "$$")
 		s = replaceWords(reAndIAm, s, "and "+name+" are")
 		s = replaceWords(reAndIHave, s, "and "+name+" have")
+		// "Inès and I split up": the verb of a coordinated subject stays plural.
+		s = replaceWords(reNameAndIVerb, s, "${1}${2} and "+name+" ${3}")
 		s = replaceWords(reIAm, s, name+" is")
 		s = replaceWords(reIHave, s, name+" has")
 		s = replaceWords(reIWas, s, name+" was")
 		s = replaceWords(reIDo, s, name+" does")
+		var tagged []nlp.Token
 		s = replaceWordsFunc(reIVerb, s, func(sub []string) string {
 			verb := sub[2]
 			if b, ok := verbForms[verb]; ok && b == verb {
 				verb = thirdPerson(verb)
 			} else if verb == "have" {
 				verb = "has"
+			} else if !ok && !auxiliaries[verb] && !adverbs[verb] {
+				// A verb the lexicon does not list ("I support Juventus"): the tagger says whether the word
+				// is a present-tense verb, read once for the clause as said.
+				if tagged == nil {
+					tagged = nlp.Analyze(clause)
+				}
+				if presentVerb(tagged, verb) {
+					verb = thirdPerson(verb)
+				}
 			}
 			return speaker + sub[1] + " " + verb
 		})
@@ -445,6 +460,17 @@ func toThirdPerson(clause, speaker string) string {
 		s = replaceWords(reOur, s, owner)
 	}
 	return s
+}
+
+// presentVerb reports whether the tagger reads the first token spelt w as a verb in the present tense, not
+// in the third person (VBP: "support" in "I support Juventus").
+func presentVerb(toks []nlp.Token, w string) bool {
+	for _, t := range toks {
+		if t.Lower == w {
+			return t.Tag == "VBP"
+		}
+	}
+	return false
 }
 
 // sentence tidies spacing, capitalizes the first letter and ends the text with a period unless it already

@@ -207,8 +207,13 @@ func updateAttribute(attr string) string {
 		// "The rent on our place in Leeds": one's own home's rent is one's rent.
 		return ws[0]
 	}
-	for _, w := range ws {
-		// ("my son's football training has moved …" is the son's: kinPossessive.)
+	for i, w := range ws {
+		// ("my son's football training has moved …" is the son's: kinPossessive. A noun of people before
+		// another noun only says which thing: "the team offsite", "the family holiday".)
+		owner := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "s'")
+		if !owner && i < len(ws)-1 {
+			continue
+		}
 		if _, isKin := kinOf(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "s'")); isKin || updateSubjects[w] {
 			return ""
 		}
