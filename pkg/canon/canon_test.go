@@ -311,3 +311,22 @@ func TestIndefinite(t *testing.T) {
 		}
 	}
 }
+
+func TestDistinctRelations(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"works_at", "works_in", true},         // the table tells them apart
+		{"works_at", "works_for", false},       // aliases
+		{"switches_from", "switches_to", true}, // a source and a goal
+		{"moved_from", "moved_into", true},     // a source and a goal
+		{"switches_to", "switched_to", false},  // unknown to the table: similarity decides
+		{"comes_from", "goes_from", false},     // two sources
+		{"drives_to", "drives_to", false},      // the same key
+	} {
+		if got := DistinctRelations(c.a, c.b); got != c.want {
+			t.Errorf("DistinctRelations(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

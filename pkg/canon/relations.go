@@ -34,7 +34,9 @@ import "strings"
 // hobby, and one's role, line of work, vocation or trade, and what one freelances as, is one's occupation; what
 // one studies (one's field, what one majors in) is another relation than where one
 // studies (educated_at), so that a new university does not replace the subject.
-// Also: a child of, a son or daughter of, or born to someone names one's parent (the converse of child); a
+// Also: one's eldest or youngest (said as a noun, Oxford "eldest": "the oldest of three or more people,
+// especially children of a family") is one's child; a child of, a son or daughter of, or born to someone names
+// one's parent (the converse of child); a
 // country or region "has its capital in" a city as "has its headquarters in" names the headquarters; "hq" is the
 // common abbreviation of headquarters; to start an organization is, in the dictionary, to found it ("started
 // by" is "founded by"); what is sung by someone (its singer) is performed by them (Wikidata's "singer" alias of
@@ -47,7 +49,9 @@ import "strings"
 // someone is their creation; what is set up or started up by someone is founded by them; the chair of a
 // board, the chair; a top executive, the chief executive; a recording's artist (recorded by) its
 // performer; and a thing that is a product of a company (WordNet's "product": an article that is manufactured)
-// is made by it. Where a thing came into existence is where it comes from: WordNet's verbs of coming into
+// is made by it. A fan of a team or a band supports it (Oxford, "supporter": "a person who is actively interested
+// in and wishes success for a particular sports team"; "fan": "a person who has a strong interest in or
+// admiration for a particular sport, art form, or famous person"). Where a thing came into existence is where it comes from: WordNet's verbs of coming into
 // existence (the synset "originate, arise, develop, spring up" and its "emerge"), said with "in" a place.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
@@ -83,7 +87,7 @@ var relationAliases = map[string][]string{
 	"religion":           {"faith", "religious_affiliation", "religion_or_worldview", "adherent_of", "follower_of", "believer_in", "converts_to", "converted_to"},
 	"speaks":             {"fluent_in", "languages_spoken", "language_spoken", "speaker_of", "native_speaker_of", "fluent_speaker_of"},
 	"member_of":          {"part_of", "membership_of", "member"},
-	"child":              {"son", "daughter", "children", "kid"},
+	"child":              {"son", "daughter", "children", "kid", "eldest", "youngest"},
 	"parent":             {"child_of", "son_of", "daughter_of", "born_to"},
 	"lives_in":           {"resides_in", "residence", "home", "current_city", "place_of_residence", "moves_to", "moved_to", "relocates_to", "relocated_to", "moves_back_to", "moved_back_to", "moves_down_to", "moved_down_to", "moves_up_to", "moved_up_to", "moves_over_to", "moved_over_to", "moves_across_to", "moved_across_to", "moves_out_to", "moved_out_to", "rents_in", "rented_in"},
 	"head_coach":         {"coach", "coached_by"},
@@ -103,6 +107,7 @@ var relationAliases = map[string][]string{
 	"phone_number":       {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
 	"email":              {"email_address", "e-mail", "e_mail", "mail_address"},
 	"hobby":              {"hobbies", "pastime", "pastimes", "takes_up", "took_up", "taken_up", "take_up"},
+	"supports":           {"fan_of", "supporter_of"},
 }
 
 var canonicalRelation = func() map[string]string {
@@ -192,8 +197,27 @@ func KnownRelation(key string) bool {
 // "works at" and "works in" are nearer than the reconciler's merge threshold — but an employer and a town are
 // two attributes. Where the table tells relations apart, its distinction is the more precise knowledge than a
 // similarity of phrases; similarity merges the paraphrases the table does not know.
+//
+// A relation's source and its goal are told apart as well: the same verb with "from" and with "to" ("switches_from"
+// and "switches_to", "moved_from" and "moved_to") names what was left and what was taken up, opposite roles of
+// one event (the source and goal of English grammars' thematic roles), however alike the phrases sound.
 func DistinctRelations(a, b string) bool {
-	return a != b && KnownRelation(a) && KnownRelation(b) && RelationKey(a) != RelationKey(b)
+	if a == b {
+		return false
+	}
+	if KnownRelation(a) && KnownRelation(b) && RelationKey(a) != RelationKey(b) {
+		return true
+	}
+	return sourceAndGoal(a, b) || sourceAndGoal(b, a)
+}
+
+// sourceAndGoal reports a key said with "from" and another of the same stem said with "to" or "into".
+func sourceAndGoal(from, to string) bool {
+	stem, ok := strings.CutSuffix(from, "_from")
+	if !ok || stem == "" {
+		return false
+	}
+	return to == stem+"_to" || to == stem+"_into"
 }
 
 // converses maps a relation to its converse: if (A, r, B) then (B, converse(r), A). These are the converse

@@ -463,8 +463,12 @@ func TestRelationsTheTableTellsApartKeepTheirSlots(t *testing.T) {
 	town := mkClaim(ws, "Lukas", "works in", "Munich", baseTime.Add(time.Hour), cfg.Partitions, withPredicateVector(v))
 	salary := mkClaim(ws, "Lukas", "salary", "€52,000", baseTime, cfg.Partitions, withPredicateVector(fakeVector("pay")))
 	pay := mkClaim(ws, "Lukas", "yearly pay", "€58,500", baseTime.Add(time.Hour), cfg.Partitions, withPredicateVector(fakeVector("pay")))
+	// What was left and what was taken up, in one statement ("Lukas switched from history to law"): a source
+	// and a goal, two slots however alike the phrases.
+	from := mkClaim(ws, "Lukas", "switches from", "history", baseTime.Add(2*time.Hour), cfg.Partitions, withPredicateVector(fakeVector("switch")))
+	to := mkClaim(ws, "Lukas", "switches to", "law", baseTime.Add(2*time.Hour), cfg.Partitions, withPredicateVector(fakeVector("switch")))
 	var msgs []logMsg
-	for i, c := range []event.ClaimEmbeddedV1{employer, town, salary, pay} {
+	for i, c := range []event.ClaimEmbeddedV1{employer, town, salary, pay, from, to} {
 		msgs = append(msgs, claimMsg(t, c, uint64(i+1), baseTime.Add(time.Duration(10+i)*time.Hour)))
 	}
 	applyDirect(t, e, employer.Partition, msgs, 0)
@@ -479,6 +483,8 @@ func TestRelationsTheTableTellsApartKeepTheirSlots(t *testing.T) {
 		town.ClaimID:     {"works_in", "active"},
 		salary.ClaimID:   {"salary", "superseded"},
 		pay.ClaimID:      {"salary", "active"},
+		from.ClaimID:     {"switches_from", "active"},
+		to.ClaimID:       {"switches_to", "active"},
 	}
 	for id, w := range want {
 		if got[id] != w {
