@@ -62,6 +62,18 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	if owned, ok := askersThing(question, b.Asker); ok && res.Mode == ModeNone {
+		// "When is the offsite?" asked by Alice, about which memory holds nothing under "the offsite" alone:
+		// in a conversation a definite thing no one owns in the question is the asker's ("Alice's offsite").
+		again, err := s.answer(r.ctx, v, owned, budget)
+		if err != nil {
+			return err
+		}
+		if again.Mode != ModeNone {
+			again.Notes = append(again.Notes, "read as the asker's: "+promptguard.Neutralize(owned))
+			res = again
+		}
+	}
 	s.metrics.answer(r.ctx, res.Mode, res.Disputed)
 	api.WriteJSON(w, http.StatusOK, res)
 	return nil

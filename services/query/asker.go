@@ -112,3 +112,34 @@ func matchCase(like, word string) string {
 	}
 	return word
 }
+
+// reDefiniteThing is the first "the" of a question before a word, and what precedes it (group 1).
+var reDefiniteThing = regexp.MustCompile(`^(.*?\b)(?:[Tt]he)\s+(\pL)`)
+
+// askersThing returns question q with its first definite noun phrase read as the asker's ("When is the
+// offsite?" asked by Alice: "When is Alice's offsite?"), and whether q has one and names no one: no
+// capitalized word after its first, so the definite thing is not someone else's ("When is Tom's party?",
+// "Who is the CEO of Velto?"), and no possessive.
+func askersThing(q, asker string) (string, bool) {
+	asker = strings.TrimSpace(asker)
+	if asker == "" {
+		return "", false
+	}
+	ws := strings.Fields(q)
+	for i, w := range ws {
+		if i > 0 && startsUpper(w) || strings.Contains(w, "'s") || strings.Contains(w, "’s") {
+			return "", false
+		}
+	}
+	m := reDefiniteThing.FindStringSubmatchIndex(q)
+	if m == nil {
+		return "", false
+	}
+	return q[:m[3]] + asker + "'s " + q[m[4]:], true
+}
+
+// startsUpper reports a word whose first letter is a capital.
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, `"'(`))
+	return unicode.IsUpper(r)
+}

@@ -93,6 +93,43 @@ func TestSearchAndAnswerReadMyAsTheAskers(t *testing.T) {
 	}
 }
 
+func TestAskersThing(t *testing.T) {
+	for _, tc := range []struct{ q, asker, want string }{
+		{"When is the offsite?", "Alice", "When is Alice's offsite?"},
+		{"When was the offsite originally planned?", "Alice", "When was Alice's offsite originally planned?"},
+		{"The wedding is when?", "Mei", "Mei's wedding is when?"},
+		// Someone is named, or the thing is owned already: not the asker's.
+		{"When is Tom's party?", "Alice", ""},
+		{"Who is the CEO of Velto?", "Alice", ""},
+		{"When is Alice's offsite?", "Alice", ""},
+		// No definite thing, or no asker.
+		{"Where do they live?", "Alice", ""},
+		{"When is the offsite?", "", ""},
+		{"When is theatre night?", "Alice", ""},
+	} {
+		got, ok := askersThing(tc.q, tc.asker)
+		if ok != (tc.want != "") || got != tc.want {
+			t.Errorf("askersThing(%q, %q) = %q, %v; want %q", tc.q, tc.asker, got, ok, tc.want)
+		}
+	}
+}
+
+func TestAnswerReadsAnUnownedThingAsTheAskers(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("offsite")
+	f.add(fclaim{Subject: "Alice", Predicate: "team offsite", Object: "29 May 2024", Text: "Alice's team offsite is on 29 May 2024."})
+	f.add(fclaim{Subject: "Bo", Predicate: "wedding", Object: "3 August 2024", Text: "Bo's wedding is on 3 August 2024."})
+	ctx := context.Background()
+	c := h.client("agent-a")
+	ar, err := c.Answer(ctx, "offsite", api.AnswerRequest{Question: "When is the team offsite?", Asker: "Alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(ar.Answer, "29 May") || ar.Mode != ModeDeterministic {
+		t.Errorf("answer asked by Alice = %q (%s), want her offsite's date, 29 May", ar.Answer, ar.Mode)
+	}
+}
+
 // FuzzAskedBy: whatever the question and the asker, the rewrite is valid UTF-8 when both are, and a question
 // without a first-person word is unchanged.
 func FuzzAskedBy(f *testing.F) {

@@ -388,6 +388,14 @@ func sameStatement(a, b *store.Belief) bool {
 	return d < 31*24*time.Hour && d > -31*24*time.Hour
 }
 
+// fromAndTo reports an ending said with "from" and an acquisition said with the same verb and "to", as one
+// statement's two halves ("Cerys switched from history to law" is "switched from history" and "switched to
+// law", rules.fromToClauses): the speaker paired the two values, so no likeness of the things is needed.
+func fromAndTo(ending, acquired *store.Belief) bool {
+	ew, aw := splitWords(ending.Predicate), splitWords(acquired.Predicate)
+	return len(ew) == 2 && len(aw) == 2 && ew[1] == "from" && aw[1] == "to" && relLemma(ew[0]) == relLemma(aw[0])
+}
+
 // replaceEnded gives a slot whose value ended the thing its subject acquired in the same statement as the one
 // that ended it, when the two are things of one kind: "Finally traded in the Civic. I bought a used Toyota RAV4
 // hybrid" makes the RAV4 what Raj drives, though the statement never says "drive". Whether the two are alike
@@ -409,9 +417,12 @@ func replaceEnded(ctx context.Context, slots []*store.Slot, ended map[string]*st
 					endingNames(by, a) || contains(idsOf(sl.Winners), a.ID) {
 					continue
 				}
-				ok, err := alike(ctx, a.Object, w.Object)
-				if err != nil {
-					return err
+				ok := fromAndTo(by, a)
+				if !ok {
+					var err error
+					if ok, err = alike(ctx, a.Object, w.Object); err != nil {
+						return err
+					}
 				}
 				if ok {
 					// Newest first: it came after every value the slot still holds.

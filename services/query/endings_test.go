@@ -294,6 +294,14 @@ func TestAcquiredThingTakesTheEndedOnesPlace(t *testing.T) {
 		{"switched from one to the other", claim("c1", "Ellie", "plays", "the violin", 1, 1),
 			[]*store.Belief{claim("c2", "Ellie", "switched from", "violin", 5, 20), claim("c3", "Ellie", "switched to", "cello", 5, 20)},
 			"cello"},
+		// The two halves of one "from … to" statement pair the values themselves: "history" and "law" need not
+		// be alike for the embedder; without the "to" half's verb, a "from" is only an ending.
+		{"switched from one subject to another", claim("c1", "Cerys", "studies", "history", 1, 1),
+			[]*store.Belief{claim("c2", "Cerys", "switches from", "history", 5, 20), claim("c3", "Cerys", "switches to", "law", 5, 20)},
+			"law"},
+		{"switched from one subject, moved to a town", claim("c1", "Cerys", "studies", "history", 1, 1),
+			[]*store.Belief{claim("c2", "Cerys", "switches from", "history", 5, 20), claim("c3", "Cerys", "moves to", "Leeds", 5, 20)},
+			""},
 		{"dropped one provider and went with another", claim("c1", "Ingrid", "carrier", "Telia", 1, 1),
 			[]*store.Belief{claim("c2", "Ingrid", "dropped", "Telia", 5, 20), claim("c3", "Ingrid", "went with", "Tele2", 5, 20)},
 			"Tele2"},
