@@ -292,9 +292,20 @@ var rePaidAs = regexp.MustCompile(`^((?:I'm|I\s+am)\s+(?:(?:now|currently|still)
 // paidAs says a salary and the role it is paid for as two clauses, each read by its own reading: "I'm on £38k,
 // and I work as a QA engineer".
 func paidAs(sent string) string {
+	if m := rePaidAt.FindStringSubmatch(sent); m != nil && !reTimeAfterAt.MatchString(m[2]) {
+		// "I'm on £38,000 at the council": the salary, and where it is earned.
+		return m[1] + ", and I work at " + m[2] + m[3]
+	}
 	m := rePaidAs.FindStringSubmatch(sent)
 	if m == nil {
 		return sent
 	}
 	return m[1] + ", and I work as " + m[2] + m[3]
 }
+
+// reTimeAfterAt is a time said with "at the": "at the moment", "at the weekend" (British), "at the end".
+var reTimeAfterAt = regexp.MustCompile(`^the\s+(?:moment|minute|time|weekend|weekends|end|start|beginning|same\s+time|latest|most|least)\b`)
+
+// rePaidAt is a salary said with where it is earned: "I'm on £38,000 at the council", "I earn £41k at Tesco"
+// (groups: the salary clause, the employer — a name, or "the" and a noun —, the end).
+var rePaidAt = regexp.MustCompile(`^((?:I'm|I\s+am|I\s+earn|I\s+make)\s+(?:(?:now|currently|still)\s+)?(?:on\s+)?` + money + `(?:\s+(?:a|per)\s+year)?)\s+at\s+((?:the\s+\p{Ll}[\pL-]*(?:\s+\p{Ll}[\pL-]*)?|\p{Lu}[\pL\pM&'.-]*(?:\s+\p{Lu}[\pL\pM&'.-]*){0,3}))(\s*[.!]*)$`)

@@ -2094,6 +2094,11 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "child", "Cerys", false}, {"cerys", "educated_at", "Cardiff Uni", false}, {"cerys", "studies", "history", false}}},
 		{name: "at a university studying a subject", content: "I am at Leeds University studying law.",
 			want: []claim{{"kim", "educated_at", "Leeds University", false}, {"kim", "studies", "law", false}}},
+		{name: "a salary and where it is earned", content: "I'm on £38,000 at the council.",
+			want: []claim{{"kim", "salary", "£38,000", false}, {"kim", "works_at", "the council", false}}},
+		{name: "a salary at the moment is no employer", content: "I'm on £38,000 at the moment.",
+			want:   []claim{{"kim", "salary", "£38,000", false}},
+			absent: []claim{{"kim", "works_at", "", false}}},
 		{name: "an event pencilled in", content: "The team offsite is pencilled in for 12 June.",
 			want: []claim{{"kim", "team_offsite", "", false}}},
 	}

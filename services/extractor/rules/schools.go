@@ -20,7 +20,8 @@ import (
 // education ("university", "college") is kept out: where an adult studied is `educated_at`.
 var schoolWords = map[string]bool{"school": true, "academy": true, "elementary": true, "high": true,
 	"kindergarten": true, "preschool": true, "pre-school": true, "daycare": true, "nursery": true,
-	"montessori": true, "primary": true, "middle": true, "prep": true, "gymnasium": true, "lyceum": true}
+	"montessori": true, "primary": true, "middle": true, "prep": true, "gymnasium": true, "lyceum": true,
+	"secondary": true, "grammar": true}
 
 // higherEdWords are the English nouns that name a place of higher education in its name ("Leeds Beckett
 // University", "University of Leeds", "Sacramento City College", "Royal Conservatory"). Someone who goes to,
