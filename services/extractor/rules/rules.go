@@ -2885,7 +2885,7 @@ func verbPhrase(clause string, at int, dates []when) (spec, bool) {
 		return verbWithObject(toks, i, b, pred, obj, conf)
 	}
 	if b, ok := taggedVerb(clause, toks[i]); ok {
-		// "I support Juventus", "we attend St Luke's": a verb the lexicon does not list, which the tagger
+		// "I support Juventus", "we commute by train": a verb the lexicon does not list, which the tagger
 		// reads as the finite verb after the subject.
 		pred := toks[i].lower
 		if pred == b {
