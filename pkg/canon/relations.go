@@ -51,8 +51,9 @@ import "strings"
 // performer; and a thing that is a product of a company (WordNet's "product": an article that is manufactured)
 // is made by it. A fan of a team or a band supports it (Oxford, "supporter": "a person who is actively interested
 // in and wishes success for a particular sports team"; "fan": "a person who has a strong interest in or
-// admiration for a particular sport, art form, or famous person"). Where a thing came into existence is where it comes from: WordNet's verbs of coming into
-// existence (the synset "originate, arise, develop, spring up" and its "emerge"), said with "in" a place.
+// admiration for a particular sport, art form, or famous person"). Where a thing came into existence is where it
+// comes from: WordNet's verbs of coming into existence (the synset "originate, arise, develop, spring up" and its
+// "emerge"), said with "in" a place.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -198,9 +199,10 @@ func KnownRelation(key string) bool {
 // two attributes. Where the table tells relations apart, its distinction is the more precise knowledge than a
 // similarity of phrases; similarity merges the paraphrases the table does not know.
 //
-// A relation's source and its goal are told apart as well: the same verb with "from" and with "to" ("switches_from"
-// and "switches_to", "moved_from" and "moved_to") names what was left and what was taken up, opposite roles of
-// one event (the source and goal of English grammars' thematic roles), however alike the phrases sound.
+// A relation's source and its goal are told apart as well: the same verb with "from" and with "to"
+// ("switches_from" and "switches_to", "moved_from" and "moved_to") names what was left and what was taken up,
+// opposite roles of one event (the source and goal of English grammars' thematic roles), however alike the
+// phrases sound.
 func DistinctRelations(a, b string) bool {
 	if a == b {
 		return false

@@ -1047,7 +1047,7 @@ func fromToClauses(clause string) (from, to string, ok bool) {
 	if m := reSwapFor.FindStringSubmatch(clause); m != nil && !reDurationFor.MatchString(m[4]) && !reReplaced.MatchString(clause) {
 		// (A thing of one's own swapped for another, "I swapped my Kindle for a Kobo", is matchReplaced's.)
 		// "Cerys has swapped history for law" says what "Cerys has switched from history to law" does.
-		verb := "switch" + map[string]string{"": "", "s": "es", "ped": "ed", "ped ": "ed", "ping": "ing", "d": "ed", "ed": "ed", "ing": "ing", "es": "es"}[m[2]]
+		verb := "switch" + map[string]string{"": "", "s": "es", "ped": "ed", "ping": "ing", "d": "ed", "ed": "ed", "ing": "ing", "es": "es"}[m[2]]
 		return m[1] + verb + " from " + m[3], m[1] + verb + " to " + m[4], true
 	}
 	m := reFromTo.FindStringSubmatch(clause)
