@@ -31,7 +31,8 @@ import "strings"
 // is one's partner, one who converts to a faith holds it, a degree from (or attending) a university, college or
 // school says one was educated there, a (native, fluent) speaker of a language speaks it, one reports to one's manager
 // (supervisor, line manager, team lead), a musician records for their label, what one takes up (a pastime) is a
-// hobby, and one's role, line of work, vocation or trade, and what one freelances as, is one's occupation; what
+// hobby, and one's role, line of work, vocation or trade, what one freelances as, and what one has retrained or
+// requalified as (Oxford, "retrain": "teach or learn new skills, especially for a different job"), is one's occupation; what
 // one studies (one's field, what one majors in) is another relation than where one
 // studies (educated_at), so that a new university does not replace the subject.
 // Also: one's eldest or youngest (said as a noun, Oxford "eldest": "the oldest of three or more people,
@@ -63,7 +64,7 @@ var relationAliases = map[string][]string{
 	"spouse":             {"wed_to", "partner_in_marriage", "married_to", "husband", "wife", "marries", "married", "is_married_to", "weds", "wed", "wedded"},
 	"works_at":           {"job_at", "job_with", "position_at", "role_at", "post_at", "works_for", "contracts_for", "freelances_for", "consults_for", "employer", "employed_by", "employed_at", "employee_of", "hired_at", "hired_by", "hirer"},
 	"works_in":           {"place_of_work", "work_location", "workplace", "transferred_to"},
-	"occupation":         {"profession", "job", "works_as", "job_title", "career", "promoted_to", "role", "job_role", "line_of_work", "vocation", "trade", "freelances_as"},
+	"occupation":         {"profession", "job", "works_as", "job_title", "career", "promoted_to", "role", "job_role", "line_of_work", "vocation", "trade", "freelances_as", "retrained_as", "retrains_as", "requalified_as", "requalifies_as"},
 	"citizen_of":         {"citizenship_in", "citizenship", "nationality", "national_of", "country_of_citizenship", "citizenship_of", "passport", "passport_from", "passport_of"},
 	"educated_at":        {"alumnus_of", "alumna_of", "alumni_of", "graduate_of", "educated_in", "studies_at", "degree_from", "degree_at", "graduates_from", "graduated_from", "alma_mater", "studied_at", "education", "attends_university", "attends_college", "attends_school"},
 	"studies":            {"majors_in", "major", "field_of_study", "subject_of_study", "course_subject", "degree_subject"},

@@ -33,7 +33,7 @@ var endingVerbs = map[string][]string{
 	"sell": nil, "lose": nil, "rehome": nil, "quit": nil, "leave": nil, "stop": nil, "finish": nil, "end": nil,
 	"cancel": nil, "divorce": nil, "retire": nil, "replace": nil, "dump": nil, "scrap": nil, "abandon": nil,
 	"give": {"up", "away", "back"}, "trade": {"in", "away"}, "break": {"up"}, "get": {"rid"}, "move": {"out", "away"},
-	"drop": {"out"}, "sign": {"off"}, "switch": {"from"}, "call": {"off"},
+	"drop": {"out"}, "sign": {"off"}, "switch": {"from"}, "call": {"off"}, "upgrade": {"from"}, "downgrade": {"from"},
 }
 
 // acquisitionVerbs are the English verbs, by lemma, with which someone says they came to have a thing or took
@@ -42,7 +42,7 @@ var endingVerbs = map[string][]string{
 // possessions and pastimes, not any dataset's wording.
 var acquisitionVerbs = map[string]bool{"buy": true, "purchase": true, "get": true, "adopt": true, "lease": true, "order": true,
 	"learn": true, "start": true, "take": true, "pick": true, "switch": true, "join": true, "choose": true,
-	"go": true, "opt": true, "settle": true}
+	"go": true, "opt": true, "settle": true, "upgrade": true, "downgrade": true}
 
 // acquisitionParticles are the particles some acquisition verbs need to mean choosing ("went with Tele2", "opted
 // for a Kia", "settled on the blue one"); without them they say something else ("went to Paris").

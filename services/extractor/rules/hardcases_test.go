@@ -2099,6 +2099,13 @@ func TestHardCases(t *testing.T) {
 		{name: "a salary at the moment is no employer", content: "I'm on £38,000 at the moment.",
 			want:   []claim{{"kim", "salary", "£38,000", false}},
 			absent: []claim{{"kim", "works_at", "", false}}},
+		{name: "retrained as a new occupation", content: "Pau's retrained as a paramedic.",
+			want:       []claim{{"pau", "occupation", "paramedic", false}},
+			functional: []string{"paramedic"}},
+		{name: "ditching one provider for another", content: "We ditched Virgin for Community Fibre.",
+			want: []claim{{"kim", "switched_from", "Virgin", false}, {"kim", "switched_to", "Community Fibre", false}}},
+		{name: "upgrading from one thing to another", content: "I upgraded from a Fitbit to a Garmin Forerunner.",
+			want: []claim{{"kim", "upgraded_from", "a Fitbit", false}, {"kim", "upgraded_to", "a Garmin Forerunner", false}}},
 		{name: "an event pencilled in", content: "The team offsite is pencilled in for 12 June.",
 			want: []claim{{"kim", "team_offsite", "", false}}},
 	}

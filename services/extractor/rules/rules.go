@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.29.0"
+	Version = "2.29.1"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -1036,9 +1036,10 @@ func startedState(clause string) (string, bool) {
 var reLivesWithIn = regexp.MustCompile(`^(.*?\b(?i:live|lives|lived|living))\s+with\s+([^,]+?)\s+(?i:in)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*)(.*)$`)
 
 // reFromTo is a verb of changing from one thing to another with both ends said: "switched from violin to cello",
+// "upgraded from a Fitbit to a Garmin",
 // "moved from Boston to Denver", "changed from part-time to full-time" (groups: the clause up to the verb, the
 // verb, the old value, the new one). Quantities are left alone ("went from 3 to 5" is a rise, said whole).
-var reFromTo = regexp.MustCompile(`^(.*?\b(?i:switch|switches|switched|switching|change|changes|changed|changing|convert|converts|converted|move|moves|moved|moving|transfer|transfers|transferred))\s+from\s+([^\d$€£,][^,]*?)\s+to\s+([^\d$€£,].*)$`)
+var reFromTo = regexp.MustCompile(`^(.*?\b(?i:switch|switches|switched|switching|change|changes|changed|changing|convert|converts|converted|move|moves|moved|moving|transfer|transfers|transferred|upgrade|upgrades|upgraded|upgrading|downgrade|downgrades|downgraded|downgrading))\s+from\s+([^\d$€£,][^,]*?)\s+to\s+([^\d$€£,].*)$`)
 
 // fromToClauses splits a change said with both its ends into the clause of leaving the old value and the clause
 // of taking up the new one ("Ellie switched from violin" and "Ellie switched to cello"): the reader retires the
@@ -1057,11 +1058,12 @@ func fromToClauses(clause string) (from, to string, ok bool) {
 	return m[1] + " from " + m[2], m[1] + " to " + m[3], true
 }
 
-// reSwapFor is giving up one thing for another, said with "swap", "trade" or "exchange" and "for" (Oxford,
-// "swap": "give (something) and receive something else in exchange"): "swapped history for law", "traded my
+// reSwapFor is giving up one thing for another, said with "swap", "trade", "exchange" or "ditch" and "for"
+// (Oxford, "swap": "give (something) and receive something else in exchange"; "ditch": "get rid of, give up"):
+// "swapped history for law", "ditched Virgin for Community Fibre", "traded my
 // car for a bike" (groups: the clause before the verb, the verb's ending, the old value, the new one). An
 // amount on either side is a sale, not a change of one's things ("traded it for £200").
-var reSwapFor = regexp.MustCompile(`^(.*?\b)(?i:swap|trade|exchange)(s|ped|ping|d|ed|ing|es)?\s+([^\d$€£,][^,]*?)\s+for\s+([^\d$€£,].*)$`)
+var reSwapFor = regexp.MustCompile(`^(.*?\b)(?i:swap|trade|exchange|ditch)(s|ped|ping|d|ed|ing|es)?\s+([^\d$€£,][^,]*?)\s+for\s+([^\d$€£,].*)$`)
 
 // reDurationFor is a span of time after "for" ("swapped shifts for a week"), which says how long, not what
 // for.
