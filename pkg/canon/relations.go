@@ -32,9 +32,9 @@ import "strings"
 // school says one was educated there, a (native, fluent) speaker of a language speaks it, one reports to one's manager
 // (supervisor, line manager, team lead), a musician records for their label, what one takes up (a pastime) is a
 // hobby, and one's role, line of work, vocation or trade, what one freelances as, and what one has retrained or
-// requalified as (Oxford, "retrain": "teach or learn new skills, especially for a different job"), is one's occupation; what
-// one studies (one's field, what one majors in) is another relation than where one
-// studies (educated_at), so that a new university does not replace the subject.
+// requalified as (Oxford, "retrain": "teach or learn new skills, especially for a different job"), is one's
+// occupation; what one studies (one's field, what one majors in) is another relation than where one studies
+// (educated_at), so that a new university does not replace the subject.
 // Also: one's eldest or youngest (said as a noun, Oxford "eldest": "the oldest of three or more people,
 // especially children of a family") is one's child; a child of, a son or daughter of, or born to someone names
 // one's parent (the converse of child); a

@@ -1036,9 +1036,9 @@ func startedState(clause string) (string, bool) {
 var reLivesWithIn = regexp.MustCompile(`^(.*?\b(?i:live|lives|lived|living))\s+with\s+([^,]+?)\s+(?i:in)\s+(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)*)(.*)$`)
 
 // reFromTo is a verb of changing from one thing to another with both ends said: "switched from violin to cello",
-// "upgraded from a Fitbit to a Garmin",
-// "moved from Boston to Denver", "changed from part-time to full-time" (groups: the clause up to the verb, the
-// verb, the old value, the new one). Quantities are left alone ("went from 3 to 5" is a rise, said whole).
+// "upgraded from a Fitbit to a Garmin", "moved from Boston to Denver", "changed from part-time to full-time"
+// (groups: the clause up to the verb, the verb, the old value, the new one). Quantities are left alone ("went
+// from 3 to 5" is a rise, said whole).
 var reFromTo = regexp.MustCompile(`^(.*?\b(?i:switch|switches|switched|switching|change|changes|changed|changing|convert|converts|converted|move|moves|moved|moving|transfer|transfers|transferred|upgrade|upgrades|upgraded|upgrading|downgrade|downgrades|downgraded|downgrading))\s+from\s+([^\d$€£,][^,]*?)\s+to\s+([^\d$€£,].*)$`)
 
 // fromToClauses splits a change said with both its ends into the clause of leaving the old value and the clause
