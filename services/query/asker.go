@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
 // maxAskerBytes bounds the asker's name: a person's name, not a text.
@@ -127,7 +128,7 @@ func askersThing(q, asker string) (string, bool) {
 	}
 	ws := strings.Fields(q)
 	for i, w := range ws {
-		if i > 0 && startsUpper(w) || strings.Contains(w, "'s") || strings.Contains(w, "’s") {
+		if i > 0 && nlp.Capitalized(strings.TrimLeft(w, `"'(`)) || strings.Contains(w, "'s") || strings.Contains(w, "’s") {
 			return "", false
 		}
 	}
@@ -136,10 +137,4 @@ func askersThing(q, asker string) (string, bool) {
 		return "", false
 	}
 	return q[:m[3]] + asker + "'s " + q[m[4]:], true
-}
-
-// startsUpper reports a word whose first letter is a capital.
-func startsUpper(w string) bool {
-	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, `"'(`))
-	return unicode.IsUpper(r)
 }

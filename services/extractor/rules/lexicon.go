@@ -220,23 +220,14 @@ func workerNoun(noun string) bool {
 // leaders caches leaderNoun's answers.
 var leaders sync.Map
 
+// leaderKinds is the kind leaderNoun reads: a person who rules or guides others.
+var leaderKinds = []wordnet.Kind{{Lemma: "leader", Sense: 1}}
+
 // leaderNoun reports a lower-case noun one of whose first eight WordNet senses is a leader (a person who rules
 // or guides others): "chair", "captain", "president", "head", whose first sense may be a thing ("chair" is
 // first a seat). A post said bare after "I'm" ("I'm chair now") is one of these. False without WordNet.
 func leaderNoun(noun string) bool {
-	if strings.ToLower(noun) != noun || strings.ContainsAny(noun, " '") {
-		return false
-	}
-	if k, ok := leaders.Load(noun); ok {
-		return k.(bool)
-	}
-	nouns, err := wordnet.Default()
-	if err != nil || nouns == nil {
-		return false
-	}
-	is := nouns.Is(noun, 8, wordnet.Kind{Lemma: "leader", Sense: 1})
-	leaders.Store(noun, is)
-	return is
+	return senseKind(&leaders, noun, 8, leaderKinds) >= 0
 }
 
 // petKinds are the kinds petBreed reads, and petRoles the role each gives.
@@ -265,6 +256,11 @@ func petBreed(noun string) string {
 // names), remembering the answer in cache. Only nouns WordNet lists are remembered, so the cache is bounded by
 // WordNet's vocabulary whatever words callers send.
 func firstSenseKind(cache *sync.Map, noun string, kinds []wordnet.Kind) int {
+	return senseKind(cache, noun, 1, kinds)
+}
+
+// senseKind is firstSenseKind over the noun's first senses (at most that many).
+func senseKind(cache *sync.Map, noun string, senses int, kinds []wordnet.Kind) int {
 	if strings.ToLower(noun) != noun || strings.ContainsAny(noun, " '") {
 		return -1
 	}
@@ -277,7 +273,7 @@ func firstSenseKind(cache *sync.Map, noun string, kinds []wordnet.Kind) int {
 	}
 	k := -1
 	for i, kind := range kinds {
-		if nouns.Is(noun, 1, kind) {
+		if nouns.Is(noun, senses, kind) {
 			k = i
 			break
 		}
