@@ -212,6 +212,9 @@ func parseTokens(all []qtok, m *mention) questionParse {
 	}
 	toks = dropPositionParticiples(toks)
 	toks = nounIdioms(toks)
+	toks = freeRelatives(toks)
+	toks = whoseClauses(toks)
+	toks = inSituAfterVerb(toks)
 	toks = whPhraseFirst(toks)
 	toks = whereFrom(toks)
 	toks = frontStrandedPreposition(toks)
@@ -1018,6 +1021,7 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 			if j >= 0 && p.isNoun(j) && (rel != "" || u.participle) {
 				hs := p.nounStart(j)
 				p.markUsed(j+1, s)
+				e = p.roleAfter(&u.unit, e)
 				p.q.units = append(p.q.units, u.unit)
 				p.addTypeUnit(hs, j+1)
 				return p.determinersBefore(hs), e, true
@@ -1060,6 +1064,24 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 		return s - 1, e, true
 	}
 	return s, e, false
+}
+
+// roleAfter reads a role said with "as" after a relative clause's object ("the person who leads X as CEO"): the
+// role's noun is one more key the clause's relation may be filed under, and the phrase ends after it. It returns
+// where the phrase ends.
+func (p *qparser) roleAfter(u *relUnit, e int) int {
+	if e+1 >= len(p.t) || p.low(e) != "as" || p.t[e].used || p.t[e+1].ent || !p.isNoun(e+1) {
+		return e
+	}
+	k := e + 1
+	for k < len(p.t) && p.isNoun(k) && !p.t[k].ent {
+		k++
+	}
+	role := p.nounUnit(e+1, k)
+	u.keys = dedupe(append(role.keys, u.keys...))
+	u.said += " as " + role.said
+	p.markUsed(e, k)
+	return k
 }
 
 // verbExpected reports a question whose auxiliary "do" (or a modal) stands before the anchor: its main verb

@@ -123,6 +123,26 @@ func TestQuestionReading(t *testing.T) {
 		{q: "Who is Ida Berg's partner in marriage?", entity: "Ida Berg", chain: []string{"spouse"}, kind: kindPerson},
 		{q: "Who is in charge of Velto?", entity: "Velto", chain: []string{"ceo"}, kind: kindPerson},
 		{q: "Where does Ida Berg line up on the field?", entity: "Ida Berg", chain: []string{"position"}},
+		// A free relative is the one who does what its clause says; a relative clause on "whose" with a verb of
+		// having says its noun is the subject's; a question phrase left after a verb other than "be" asks what
+		// the fronted question asks.
+		{q: "Whoever founded Velto Labs died in which city?", entity: "Velto Labs", chain: []string{"founder", "?person", "died_in"}, kind: kindPlace},
+		{q: "Which religion does whoever founded Velto Labs practise?", entity: "Velto Labs", chain: []string{"founder", "?person", "practises"}},
+		{q: "Who is the CEO of whoever developed Fennel OS?", entity: "Fennel OS", chain: []string{"developer", "?person", "ceo"}, kind: kindPerson},
+		{q: "The country whose citizenship Ida Berg holds is on which continent?", entity: "Ida Berg", chain: []string{"citizen_of", "?country", "?continent"}, kind: kindPlace},
+		{q: "What is the capital of the country whose citizenship Ida Berg holds?", entity: "Ida Berg", chain: []string{"citizen_of", "?country", "capital"}},
+		{q: "Ida Berg's husband speaks which language?", entity: "Ida Berg", chain: []string{"spouse", "speaks"}},
+		{q: "The country Ida Berg is a citizen of has which city as its capital?", entity: "Ida Berg", chain: []string{"citizen_of", "?country", "capital"}, kind: kindPlace},
+		{q: "The person who wrote The Salt Road was born where?", entity: "The Salt Road", chain: []string{"author", "?person", "born_in"}, kind: kindPlace},
+		{q: "Whoever wrote The Salt Road was born in which city?", entity: "The Salt Road", chain: []string{"author", "?person", "born_in"}, kind: kindPlace},
+		{q: "Ida Berg plays for which team?", entity: "Ida Berg", chain: []string{"team"}},
+		{q: "The Salt Road's author speaks which language?", entity: "The Salt Road", chain: []string{"author", "speaks"}},
+		{q: "The country whose citizenship Ida Berg holds was founded by whom?", entity: "Ida Berg", chain: []string{"citizen_of", "?country", "founder"}, kind: kindPerson},
+		{q: "The school Ida Berg graduated from has its HQ in which city?", entity: "Ida Berg", chain: []string{"educated_at", "?school", "headquartered_in"}, kind: kindPlace},
+		{q: "The country Ida Berg is a citizen of has which official language?", entity: "Ida Berg", chain: []string{"citizen_of", "?country", "official_language"}},
+		// A role said with "as" after a relative clause's object is part of the clause's relation.
+		{q: "Where was the person who leads Velto Labs as CEO born?", entity: "Velto Labs", chain: []string{"ceo", "?person", "born_in"}, kind: kindPlace},
+		{q: "The country whose passport whoever leads Velto Labs as CEO carries has which city as its capital?", entity: "Velto Labs", chain: []string{"ceo", "?person", "citizen_of", "?country", "capital"}, kind: kindPlace},
 	} {
 		m := mentionOf(t, c.q, c.entity)
 		qp := readQuestion(analyzeQuestion(c.q), &m)
