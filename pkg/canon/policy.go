@@ -19,7 +19,8 @@ import (
 // capital, head of state and of government, chief executive, chairperson, headquarters, official name.
 // (2) The attributes a person has one of at a time, as forms and profiles ask for them: where they live,
 // where they work and as what, age, name, relationship status, contact details, height and weight, religion,
-// native language, the school a child attends; and who heads an organization (its head, leader, chair).
+// native language, the school a child attends, the emergency contact a form asks for (one next of kin to call);
+// and who heads an organization (its head, leader, chair).
 // (3) The place and time of a one-time event (born, died, founded, created, invented, built, released):
 // an event happens once. Quantities a person tracks (budget, rent, salary, price, deadline, score, version)
 // have one current value. Nothing here is taken from a benchmark's phrasing; relations outside the list
@@ -38,7 +39,7 @@ var builtinFunctional = []string{
 	"spouse", "married_to", "wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "engaged_to",
 	"relationship_status", "mother", "father",
 	// identity
-	"age", "name", "full_name", "nickname", "gender", "pronouns", "email", "phone", "phone_number",
+	"age", "name", "full_name", "nickname", "gender", "pronouns", "email", "phone", "phone_number", "emergency_contact",
 	"birthday", "date_of_birth", "birthplace", "place_of_birth", "place_of_death", "date_of_death",
 	"nationality", "height", "weight", "native_language", "first_language", "religion",
 	// the place and time of one-time events

@@ -99,7 +99,7 @@ var reLettingSubject = regexp.MustCompile(`_(?:landlord|landlady|letting_agent|l
 // clause states; claims already made for the same value are not repeated.
 func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have []extract.Claim) []extract.Claim {
 	defer noteMoneyNoun(tc, clause)
-	if !(reFirstWord.MatchString(clause) || reTheOwnMoney.MatchString(clause) || reAimingFor.MatchString(clause) || reItIsAmount.MatchString(clause) && tc.moneyNoun != "" || reAmountNowClause.MatchString(clause)) || reOtherOwner.MatchString(clause) {
+	if !(reFirstWord.MatchString(clause) || reTheOwnMoney.MatchString(clause) || reAimingFor.MatchString(clause) || reItIsAmount.MatchString(clause) && tc.moneyNoun != "" || reAmountNowClause.MatchString(clause) || reListedAmount.MatchString(clause)) || otherOwner(clause) {
 		return nil
 	}
 	dates := findDates(clause, tc.ref)
@@ -208,6 +208,22 @@ func (e *Extractor) attributeValues(tc *turnCtx, clause string, seq *int64, have
 	return out
 }
 
+// otherOwner reports a clause that names another owner by a possessive ("Anna's rent"); "It's", "That's" and
+// the like are a pronoun and "is".
+func otherOwner(clause string) bool {
+	for _, loc := range reOtherOwner.FindAllStringIndex(clause, -1) {
+		w := strings.ToLower(strings.TrimRight(clause[loc[0]:loc[1]], " \t"))
+		if !notNames[w] && !notNames[strings.TrimSuffix(w, "'s")] {
+			return true
+		}
+	}
+	return false
+}
+
+// reListedAmount is a thing for sale and the price it is listed at, said without an owner ("It's listed at
+// €6.500 now", "The bike is up for sale at £300"): what a person says they are selling is theirs.
+var reListedAmount = regexp.MustCompile(`(?i)^(?:it|that|the\s+[\pL-]+)(?:\s+is|'s|\s+was)\s+(?:now\s+|currently\s+)?(?:listed|advertised|priced|on\s+sale|up\s+for\s+sale)\s+(?:at|for)\s`)
+
 // reOpeningMoney is a clause up to its copula whose subject is a money noun of the speaker's household and
 // what it is for: "The rent on our two-bed in Oakland is", "My budget for the whole trip to Japan is now".
 var reOpeningMoney = regexp.MustCompile(`(?i)^(?:(?:the|my|our)\s+)?(rent|mortgage|budget|salary|pay|allowance|deposit|tuition)\s+(?:on|for)\s+[^,;]{1,60}?\s+(?:is|was|'s)\s+(?:(?:now|only|just|about|around|still)\s+)*$`)
@@ -250,10 +266,11 @@ var reByAmount = regexp.MustCompile(`(?i)\bby\s+(?:(?:about|around|roughly|anoth
 // raise $5,000" (groups: the amount, the noun after it).
 var reAimingFor = regexp.MustCompile(`(?i)^(?:(?:I|we)\s+(?:am|are|'m|'re)\s+)?(?:aiming|hoping|trying|looking)\s+(?:for|to\s+(?:get|save|raise|hit|reach))\s+(?:(?:a|an)\s+)?(` + money + `)(?:\s+([\p{Ll}-]+))?\s*$`)
 
-// reTheOwnMoney is a money noun of one's own household said with "the" ("The rent's gone up again"): chat says
-// "the rent" of the speaker's rent, as it does not say "the price" of the speaker's; and "the landlord" is the
-// speaker's, whose amounts are the speaker's rent.
-var reTheOwnMoney = regexp.MustCompile(`(?i)^the\s+(?:rent|mortgage|salary|pay|wages?|budget|allowance|bonus|deposit|tuition|landlord|landlady)\b`)
+// reTheOwnMoney is a money noun of one's own household said with "the" or bare ("The rent's gone up again",
+// "School fees have gone up"): chat says "the rent" of the speaker's rent, as it does not say "the price" of the
+// speaker's; and "the landlord" is the speaker's, whose amounts are the speaker's rent. The nouns before "fees"
+// are what a household pays fees for (school, nursery, childcare, a club, a gym, the council, a service).
+var reTheOwnMoney = regexp.MustCompile(`(?i)^(?:the\s+)?(?:(?:school|nursery|tuition|childcare|daycare|club|gym|membership|council|service)\s+)?(?:rent|mortgage|salary|pay|wages?|budget|allowance|bonus|deposit|tuition|fees?|landlord|landlady)\b`)
 
 // noteMoneyNoun records the money noun a clause names, for an "it" in a later clause of the turn.
 func noteMoneyNoun(tc *turnCtx, clause string) {

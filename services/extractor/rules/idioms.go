@@ -101,6 +101,9 @@ var idioms = []struct {
 	{regexp.MustCompile(`^(?:(?i:we|I)(?:'ve|\s+have)?\s+)?(?:(?i:finally|sadly|just|recently)\s+)?(?i:had\s+to|have\s+had\s+to)\s+(?i:put)\s+((?i:my|our)\s+[\pL-]+)\s+(?i:down|to\s+sleep)\b`), "$1 died"},
 	{regexp.MustCompile(`\b(\p{Lu}[\pL\pM'-]*)\s+(?i:was|got|had\s+to\s+be|has\s+been|'s\s+been)\s+(?i:put\s+down|put\s+to\s+sleep)\b`), "$1 passed away"},
 	{regexp.MustCompile(`\b((?i:my|our)\s+[\pL-]+)\s+(?i:was|got|had\s+to\s+be|has\s+been|'s\s+been)\s+(?i:put\s+down|put\s+to\s+sleep)\b`), "$1 died"},
+	// a death in one's sleep said by what was not seen: a pet or a person who "didn't wake up" (this morning,
+	// today) died, the euphemism English uses for dying asleep; waking up late or "until noon" is no death
+	{regexp.MustCompile(`\b(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*)?)\s+(?i:didn't|did\s+not|never)\s+(?i:wake\s+up|woke\s+up)((?:\s+(?i:this\s+morning|today|yesterday|last\s+night|on\s+\p{Lu}\pL+))?\s*(?:[,.;!]|$))`), "$1 passed away$2"},
 	// a move between organizations: "left Deloitte to join PwC" says what "left Deloitte and joined PwC" does
 	// (the purpose infinitive of "join" after leaving)
 	{regexp.MustCompile(`\b((?i:left|quit))\s+(\p{Lu}[\pL\pM&.'-]*(?:\s+\p{Lu}[\pL\pM&.'-]*)*)\s+(?i:to\s+join)\b`), "$1 $2 and joined"},

@@ -217,6 +217,18 @@ func workerNoun(noun string) bool {
 	return len(noun) >= 4 && firstSenseKind(&workers, noun, workerKinds) >= 0
 }
 
+// people caches personNoun's answers.
+var people sync.Map
+
+// personKinds is the kind personNoun reads.
+var personKinds = []wordnet.Kind{{Lemma: "person", Sense: 1}}
+
+// personNoun reports a lower-case noun whose first WordNet sense is a person ("contractor", "landlord", "vet"):
+// a noun that names someone by what they are to others. False without WordNet.
+func personNoun(noun string) bool {
+	return firstSenseKind(&people, noun, personKinds) >= 0
+}
+
 // leaders caches leaderNoun's answers.
 var leaders sync.Map
 

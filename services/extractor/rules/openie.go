@@ -1165,8 +1165,10 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	} else if eq, ok := roleVerbEquivalents[lemma]; ok {
 		roleLemma = eq
 	}
+	// (A one-word name with a number after it names one of a series of parts or stages — "Grade 8", "Year 7",
+	// "Season 4" — not something made or led: starting Grade 8 founds nothing.)
 	if roleLemma != "" && s.proper && !vg.aspect {
-		if obj, ok := p.nounPhrase(k); ok && obj.proper {
+		if obj, ok := p.nounPhrase(k); ok && obj.proper && !(obj.to == obj.from+1 && p.tag(obj.to) == "CD") {
 			if agent := roleNoun(roleLemma); agent != "" && namedRole(agent) {
 				name := p.objectText(obj.from, obj.to)
 				if p.numbered && len(out) == 1 && strings.HasPrefix(out[0].object, name) {
@@ -1202,7 +1204,8 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 				roleText = p.span(role.from+1, role.to)
 			}
 			obj, objOK := p.nounPhrase(k)
-			if !role.indef && objOK && obj.proper {
+			// ("took over from Ji-hoon as team lead": the object of "from" held the role before; it owns none.)
+			if !role.indef && objOK && obj.proper && prep != "from" && !strings.HasSuffix(prep, " from") {
 				out = append(out, triple{subject: p.span(obj.from, obj.to), relation: roleText, object: subjText, key: relKeyNoun(p, role), definite: true})
 			} else {
 				out = append(out, triple{subject: subjText, relation: "works as", object: roleText, key: "works_as"})

@@ -86,7 +86,9 @@ var (
 	// flatmate's name is Carly"), or as the agent of a passive of leading people ("our team was taken over by
 	// Sofia Marsh, so she's my manager now").
 	rePersonObject = regexp.MustCompile(`\b(?i:met|meet|meeting|told|asked|texted|emailed|invited|thanked|hugged|married|dating|dated|hired|interviewed|mentored|visited\s+my\s+\w+|friend|friends\s+with|talked\s+to|talked\s+with|spoke\s+(?:to|with)|advice\s+from|(?:named|called)|name\s+is|name's|(?:taken\s+over|replaced|managed|led|coached|taught|mentored|supervised|headed|trained)\s+by)\s+(\p{Lu}[\p{Ll}\p{M}]+(?:\s+\p{Lu}[\p{Ll}\p{M}]+)?)(?:[^\pL\pM\pN]|$)`)
-	rePairSubject  = regexp.MustCompile(`^(\p{Lu}[\p{Ll}\p{M}]+)\s+and\s+(\p{Lu}[\p{Ll}\p{M}]+)\s+([a-z]+)`)
+	// rePairWithSpeaker is a subject of a name and the speaker: "Levan and I got married".
+	rePairWithSpeaker = regexp.MustCompile(`^(\p{Lu}[\p{Ll}\p{M}]+(?:\s+\p{Lu}[\p{Ll}\p{M}]+)?)\s+and\s+I\s+([a-z]+)`)
+	rePairSubject     = regexp.MustCompile(`^(\p{Lu}[\p{Ll}\p{M}]+)\s+and\s+(\p{Lu}[\p{Ll}\p{M}]+)\s+([a-z]+)`)
 	// rePronounInRelative finds "he", "she" or "they" as the subject of a relative clause without its pronoun
 	// that modifies the clause's subject ("The city she lives in …", "The company they work for …"): the
 	// noun is one or two words after "the", then the pronoun and its verb.
@@ -153,6 +155,11 @@ func collectMentions(ms *mentions, clause string) {
 	if m := rePairSubject.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(m[1])] && !notNames[strings.ToLower(m[2])] {
 		if _, ok := verbBase(m[3]); ok || m[3] == "are" || m[3] == "were" {
 			fs = append(fs, found{0, mention{name: m[1] + " and " + m[2], plural: true}})
+		}
+	} else if m := rePairWithSpeaker.FindStringSubmatch(clause); m != nil && !notNames[strings.ToLower(m[1])] && !isDayOrMonth(m[1]) {
+		// "Levan and I got married": the speaker and one person, who is then "he" or "she".
+		if _, ok := verbBase(m[2]); ok || m[2] == "are" || m[2] == "were" || m[2] == "have" {
+			fs = append(fs, found{0, mention{name: m[1]}})
 		}
 	} else if name := namedSubject(clause); name != "" {
 		fs = append(fs, found{0, mention{name: name}})

@@ -256,6 +256,10 @@ var (
 	// reNamedApposition names the one introduced right after the noun: "seeing someone new, Daniel", "we got
 	// a puppy, a corgi named Biscuit".
 	reNamedApposition = regexp.MustCompile(`^\s*,\s+(?:(?i:a|an)\s+[a-z-]+\s+(?i:named|called)\s+)?(\p{Lu}[\p{Ll}\p{M}'-]+)\b`)
+	// reNamedNext names the one introduced by opening the next sentence with the name alone, or with the name
+	// and a pronoun that says something of them: "seeing someone. Folake, she's a pharmacist", "I've met
+	// someone! Folake."
+	reNamedNext = regexp.MustCompile(`^[^.!?]{0,20}?[.!]+\s+(\p{Lu}[\p{Ll}\p{M}'-]+)(?:,\s+(?i:she|he)(?:'s|\s+is|\s+was)\b|\s*[.!])`)
 	// reNamedLater names the one introduced: "named her Pepper", "called him Max", "her name is Leilani",
 	// "She's called Clover".
 	reNamedLater = regexp.MustCompile(`(?:\b(?i:named|called)\s+(?i:her|him|it|them)\s+|\b(?i:her|his|its|their)\s+name\s+is\s+|\b(?i:she|he|it)(?:'s|\s+is)\s+(?i:called|named)\s+)(\p{Lu}[\p{Ll}\p{M}'-]+)`)
@@ -276,6 +280,9 @@ func (e *Extractor) namedLater(content string) []spec {
 		return nil
 	}
 	nm := reNamedApposition.FindStringSubmatchIndex(content[iv[1]:])
+	if nm == nil {
+		nm = reNamedNext.FindStringSubmatchIndex(content[iv[1]:])
+	}
 	if nm == nil {
 		nm = reNamedLater.FindStringSubmatchIndex(content[iv[1]:])
 	}

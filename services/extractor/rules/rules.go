@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.29.1"
+	Version = "2.30"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -203,7 +203,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 		seen[k] = true
 		out = append(out, c)
 	}
-	for _, ln := range splitLines(dashApposition(movedThenIt(t.Content))) {
+	for _, ln := range splitLines(dashApposition(movedThenIt(havePlus(topicThenChange(weekdayDashDate(t.Content)))))) {
 		seq := t.Sequence
 		numbered := ln.sequence != nil
 		if numbered {
@@ -586,6 +586,96 @@ var reSubjectlessGot = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)
 // the head chef job at a new place in Brixton!".
 var reSubjectlessLanded = regexp.MustCompile(`^((?:(?i:just|finally|officially)\s+)?(?i:got|landed|accepted|bagged|won)\s+(?i:the|a|an)\s+(?:[\pL-]+\s+){1,3}(?i:job|role|position|post)\b.*)$`)
 
+// reTopicThenChange is a noun asked as a question and answered by a sentence without a subject whose verb
+// changes a value ("Budget? Bumped up to 35 grand.", "Rent? Put up to £950."): chat names the topic, then says
+// what happened to it (groups: what comes before, the noun, the verb).
+var reTopicThenChange = regexp.MustCompile(`(^|[.!?]\s+)((?:(?i:the|my|our)\s+)?\pL[\p{Ll}-]+(?:\s+\p{Ll}[\p{Ll}-]+)?)\?\s+((?:(?i:just|finally|now)\s+)?(?i:bumped|moved|pushed|put|changed|raised|cut|dropped|upped|increased|reduced|lowered|brought|knocked|set)\s)`)
+
+// topicThenChange gives the answer of a topic asked as a question (reTopicThenChange) the topic as its
+// subject, as the speaker's: "Budget? Bumped up to 35 grand." → "Budget? My budget was bumped up to 35 grand.".
+func topicThenChange(content string) string {
+	return reTopicThenChange.ReplaceAllStringFunc(content, func(m string) string {
+		g := reTopicThenChange.FindStringSubmatch(m)
+		topic := strings.ToLower(g[2])
+		for _, det := range []string{"the ", "my ", "our "} {
+			topic = strings.TrimPrefix(topic, det)
+		}
+		if notNames[strings.Fields(topic)[0]] {
+			return m
+		}
+		return g[1] + g[2] + "? My " + topic + " was " + strings.ToLower(g[3][:1]) + g[3][1:]
+	})
+}
+
+// reWeekdayDashDate is a weekday and then its date after a dash: "moved to the Friday - June 14", "the
+// Saturday – 15th of June".
+var reWeekdayDashDate = regexp.MustCompile(`(?i)\b(?:the\s+)?` + weekdayRe + `\s+[-–—]\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+` + monthRe + `|` + monthRe + `\.?\s+\d{1,2}(?:st|nd|rd|th)?)\b`)
+
+// weekdayDashDate says a weekday with its date after a dash as one date ("the Friday - June 14" → "Friday, June
+// 14"), which the date reader reads whole.
+func weekdayDashDate(content string) string {
+	return reWeekdayDashDate.ReplaceAllStringFunc(content, func(m string) string {
+		if len(m) > 4 && strings.EqualFold(m[:4], "the ") {
+			m = m[4:]
+		}
+		i := strings.IndexAny(m, "-–—")
+		return strings.TrimSpace(m[:i]) + ", " + strings.TrimLeft(m[i:], "-–— ")
+	})
+}
+
+// reTookOverAs is someone named taking over a post from its holder, said with the post after "as": "Kim Seo-yeon
+// took over from him as team lead", "Ana has stepped in as my manager", "Tom replaced Priya as our line manager"
+// (groups: the name, the post). A promotion or an appointment to a post ("Priya got promoted to team lead") says
+// whose post it is no more than the post's name does, and is not read here.
+var reTookOverAs = regexp.MustCompile(`^(` + namePart + `(?:\s+` + namePart + `){0,2})\s+(?:(?:has|had|have)\s+|'s\s+)?(?:(?:just|now|officially|finally|since)\s+)?(?:(?:took|taken|takes|taking|is\s+taking|stepped|steps|stepping|is\s+stepping)\s+(?:over|in|up)(?:\s+from\s+[^,;]+?)?|(?:replaced|succeeded|replaces|succeeds)\s+[^,;]+?)\s+(?:as\s+)?(?:(?i:my|our|the)\s+)?(?:(?i:new|interim|acting)\s+)?(\p{Ll}[\pL-]*(?:\s+\p{Ll}[\pL-]*)?)$`)
+
+// newLineManager reads a post of the speaker's line management taken over by someone named (reTookOverAs) as
+// the speaker's new holder of it: one's team lead, manager, boss or supervisor is one's own unless the clause
+// names another owner (canon's "manager" group); a post of an organization ("took over as CEO") has its own
+// owner, which the clause does not name, and is left to the other readers.
+func newLineManager(clause string) (spec, bool) {
+	m := reTookOverAs.FindStringSubmatch(strings.TrimRight(clause, ".!"))
+	if m == nil || notNames[strings.ToLower(strings.Fields(m[1])[0])] {
+		return spec{}, false
+	}
+	post := strings.ToLower(m[2])
+	if canon.RelationKey(strings.ReplaceAll(post, " ", "_")) != "manager" {
+		return spec{}, false
+	}
+	return spec{predicate: post, object: m[1], confidence: confFirst, definite: true, change: true}, true
+}
+
+// reHavePlus is a statement of what the speaker has that adds one more thing with ", plus": "We've got two
+// budgies, Mango and Kiwi, plus a very old tabby called Bánh Bao" (groups: the subject, the first part).
+var reHavePlus = regexp.MustCompile(`(\b(?:I|We|we))((?:'ve|\s+have)?\s+(?:got|have|own)\s[^.!?;]*?),\s+(?i:plus)\s+`)
+
+// havePlus says the thing added with ", plus" in its own sentence ("… Mango and Kiwi. We also have a very old
+// tabby …"), so that the list before it keeps its names and the added thing is read as the speaker's too.
+func havePlus(content string) string {
+	return reHavePlus.ReplaceAllString(content, "$1$2. $1 also have ")
+}
+
+// reNowThat is a clause of "now that" before the main clause: "Now that I'm at CD Projekt, the commute is
+// short" (groups: the clause, the main clause). Without a comma, a clause of being at, with or in a place
+// named ends at the name: "Now that I'm at CD Projekt the commute is short".
+var (
+	reNowThat        = regexp.MustCompile(`^(?i:now\s+that)\s+([^,;]+?),\s*(\S.*)$`)
+	reNowThatAtPlace = regexp.MustCompile(`^(?i:now\s+that)\s+((?:I|we|he|she|they)(?:'m|'re|'s|\s+am|\s+are|\s+is)\s+(?:(?:now|finally)\s+)?(?:at|with|in)\s+\p{Lu}[\pL\pM'’&.-]*(?:\s+\p{Lu}[\pL\pM'’&.-]*)*)\s+(\p{Ll}.*)$`)
+)
+
+// nowThat reads "now that X, Y" as X, said to hold now, and Y: English's "now that" presents its clause as a
+// new fact ("now that I'm at CD Projekt" says the speaker is at CD Projekt now).
+func nowThat(sent string) string {
+	m := reNowThatAtPlace.FindStringSubmatch(sent)
+	if m == nil {
+		m = reNowThat.FindStringSubmatch(sent)
+	}
+	if m == nil {
+		return sent
+	}
+	return titleCase(m[1]) + " now, " + m[2]
+}
+
 // reSubjectlessUpdate is a sentence of chat that leaves out "I" before a verb of moving a thing of one's own in
 // time, of booking it or of replacing it: "Rescheduled the dentist for June 3", "Pushed the party back to
 // July", "Booked the dentist for Thursday", "Replaced it with a secondhand Tesla".
@@ -670,6 +760,7 @@ func degreeAsStudies(sent string) string {
 // (reNewValueFor) as the thing's value now, and what chat states in passing (statedInPassing) or by a degree's
 // name (degreeAsStudies) as the statement it is.
 func withSubject(sent string) string {
+	sent = nowThat(sent)
 	if m := reNewValueFor.FindStringSubmatch(sent); m != nil {
 		if m[1] != "" {
 			return titleCase(m[3]) + " is now on " + m[4]
@@ -704,6 +795,9 @@ func withSubject(sent string) string {
 		// "Been driving for Deliveroo most evenings": the perfect's "I have" left out.
 		return "I have " + lowerFirst(m[1], true)
 	}
+	if s, ok := subjectlessPast(sent); ok {
+		return s
+	}
 	m := reSubjectlessAt.FindStringSubmatch(sent)
 	if m == nil {
 		return sent
@@ -712,6 +806,28 @@ func withSubject(sent string) string {
 		return "I have been " + m[2]
 	}
 	return "I am " + strings.ToLower(m[1]) + " " + m[2]
+}
+
+// subjectlessPast gives "I" to a sentence of chat that opens with a verb of the lexicon in the past tense ("Went
+// fully vegan over the summer", "Left Google for Anthropic"): the diary style leaves out the subject, which is
+// the speaker (a name spelt like a past tense, "Ahmed", is no verb of the lexicon). The tagger, reading the sentence with "I" before it, must take the word for a verb in
+// the past tense, and what follows it must not be a common noun ("Married life suits us" is no verb's clause).
+func subjectlessPast(sent string) (string, bool) {
+	first, rest, ok := strings.Cut(sent, " ")
+	if !ok || !nlp.Capitalized(first) || rest == "" || strings.HasSuffix(sent, "?") {
+		return "", false
+	}
+	low := strings.ToLower(first)
+	base, ok := verbForms[low]
+	if !ok || base == low || strings.HasSuffix(low, "s") || strings.HasSuffix(low, "ing") || auxiliaries[low] || clauseVerbs[base] {
+		return "", false
+	}
+	with := "I " + low + " " + rest
+	toks := nlp.Analyze(with)
+	if len(toks) < 3 || toks[1].Tag != "VBD" || nlp.IsVerb(toks[2].Tag) || toks[2].Tag == "NN" || toks[2].Tag == "NNS" {
+		return "", false
+	}
+	return with, true
 }
 
 // reThereAfterName is a name after a preposition of place and, in a later clause of the same sentence, a
@@ -1300,6 +1416,11 @@ func (e *Extractor) claim(tc turnCtx, s spec, clause string, dates []when, seq *
 		// "my sister's flat is in Leith", "our new place is in Portobello": where one's home is, named, is where
 		// one lives.
 		pk, said = "lives_in", "lives_in"
+	}
+	if pk == "package" && reAmountStart.MatchString(strings.TrimSpace(object)) {
+		// "package is 14,20,000": a package that is an amount is one's pay (the pay package, English's
+		// "package": the pay and benefits of a job).
+		pk, said = "salary", "salary"
 	}
 	if reSchoolGrade.MatchString(strings.TrimSpace(object)) && gradeVerbs[pk] {
 		// "Isha is in fourth grade", "Isha just started fifth grade": the school year a child is in, one at
@@ -2030,6 +2151,9 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 		return out
 	}
 	out = append(out, matchKinship(clause, tc.speaker)...)
+	if s, ok := newLineManager(clause); ok && !numbered {
+		out = append(out, s)
+	}
 	if !numbered {
 		ends := matchEnds(clause, dates)
 		if len(ends) == 1 && ends[0].predicate == "broke up with" {
@@ -2092,6 +2216,13 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 			// "The rent is $3,100", "The closing is on June 28": in conversation, a definite noun without an
 			// owner whose value is a date or an amount is the speaker's (their rent, their closing date);
 			// "the weather is nice" names neither.
+			if s, ok := ownValue(m, clause[m[2]:m[3]]); ok {
+				return append(out, s)
+			}
+		}
+		if m := reTheValue.FindStringSubmatchIndex(clause); m != nil && reNameStart.MatchString(clause[m[1]:]) && personNoun(strings.ToLower(lastWords(clause[m[2]:m[3]], 1))) {
+			// "The contractor is Van Dijk Bouw", "the landlord is Mr Okafor": a definite noun of a person
+			// without an owner, whose value is a name, is the speaker's, as "the rent" is.
 			if s, ok := ownValue(m, clause[m[2]:m[3]]); ok {
 				return append(out, s)
 			}
@@ -2252,9 +2383,9 @@ func withPartner(out []spec, partner, speaker string) []spec {
 }
 
 var (
-	rePossessive = regexp.MustCompile(`^(.+?)'s?\s+([a-zA-Z][\w\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
+	rePossessive = regexp.MustCompile(`^(.+?)'s?\s+(\pL[\pL\pM\pN_\s-]{1,40}?)\s+` + cop + `\s+(.+)$`)
 	// "my favourite colour has always been blue": the present perfect of "be" says the value holds now.
-	reMyIs = regexp.MustCompile(`(?i)^(?:my|our)\s+([a-z][\w\s-]{1,40}?)\s+(?:` + cop + `|(?:has|have)\s+(?:always\s+)?been)\s+(.+)$`)
+	reMyIs = regexp.MustCompile(`(?i)^(?:my|our)\s+(\pL[\pL\pM\pN_\s-]{1,40}?)\s+(?:` + cop + `|(?:has|have)\s+(?:always\s+)?been)\s+(.+)$`)
 	// reValueAdverb is a time adverb between the copula and the value ("now", "currently", "still").
 	// A participle of arranging ("booked for", "scheduled for", "moved to") between the copula and a date says the
 	// date is the one now arranged: "our wedding is booked for 12 October".
@@ -2289,11 +2420,11 @@ func withoutTimeAdjective(attr string) string {
 // reKinPossessive is an attribute of someone the speaker names by kinship, with or without their name: "my
 // sister's flat is in Leith", "my brother Lars's wife is Karin", "our kids' school is …", "Erin's mum's doctor
 // is …".
-var reKinPossessive = regexp.MustCompile(`^(?:(?i:my|our)|(\p{Lu}\p{Ll}+)'s)\s+(\p{Ll}+)(?:\s+(\p{Lu}\p{Ll}+))?(?:'s|s')\s+([a-z][\w\s-]{1,40}?(?:\s+(?:is|was|are|were|has\s+been|will\s+be|has|had|got)|'s\s+\w+ed)\s+.+)$`)
+var reKinPossessive = regexp.MustCompile(`^(?:(?i:my|our)|(\p{Lu}\p{Ll}+)'s)\s+(\p{Ll}+)(?:\s+(\p{Lu}\p{Ll}+))?(?:'s|s')\s+(\p{Ll}[\pL\pM\pN_\s-]{1,40}?(?:\s+(?:is|was|are|were|has\s+been|will\s+be|has|had|got)|'s\s+\w+ed)\s+.+)$`)
 
 // reNamedUpdate is a change of a named person's attribute: "Ana's yoga class has moved to Fridays", "Tom's rent's
 // gone up to £900" (groups: the name, the rest from the attribute on; matchUpdate reads the rest).
-var reNamedUpdate = regexp.MustCompile(`^(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)'s\s+(\p{Ll}[\w\s-]{1,40}?(?:\s+(?:has|have|had|got|was|is)|'s)\s+(?:\w+\s+){0,2}?` + updateVerb + `\b.*)$`)
+var reNamedUpdate = regexp.MustCompile(`^(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)'s\s+(\p{Ll}[\pL\pM\pN_\s-]{1,40}?(?:\s+(?:has|have|had|got|was|is)|'s)\s+(?:[\pL\pM\pN_]+\s+){0,2}?` + updateVerb + `\b.*)$`)
 
 // namedUpdate reads a change of a named person's attribute (reNamedUpdate) as the speaker's own changes are
 // read ("my yoga class has moved to Fridays"), for the person: a value that moved is no home the thing moved to
@@ -2404,6 +2535,10 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 		} else if loc := reAttrInTown.FindStringIndex(clause[m[2]:m[3]]); loc != nil && loc[0] > 0 {
 			// "our rent in Bristol is £1,450": the town says where the attribute is, not which.
 			said = strings.ToLower(strings.TrimSpace(clause[m[2] : m[2]+loc[0]]))
+		} else if loc := reAttrQualifier.FindStringIndex(clause[m[2]:m[3]]); loc != nil && loc[0] > 0 {
+			// "my emergency contact on all the forms is Giorgi": a phrase of where or what for says where the
+			// attribute is given, not which attribute.
+			said = strings.ToLower(strings.TrimSpace(clause[m[2] : m[2]+loc[0]]))
 		}
 		attr := withoutTimeAdjective(said)
 		// "my new dentist is Dr. Huang", "our new landlord is Ms. Okoye": a new one of what the speaker has
@@ -2460,6 +2595,11 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 			return spec{}, false
 		}
 		obj := objectPhrase(rest, dates, objStart)
+		if m := reDescribedThenName.FindStringSubmatch(rest); m != nil {
+			// "my new ward manager is a chap from Liverpool, Craig Dolan": a description, then the name in
+			// apposition; the name is who the holder is.
+			obj = m[1]
+		}
 		if obj == "" {
 			return spec{}, false
 		}
@@ -2492,6 +2632,14 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 	}
 	return spec{}, false
 }
+
+// reAttrQualifier is a prepositional phrase after an attribute's noun with a determiner of its own: "on all the
+// forms", "for the flat".
+var reAttrQualifier = regexp.MustCompile(`(?i)\s+(?:on|in|at|for|from|with)\s+(?:all\s+)?(?:the|my|our|his|her|their|these|those|this|that)\s+[\pL-]+(?:\s+[\pL-]+)?$`)
+
+// reDescribedThenName is an indefinite description of someone and then their name in apposition, ending the
+// clause: "a chap from Liverpool, Craig Dolan" (group: the name).
+var reDescribedThenName = regexp.MustCompile(`^(?i:a|an)\s+[^,;]{1,40},\s+(` + namePart + `(?:\s+` + namePart + `){0,2})[\s.!]*$`)
 
 // recurringDays are the days a recurring thing is on, in the plural: "Tuesdays", "weekends".
 const recurringDays = `(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|weekdays)`
@@ -2551,16 +2699,18 @@ var (
 	// reDue: "My thesis is due on April 30", "the report is now due May 31".
 	// reTheValue is "the N is VALUE": a definite common noun (lower case: "The Nile" is a name), a copula, then
 	// a date ("on June 28") or an amount.
-	reTheValue = regexp.MustCompile(`^(?:The|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:\s+(?:is|was|will\s+be)|\s*'s)\s+(?:(?:now|currently|still|officially|finally|actually|really|definitely)\s+)?(?:(?:scheduled|set|planned|booked|fixed|slated|pencilled|penciled)(?:\s+in)?\s+(?:for|on)\s+)?`)
+	reTheValue = regexp.MustCompile(`^(?:The|the)\s+(\p{Ll}[\pL\pM\pN_-]*(?:\s+\p{Ll}[\pL\pM\pN_-]*){0,2}?)(?:\s+(?:is|are|was|were|will\s+be)|\s*'s)\s+(?:(?:now|currently|still|officially|finally|actually|really|definitely)\s+)?(?:(?:scheduled|set|planned|booked|fixed|slated|pencilled|penciled)(?:\s+in)?\s+(?:for|on)\s+)?`)
 	// reBareValue is reTheValue without its article, a time of the value ("for this year", "for 2024") allowed
 	// before the copula: chat's "Broadband is £35 now" (group 1 the noun phrase, capitalized as the sentence's
 	// first word).
-	reBareValue = regexp.MustCompile(`^(\p{Lu}[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:\s+for\s+(?:(?:19|20)\d\d|(?:this|next|the)\s+year))?\s+(?:is|was|will\s+be|'s)\s+(?:(?:now|currently|still|officially|finally)\s+)?`)
+	reBareValue = regexp.MustCompile(`^(\p{Lu}\p{Ll}[\pL\pM\pN_-]*(?:\s+\p{Ll}[\pL\pM\pN_-]*){0,2}?)(?:\s+for\s+(?:(?:19|20)\d\d|(?:this|next|the)\s+year))?\s+(?:is|are|was|were|will\s+be|'s)\s+(?:(?:now|currently|still|officially|finally)\s+)?`)
 	// reMoneyStart is an amount of money first.
 	reMoneyStart = regexp.MustCompile(`^(?:(?:about|around|roughly|over|under|almost|nearly)\s+)?` + money)
 	// reAmountStart is an amount of money or a number first: "$3,100", "€58,500", "R$ 3.650", "1,200".
-	reAmountStart = regexp.MustCompile(`^(?:[$€£¥₹]|R\$|[A-Z]{3}\s)?\s?\d`)
-	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
+	reNameStart   = regexp.MustCompile(`^` + namePart)
+	reDateStart   = regexp.MustCompile(`^(?i:` + monthRe + `|` + weekdayRe + `)\b`)
+	reAmountStart = regexp.MustCompile(`^(?:(?:[` + currencySigns + `]|R\$|[A-Z]{3}\s)?\s?\d|R\d{1,3},\d)`)
+	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\pL\pM\pN_-]+(?:\s+[\pL\pM\pN_-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
 	reMovedInto   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?moved\s+into\s+(?:a|an|the|my|our)\s+(?:[\pL-]+\s+){0,3}?(?:` + homeNounAlts + `)\s+(?:in|near)\s+`)
 	reMovedTo     = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:(?:moved|relocated)\s+(?:back\s+|over\s+|down\s+|up\s+|across\s+|out\s+)?to|moved\s+in\s+together\s+in)\s+`)
 	reMovedFrom   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
@@ -3608,7 +3758,15 @@ func nameOnly(o string) string {
 // euros", "1.290 €", "12 500 kr": the sign after the number and the groups of digits apart, as much of Europe
 // writes them). The currency words are the English names of the world's common currencies (ISO 4217's), in
 // the plural people say them in; "won" and "dong", which English uses otherwise after numbers, are left out.
-const money = `(?:(?:[$€£¥₹]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.']*\d)?(?:\s?[kKmM]\b)?|\d(?:[\d,.']*\d)?(?:\s\d{3})*\s?(?:[kK]\b|(?:dollars|euros|pounds|reais|rupees|yen|francs|kroner|kronor|kr|dinars|dirhams|riyals|rials|pesos|rand|zloty|złoty|lira|lire|shekels|baht|ringgit|rubles|roubles|yuan|rupiah|forints|forint|naira|shillings|cedis|hryvnias|lei|leva|koruna|USD|EUR|GBP|CHF|SEK|NOK|DKK)\b|[€£]))`
+// (In money, "grand" is the informal thousand of a currency in British, American and Australian English: "28
+// grand".)
+//
+// currencySigns are the signs written before an amount of the currencies most often named with a sign of their
+// own (the Unicode currency symbols block and the Latin signs in everyday use). The rand's "R" is read apart,
+// only before digits grouped in thousands ("R68,000"), since a capital R before a digit is also a name ("R2").
+const currencySigns = `$€£¥₹₩₺₱₦₪₫฿₴`
+
+const money = `(?:(?:[` + currencySigns + `]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.']*\d)?(?:\s?[kKmM]\b)?|R\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d(?:[\d,.']*\d)?(?:\s\d{3})*\s?(?:[kK]\b|(?:grand|dollars|euros|pounds|reais|rupees|yen|francs|kroner|kronor|kr|dinars|dirhams|riyals|rials|pesos|rand|zloty|złoty|lira|lire|shekels|baht|ringgit|rubles|roubles|yuan|rupiah|forints|forint|naira|shillings|cedis|hryvnias|lei|leva|koruna|USD|EUR|GBP|CHF|SEK|NOK|DKK)\b|[€£]))`
 
 // dateAt reports a date that starts at byte offset at of the clause, or one space after it.
 func dateAt(dates []when, at int) bool {
@@ -3753,7 +3911,13 @@ func correctionOf(sent string) string {
 	if m == nil || hasVerbWord(m[2]) {
 		return sent
 	}
-	return "The " + strings.TrimSpace(m[1]) + " has been changed to " + strings.TrimSpace(m[2]) + "."
+	noun, value := strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
+	if reNameStart.MatchString(value) && !reDateStart.MatchString(value) && personNoun(strings.ToLower(lastWords(noun, 1))) {
+		// "Correction on the new manager: it's Greg Dolan, not Craig": who holds a post is said as the holder
+		// ("My new manager is Greg Dolan"), as the speaker would have said it right the first time.
+		return "My " + noun + " is " + value + "."
+	}
+	return "The " + noun + " has been changed to " + value + "."
 }
 
 // corrected returns the object a correction makes of a claim's object: the wrong value's words replaced by

@@ -59,6 +59,10 @@ var reStartedAt = regexp.MustCompile(`(?i)\b(?:started|starts|starting|began|beg
 // Hawthorne Elementary", "third grade at Westbrook High").
 var reSchoolAt = regexp.MustCompile(`\b(?:at|to|in)\s+(\p{Lu}.*)$`)
 
+// reYearAtSchool is a school year by its number and the school it is at: "Grade 8 at Parktown Boys'", "Year 7 at
+// Hillside" (groups: the year, the school).
+var reYearAtSchool = regexp.MustCompile(`\b((?i:grade|year|form|standard|class)\s+\d{1,2})\s+(?i:at)\s+(\p{Lu}[\pL\pM'’.&-]*(?:\s+(?:of|the|\p{Lu}[\pL\pM'’.&-]*))*)`)
+
 // reStudentAt is an occupation's object "(a) (nursing) student at PLACE".
 var reStudentAt = regexp.MustCompile(`^(?i:(?:an?\s+)?(?:[\pL-]+\s+)?(?:student|pupil)\s+(?:at|of|in))\s+(\p{Lu}.*)$`)
 
@@ -128,6 +132,17 @@ func schoolSpecs(clause, speaker string, specs []spec) []spec {
 	}
 	out := specs[:0:0]
 	for _, s := range specs {
+		if ym := reYearAtSchool.FindStringSubmatch(clause); ym != nil && s.object != "" && (strings.HasPrefix(strings.ToLower(ym[1]), strings.ToLower(s.object)) || strings.HasPrefix(strings.ToLower(s.object), strings.ToLower(ym[1]))) {
+			// "Sipho started Grade 8 at Parktown Boys'": the year is had at a school, whatever the school's
+			// name ends in. A claim of the year itself stays; one whose object the reader cut at the year's
+			// number ("Grade") or ran on into the school is the year.
+			school := spec{subject: s.subject, predicate: "goes to school at", key: "school", object: nameOnly(ym[2]), change: true, confidence: s.confidence}
+			if !strings.EqualFold(s.object, ym[1]) {
+				s = spec{subject: s.subject, predicate: "is in", key: "grade", object: ym[1], change: true, confidence: s.confidence}
+			}
+			out = append(out, s, school)
+			continue
+		}
 		words := strings.Fields(s.predicate)
 		verb := ""
 		for _, w := range words {
@@ -161,7 +176,9 @@ func schoolSpecs(clause, speaker string, specs []spec) []spec {
 		}
 		if reSchoolGrade.MatchString(strings.TrimSpace(s.object)) {
 			// "Isha is in fourth grade at Oak Ridge Elementary": the school the year is at, beside the year.
-			if m := reSchoolAt.FindStringSubmatch(strings.TrimPrefix(rest, s.object)); m != nil && schoolName(nameOnly(m[1])) {
+			// (A school year is only had at a school: the name after "at" is one, whatever its last word —
+			// "Grade 8 at Parktown Boys'".)
+			if m := reSchoolAt.FindStringSubmatch(strings.TrimPrefix(rest, s.object)); m != nil && nlp.Capitalized(nameOnly(m[1])) {
 				out = append(out, spec{subject: s.subject, predicate: "goes to school at", key: "school", object: nameOnly(m[1]), confidence: s.confidence})
 			}
 		}

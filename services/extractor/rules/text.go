@@ -30,9 +30,9 @@ var contractions = []struct {
 	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+)|(?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
 	{regexp.MustCompile(`\b(\p{Lu}(?:\p{Ll}+|\p{Lu}+)|(?i:my|our|his|her|their|the)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+)'s\s+(a|an|the|at|in|on|off|from|into|with|back|away|now|still|not|no|also|just|never|always|really|finally|called|named|where)\s`), "$1 is $2 ", "'"},
 	// "my salary's 44,500 pounds", "it's £1,175 now", "my salary's 45k": before an amount or a number, "is".
-	{regexp.MustCompile(`\b((?i:it|that))'s\s+((?:about|around|only|just|over|under|almost|nearly|now)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?(?:k|K|m|bn)?)`), "$1 is $2$3", "'"},
+	{regexp.MustCompile(`\b((?i:it|that))'s\s+((?:about|around|only|just|over|under|almost|nearly|now)\s+)?((?:[` + currencySigns + `]|R)?\d(?:[\d,.]*\d)?(?:k|K|m|bn)?)`), "$1 is $2$3", "'"},
 	// (Not after a name: "Kelly's 7 PM meeting" is hers.)
-	{regexp.MustCompile(`\b((?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+((?:about|around|only|just|over|under|almost|nearly)\s+)?([$€£¥₹]?\d(?:[\d,.]*\d)?(?:k|K|m|bn)?)`), "$1 is $2$3", "'"},
+	{regexp.MustCompile(`\b((?i:my|our|his|her|their|the)\s+[\p{L}-]+)'s\s+((?:about|around|only|just|over|under|almost|nearly)\s+)?((?:[` + currencySigns + `]|R)?\d(?:[\d,.]*\d)?(?:k|K|m|bn)?)`), "$1 is $2$3", "'"},
 	// "she's at Shopify now", "he's been promoted": "'s" after a personal pronoun is "is", or "has" before
 	// "been", "got" and "gone".
 	{regexp.MustCompile(`(?i)\b(he|she|it)'s\s+(been|got|gotten|gone)\b`), "$1 has $2", "'"},
@@ -49,6 +49,11 @@ var contractions = []struct {
 	{regexp.MustCompile(`(?i)\bgotta\b`), "have to", "gotta"},
 	{regexp.MustCompile(`(?i)\bIm\b`), "I am", "im"},
 	{regexp.MustCompile(`(?i)\bIve\b`), "I have", "ive"},
+	// Chat drops the apostrophe of contractions whose bare spelling is no English word: "hes", "shes",
+	// "theyre", "dont", "didnt", "doesnt", "isnt", "wasnt", "havent", "hasnt".
+	{regexp.MustCompile(`(?i)\b(he|she)s\b`), "$1 is", "s"},
+	{regexp.MustCompile(`(?i)\btheyre\b`), "they are", "theyre"},
+	{regexp.MustCompile(`(?i)\b(do|did|does|is|was|have|has)nt\b`), "$1 not", "nt"},
 	{regexp.MustCompile(`(?i)\bi\b`), "I", "i"},
 }
 
@@ -585,13 +590,17 @@ func whereCleft(clause string) string {
 	return out
 }
 
+// namePart is one word of a person's or an organization's name: a capital and small letters (with their marks,
+// and joined by a hyphen or an apostrophe: "Seo-yeon", "O'Brien"), or capitals only (an acronym).
+const namePart = `\p{Lu}(?:[\p{Ll}\p{M}]+(?:['’-]\p{L}[\p{Ll}\p{M}]*)*|\p{Lu}+)`
+
 var (
 	// reNameIsMy is "Luca is my husband", "Dr. Alvarez is my therapist", "Sally Rooney has become my
 	// favourite author", "DHL is my employer": a name (after an honorific of English address; an acronym is a
 	// name too) equated with a possessive noun
 	// phrase, by "be" or by "become" (which says it is so from then on; a time adverb after it, "this
 	// year", says when it became so, not from when it holds).
-	reNameIsMy = regexp.MustCompile(`^(?:(?i:now|currently)\s*,?\s+)?((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?\p{Lu}(?:\p{Ll}+|\p{Lu}+)(?:\s+\p{Lu}(?:\p{Ll}+|\p{Lu}+))?)\s+(?:(?:is|was)(?:\s+(?:now|currently|officially))?|(?:has\s+(?:now\s+)?)?become|became)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?:\s+(?:now|these\s+days|this\s+year|lately))?((?:\s*,.*)?)$`)
+	reNameIsMy = regexp.MustCompile(`^(?:(?i:now|currently)\s*,?\s+)?((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Fr)\.?\s+)?` + namePart + `(?:\s+` + namePart + `){0,2})\s+(?:(?:is|was)(?:\s+(?:now|currently|officially))?|(?:has\s+(?:now\s+)?)?become|became)\s+((?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?:\s+(?:now|these\s+days|this\s+year|lately))?((?:\s*,.*)?)$`)
 	// reCalled is "my physio is called Anders", "Ben's new girlfriend is called Ruth", "my grandma's cat is
 	// called Smudge": the name given by "called" or "named".
 	reCalled = regexp.MustCompile(`^((?i:my|our|his|her|their|\p{Lu}\p{Ll}+'s)\s+(?:[\p{L}-]+(?:'s)?\s+){0,2}?[\p{L}-]+)\s+(is|was)\s+(?:called|named)\s+(\p{Lu})`)
@@ -617,7 +626,7 @@ func ownParent(clause string) string {
 // reBareNoun is a clause that opens with a noun phrase of one or two words and no determiner, then "be" and a
 // date or an amount ("Dentist appointment is Tuesday 12 March", "rent's €1.250 now", "flight was moved to 15
 // March"): the chat style that drops the possessive of one's own things.
-var reBareNoun = regexp.MustCompile(`^((?i:(?:and|but|so|now|ok|okay|update:?)\s+)?)(\p{L}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)(\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+(?:(?:now|still|only|about|around|due|moved|changed|pushed|back|forward|brought|rescheduled|set|booked|scheduled|planned)\s+){0,3}(?:(?:on|at|for|to|until|from)\s+)?(?:[$€£¥₹]\s?\d|\d|(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b))`)
+var reBareNoun = regexp.MustCompile(`^((?i:(?:and|but|so|now|ok|okay|update:?)\s+)?)(\p{L}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)(\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+(?:(?:now|still|only|about|around|due|moved|changed|pushed|back|forward|brought|rescheduled|set|booked|scheduled|planned)\s+){0,3}(?:(?:on|at|for|to|until|from)\s+)?(?:[` + currencySigns + `]\s?\d|(?:the\s+)?\d|(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b))`)
 
 // notOwnKinds are the kinds of noun a bare noun phrase names without being one's own: a person, a place or a
 // group ("Paris is on the 9th", "Google is at $180").

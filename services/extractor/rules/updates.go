@@ -17,7 +17,7 @@ import (
 const (
 	// updateVerb is a verb of change whose "to" phrase is the new value ("until" for a time put off), in the
 	// progressive too ("the wedding is moving to the Yeatman").
-	updateVerb = `(?:moved|moving|changed|changing|shifted|shifting|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|go(?:es|ing)?\s+(?:up|down)|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put(?:\s+(?:back|forward|off))?|hiked|upped|slashed|trimmed|doubled|halved|knocked(?:\s+down)?|switched)`
+	updateVerb = `(?:moved|moving|changed|changing|shifted|shifting|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|go(?:es|ing)?\s+(?:up|down)|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put(?:\s+(?:back|forward|off|up|down))?|hiked|upped|slashed|trimmed|doubled|halved|knocked(?:\s+down)?|switched)`
 	// updateDone is a verb of change in its base form after a verb saying it was done ("had to push the
 	// wedding back", "decided to move the party"): the change happened.
 	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|bring|pull|knock|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|trim|double|halve)`
@@ -25,7 +25,7 @@ const (
 	// wedding back to", "moved the party up to").
 	updateParticle = `(?:\s+(?:back|forward|up|out|down))?`
 	// updateAttr is the attribute's noun phrase (without its determiner).
-	updateAttr = `([a-zA-Z][\w\s'/-]{1,60}?)`
+	updateAttr = `(\pL[\pL\pM\pN_\s'/-]{1,60}?)`
 	// updateFrom is an optional "from X" before "to Y", or the span a time moved by ("slipped a week to").
 	updateFrom = `(?:\s+from\s+\S+(?:\s+\S+){0,3}?|\s+(?:by\s+)?(?:a|an|one|two|three|four|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?|hours?))?`
 	// updateAux is the auxiliary of a passive or perfect update ("has been", "was", "is now").
