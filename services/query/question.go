@@ -912,6 +912,14 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 			// "What religion does Laura Bush's spouse follow?": after "does", the last word is the verb (the
 			// tagger read "follow" as a noun).
 			j--
+		} else if j-from >= 3 && p.verbExpected() && p.restIsEmpty(j) {
+			// "Where does X's writer hold citizenship?": the verb after the noun, and its object after it.
+			for k := from + 1; k < j-1; k++ {
+				if p.t[k].Lower == nlp.VerbLemma(p.t[k].Lower) && p.canBeVerb(k) && (p.t[k].Tag == "VB" || p.t[k].Tag == "VBP" || p.t[k].Tag == "NN") {
+					j = k
+					break
+				}
+			}
 		}
 		// "X's place of birth", "X's country of citizenship": an "of"-compound without a determiner inside
 		// is one relational noun, as after "the" (nounPhraseBefore).
@@ -1020,6 +1028,11 @@ func (p *qparser) expand(s, e int) (int, int, bool) {
 			}
 			if j >= 0 && p.isNoun(j) && (rel != "" || u.participle) {
 				hs := p.nounStart(j)
+				if hs >= 2 && p.low(hs-1) == "of" && !t[hs-1].used && p.isNoun(hs-2) && !t[hs-2].ent && !t[hs-2].used {
+					// "the style of music performed by X": an "of"-compound without a determiner inside is one
+					// noun, the head of the relative clause (as nounPhraseBefore reads "country of origin").
+					hs = p.nounStart(hs - 2)
+				}
 				p.markUsed(j+1, s)
 				e = p.roleAfter(&u.unit, e)
 				p.q.units = append(p.q.units, u.unit)
@@ -1320,6 +1333,13 @@ func (p *qparser) verbGroup(i int, gap []string, subjectIsAnswer, beAux, inClaus
 			if prep != "" {
 				u.keys = append(u.keys, relKeys(joinWords(u.words)+"_"+prep, "")...)
 			}
+			if prep == "" || prep == "as" {
+				// "Where does X have a job (as director)?": the preposition the question word stands for ("at",
+				// "in") is the noun's ("a job at": where one works), after the noun's own relation.
+				for _, g := range gap {
+					u.keys = append(u.keys, relKeys(joinWords(u.words)+"_"+g, "")...)
+				}
+			}
 			u.said = strings.TrimSpace(head.Text + " " + u.said)
 			u.field = head.field
 			u.object = true
@@ -1454,7 +1474,10 @@ func (p *qparser) verbGroupBefore(s int) (vgUnit, int, bool) {
 	if lemma == "" {
 		lemma = nlp.VerbLemma(head.Lower)
 	}
-	participle := head.Tag == "VBN" && (vs == j || p.isBe(vs)) || head.Tag == "VBD" && vs < j && p.isBe(vs)
+	// A past form right after a noun and before its preposition, with no subject between, is a participle the
+	// tagger read as a past tense: "the sport tied to X", "the person married to X" (a reduced relative clause).
+	reduced := head.Tag == "VBD" && vs == j && j > 0 && p.isNoun(j-1) && !t[j-1].ent && len(preps) > 0
+	participle := head.Tag == "VBN" && (vs == j || p.isBe(vs)) || head.Tag == "VBD" && vs < j && p.isBe(vs) || reduced
 	var u relUnit
 	if participle && len(preps) > 0 && preps[len(preps)-1] == "by" {
 		// "the sport played by X": X plays it — the anchor's own relation.

@@ -137,6 +137,14 @@ func TestQuestionReading(t *testing.T) {
 		{q: "Whoever wrote The Salt Road was born in which city?", entity: "The Salt Road", chain: []string{"author", "?person", "born_in"}, kind: kindPlace},
 		{q: "Ida Berg plays for which team?", entity: "Ida Berg", chain: []string{"team"}},
 		{q: "The Salt Road's author speaks which language?", entity: "The Salt Road", chain: []string{"author", "speaks"}},
+		// A past form right after a noun and before its preposition is a participle (a reduced relative clause).
+		{q: "What is the country of origin of the sport tied to Ida Berg?", entity: "Ida Berg", chain: []string{"tied_to", "?sport", "comes_from"}},
+		{q: "Where was the person married to Ida Berg born?", entity: "Ida Berg", chain: []string{"spouse", "?person", "born_in"}, kind: kindPlace},
+		{q: "Where does the person married to The Salt Road's writer hold citizenship?", entity: "The Salt Road", chain: []string{"author", "spouse", "?person", "citizen_of"}, kind: kindPlace},
+		// A light verb's noun takes the preposition "where" stands for.
+		{q: "Where does Ida Berg have a job?", entity: "Ida Berg", chain: []string{"works_at"}, kind: kindPlace},
+		// An "of"-compound heads a relative clause whole.
+		{q: "What is the style of music performed by the spouse of Ida Berg?", entity: "Ida Berg", chain: []string{"spouse", "performs", "?music"}},
 		{q: "The country whose citizenship Ida Berg holds was founded by whom?", entity: "Ida Berg", chain: []string{"citizen_of", "?country", "founder"}, kind: kindPerson},
 		{q: "The school Ida Berg graduated from has its HQ in which city?", entity: "Ida Berg", chain: []string{"educated_at", "?school", "headquartered_in"}, kind: kindPlace},
 		{q: "The country Ida Berg is a citizen of has which official language?", entity: "Ida Berg", chain: []string{"citizen_of", "?country", "official_language"}},
