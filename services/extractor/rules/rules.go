@@ -594,6 +594,9 @@ var reTopicThenChange = regexp.MustCompile(`(^|[.!?]\s+)((?:(?i:the|my|our)\s+)?
 // topicThenChange gives the answer of a topic asked as a question (reTopicThenChange) the topic as its
 // subject, as the speaker's: "Budget? Bumped up to 35 grand." → "Budget? My budget was bumped up to 35 grand.".
 func topicThenChange(content string) string {
+	if !strings.Contains(content, "?") {
+		return content
+	}
 	return reTopicThenChange.ReplaceAllStringFunc(content, func(m string) string {
 		g := reTopicThenChange.FindStringSubmatch(m)
 		topic := strings.ToLower(g[2])
@@ -614,6 +617,9 @@ var reWeekdayDashDate = regexp.MustCompile(`(?i)\b(?:the\s+)?` + weekdayRe + `\s
 // weekdayDashDate says a weekday with its date after a dash as one date ("the Friday - June 14" → "Friday, June
 // 14"), which the date reader reads whole.
 func weekdayDashDate(content string) string {
+	if !strings.ContainsAny(content, "-–—") || !strings.Contains(strings.ToLower(content), "day") {
+		return content
+	}
 	return reWeekdayDashDate.ReplaceAllStringFunc(content, func(m string) string {
 		if len(m) > 4 && strings.EqualFold(m[:4], "the ") {
 			m = m[4:]
@@ -652,6 +658,9 @@ var reHavePlus = regexp.MustCompile(`(\b(?:I|We|we))((?:'ve|\s+have)?\s+(?:got|h
 // havePlus says the thing added with ", plus" in its own sentence ("… Mango and Kiwi. We also have a very old
 // tabby …"), so that the list before it keeps its names and the added thing is read as the speaker's too.
 func havePlus(content string) string {
+	if !strings.Contains(content, "plus") && !strings.Contains(content, "Plus") {
+		return content
+	}
 	return reHavePlus.ReplaceAllString(content, "$1$2. $1 also have ")
 }
 
@@ -666,6 +675,9 @@ var (
 // nowThat reads "now that X, Y" as X, said to hold now, and Y: English's "now that" presents its clause as a
 // new fact ("now that I'm at CD Projekt" says the speaker is at CD Projekt now).
 func nowThat(sent string) string {
+	if len(sent) < 9 || !strings.EqualFold(sent[:9], "now that ") {
+		return sent
+	}
 	m := reNowThatAtPlace.FindStringSubmatch(sent)
 	if m == nil {
 		m = reNowThat.FindStringSubmatch(sent)

@@ -51,7 +51,7 @@ var contractions = []struct {
 	{regexp.MustCompile(`(?i)\bIve\b`), "I have", "ive"},
 	// Chat drops the apostrophe of contractions whose bare spelling is no English word: "hes", "shes",
 	// "theyre", "dont", "didnt", "doesnt", "isnt", "wasnt", "havent", "hasnt".
-	{regexp.MustCompile(`(?i)\b(he|she)s\b`), "$1 is", "s"},
+	{regexp.MustCompile(`(?i)\b(he|she)s\b`), "$1 is", "hes"},
 	{regexp.MustCompile(`(?i)\btheyre\b`), "they are", "theyre"},
 	{regexp.MustCompile(`(?i)\b(do|did|does|is|was|have|has)nt\b`), "$1 not", "nt"},
 	{regexp.MustCompile(`(?i)\bi\b`), "I", "i"},
