@@ -231,6 +231,13 @@ func (s *Service) answer(ctx context.Context, v store.View, question string, bud
 				res.Notes = append(res.Notes, "a later statement says "+quoteList([]string{last(c).Object})+" changed: the answer is that statement")
 				used = append(used, item{claim: later})
 				res.ClaimsUsed = append(res.ClaimsUsed, item{claim: later}.apiClaim())
+			} else if moved, err := r.movedWithinJob(ctx, c); err != nil {
+				return nil, err
+			} else if moved != nil {
+				res.Answer += ", " + moved.Object
+				res.Notes = append(res.Notes, "where "+last(c).Subject+" works changed after the employer was said: "+moved.Object)
+				used = append(used, item{claim: moved})
+				res.ClaimsUsed = append(res.ClaimsUsed, item{claim: moved}.apiClaim())
 			}
 		}
 		// The answer and notes quote claim content: one line, no template tokens, no markers.

@@ -518,6 +518,31 @@ func jobTowns(slots []*store.Slot) {
 	}
 }
 
+// movedWithinJob returns, for a chain answering where someone works now with their employer (works_at), the place they work
+// in that was said after the employer: a transfer to another office of the same employer ("transferred to the
+// Hyderabad office" after "an auditor with Deloitte in Gurgaon"). Where one works is then both, and "Where does
+// Shruti work now?" is answered "Deloitte, the Hyderabad office". Nil when the chain answers anything else or the
+// town is as old as the employer (said with it, or before it).
+func (r *resolver) movedWithinJob(ctx context.Context, c *chain) (*store.Belief, error) {
+	h := c.hops[len(c.hops)-1]
+	if c.q == nil || c.q.kind != kindPlace || h.inverse || h.slot == nil || h.slot.SlotKey != "works_at" || h.slot.Disputed {
+		return nil, nil
+	}
+	slots, err := r.slotsOf(ctx, []string{h.claim.SubjectKey})
+	if err != nil {
+		return nil, err
+	}
+	for _, sl := range slots {
+		if sl.SlotKey != "works_in" || sl.Disputed || len(sl.Winners) != 1 {
+			continue
+		}
+		if w := sl.Winners[0]; !w.Negated && w.ValidFrom.After(h.claim.ValidFrom) {
+			return w, nil
+		}
+	}
+	return nil, nil
+}
+
 // embedAlike returns the similarity test of replaceEnded over embed, which embeds one text (nil when embed is).
 func embedAlike(embed func(ctx context.Context, text string) ([]float32, error)) func(ctx context.Context, a, b string) (bool, error) {
 	if embed == nil {

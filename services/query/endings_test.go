@@ -453,3 +453,45 @@ func TestJobTownsEndWithTheJob(t *testing.T) {
 		}
 	}
 }
+
+// A transfer to another place of work said after the employer (a later works_in) is where one works now beside
+// the employer: "Where does Aditi work now?" names both. A town said with the employer, or a question about the
+// company, names the employer alone.
+func TestAPlaceOfWorkSaidAfterTheEmployerJoinsTheAnswer(t *testing.T) {
+	f := newMemFacts()
+	f.add("Aditi", "works at", "Infosys", "Aditi works at Infosys.", 1)
+	f.add("Aditi", "works in", "the Chennai office", "Aditi has been transferred to the Chennai office.", 2)
+	f.add("Tom", "works at", "Google", "Tom works at Google.", 3)
+	f.add("Tom", "works in", "Dublin", "Tom works in Dublin.", 4)
+	jan, june := time.Date(2024, 1, 10, 0, 0, 0, 0, time.UTC), time.Date(2024, 6, 30, 0, 0, 0, 0, time.UTC)
+	for k := range f.bySubject {
+		for i := range f.bySubject[k] {
+			f.bySubject[k][i].ValidFrom = jan
+			if f.bySubject[k][i].Object == "the Chennai office" {
+				f.bySubject[k][i].ValidFrom = june
+			}
+		}
+	}
+	for q, want := range map[string]string{
+		"Where does Aditi work now?":         "the Chennai office",
+		"Which company does Aditi work for?": "",
+		"Where does Tom work?":               "",
+	} {
+		r := &resolver{f: f, agent: "a", maxHops: 4, slots: map[string][]*store.Slot{}}
+		c, _, err := r.resolve(context.Background(), q)
+		if err != nil || c == nil {
+			t.Fatalf("%q: resolved %v, %v", q, c, err)
+		}
+		moved, err := r.movedWithinJob(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if moved != nil {
+			got = moved.Object
+		}
+		if got != want {
+			t.Errorf("%q: the place of work said after the employer is %q, want %q", q, got, want)
+		}
+	}
+}
