@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/pkg/api"
+	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/promptguard"
 )
 
@@ -74,9 +75,44 @@ func (s *Service) handleAnswer(w http.ResponseWriter, r *request) error {
 			res = again
 		}
 	}
+	if paid, name, ok := childsCost(question, b.Asker); ok && (res.Mode == ModeNone || res.Mode == ModeStatement) {
+		// "How much are Sipho's school fees?" asked by Sipho's parent: what a parent pays for a child is said as
+		// the parent's own ("Fees are R74,500 a year"), so the question is asked again as the asker's, and its
+		// answer taken only when memory holds the child as the asker's and the asker's cost answers it.
+		kin, err := s.childOf(r.ctx, v, b.Asker, name)
+		if err != nil {
+			return err
+		}
+		if kin {
+			again, err := s.answer(r.ctx, v, paid, budget)
+			if err != nil {
+				return err
+			}
+			if again.Mode == ModeDeterministic {
+				again.Notes = append(again.Notes, "read as the asker's, who pays for "+promptguard.Neutralize(name)+": "+promptguard.Neutralize(paid))
+				res = again
+			}
+		}
+	}
 	s.metrics.answer(r.ctx, res.Mode, res.Disputed)
 	api.WriteJSON(w, http.StatusOK, res)
 	return nil
+}
+
+// childOf reports whether memory holds name as a child of the asker's (a current claim of the asker's child,
+// son or daughter naming them).
+func (s *Service) childOf(ctx context.Context, v store.View, asker, name string) (bool, error) {
+	rows, err := dbFacts{s: s, v: v}.about(ctx, []string{canon.SubjectKey(asker)})
+	if err != nil {
+		return false, err
+	}
+	want := canon.ObjectKey(name)
+	for _, c := range rows {
+		if !c.Negated && canon.RelationKey(c.PredicateKey) == "child" && (c.ObjectKey == want || canon.ObjectKey(c.Object) == want) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // dbFacts is facts over Postgres through one view. model, when set, loads predicate phrase embeddings of

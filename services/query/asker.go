@@ -138,3 +138,19 @@ func askersThing(q, asker string) (string, bool) {
 	}
 	return q[:m[3]] + asker + "'s " + q[m[4]:], true
 }
+
+// reChildsCost is a question about what a named person's schooling or keep costs: "How much are Sipho's school
+// fees?", "What is Mia's allowance?" (groups: what precedes the name, the name, the cost's noun phrase and the
+// rest). The nouns are the costs of a child that a parent pays: fees, tuition, an allowance, pocket money.
+var reChildsCost = regexp.MustCompile(`^(.*?\b)(\p{Lu}[\pL\pM'-]+)(?:'s|’s)\s+((?:[\p{Ll}-]+\s+){0,2}?(?:fees?|tuition|allowance|pocket\s+money))\b(.*)$`)
+
+// childsCost returns question q asked about the asker's own cost in the place of the named person's ("How much are
+// Thandiwe's school fees?" for "How much are Sipho's school fees?" asked by Thandiwe), and the name.
+func childsCost(q, asker string) (string, string, bool) {
+	asker = strings.TrimSpace(asker)
+	m := reChildsCost.FindStringSubmatch(q)
+	if asker == "" || m == nil || strings.EqualFold(m[2], asker) {
+		return "", "", false
+	}
+	return m[1] + asker + "'s " + m[3] + m[4], m[2], true
+}

@@ -171,3 +171,45 @@ func TestAskedTextHoldsTheQueryLimit(t *testing.T) {
 		t.Errorf("askedText = %q, %v; want \"Where does Kim live?\"", got, err)
 	}
 }
+
+// A question about what a named person's schooling or keep costs is asked again as the asker's; other questions,
+// and the asker's own name, are not.
+func TestChildsCostIsAskedAsTheAskers(t *testing.T) {
+	for _, c := range []struct{ q, asker, want, name string }{
+		{"How much are Sipho's school fees?", "Thandiwe", "How much are Thandiwe's school fees?", "Sipho"},
+		{"What is Mia's allowance now?", "Jonas", "What is Jonas's allowance now?", "Mia"},
+		{"How much pocket money does Ana get?", "Jonas", "", ""},
+		{"What is Mia's favourite film?", "Jonas", "", ""},
+		{"How much are Thandiwe's school fees?", "Thandiwe", "", ""},
+		{"How much are Sipho's school fees?", "", "", ""},
+	} {
+		got, name, ok := childsCost(c.q, c.asker)
+		if ok != (c.want != "") || got != c.want || name != c.name {
+			t.Errorf("childsCost(%q, %q) = %q, %q, %v; want %q, %q", c.q, c.asker, got, name, ok, c.want, c.name)
+		}
+	}
+}
+
+// A child's fees said by the parent are the parent's claim; asked as the child's by the parent, the answer is the
+// parent's fee, and asked by someone whose child the named person is not, it is not.
+func TestAnswerReadsAChildsCostAsTheParents(t *testing.T) {
+	h := newHarness(t)
+	f := h.workspace("fees")
+	f.add(fclaim{Subject: "Thandiwe", Predicate: "son", Object: "Sipho", Text: "Thandiwe's son is Sipho."})
+	f.add(fclaim{Subject: "Thandiwe", Predicate: "fee", Object: "R74,500 a year", Text: "Thandiwe's fee is R74,500 a year."})
+	f.add(fclaim{Subject: "Lerato", Predicate: "fee", Object: "R50,000 a year", Text: "Lerato's fee is R50,000 a year."})
+	ctx := context.Background()
+	c := h.client("agent-a")
+	for asker, want := range map[string]string{"Thandiwe": "R74,500", "Lerato": ""} {
+		ar, err := c.Answer(ctx, "fees", api.AnswerRequest{Question: "How much are Sipho's school fees?", Asker: asker})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case want != "" && (!strings.Contains(ar.Answer, want) || ar.Mode != ModeDeterministic):
+			t.Errorf("asked by %s: %q (%s), want the parent's fee %s", asker, ar.Answer, ar.Mode, want)
+		case want == "" && strings.Contains(ar.Answer, "R50,000"):
+			t.Errorf("asked by %s, who is not Sipho's parent: %q, want no fee of the asker's", asker, ar.Answer)
+		}
+	}
+}
