@@ -92,12 +92,14 @@ func clauseVerb(t qtok) bool {
 }
 
 // inSituAfterVerb moves to the front a question phrase left after a verb other than "be", as chat and
-// quiz-style questions do ("X's husband speaks which language?", "whoever wrote X died in which city?", "X was
-// born where?"): the question asks what "Which language does X's husband speak?" asks. The verb is the finite
-// verb just before the question phrase (a preposition may stand between: it goes to the front with the phrase);
-// its tense picks "do", "does" or "did", and the verb itself is said in its base form. A verb of having with
-// "as its N" after the phrase ("X has which city as its capital?") says what X's N is: "Which city is the
-// capital of X?". whPhraseFirst reads the forms of "be".
+// quiz-style questions do ("X's husband speaks which language?", "whoever wrote X died in which city?"): the
+// question asks what "Which language does X's husband speak?" asks. The verb is the finite verb just before the
+// question phrase — a preposition may stand between, and goes to the front with the phrase, and a short object
+// before the preposition stays after the verb ("X has its HQ in which city?": "In which city does X have its
+// HQ?"); its tense picks "do", "does" or "did", and the verb itself is said in its base form. A passive keeps
+// its "be" ("X was founded by whom?": "By whom was X founded?", "X was born where?"). A verb of having with "as
+// its N" after the phrase ("X has which city as its capital?") says what X's N is: "Which city is the capital
+// of X?". whPhraseFirst reads the forms of "be" with a complement.
 func inSituAfterVerb(toks []qtok) []qtok {
 	n := len(toks)
 	if n < 3 || whWords[strings.ToLower(toks[0].Text)] {

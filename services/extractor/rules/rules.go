@@ -822,8 +822,9 @@ func withSubject(sent string) string {
 
 // subjectlessPast gives "I" to a sentence of chat that opens with a verb of the lexicon in the past tense ("Went
 // fully vegan over the summer", "Left Google for Anthropic"): the diary style leaves out the subject, which is
-// the speaker (a name spelt like a past tense, "Ahmed", is no verb of the lexicon). The tagger, reading the sentence with "I" before it, must take the word for a verb in
-// the past tense, and what follows it must not be a common noun ("Married life suits us" is no verb's clause).
+// the speaker (a name spelt like a past tense, "Ahmed", is no verb of the lexicon). The tagger, reading the
+// sentence with "I" before it, must take the word for a verb in the past tense, and what follows it must not be
+// a common noun ("Married life suits us" is no verb's clause).
 func subjectlessPast(sent string) (string, bool) {
 	first, rest, ok := strings.Cut(sent, " ")
 	if !ok || !nlp.Capitalized(first) || rest == "" || strings.HasSuffix(sent, "?") {
@@ -3765,19 +3766,17 @@ func nameOnly(o string) string {
 	return strings.TrimRight(strings.Join(ws[:n], " "), ",")
 }
 
-// money is an amount of money as people write it: a currency sign or code before the number ("$3,250",
-// "R$ 3.650", "€58,500", "USD 80,000", "CHF 15'000") or a currency word, sign or "k" after it ("80k", "52,000
-// euros", "1.290 €", "12 500 kr": the sign after the number and the groups of digits apart, as much of Europe
-// writes them). The currency words are the English names of the world's common currencies (ISO 4217's), in
-// the plural people say them in; "won" and "dong", which English uses otherwise after numbers, are left out.
-// (In money, "grand" is the informal thousand of a currency in British, American and Australian English: "28
-// grand".)
-//
 // currencySigns are the signs written before an amount of the currencies most often named with a sign of their
 // own (the Unicode currency symbols block and the Latin signs in everyday use). The rand's "R" is read apart,
 // only before digits grouped in thousands ("R68,000"), since a capital R before a digit is also a name ("R2").
 const currencySigns = `$€£¥₹₩₺₱₦₪₫฿₴`
 
+// money is an amount of money as people write it: a currency sign or code before the number ("$3,250",
+// "R$ 3.650", "€58,500", "USD 80,000", "CHF 15'000") or a currency word, sign or "k" after it ("80k", "52,000
+// euros", "1.290 €", "12 500 kr": the sign after the number and the groups of digits apart, as much of Europe
+// writes them). The currency words are the English names of the world's common currencies (ISO 4217's), in
+// the plural people say them in; "won" and "dong", which English uses otherwise after numbers, are left out.
+// "Grand" is the informal thousand of a currency in British, American and Australian English ("28 grand").
 const money = `(?:(?:[` + currencySigns + `]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.']*\d)?(?:\s?[kKmM]\b)?|R\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d(?:[\d,.']*\d)?(?:\s\d{3})*\s?(?:[kK]\b|(?:grand|dollars|euros|pounds|reais|rupees|yen|francs|kroner|kronor|kr|dinars|dirhams|riyals|rials|pesos|rand|zloty|złoty|lira|lire|shekels|baht|ringgit|rubles|roubles|yuan|rupiah|forints|forint|naira|shillings|cedis|hryvnias|lei|leva|koruna|USD|EUR|GBP|CHF|SEK|NOK|DKK)\b|[€£]))`
 
 // dateAt reports a date that starts at byte offset at of the clause, or one space after it.
