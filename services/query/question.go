@@ -401,15 +401,10 @@ func whereFrom(toks []qtok) []qtok {
 	case "are", "'re":
 		aux, tag = "do", "VBP"
 	}
-	mk := func(text, tag, lemma string, like qtok) qtok {
-		t := like
-		t.Text, t.Lower, t.Tag, t.Lemma, t.ent, t.used = text, text, tag, lemma, false, false
-		return t
-	}
 	out := make([]qtok, 0, n+1)
-	out = append(out, toks[0], mk(aux, tag, "do", toks[1]))
+	out = append(out, toks[0], retoken(aux, tag, "do", toks[1]))
 	out = append(out, toks[2:n-1]...)
-	return append(out, mk("come", "VB", "come", toks[n-1]), toks[n-1])
+	return append(out, retoken("come", "VB", "come", toks[n-1]), toks[n-1])
 }
 
 // backReference are the determiners that point back to something the question already named ("that country",
