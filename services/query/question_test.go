@@ -151,6 +151,11 @@ func TestQuestionReading(t *testing.T) {
 		// A role said with "as" after a relative clause's object is part of the clause's relation.
 		{q: "Where was the person who leads Velto Labs as CEO born?", entity: "Velto Labs", chain: []string{"ceo", "?person", "born_in"}, kind: kindPlace},
 		{q: "The country whose passport whoever leads Velto Labs as CEO carries has which city as its capital?", entity: "Velto Labs", chain: []string{"ceo", "?person", "citizen_of", "?country", "capital"}, kind: kindPlace},
+		// An event's being held or taking place is the event itself, whose slot says where or when it is; a
+		// person held somewhere is held.
+		{q: "Where is Valeria's quinceañera being held?", entity: "Valeria", chain: []string{"quinceañera"}, kind: kindPlace},
+		{q: "When is the Berg wedding taking place?", entity: "Berg", chain: []string{"wedding"}},
+		{q: "Where is Tom Berg being held?", entity: "Tom Berg", chain: []string{"held_in"}, kind: kindPlace},
 	} {
 		m := mentionOf(t, c.q, c.entity)
 		qp := readQuestion(analyzeQuestion(c.q), &m)

@@ -239,10 +239,30 @@ func readQuestion(toks []qtok, m *mention) *questionParse {
 		u := relUnit{words: qp.typ, keys: relKeys(joinWords(qp.typ), ""), said: strings.Join(qp.typ, " ")}
 		qp.units = append(qp.units, u)
 	}
+	if n := len(qp.units); n >= 2 && (qp.wh == "where" || qp.wh == "when") && happensVerb(qp.units[n-1]) {
+		// "Where is Valeria's quinceañera being held?", "When is the wedding taking place?": an event's being
+		// held, taking place or happening is the event itself, whose slot holds where or when it is ("Our
+		// wedding is at Hampton Manor", "… is on 15 June").
+		qp.units = qp.units[:n-1]
+	}
 	for i := range qp.units {
 		personReadings(&qp.units[i])
 	}
 	return &qp
+}
+
+// happensVerb reports whether a relation unit says only that something takes place: "held", "taking place",
+// "happening", "occurring" (the general English verbs of an event's occurring), as said or as lemmas.
+func happensVerb(u relUnit) bool {
+	for _, w := range []string{strings.ToLower(strings.TrimSpace(u.said)), strings.Join(u.words, " ")} {
+		w = strings.TrimPrefix(w, "being ")
+		switch w {
+		case "held", "hold", "take place", "taking place", "takes place", "took place", "happen", "happening",
+			"happens", "occur", "occurring", "occurs":
+			return true
+		}
+	}
+	return false
 }
 
 // personKeys are the relations a question's relation also names when its subject is a person: where an

@@ -2491,3 +2491,38 @@ func TestBeingInAStateIsNoPlace(t *testing.T) {
 		}
 	}
 }
+
+// A name with "'s" right after a preposition of place is a place named by its owner — a restaurant, a shop,
+// someone's home — not "Name is": the claims keep the name with its "'s" and never read it as a contraction.
+func TestAPlaceNamedByItsOwnerKeepsItsPossessive(t *testing.T) {
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	e := New()
+	for _, c := range []struct {
+		content, predicate, object string
+	}{
+		{"My sister's birthday party is at Nando's on Friday.", "birthday_party", "Nando's"},
+		{"Priya moved to Tom's.", "lives_in", "Tom's"},
+		{"My brother works at Sainsbury's.", "works_at", "Sainsbury's"},
+		{"We had dinner at Luigi's on Saturday.", "", "dinner at Luigi's"},
+	} {
+		claims := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: c.content, OccurredAt: at})
+		found := false
+		for _, cl := range claims {
+			name := strings.TrimSuffix(strings.Fields(c.object)[len(strings.Fields(c.object))-1], "'s")
+			if strings.Contains(cl.Text, name+" is") || strings.Contains(cl.Text, name+" has") {
+				t.Errorf("%q: claim text %q reads the possessive as a contraction", c.content, cl.Text)
+			}
+			if cl.Object == c.object && (c.predicate == "" || cl.PredicateKey == c.predicate) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: no claim %s → %q among %v", c.content, c.predicate, c.object, claims)
+		}
+	}
+	// A name with "'s" after anything else is still a contraction: "Anna's at the gym" is "Anna is at the gym".
+	claims := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t2", Role: "user", Speaker: "Kim", Content: "Anna's at the gym.", OccurredAt: at})
+	if len(claims) == 0 || claims[0].SubjectKey != "anna" || claims[0].Object != "the gym" {
+		t.Errorf("\"Anna's at the gym.\": %v, want Anna located at the gym", claims)
+	}
+}

@@ -270,6 +270,9 @@ func (p *ie) nounPhrase(i int) (phrase, bool) {
 				rest.possessor = &owner
 				return rest, true
 			}
+			// Nothing possessed follows: the possessive names a thing of its own, a shop or someone's home
+			// ("works at Sainsbury's", "moved to Tom's"), and keeps its "'s".
+			owner.to = e + 1
 			return owner, true
 		}
 		// "the Ghana government": a name modifying a common noun.

@@ -145,7 +145,14 @@ func expand(s string) string {
 		if !strings.Contains(lower, c.needs) {
 			continue
 		}
-		if t := replaceWords(c.re, s, c.repl); t != s {
+		// A name's "'s" right after a preposition of place is the place's own (placeAfterPreposition).
+		t := replaceWordsWith(c.re, s, func(dst []byte, m []int) []byte {
+			if len(m) > 3 && placeAfterPreposition(s, m[2], m[3]) {
+				return append(dst, s[m[0]:m[1]]...)
+			}
+			return c.re.ExpandString(dst, c.repl, s, m)
+		})
+		if t != s {
 			s, lower = t, strings.ToLower(t)
 		}
 	}
@@ -176,6 +183,25 @@ func expand(s string) string {
 		return g[1] + " is " + g[2] + g[3]
 	})
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// placePrepositions are the prepositions of everyday English that take a place: after one, a name with "'s" is
+// a place named by its owner — a shop, a restaurant, someone's home ("at Nando's on Friday", "works at
+// Sainsbury's now", "moved to Tom's in the spring") — and not a contraction of "is" or "has".
+var placePrepositions = map[string]bool{
+	"at": true, "to": true, "from": true, "in": true, "into": true, "inside": true, "outside": true, "near": true,
+	"by": true, "behind": true, "opposite": true, "past": true, "round": true, "around": true, "towards": true,
+	"toward": true, "via": true, "beside": true,
+}
+
+// placeAfterPreposition reports whether s[i:j], a contraction's subject, is one capitalized word right after a
+// preposition of place (placePrepositions).
+func placeAfterPreposition(s string, i, j int) bool {
+	if i < 0 || strings.ContainsAny(s[i:j], " \t") || !nlp.Capitalized(s[i:j]) {
+		return false
+	}
+	before := strings.Fields(s[:i])
+	return len(before) > 0 && placePrepositions[strings.ToLower(before[len(before)-1])]
 }
 
 // discourse holds the interjections, discourse markers and comment adverbs ("technically", "luckily") of
