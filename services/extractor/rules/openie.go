@@ -264,7 +264,10 @@ func (p *ie) nounPhrase(i int) (phrase, bool) {
 		for e+1 < len(p.toks) && p.toks[e].Tag == "POS" && nlp.IsProper(p.tag(e+1)) && !canon.KnownRelation(canon.RelationKey(p.low(e+1))) {
 			e = p.properRun(e + 1)
 		}
-		if e < len(p.toks) && p.toks[e].Tag == "POS" {
+		// "at Sainsbury's in Leeds", "at McDonald's now": after a preposition of place, a name's "'s" before
+		// anything but a verb's complement is the place's possessive, whatever the tagger read ("is").
+		ownersPlace := e < len(p.toks) && p.toks[e].Tag != "POS" && p.toks[e].Lower == "'s" && i > 0 && placePrepositions[p.low(i-1)]
+		if e < len(p.toks) && (p.toks[e].Tag == "POS" || ownersPlace) {
 			owner := phrase{from: i, to: e, head: e - 1, proper: true, definite: np.definite}
 			if rest, ok := p.commonNoun(e+1, phrase{from: i, definite: true}); ok {
 				rest.possessor = &owner
