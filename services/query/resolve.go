@@ -257,7 +257,7 @@ func happensVerb(u relUnit) bool {
 	for _, w := range []string{strings.ToLower(strings.TrimSpace(u.said)), strings.Join(u.words, " ")} {
 		w = strings.TrimPrefix(w, "being ")
 		switch w {
-		case "held", "hold", "take place", "taking place", "takes place", "took place", "happen", "happening",
+		case "held", "take place", "taking place", "takes place", "took place", "happen", "happening",
 			"happens", "occur", "occurring", "occurs":
 			return true
 		}
