@@ -1538,6 +1538,25 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "occupation", "acting head of department", false}}},
 		{name: "a post won and named by its role", content: "I landed the lead designer role at Monzo.",
 			want: []claim{{"kim", "occupation", "lead designer", false}, {"kim", "works_at", "Monzo", false}}},
+		{name: "a role said with as and no article", content: "I have joined Flipkart as senior analyst.",
+			want: []claim{{"kim", "works_at", "Flipkart", false}, {"kim", "occupation", "senior analyst", false}}},
+		{name: "a role said with as and no article, with a description of the employer", content: "I've started as head chef at a tapas bar.",
+			want: []claim{{"kim", "occupation", "head chef", false}, {"kim", "works_at", "a tapas bar", false}}},
+		{name: "as said of something other than a role", content: "I joined the choir as soon as I could.",
+			absent: []claim{{"kim", "occupation", "", false}}},
+		{name: "still in a town without a subject", content: "Still in Leicester.",
+			want: []claim{{"kim", "lives_in", "Leicester", false}}},
+		{name: "still in a month without a subject is no place", content: "Still in April, and it snowed.",
+			absent: []claim{{"kim", "lives_in", "", false}}},
+		{name: "a number that is part of a name", content: "Ola drives a Tesla Model 3.",
+			want: []claim{{"ola", "drives", "a Tesla Model 3", false}}},
+		{name: "a school year named by its number", content: "Noor has moved up to Year 5, same school.",
+			want: []claim{{"noor", "grade", "Year 5", false}}, absent: []claim{{"noor", "lives_in", "", false}}},
+		{name: "a school year started is no thing founded", content: "My son Sipho started Grade 8 at Parktown Boys'.",
+			want:   []claim{{"sipho", "grade", "Grade 8", false}, {"sipho", "school", "Parktown Boys'", false}},
+			absent: []claim{{"grade_8", "starter", "", false}, {"grade_8", "founder", "", false}}},
+		{name: "a number after a name that counts what follows is no part of it", content: "I moved to Leeds 2 years ago.",
+			want: []claim{{"kim", "lives_in", "Leeds", false}}, validFrom: time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{name: "a job won that names no role", content: "I got the summer job.",
 			absent: []claim{{"kim", "occupation", "", false}}},
 		{name: "a promotion without a subject", content: "Got promoted to staff engineer last week!",
@@ -2342,6 +2361,8 @@ func TestCoordinatedObjectsHaveTextsOfTheirOwn(t *testing.T) {
 		// Shared by the speaker and someone named beside them: when one moves on, the other's text must not
 		// still name them.
 		"Eli and I both work at Shopify.": {"Kim works at Shopify.", "Eli works at Shopify."},
+		// An employer and a role said in one clause: each its own text, the speaker's verb agreeing with the name.
+		"I've been hired by Flipkart as a senior analyst.": {"Kim has been hired by Flipkart.", "Kim works as senior analyst."},
 	} {
 		got := e.ExtractTurn(event.TurnAcceptedV1{TurnID: "t1", Role: "user", Speaker: "Kim", Content: content, OccurredAt: at})
 		if got := texts(got); strings.Join(got, "|") != strings.Join(want, "|") {

@@ -143,6 +143,8 @@ func (p *ie) properRun(i int) int {
 		switch {
 		case nlp.IsProper(t.Tag) || (j > i && t.Tag == "CD" && isRoman(t.Text)) || (j > i && t.Text == "I" && nlp.IsProper(p.tag(j-1))):
 			j++
+		case j > i && p.numberInName(j):
+			j++
 		case j > i && nameConnectors[t.Lower] && j+1 < len(p.toks) && (nlp.IsProper(p.tag(j+1)) || (t.Lower == "of" && p.low(j+1) == "the" && nlp.IsProper(p.tag(j+2)))):
 			j++
 		case j > i && t.Text == "-" && j+1 < len(p.toks) && nlp.IsProper(p.tag(j+1)):
@@ -152,6 +154,23 @@ func (p *ie) properRun(i int) int {
 		}
 	}
 	return j
+}
+
+// numberInName reports a short number right after a name's word that is part of the name: "Year 5", "Tesla
+// Model 3", "Terminal 5", "Polestar 2". A number before a noun counts it ("met Tom 2 days ago"), a month's
+// number is a date's ("June 3"), and four digits are a year's ("Paris 2024").
+func (p *ie) numberInName(j int) bool {
+	t := p.toks[j]
+	if t.Tag != "CD" || len(t.Text) > 3 || strings.TrimFunc(t.Text, unicode.IsDigit) != "" || !nlp.IsProper(p.tag(j-1)) || timeName(p.toks[j-1].Text) {
+		return false
+	}
+	return j+1 == len(p.toks) || !nlp.IsNoun(p.tag(j+1)) && p.tag(j+1) != "CD"
+}
+
+// numberedPart reports a one-word name with a number, after it or read into it (numberInName): one of a series
+// of parts or stages ("Grade 8", "Year 7", "Season 4").
+func (p *ie) numberedPart(np phrase) bool {
+	return np.to == np.from+1 && p.tag(np.to) == "CD" || np.to == np.from+2 && p.tag(np.to-1) == "CD"
 }
 
 // commaContinuation reads past ", Name" when it completes the name rather than starting a list: "Washington,
@@ -1174,7 +1193,7 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	// (A one-word name with a number after it names one of a series of parts or stages — "Grade 8", "Year 7",
 	// "Season 4" — not something made or led: starting Grade 8 founds nothing.)
 	if roleLemma != "" && s.proper && !vg.aspect {
-		if obj, ok := p.nounPhrase(k); ok && obj.proper && !(obj.to == obj.from+1 && p.tag(obj.to) == "CD") {
+		if obj, ok := p.nounPhrase(k); ok && obj.proper && !p.numberedPart(obj) {
 			if agent := roleNoun(roleLemma); agent != "" && namedRole(agent) {
 				name := p.objectText(obj.from, obj.to)
 				if p.numbered && len(out) == 1 && strings.HasPrefix(out[0].object, name) {

@@ -85,11 +85,11 @@ var kinAdjectives = map[string]bool{"little": true, "big": true, "older": true, 
 // "as an accountant at a shipping company here, Baltic Freight"): a described organization may be named
 // in apposition after a comma, or after "called" or "named" ("at a startup called Lumen"); group 3 is the town
 // after the organization (townAfter).
-var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+\p{Ll}[\p{L}\s-]{0,40}?(?:,|\s+called|\s+named)\s+|(?i:the)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)` + townAfter)
+var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:(?:a|an)\s+)?)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(?:(?i:a|an|the)\s+\p{Ll}[\p{L}\s-]{0,40}?(?:,|\s+called|\s+named)\s+|(?i:the)\s+)?(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}&'.-]*|of|de|and|&))*)` + townAfter)
 
 // reRoleAtPlace is "as a ROLE at/for" an organization described by a common noun phrase that ends the clause:
 // "I work as a receptionist at a dental clinic".
-var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:a|an)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3})` + townAfter + `\s*(?:[,.;!]|$)`)
+var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:(?:a|an)\s+)?)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3})` + townAfter + `\s*(?:[,.;!]|$)`)
 
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma", "staff
 // nurse on the cardiac ward at St Thomas'": the unit one works in, between them, is neither).

@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.31"
+	Version = "2.32"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -569,9 +569,10 @@ func dashApposition(content string) string {
 	return reDashApposition.ReplaceAllString(content, "$1, $2$3")
 }
 
-// reSubjectlessAt is a sentence of chat that leaves out "I'm" or "I've" before being at a named place: "Still at
-// Google, still loving it", "Been at Deloitte for ages" (groups: the adverb or "been", the rest).
-var reSubjectlessAt = regexp.MustCompile(`^((?i:still|now|currently)|(?i:been))\s+(at\s+\p{Lu}.*)$`)
+// reSubjectlessAt is a sentence of chat that leaves out "I'm" or "I've" before being at or in a named place: "Still
+// at Google, still loving it", "Been at Deloitte for ages", "Still in Bengaluru, just a longer commute" (groups:
+// the adverb or "been", the rest).
+var reSubjectlessAt = regexp.MustCompile(`^((?i:still|now|currently)|(?i:been))\s+((?:at|in)\s+\p{Lu}.*)$`)
 
 // reSubjectlessBeen is a sentence of chat that leaves out "I have" before a perfect progressive: "Been driving
 // for Deliveroo most evenings", "just been working from home" (group 1 the sentence).
@@ -811,7 +812,8 @@ func withSubject(sent string) string {
 		return s
 	}
 	m := reSubjectlessAt.FindStringSubmatch(sent)
-	if m == nil {
+	if m == nil || timeName(strings.TrimRight(strings.Fields(m[2])[1], ".,;:!?")) {
+		// "Still in March, it snowed": a time, not where one is.
 		return sent
 	}
 	if strings.EqualFold(m[1], "been") {
@@ -3837,6 +3839,10 @@ func ownTexts(cs []extract.Claim) {
 		if pred == "" || strings.Contains(pred, "'") {
 			pred = strings.ReplaceAll(c.PredicateKey, "_", " ")
 		}
+		if aux, rest, ok := strings.Cut(pred, " "); ok {
+			// The speaker's "have been hired by" said of the speaker by name: "Kim has been hired by".
+			pred = thirdPersonAux(aux) + " " + rest
+		}
 		c.Text = canon.ClaimText(c.Subject, pred, c.Object)
 	}
 }
@@ -4027,7 +4033,7 @@ func speakerKey(t event.TurnAcceptedV1) string {
 }
 
 // reAsRole is "as a/an ROLE" in a clause, up to a preposition, a comma or the end.
-var reAsRole = regexp.MustCompile(`(?i)\bas\s+(?:a|an)\s+([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)(?:\s+(?:at|for|in|with|since|from)\b|[,.;]|$)`)
+var reAsRole = regexp.MustCompile(`(?i)\bas\s+(?:(?:a|an)\s+)?([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)(?:\s+(?:at|for|in|with|since|from)\b|[,.;]|$)`)
 
 // kinLead reports whether "my N Name" at the start of a clause names a person by kinship ("my sister Emma"),
 // not a thing followed by a name ("my flight to Denver").
