@@ -13,6 +13,31 @@ import (
 // output. Notation: "key" — a relation whose keys hold key; "~key" — a relation read backwards (the entity is
 // its object, the answer its subject); "?noun" — a type noun that may name no relation ("the country where
 // …"). Questions come reworded, in lower-case chat, with non-ASCII names, and about the past.
+// The year a person is in is a school year ("Year 5"), read as the grade one is in is; the year one was born
+// in is a date.
+func TestTheYearAPersonIsInIsASchoolYear(t *testing.T) {
+	for _, c := range []struct {
+		q     string
+		grade bool
+		kind  answerKind
+	}{
+		{"What year is Noor in?", true, kindAny},
+		{"Which year is Noor in now?", true, kindAny},
+		{"What grade is Noor in?", true, kindAny},
+		{"What year was Noor born in?", false, kindTime},
+	} {
+		m := mentionOf(t, c.q, "Noor")
+		qp := readQuestion(analyzeQuestion(c.q), &m)
+		grade := false
+		for _, u := range qp.units {
+			grade = grade || contains(u.keys, "grade")
+		}
+		if grade != c.grade || qp.kind != c.kind {
+			t.Errorf("%q: grade among the relations %v, answer kind %d; want %v, %d", c.q, grade, qp.kind, c.grade, c.kind)
+		}
+	}
+}
+
 func TestQuestionReading(t *testing.T) {
 	endOf2022 := time.Date(2022, 12, 31, 23, 59, 59, 0, time.UTC)
 	for _, c := range []struct {
@@ -156,6 +181,10 @@ func TestQuestionReading(t *testing.T) {
 		{q: "Where is Valeria's quinceañera being held?", entity: "Valeria", chain: []string{"quinceañera"}, kind: kindPlace},
 		{q: "When is the Berg wedding taking place?", entity: "Berg", chain: []string{"wedding"}},
 		{q: "Where is Tom Berg being held?", entity: "Tom Berg", chain: []string{"held_in"}, kind: kindPlace},
+		// "happening" after the event's noun, read by the tagger as a compound, is the event's happening too.
+		{q: "Where is Tom's wedding happening?", entity: "Tom", chain: []string{"wedding"}, kind: kindPlace},
+		{q: "What time is Ana's recital happening?", entity: "Ana", chain: []string{"recital"}, kind: kindTime},
+		{q: "When's Luis's book launch happening?", entity: "Luis", chain: []string{"book_launch"}, kind: kindTime},
 	} {
 		m := mentionOf(t, c.q, c.entity)
 		qp := readQuestion(analyzeQuestion(c.q), &m)

@@ -245,10 +245,41 @@ func readQuestion(toks []qtok, m *mention) *questionParse {
 		// wedding is at Hampton Manor", "… is on 15 June").
 		qp.units = qp.units[:n-1]
 	}
+	if n := len(qp.units); n >= 1 && (qp.kind == kindPlace || qp.kind == kindTime) {
+		if u, ok := withoutHappening(qp.units[n-1]); ok {
+			qp.units[n-1] = u
+		}
+	}
+	if n := len(qp.units); n >= 1 && len(qp.typ) == 1 && qp.typ[0] == "year" && contains(qp.units[n-1].keys, "located_in") {
+		// "What year is Noor in?": the year someone is in is a school year ("Year 5", as British schools name
+		// them), a grade, not a date.
+		qp.units[n-1].keys = prepend([]string{"grade"}, qp.units[n-1].keys)
+		qp.kind = kindAny
+	}
 	for i := range qp.units {
 		personReadings(&qp.units[i])
 	}
 	return &qp
+}
+
+// withoutHappening returns the event a unit names when the unit is an event noun followed by "happening" or
+// "occurring", which the tagger reads as one compound ("Where is Tom's wedding happening?", "What time is the
+// recital happening?"): the event itself, as "Where is Tom's wedding?" reads it, whose slot holds where or when it is.
+func withoutHappening(u relUnit) (relUnit, bool) {
+	said := strings.Fields(u.said)
+	n := len(said)
+	if n < 2 || len(u.words) < 2 {
+		return u, false
+	}
+	switch strings.ToLower(said[n-1]) {
+	case "happening", "occurring":
+	default:
+		return u, false
+	}
+	event := said[:n-1]
+	// Keyed by the noun as said, as the event alone is ("wedding", not the verb's lemma "wed").
+	key := joinWords(strings.Fields(strings.ToLower(strings.Join(event, " "))))
+	return relUnit{said: strings.Join(event, " "), words: u.words[:len(u.words)-1], keys: relKeys(key, ""), field: u.field, typ: u.typ}, true
 }
 
 // happensVerb reports whether a relation unit says only that something takes place: "held", "taking place",
