@@ -6,13 +6,6 @@ import (
 	"time"
 )
 
-// TestQuestionReading checks, for hand-written questions, the entity and the chain of relations a reader of
-// English gets from them: the relations in order from the entity outward, each by the canonical relation
-// key the extractor files that relation under (pkg/canon's alias groups: a birthplace is born_in, an employer
-// works_at, a husband a spouse). The expectations were written from the questions, not from the parser's
-// output. Notation: "key" — a relation whose keys hold key; "~key" — a relation read backwards (the entity is
-// its object, the answer its subject); "?noun" — a type noun that may name no relation ("the country where
-// …"). Questions come reworded, in lower-case chat, with non-ASCII names, and about the past.
 // The year a person is in is a school year ("Year 5"), read as the grade one is in is; the year one was born
 // in is a date.
 func TestTheYearAPersonIsInIsASchoolYear(t *testing.T) {
@@ -38,6 +31,13 @@ func TestTheYearAPersonIsInIsASchoolYear(t *testing.T) {
 	}
 }
 
+// TestQuestionReading checks, for hand-written questions, the entity and the chain of relations a reader of
+// English gets from them: the relations in order from the entity outward, each by the canonical relation
+// key the extractor files that relation under (pkg/canon's alias groups: a birthplace is born_in, an employer
+// works_at, a husband a spouse). The expectations were written from the questions, not from the parser's
+// output. Notation: "key" — a relation whose keys hold key; "~key" — a relation read backwards (the entity is
+// its object, the answer its subject); "?noun" — a type noun that may name no relation ("the country where
+// …"). Questions come reworded, in lower-case chat, with non-ASCII names, and about the past.
 func TestQuestionReading(t *testing.T) {
 	endOf2022 := time.Date(2022, 12, 31, 23, 59, 59, 0, time.UTC)
 	for _, c := range []struct {

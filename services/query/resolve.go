@@ -264,7 +264,8 @@ func readQuestion(toks []qtok, m *mention) *questionParse {
 
 // withoutHappening returns the event a unit names when the unit is an event noun followed by "happening" or
 // "occurring", which the tagger reads as one compound ("Where is Tom's wedding happening?", "What time is the
-// recital happening?"): the event itself, as "Where is Tom's wedding?" reads it, whose slot holds where or when it is.
+// recital happening?"): the event itself, as "Where is Tom's wedding?" reads it, whose slot holds where or when
+// it is.
 func withoutHappening(u relUnit) (relUnit, bool) {
 	said := strings.Fields(u.said)
 	n := len(said)

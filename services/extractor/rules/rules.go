@@ -570,8 +570,8 @@ func dashApposition(content string) string {
 }
 
 // reSubjectlessAt is a sentence of chat that leaves out "I'm" or "I've" before being at or in a named place: "Still
-// at Google, still loving it", "Been at Deloitte for ages", "Still in Bengaluru, just a longer commute" (groups:
-// the adverb or "been", the rest).
+// at Google, still loving it", "Been at Deloitte for ages", "Now in Berlin" (groups: the adverb or "been", the
+// rest).
 var reSubjectlessAt = regexp.MustCompile(`^((?i:still|now|currently)|(?i:been))\s+((?:at|in)\s+\p{Lu}.*)$`)
 
 // reSubjectlessBeen is a sentence of chat that leaves out "I have" before a perfect progressive: "Been driving
