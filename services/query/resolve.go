@@ -279,7 +279,7 @@ func withoutHappening(u relUnit) (relUnit, bool) {
 	}
 	event := said[:n-1]
 	// Keyed by the noun as said, as the event alone is ("wedding", not the verb's lemma "wed").
-	key := joinWords(strings.Fields(strings.ToLower(strings.Join(event, " "))))
+	key := strings.ToLower(joinWords(event))
 	return relUnit{said: strings.Join(event, " "), words: u.words[:len(u.words)-1], keys: relKeys(key, ""), field: u.field, typ: u.typ}, true
 }
 
