@@ -456,7 +456,7 @@ type triple struct {
 func openIE(clause string, dates []when, numbered, firstPerson bool) []triple {
 	clause = withoutPresentAdverbial(clause)
 	toks := nlp.Analyze(clause)
-	if len(toks) < 3 {
+	if len(toks) < 2 {
 		return nil
 	}
 	for i := range toks {
@@ -928,6 +928,13 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		})
 	}
 	if vg.copular {
+		if k := p.skipAdverbs(j); ok && p.personHead(s) && k < len(p.toks) && (p.tag(k) == "IN" || p.tag(k) == "VBN") {
+			// "Priya's sister is in Leeds", "Tom's boss is from Porto", "my brother is now based in Oslo": a
+			// relational noun that names a person is someone of their own, who is somewhere, as "Tom is in
+			// Leeds" is; a thing's place ("X's headquarters are in Y") is its owner's attribute, and a noun
+			// phrase after the copula names the person ("Google's CEO is Sundar Pichai").
+			return p.copularComplement(s, subjText, j)
+		}
 		if ok && j+1 < len(p.toks) && p.tag(j) == "IN" && p.low(j) != "of" {
 			// "X's headquarters are in Y".
 			prep := p.low(j)
@@ -945,6 +952,12 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	if vg.passive {
 		verb := p.toks[vg.main]
 		prep := ""
+		personal := ok && s.possessor != nil && p.personHead(s)
+		if personal {
+			// "Priya's brother is based in Oslo", "Tom's wife was promoted": a person named by their role to
+			// another is the subject of their own passive, not an attribute of the other.
+			ok = false
+		}
 		if !ok && p.low(j) == "and" && p.tag(j+1) == "VBN" && (p.tag(j+2) == "IN" || p.tag(j+2) == "TO") {
 			// "was born and raised in London": coordinated participles share the subject and the complement;
 			// each is a claim of its own.
@@ -964,6 +977,11 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 		}
 		relation := strings.TrimSpace(p.span(vg.from, vg.main+1) + " " + prep)
 		key := joinKey(verb.Lower, prep)
+		if personal && key == "based_in" {
+			// A person's base is where they live, as the speaker's is ("I'm based in Riga"); an
+			// organization's is its headquarters.
+			key = "lives_in"
+		}
 		agentive := false
 		if prep == "by" {
 			// "was founded by" names the founder: the agent noun is the relation ("founder"), as in "the
@@ -1110,11 +1128,14 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	}
 	prep := ""
 	k := j
-	for k < len(p.toks) && (p.tag(k) == "RP" || (p.tag(k) == "IN" || p.tag(k) == "TO") && (k == j || particleAdverbs[p.low(k-1)]) ||
-		particleAdverbs[p.low(k)] && nlp.IsAdverb(p.tag(k)) && k == j && k+1 < len(p.toks) && (p.tag(k+1) == "IN" || p.tag(k+1) == "TO")) {
+	for k < len(p.toks) && (p.tag(k) == "RP" || (p.tag(k) == "IN" || p.tag(k) == "TO") && (k == j || particleAdverbs[p.low(k-1)] || p.homeBeforePrep(k-1, j)) ||
+		particleAdverbs[p.low(k)] && nlp.IsAdverb(p.tag(k)) && k == j && k+1 < len(p.toks) && (p.tag(k+1) == "IN" || p.tag(k+1) == "TO" || p.homeBeforePrep(k+1, j)) ||
+		p.homeBeforePrep(k, j)) {
 		// "passed away in": the tagger reads an adverbial particle as an adverb; with a preposition after it,
 		// it belongs to the phrasal verb.
-		prep = strings.TrimSpace(prep + " " + p.low(k))
+		if p.low(k) != "home" {
+			prep = strings.TrimSpace(prep + " " + p.low(k))
+		}
 		k++
 	}
 	relation := strings.TrimSpace(verb.Lower + " " + prep)
@@ -1122,17 +1143,28 @@ func (p *ie) complements(s phrase, vg verbGroup) []triple {
 	if vg.aspect {
 		relation = strings.TrimSpace(nlp.ThirdPerson(lemma) + " " + prep)
 	}
+	if s.proper && !vg.negated && !vg.aspect && endsOwnPart(lemma, prep) && p.onlyAdverbs(k) {
+		// "Dr Fontaine retired", "Smudge died", "Tom stepped down": an intransitive verb of one's own part
+		// ending says nothing of an object; the claim's value is the state it leaves ("retired"), so that a
+		// value naming the subject ("my GP is Dr Fontaine") is seen to have ended (services/query/endings.go).
+		return []triple{{subject: subjText, relation: relation, object: relation, key: key}}
+	}
 	if prep == "" && !vg.aspect {
 		// "X plays country music", "X plays the wide receiver position": an object headed by a relational
 		// noun, its value in the modifiers before it, says the noun's relation, as "the music X plays" does.
-		if obj, ok := p.nounPhrase(k); ok && !obj.proper && obj.possessor == nil && obj.head > obj.from && !nlp.IsProper(p.tag(obj.head)) &&
+		if obj, ok := p.nounPhrase(k); ok && !obj.proper && obj.possessor == nil && p.modifiedHead(obj) && !nlp.IsProper(p.tag(obj.head)) &&
 			(obj.to == len(p.toks) || p.low(obj.to) == ",") {
 			if vn := joinKey(nlp.ThirdPerson(lemma), p.toks[obj.head].Lemma); canon.RelationKey(vn) != vn {
 				key = vn
 			}
 		}
 	}
-	if change, ok := changeVerbs[lemma+"|"+prep]; ok {
+	change, changes := changeVerbs[lemma+"|"+prep]
+	if back, found := strings.CutPrefix(prep, "back "); found && !changes {
+		// "moved back to Cork": a return is a move there.
+		change, changes = changeVerbs[lemma+"|"+back]
+	}
+	if changes {
 		// "moved to Seattle", "joined Anthropic": the value of a slot of everyday life changes.
 		if change == "lives_in" && p.bareCommonNoun(k) {
 			// "Tom moved to sales": a bare common noun names no home but a department, a shift, a kind of
@@ -1265,7 +1297,9 @@ var stateAdverbs = map[string]bool{"now": true, "currently": true, "still": true
 // university's); "at" a place for the moment ("I'm at the airport") names no organization, and without the
 // adverb a visit is as likely as a job, so neither is read.
 func (p *ie) placeOfWork(s phrase, subjText string, k int) (triple, bool) {
-	if p.low(k) != "at" || !(s.proper && !s.definite || s.pronoun) || s.nominal != nil {
+	// Someone named by a role they hold to another ("Priya's sister") works somewhere as a name does.
+	personal := s.nominal != nil && s.possessor != nil && p.personHead(s)
+	if p.low(k) != "at" || !(s.proper && !s.definite || s.pronoun || personal) || s.nominal != nil && !personal {
 		return triple{}, false
 	}
 	org, ok := p.nounPhrase(k + 1)
@@ -2538,4 +2572,53 @@ func (p *ie) abilityModal(vg verbGroup) bool {
 		}
 	}
 	return true
+}
+
+// personHead reports a noun phrase whose head names a person by a kinship or a role ("sister", "boss",
+// "landlord", "CEO"): its possessor is whose they are, and what it is said to be or do is that person's.
+func (p *ie) personHead(s phrase) bool {
+	head := p.low(s.head)
+	return kinRole(head) != "" || personNoun(head)
+}
+
+// endsOwnPart reports a verb, with its particle, by which English says that someone's own part ended: dying,
+// retiring, resigning, quitting, stepping down, passing away (the own endings the reader reads,
+// services/query/endings.go).
+func endsOwnPart(lemma, particle string) bool {
+	switch lemma {
+	case "die", "retire", "resign", "quit":
+		return particle == ""
+	case "pass":
+		return particle == "away" || particle == "on"
+	case "step":
+		return particle == "down"
+	}
+	return false
+}
+
+// onlyAdverbs reports that the clause from token i on holds nothing but adverbs and punctuation.
+func (p *ie) onlyAdverbs(i int) bool {
+	for ; i < len(p.toks); i++ {
+		if !nlp.IsAdverb(p.tag(i)) && p.tag(i) != "." && p.tag(i) != "," && p.tag(i) != ":" {
+			return false
+		}
+	}
+	return true
+}
+
+// modifiedHead reports a noun phrase with a modifier before its head other than a determiner or a possessive
+// pronoun: "country music", "the wide receiver position" (the value of the head's relation), not "his job".
+func (p *ie) modifiedHead(np phrase) bool {
+	for i := np.from; i < np.head; i++ {
+		if t := p.tag(i); t != "DT" && t != "PRP$" && t != "POS" {
+			return true
+		}
+	}
+	return false
+}
+
+// homeBeforePrep reports "home" between a verb's particle and its preposition ("moved back home to Cork", "went
+// back home to Lagos"): the adverb says where to in general, the preposition's object where.
+func (p *ie) homeBeforePrep(k, j int) bool {
+	return p.low(k) == "home" && k > j && particleAdverbs[p.low(k-1)] && k+1 < len(p.toks) && (p.tag(k+1) == "IN" || p.tag(k+1) == "TO")
 }

@@ -367,9 +367,12 @@ func replacedIt(clause string, things []string) string {
 }
 
 // namedThings returns the names a sentence gives that are not people (those are mentions): capitalized runs
-// other than the sentence's first word alone, "I", months and days.
+// other than the sentence's first word alone, "I", months and days. The names inside prepositional phrases
+// come first, so that the last is the most salient of the sentence — its subject or object, as a pronoun after
+// it points back to by preference (the ranking by grammatical role of centering theory: "The Volvo died on the
+// E4. We replaced it …" is the Volvo, "I watched Severance on Apple TV. It's my new favourite" the show).
 func namedThings(sent string, people mentions) []string {
-	var out []string
+	var out, oblique []string
 	for _, loc := range reCapitalRun.FindAllStringIndex(sent, -1) {
 		name := sent[loc[0]:loc[1]]
 		if rest, ok := strings.CutPrefix(name, "The "); ok && loc[0] == 0 {
@@ -385,9 +388,27 @@ func namedThings(sent string, people mentions) []string {
 				person = true
 			}
 		}
-		if !person && !notNames[strings.ToLower(strings.Fields(name)[0])] {
+		if person || notNames[strings.ToLower(strings.Fields(name)[0])] {
+			continue
+		}
+		if obliqueAt(sent, loc[0]) {
+			oblique = append(oblique, name)
+		} else {
 			out = append(out, name)
 		}
 	}
-	return out
+	return append(oblique, out...)
 }
+
+// obliqueAt reports a name at sent[at:] that is the object of a preposition: "on the E4", "in Leeds".
+func obliqueAt(sent string, at int) bool {
+	ws := strings.Fields(sent[:at])
+	if n := len(ws); n > 0 && strings.EqualFold(ws[n-1], "the") {
+		ws = ws[:n-1]
+	}
+	return len(ws) > 0 && obliquePreps[strings.ToLower(ws[len(ws)-1])]
+}
+
+// obliquePreps are the prepositions of place, time and means that put a name in an adjunct.
+var obliquePreps = map[string]bool{"on": true, "in": true, "at": true, "to": true, "from": true, "into": true, "onto": true,
+	"near": true, "by": true, "off": true, "via": true, "through": true, "over": true, "under": true, "along": true, "outside": true}

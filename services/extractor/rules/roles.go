@@ -89,7 +89,12 @@ var reRoleAtOrg = regexp.MustCompile(`(?i:\bas\s+(?:(?:a|an)\s+)?)([\p{L}-]+(?:\
 
 // reRoleAtPlace is "as a ROLE at/for" an organization described by a common noun phrase that ends the clause:
 // "I work as a receptionist at a dental clinic".
-var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:(?:a|an)\s+)?)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3})` + townAfter + `\s*(?:[,.;!]|$)`)
+var reRoleAtPlace = regexp.MustCompile(`(?i:\bas\s+(?:(?:a|an)\s+)?)([\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(` + describedOrg + `)` + townAfter + `\s*(?:[,.;!]|$)`)
+
+// describedOrg is an organization described by a common noun phrase, not named: an article, then up to three
+// words before a lower-case head noun — capitalized words among them are modifiers, not the name ("a GP
+// practice", "an NHS hospital", "a small clinic").
+const describedOrg = `(?i:a|an|the)\s+(?:[\p{L}&-]+\s+){0,3}?\p{Ll}[\p{Ll}-]*`
 
 // reRoleAtLead is the object of "I am a ROLE at Org" as isASpec receives it ("junior designer at Figma", "staff
 // nurse on the cardiac ward at St Thomas'": the unit one works in, between them, is neither).
@@ -115,7 +120,7 @@ var reTownOfDescribed = regexp.MustCompile(`\s(?i:at|for|with)\s+(?i:a|an|the)\s
 
 // reRoleAtDescribed is the object "ROLE at" an organization described by a common noun phrase, with the town
 // it is in: "chef at a ramen place in Osaka", "nurse at a small clinic".
-var reRoleAtDescribed = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+((?i:a|an|the)\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,3}(?:\s+in\s+` + placeWords + `)?)$`)
+var reRoleAtDescribed = regexp.MustCompile(`^((?i:(?:a|an|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?)\s+(?i:at|for|with)\s+(` + describedOrg + `(?:\s+in\s+` + placeWords + `)?)$`)
 
 // postNoun reports a noun phrase that names a post: an occupation (occupationNoun), the head of a unit ("head
 // of science", "director of operations": officeHeads before "of"), or an office noun after the words that say
@@ -167,8 +172,9 @@ func roleEmployers(clause string, specs []spec) []spec {
 			extra = append(extra, spec{subject: s.subject, predicate: "works at", object: nameOnly(m[2]), confidence: s.confidence, change: s.change})
 			hasEmployer[s.subject] = true
 		}
-		if m := reRoleAtLead.FindStringSubmatch(s.object); m != nil && postNoun(m[1]) && !reStudentAt.MatchString(s.object) {
-			// (A student at a place goes to school there: schoolSpecs reads it.)
+		if m := reRoleAtLead.FindStringSubmatch(s.object); m != nil && postNoun(m[1]) && !reStudentAt.MatchString(s.object) && !reRoleAtDescribed.MatchString(s.object) {
+			// (A student at a place goes to school there: schoolSpecs reads it. A name that only modifies a
+			// common noun — "at a GP practice" — names no organization: reRoleAtDescribed reads it.)
 			if t := reTownOfDescribed.FindStringSubmatch(s.object); t != nil {
 				// "at an agency in Bristol called Spark": the town the organization is in is where one works.
 				extra = append(extra, spec{subject: s.subject, predicate: "works in", object: t[1], confidence: s.confidence, change: s.change})

@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.32"
+	Version = "2.33"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
@@ -703,6 +703,10 @@ var reMovedPlacesNow = regexp.MustCompile(`^(?:I|[Ww]e)(?:'ve|\s+have)?\s+(?:(?i
 const degreeNouns = `(?:MA|MSc|MPhil|MBA|BA|BSc|BEng|PhD|DPhil|LLB|LLM|(?i:degree|masters|master's|bachelors|bachelor's|doctorate|diploma|major))`
 
 var (
+	// reDegreeMovedTo is one's course of study moved to another institution, the subject left out as chat
+	// leaves it or said ("Transferred my PhD to Sciences Po", "I've moved my MA to Leeds"; group 1 the
+	// subject, group 2 the institution's first letter).
+	reDegreeMovedTo = regexp.MustCompile(`^(?:(I|[Ww]e|\p{Lu}\p{Ll}+)(?:'ve|\s+have|\s+has)?\s+)?(?:(?i:just|finally|now|recently)\s+)?(?i:moved|transferred|switched)\s+(?i:my|our|her|his)\s+(?:(?i:part-time|full-time)\s+)?` + degreeNouns + `\s+(?i:to)\s+(\p{Lu})`)
 	// reDegreeFromTo is one's degree changed from one subject to another (group 1 what precedes the degree).
 	reDegreeFromTo = regexp.MustCompile(`(\b(?i:my|our|her|his)\s+(?:(?i:part-time|full-time)\s+)?)` + degreeNouns + `(\s+(?i:from)\s+[^,.;!?]+?\s+(?i:to)\s)`)
 	// reDoingDegreeIn is a degree being done in a subject (group 1 what precedes "doing").
@@ -759,8 +763,23 @@ func statedInPassing(sent string) (string, bool) {
 
 // degreeAsStudies says a course named by its degree as what one studies: "I switched my MA from journalism to
 // international relations" is a change of one's studies, "I'm doing a part-time MA in journalism at City" is
-// studying journalism there.
+// studying journalism there, and "Transferred my PhD to Sciences Po" studying there now.
 func degreeAsStudies(sent string) string {
+	if m := reDegreeMovedTo.FindStringSubmatchIndex(sent); m != nil {
+		// "Transferred my PhD to Sciences Po" is where one studies now.
+		subj, be := "I", "am"
+		if m[2] >= 0 {
+			subj = sent[m[2]:m[3]]
+			switch strings.ToLower(subj) {
+			case "i":
+			case "we":
+				be = "are"
+			default:
+				be = "is"
+			}
+		}
+		return subj + " " + be + " now studying at " + sent[m[4]:]
+	}
 	if !strings.Contains(sent, " from ") && !strings.Contains(sent, " in ") {
 		return sent
 	}
@@ -2227,7 +2246,7 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 			}
 			return spec{}, false
 		}
-		if m := reTheValue.FindStringSubmatchIndex(clause); m != nil && (dateAt(dates, m[1]) || reAmountStart.MatchString(clause[m[1]:])) {
+		if m := atAmount(clause, reTheValue.FindStringSubmatchIndex(clause)); m != nil && (dateAt(dates, m[1]) || reAmountStart.MatchString(clause[m[1]:])) {
 			// "The rent is $3,100", "The closing is on June 28": in conversation, a definite noun without an
 			// owner whose value is a date or an amount is the speaker's (their rent, their closing date);
 			// "the weather is nice" names neither.
@@ -2242,7 +2261,7 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 				return append(out, s)
 			}
 		}
-		if m := reBareValue.FindStringSubmatchIndex(clause); m != nil && reMoneyStart.MatchString(clause[m[1]:]) && !notNames[strings.ToLower(strings.Fields(clause[m[2]:m[3]])[0])] {
+		if m := atAmount(clause, reBareValue.FindStringSubmatchIndex(clause)); m != nil && reMoneyStart.MatchString(clause[m[1]:]) && !notNames[strings.ToLower(strings.Fields(clause[m[2]:m[3]])[0])] {
 			// "Broadband is £35 a month now", "Council tax for this year is £1,548": chat leaves the article out,
 			// and a noun whose value is an amount of money is the speaker's as "the rent" is. (A number without
 			// a currency may be an age: "Rose is 35".)
@@ -2605,7 +2624,9 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 		if reWeakObject.MatchString(rest) || len(strings.Fields(attr)) > 3 {
 			return spec{}, false
 		}
-		if personState(rest) && attr != "" && roleHead(attr) {
+		if attr != "" && roleHead(attr) && (personState(rest) || participleAfterCopula(strings.Fields(strings.ToLower(rest))) || reWhereabouts.MatchString("is "+rest)) {
+			// "my husband was promoted", "my sister is from Porto": what befell the person or where they are,
+			// not who they are.
 			// "my dad is retired", "my sister is engaged": a state of the person, not who they are.
 			return spec{}, false
 		}
@@ -2702,13 +2723,20 @@ var (
 	// English's of reserving money).
 	reSetAside    = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:have|'ve|had|just|already|now)\s+)*` + setAsideVerbs + `\s+(?:(?:about|around|roughly|up\s+to)\s+)?(` + money + `)\s+for\s+(?:the|my|our)\s+((?:[\pL-]+\s+){0,2}?[\pL-]+)\s*$`)
 	reSetAsideFor = regexp.MustCompile(`(?i)^for\s+(?:the|my|our)\s+((?:[\pL-]+\s+){0,2}?[\pL-]+),?\s+(?:I|we)\s+(?:(?:have|'ve|had|just|already|now)\s+)*` + setAsideVerbs + `\s+(?:(?:about|around|roughly|up\s+to)\s+)?(` + money + `)\s*$`)
-	// reHomePlace: "I rent a small place in Providencia", "we're in Ñuñoa now", "I'm based in Riga", "we bought a
-	// cottage just outside Matlock": where the speaker lives, said with a home noun or a state of being somewhere
-	// for good (a home near a town is named by the town).
-	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:` + homeNounAlts + `)\s+(?:in|near|(?:just\s+)?outside)|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
-	// reInNow is being in a town said to hold from now on: "we're in Ñuñoa now", "we're in Rotterdam as of this
-	// weekend".
-	reInNow = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are)\s+(?:now\s+)?in\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)\s+(?:now|these\s+days|as\s+of|for\s+good)\b`)
+	// reHomePlace: "I rent a small place in Providencia", "I'm in a proper studio in Montreuil now", "I'm based
+	// in Riga", "we bought a cottage just outside Matlock": where the speaker lives, said with a home noun or a
+	// state of being somewhere for good (a home near a town is named by the town).
+	reHomePlace = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:(?:rent|own|have|share|bought|found|(?:am|are)\s+(?:now\s+)?in)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,3}(?:` + homeNounAlts + `)\s+(?:in|near|(?:just\s+)?outside)|(?:am|are)\s+(?:now\s+|currently\s+)?(?:based|living|settled)\s+in)\s+`)
+	// reSpeakerInTown is the speaker being in a town (groups: an adverb before "in", the town, the rest); inPlace
+	// reads whether it is where they live.
+	reSpeakerInTown = regexp.MustCompile(`^(?:I|[Ww]e)\s+(?:am|are|have\s+been)\s+(?:(now|still|currently)\s+)?in\s+(\p{Lu}[\p{L}\p{M}'-]*(?:\s+\p{Lu}[\p{L}\p{M}'-]*)*)(.*)$`)
+	// reFromNowOn is what after a town says being there holds from now on: "we're in Ñuñoa now", "we're in
+	// Rotterdam as of this weekend", "here for good".
+	reFromNowOn = regexp.MustCompile(`^\s+(?:now|these\s+days|as\s+of|for\s+good)\b`)
+	// reStillRest is what may follow a town the speaker is still in when it is their home: nothing, a comma and
+	// another clause, or an adverb ("I'm still in Bengaluru only", "still in Leeds, loving it"); "until
+	// Friday" or "for the conference" make it a stay.
+	reStillRest = regexp.MustCompile(`^(?:\s+(?:only|too|though|now|these\s+days))?\s*(?:[,;.!]|$)`)
 	// reDatedEvent: "I have a dentist appointment on Tuesday at 9": an event of the speaker's and its date.
 	reDatedEvent = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have|'ve\s+got|have\s+got|got)\s+(?:a|an|my|our|the)\s+([\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:on|at|this|next|for|in)\s`)
 	// reDue: "My thesis is due on April 30", "the report is now due May 31".
@@ -2724,11 +2752,13 @@ var (
 	// reAmountStart is an amount of money or a number first: "$3,100", "€58,500", "R$ 3.650", "1,200".
 	reNameStart   = regexp.MustCompile(`^` + namePart)
 	reDateStart   = regexp.MustCompile(`^(?i:` + monthRe + `|` + weekdayRe + `)\b`)
-	reAmountStart = regexp.MustCompile(`^(?:(?:[` + currencySigns + `]|R\$|[A-Z]{3}\s)?\s?\d|R\d{1,3},\d)`)
+	reAmountStart = regexp.MustCompile(`^(?:(?:[` + currencySigns + `]|` + currencyLetters + `|[A-Z]{3}\s)?\s?\d|R\d{1,3},\d)`)
 	reDue         = regexp.MustCompile(`(?i)^(?:my|our|the)\s+([\pL\pM\pN_-]+(?:\s+[\pL\pM\pN_-]+){0,2}?)\s+(?:is|was|are|'s)\s+(?:(?:now|currently|officially)\s+)?due\s+`)
 	reMovedInto   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?moved\s+into\s+(?:a|an|the|my|our)\s+(?:[\pL-]+\s+){0,3}?(?:` + homeNounAlts + `)\s+(?:in|near)\s+`)
-	reMovedTo     = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:(?:moved|relocated)\s+(?:back\s+|over\s+|down\s+|up\s+|across\s+|out\s+)?to|moved\s+in\s+together\s+in)\s+`)
-	reMovedFrom   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
+	// reMovedTo: "we moved to Leeds", "I've relocated back to Lyon", "we moved south to Bergen" (a particle or a
+	// compass point says which way, not where).
+	reMovedTo   = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:have\s+|had\s+)?(?:just\s+|recently\s+|finally\s+|now\s+)?(?:(?:moved|relocated)\s+(?:(?:back|over|down|up|across|out)\s+)?(?:(?:north|south|east|west)\s+)?to|moved\s+in\s+together\s+in)\s+`)
+	reMovedFrom = regexp.MustCompile(`(?i)^(?:I|we)\s+(?:just\s+|originally\s+)?(?:moved|came|immigrated|emigrated)\s+(?:here\s+|over\s+)?from\s+`)
 	// reOfferTaken is an accepted job offer: "Eli got an offer from Amazon and took it", "I accepted an offer
 	// from Stripe", "Mia took the job offer at Figma".
 	reOfferTaken = regexp.MustCompile(`^(I|\p{Lu}\p{Ll}[\p{L}\p{M}'-]*(?:\s+\p{Lu}\p{Ll}[\p{L}\p{M}'-]*)?)\s+(?:(?i:just|finally|recently|has|have|had)\s+)*(?:(?:got|received|had)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*)\s+and\s+(?:(?i:just|finally)\s+)?(?:took|accepted|signed)\s+it|(?:accepted|took|signed)\s+(?:a|an|the|their|its)\s+(?:[\w-]+\s+){0,2}offer\s+(?:from|at|with)\s+(\p{Lu}[\p{L}\p{M}&'.-]*(?:\s+\p{Lu}[\p{L}\p{M}&'.-]*)*))`)
@@ -2751,6 +2781,37 @@ var (
 
 // reIsBare is "I am" before a post said without its article: "I'm now deputy head at Oakfield School".
 var reIsBare = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+|still\s+)?`)
+
+// inPlace reads the speaker being in a town as where they live when the clause says the state lasts: from now
+// on ("we're in Ñuñoa now", a change), still ("I'm still in Bengaluru"), or for months or years ("I've been
+// in Lisbon since 2019"). Being somewhere without such a word may be a visit ("I'm in Rome this week").
+func inPlace(clause string) (spec, bool) {
+	m := reSpeakerInTown.FindStringSubmatch(clause)
+	if m == nil {
+		return spec{}, false
+	}
+	adverb, town, rest := m[1], m[2], m[3]
+	lives := spec{predicate: "lives in", object: town, confidence: confFirst}
+	switch {
+	case adverb == "now" || reFromNowOn.MatchString(rest):
+		lives.change = true
+		return lives, true
+	case adverb != "" && reStillRest.MatchString(rest):
+		return lives, true
+	case durationRest(rest) && !strings.Contains(rest, "week"):
+		return lives, true
+	}
+	return spec{}, false
+}
+
+// atAmount moves the end of a copula's match m past an "at" before an amount: "Broadband is at £35 now", "the
+// house fund is at RM 58,000" say the value, as "is £35" does (a level reached), not a place.
+func atAmount(clause string, m []int) []int {
+	if m != nil && strings.HasPrefix(clause[m[1]:], "at ") && reAmountStart.MatchString(clause[m[1]+3:]) {
+		m[1] += 3
+	}
+	return m
+}
 
 // namedDiet drops a diet said by a food eaten again ("eats fish") where the sentence names the diet itself: "I
 // started eating fish again, so I guess I'm pescatarian now" is pescatarian.
@@ -2816,8 +2877,8 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 		// "I'm back in Chicago": a return is a move.
 		return spec{predicate: "lives in", object: m[1], confidence: confFirst, change: true}, true
 	}
-	if m := reInNow.FindStringSubmatch(clause); m != nil {
-		return spec{predicate: "lives in", object: m[1], confidence: confFirst, change: true}, true
+	if s, ok := inPlace(clause); ok {
+		return s, true
 	}
 	if m := reDatedEvent.FindStringSubmatchIndex(clause); m != nil {
 		if v := valuePhrase(clause[m[3]+1:], dates, m[3]+1); v != "" && dateAt(dates, m[3]+1) {
@@ -3376,6 +3437,36 @@ var reNameAge = regexp.MustCompile(`^(\p{Lu}\p{Ll}+)\s+(?:is|'s)\s+(?:(?:now|jus
 // ageWords are the English numbers of years written as words, one to ninety-nine ("she's nine").
 const ageWords = `(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)`
 
+// participleAfterCopula reports words after a copula that start, perhaps after adverbs, with a verb's past
+// participle and a preposition: "promoted to team lead", "now married to Raj", "transferred to Leeds" — a
+// passive, not a noun phrase naming who someone is.
+func participleAfterCopula(ws []string) bool {
+	for i, w := range ws {
+		if adverbs[w] {
+			continue
+		}
+		next := i + 1
+		for next < len(ws) && movementParticles[ws[next]] {
+			// "has moved back home to Cork": a particle between the participle and its preposition.
+			next++
+		}
+		if next >= len(ws) || !speakerPreps[ws[next]] && ws[next] != "with" && ws[next] != "as" {
+			return false
+		}
+		b, ok := verbBase(w)
+		return ok && b != w && !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "s") && pastVerb(w)
+	}
+	return false
+}
+
+// movementParticles are the adverbs of direction a verb of motion takes before its preposition: "moved back
+// home to Cork", "went over to Dublin".
+var movementParticles = map[string]bool{"back": true, "home": true, "over": true, "away": true, "out": true, "up": true, "down": true, "across": true}
+
+// reWhereabouts is a copula before where someone is or comes from: "is in Leeds", "'s still at Deloitte", "is
+// now based in Oslo", "is from Porto" (a name after the preposition: "is in a meeting" is no place).
+var reWhereabouts = regexp.MustCompile(`^(?:is|was|'s)\s+(?:(?:now|still|currently|also|back|already)\s+)*(?:(?:based|living|settled)\s+)?(?:in|at|from)\s+\p{Lu}`)
+
 // reIndefiniteComplement is a copula before an indefinite noun phrase: "is a nurse", "was an architect".
 var reIndefiniteComplement = regexp.MustCompile(`^(?:is|was|'s)\s+(?:(?:now|still|also|currently)\s+)?(?:a|an)\s`)
 
@@ -3408,8 +3499,9 @@ func relativeSubject(speaker, clause string, dates []when) []spec {
 		return []spec{{subject: prefix + role, predicate: "age", object: m[1], confidence: confRelation, change: true}}
 	}
 	if ws := strings.Fields(strings.ToLower(rest)); (ws[0] == "is" || ws[0] == "was" || ws[0] == "'s") && !reIndefiniteComplement.MatchString(rest) &&
-		!(len(ws) > 1 && strings.HasSuffix(ws[1], "ing")) {
-		// (A progressive is a verb's: "my sister is moving to Oslo", "is getting married to Raj".)
+		!(len(ws) > 1 && (strings.HasSuffix(ws[1], "ing") || participleAfterCopula(ws[1:]))) && !reWhereabouts.MatchString(rest) {
+		// (A progressive or a passive is a verb's: "my sister is moving to Oslo", "is getting married to Raj",
+		// "my husband was promoted to team lead".)
 		return nil
 	}
 	if loc := reIndefiniteComplement.FindStringIndex(rest); loc != nil {
@@ -3741,7 +3833,9 @@ func agentSuffix(w string) bool {
 			return true
 		}
 	}
-	return workerNoun(w)
+	// A post of one who leads others at work ("foreman", "chairman", "superintendent") is a job as well:
+	// WordNet files it under leader, not worker.
+	return workerNoun(w) || leaderNoun(w)
 }
 
 // paidRoles are the person nouns that name both someone in the speaker's life ("my teacher Ana", for the
@@ -3773,13 +3867,18 @@ func nameOnly(o string) string {
 // only before digits grouped in thousands ("R68,000"), since a capital R before a digit is also a name ("R2").
 const currencySigns = `$€£¥₹₩₺₱₦₪₫฿₴`
 
+// currencyLetters are the currencies written with letters before the number, as their countries write them:
+// the real (R$), the ringgit (RM), the rupiah (Rp) and the dollars marked by their country (US$, A$, C$, S$,
+// HK$, NZ$).
+const currencyLetters = `(?:R\$|RM|Rp|(?:US|A|C|S|HK|NZ)\$)`
+
 // money is an amount of money as people write it: a currency sign or code before the number ("$3,250",
 // "R$ 3.650", "€58,500", "USD 80,000", "CHF 15'000") or a currency word, sign or "k" after it ("80k", "52,000
 // euros", "1.290 €", "12 500 kr": the sign after the number and the groups of digits apart, as much of Europe
 // writes them). The currency words are the English names of the world's common currencies (ISO 4217's), in
 // the plural people say them in; "won" and "dong", which English uses otherwise after numbers, are left out.
 // "Grand" is the informal thousand of a currency in British, American and Australian English ("28 grand").
-const money = `(?:(?:[` + currencySigns + `]|R\$|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.']*\d)?(?:\s?[kKmM]\b)?|R\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d(?:[\d,.']*\d)?(?:\s\d{3})*\s?(?:[kK]\b|(?:grand|dollars|euros|pounds|reais|rupees|yen|francs|kroner|kronor|kr|dinars|dirhams|riyals|rials|pesos|rand|zloty|złoty|lira|lire|shekels|baht|ringgit|rubles|roubles|yuan|rupiah|forints|forint|naira|shillings|cedis|hryvnias|lei|leva|koruna|USD|EUR|GBP|CHF|SEK|NOK|DKK)\b|[€£]))`
+const money = `(?:(?:[` + currencySigns + `]|` + currencyLetters + `|[A-Z]{3}\s?|Rs\.?\s?)\s?\d(?:[\d,.']*\d)?(?:\s?[kKmM]\b)?|R\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d(?:[\d,.']*\d)?(?:\s\d{3})*\s?(?:[kK]\b|(?:grand|dollars|euros|pounds|reais|rupees|yen|francs|kroner|kronor|kr|dinars|dirhams|riyals|rials|pesos|rand|zloty|złoty|lira|lire|shekels|baht|ringgit|rubles|roubles|yuan|rupiah|forints|forint|naira|shillings|cedis|hryvnias|lei|leva|koruna|USD|EUR|GBP|CHF|SEK|NOK|DKK)\b|[€£]))`
 
 // dateAt reports a date that starts at byte offset at of the clause, or one space after it.
 func dateAt(dates []when, at int) bool {

@@ -262,8 +262,42 @@ func finiteClause(s string, subjectFirst bool) bool {
 var reAndI = regexp.MustCompile(`\s+and\s+(?:then\s+)?((?:I|we)\s)`)
 
 // reAndVerb finds a second verb phrase of a first-person clause: "We talked it over and raised our budget",
-// "I quit and joined a startup".
-var reAndVerb = regexp.MustCompile(`,?\s+and\s+(?:then\s+)?(?:(?:also|finally|just|eventually|now)\s+)?(\p{Ll}+)\s`)
+// "I quit and joined a startup", or after a comma without "and" ("We're in Leeds now, just bought a flat",
+// "Finished up in October, got a job at the port"), as chat strings verb phrases.
+var reAndVerb = regexp.MustCompile(`(?:,?\s+and\s+(?:then\s+)?(?:(?:also|finally|just|eventually|now)\s+)?|,\s+(?:(?:just|also|finally|recently|then)\s+)?)(\p{Ll}+)\s`)
+
+// reToValue is a verb and "to", perhaps with a particle between them: "bumped up to", "went to", "cut back to".
+var reToValue = regexp.MustCompile(`^\p{L}+\s+(?:(?:up|down|back)\s+)?to\s+`)
+
+// adjectivalParticiples are past participles English uses as adjectives of a noun's state or name ("a firm
+// based in Leeds", "a dog called Rex", "a town known for its cheese"), beside personStates.
+var adjectivalParticiples = map[string]bool{"based": true, "located": true, "known": true, "called": true, "named": true, "born": true, "related": true, "situated": true}
+
+// commaVerbPhrase reports whether the verb at c[at:] after a bare comma starts a verb phrase of its own: a past
+// tense with its object or particle after it ("…, got a job at the port", "…, moved to Leeds"). A participle
+// before "by", "in" or "on" is a reduced relative clause of the noun before the comma ("the house, built in
+// 1920"), and a base form a list's item.
+func commaVerbPhrase(c string, at int) bool {
+	if m := reToValue.FindStringIndex(c[at:]); m != nil && reAmountStart.MatchString(c[at+m[1]:]) {
+		// "Got my appraisal, bumped up to £50k": an amount's change, said of the thing, not of the speaker.
+		return false
+	}
+	toks := nlp.Analyze(firstWords(c[at:], 3))
+	if len(toks) < 2 || !pastVerb(toks[0].Lower) {
+		return false
+	}
+	if b, ok := verbBase(toks[0].Lower); !ok || b == toks[0].Lower || personState(toks[0].Lower) || adjectivalParticiples[toks[0].Lower] {
+		// "We met Tom, married to Ana now": a participle of a state describes the noun before the comma.
+		return false
+	}
+	switch next := toks[1]; {
+	case next.Tag == "DT" || next.Tag == "PRP$" || next.Tag == "PRP" || next.Tag == "CD" || next.Tag == "RP" || next.Tag == "VBN" || nlp.IsProper(next.Tag):
+		return true
+	case next.Tag == "IN" || next.Tag == "TO":
+		return next.Lower != "by" && next.Lower != "in" && next.Lower != "on" && next.Lower != "from" && next.Lower != "of"
+	}
+	return false
+}
 
 // reColonClause is a colon between two clauses ("The raise came through: my salary is now €58,500").
 var reColonClause = regexp.MustCompile(`:\s+((?:my|our|the|I|we|[A-Z]\w*)\s)`)
@@ -292,7 +326,8 @@ func splitAndI(clauses []string) []string {
 			w := c[m[2]:m[3]]
 			// After "now" a first-person verb in its base form is the present ("… and now drive a Tesla").
 			now := strings.Contains(strings.ToLower(c[m[0]:m[2]]), "now")
-			if b, ok := verbBase(w); ok && (b != w || now || presentVerbAt(c, m[2])) && !strings.HasSuffix(w, "ing") {
+			bareComma := strings.TrimSpace(c[m[0]:m[2]]) == ","
+			if b, ok := verbBase(w); ok && (b != w || now || presentVerbAt(c, m[2])) && !strings.HasSuffix(w, "ing") && (!bareComma || commaVerbPhrase(c, m[2])) {
 				// A diary clause ("Sold the Focus and bought a Niro") leaves out its subject, the speaker.
 				subj := reFirstSubject.FindString(c)
 				if m := reFirstContracted.FindStringSubmatch(c); m != nil {

@@ -17,7 +17,7 @@ import (
 const (
 	// updateVerb is a verb of change whose "to" phrase is the new value ("until" for a time put off), in the
 	// progressive too ("the wedding is moving to the Yeatman").
-	updateVerb = `(?:moved|moving|changed|changing|shifted|shifting|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|go(?:es|ing)?\s+(?:up|down)|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put(?:\s+(?:back|forward|off|up|down))?|hiked|upped|slashed|trimmed|doubled|halved|knocked(?:\s+down)?|switched)`
+	updateVerb = `(?:moved|moving|relocated|relocating|changed|changing|shifted|shifting|pushed(?:\s+back)?|rescheduled|rebooked|rearranged|postponed|delayed|brought\s+forward|slipped|updated|adjusted|increased|decreased|raised|lowered|reduced|extended|bumped(?:\s+up)?|grown|grew|dropped|fallen|fell|improved|climbed|risen|rose|go(?:es|ing)?\s+(?:up|down)|gone\s+up|went\s+up|gone\s+down|went\s+down|jumped|expanded|cut|set|revised|upgraded|downgraded|put(?:\s+(?:back|forward|off|up|down))?|hiked|upped|slashed|trimmed|doubled|halved|knocked(?:\s+down)?|switched)`
 	// updateDone is a verb of change in its base form after a verb saying it was done ("had to push the
 	// wedding back", "decided to move the party"): the change happened.
 	updateDone = `(?:had|needed|decided|chose|managed)\s+to\s+(?:move|change|shift|push|bring|pull|knock|reschedule|update|adjust|increase|decrease|raise|lower|reduce|extend|bump|cut|set|revise|put|hike|up|slash|trim|double|halve)`
@@ -62,6 +62,9 @@ var (
 	// reDeterminerBefore is a determiner just before the attribute.
 	reDeterminerBefore = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+$`)
 )
+
+// reMotionVerb is a verb of a person's moving somewhere.
+var reMotionVerb = regexp.MustCompile(`(?i)\b(?:moved|relocated|transferred|emigrated)\s+(?:back\s+|over\s+|away\s+)?to\b`)
 
 // reMovedPerson is a planned event's move said of the person it is for, the event left unsaid: "the surgery
 // rang and moved me to March 10th", "they had to rebook me for Tuesday 12 March", "they've moved us to 16
@@ -161,6 +164,11 @@ func matchUpdate(clause string, dates []when) (spec, bool) {
 	}
 	attr = updateAttribute(attr)
 	if attr == "" {
+		return spec{}, false
+	}
+	if ws := strings.Fields(attr); (kinRole(ws[len(ws)-1]) != "" || personNoun(ws[len(ws)-1])) && reMotionVerb.MatchString(clause) && !dateAt(dates, restAt) {
+		// "My supervisor moved to Sciences Po": a person who moves goes somewhere (openie reads where); only a
+		// thing's value is moved to another ("my appointment moved to Friday", "my manager changed to Sneha").
 		return spec{}, false
 	}
 	obj := valuePhrase(rest, dates, restAt)
