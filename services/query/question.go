@@ -1591,6 +1591,17 @@ var kindAttributes = set("sport", "religion", "genre")
 // copula with nothing after the subject but a preposition (stranded, or before the question word) asks where
 // X is — the type noun's relation, or "located in".
 func (p *qparser) copularPlace(k int, beAux bool) {
+	if beAux && len(p.q.typ) == 0 && len(p.q.units) == 0 && p.q.wh == "where" && p.fronted == "" && p.restIsEmpty(k) {
+		// "Where is Ana?", "Where's Bogdan's mum these days?" (when "Bogdan's mum" is a subject of its own):
+		// "where" and a copula before a subject alone ask where it is — where a person lives, where a thing
+		// is. A relational noun before it ("Where is Tom's wedding?", "Bogdan's office") names the place
+		// itself, its slot's value.
+		u := relUnit{said: "where", words: []string{"where"}, optional: true}
+		u.keys = dedupe(append(append(append(relKeys("located_in", ""), relKeys("lives_in", "")...), relKeys("located_at", "")...), relKeys("is_in", "")...))
+		u.field = p.t[min(k, len(p.t)-1)].field
+		p.q.units = append(p.q.units, u)
+		return
+	}
 	if !beAux || len(p.q.typ) == 0 {
 		return
 	}

@@ -183,6 +183,11 @@ func TestQuestionReading(t *testing.T) {
 		{q: "Where is Tom Berg being held?", entity: "Tom Berg", chain: []string{"held_in"}, kind: kindPlace},
 		// "happening" after the event's noun, read by the tagger as a compound, is the event's happening too.
 		{q: "Where is Tom's wedding happening?", entity: "Tom", chain: []string{"wedding"}, kind: kindPlace},
+		// "Where" and a copula alone ask where the subject is: a person's home, a thing's place.
+		{q: "Where is Bogdan's mum?", entity: "Bogdan's mum", chain: []string{"?where"}, kind: kindPlace},
+		{q: "Where's Bogdan's mum these days?", entity: "Bogdan's mum", chain: []string{"?where"}, kind: kindPlace},
+		{q: "Where is Ana?", entity: "Ana", chain: []string{"?where"}, kind: kindPlace},
+		{q: "Where is Bogdan's office?", entity: "Bogdan", chain: []string{"office"}, kind: kindPlace},
 		{q: "What time is Ana's recital happening?", entity: "Ana", chain: []string{"recital"}, kind: kindTime},
 		{q: "When's Luis's book launch happening?", entity: "Luis", chain: []string{"book_launch"}, kind: kindTime},
 	} {
