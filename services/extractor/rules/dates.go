@@ -256,7 +256,8 @@ var datePatterns = []datePattern{
 			phrase = "since " + fmtMonth(t)
 		}
 		if forward {
-			phrase = cue + " " + phrase
+			// "until next June": the boundary's preposition, and the period without one of its own.
+			phrase = cue + " " + strings.TrimPrefix(phrase, "in ")
 		}
 		return t, phrase, t.After(ref), true
 	}},
@@ -438,12 +439,21 @@ func findDates(s string, ref time.Time) []when {
 				at = at.AddDate(1, 0, 0)
 				phrase, future = "in "+fmtMonth(at), true
 			}
+			if rest, ok := strings.CutPrefix(phrase, "in "); ok && reBoundaryBefore.MatchString(s[:loc[0]]) {
+				// "postponed until next June", "moved to next March": after a preposition of a boundary the
+				// period needs none of its own ("until June 2025", not "until in June 2025").
+				phrase = rest
+			}
 			out = append(out, when{start: loc[0], end: loc[1], at: at, phrase: phrase, future: future})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
+
+// reBoundaryBefore is a preposition of a time's boundary or goal right before a date: "until", "till", "to", "by",
+// "before", "after", "from".
+var reBoundaryBefore = regexp.MustCompile(`(?i)\b(?:until|till|to|by|before|after|from)\s+$`)
 
 // reRecursAfter follows a weekday that recurs ("the last Sunday of the month", "the first Thursday of every
 // month", "on Wednesday evenings").

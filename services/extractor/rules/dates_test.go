@@ -222,3 +222,20 @@ func TestSeasonWithThe(t *testing.T) {
 		}
 	}
 }
+
+// TestAPeriodAfterABoundaryTakesNoPreposition checks that a month said after "until", "to" or "from" is written
+// after it without an "in" of its own ("until June 2025", not "until in June 2025").
+func TestAPeriodAfterABoundaryTakesNoPreposition(t *testing.T) {
+	ref := time.Date(2024, 7, 10, 12, 0, 0, 0, time.UTC)
+	for text, want := range map[string]string{
+		"the wedding has been postponed until next June": "until June 2025",
+		"the wedding has been moved to next June":        "June 2025",
+		"I'll be in Leeds from next March":               "from March 2025",
+		"the wedding is next June":                       "in June 2025",
+	} {
+		ds := findDates(text, ref)
+		if len(ds) != 1 || ds[0].phrase != want {
+			t.Errorf("%q: got %+v, want one date phrased %q", text, ds, want)
+		}
+	}
+}
