@@ -2246,6 +2246,8 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim's_sister", "lives_in", "Cork", false}}},
 		{name: "a move back is a move", content: "Tom moved back to Cork.",
 			want: []claim{{"tom", "lives_in", "Cork", false}}},
+		{name: "an event postponed until a month", content: "Our wedding has been postponed until next June.",
+			want: []claim{{"kim", "wedding", "June 2025", false}}, functional: []string{"June 2025"}},
 		{name: "a job quit is no occupation", content: "Tom quit his job.",
 			absent: []claim{{"tom", "occupation", "", false}}},
 		{name: "a value at an amount is no place", content: "Broadband is at £35 now.",

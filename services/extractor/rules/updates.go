@@ -242,6 +242,11 @@ func updateAttribute(attr string) string {
 // else the object phrase.
 func valuePhrase(rest string, dates []when, offset int) string {
 	for _, d := range dates {
+		if cue, period, ok := strings.Cut(d.phrase, " "); ok && (cue == "until" || cue == "till") && d.start < offset && d.end > offset {
+			// "postponed until next June": the date reader read the boundary's preposition with the period
+			// ("until June 2025"); the value is the period.
+			return period
+		}
 		if d.start-offset >= 0 && d.start-offset <= 1 {
 			v := d.value()
 			if end := d.end - offset; end <= len(rest) {
