@@ -1597,7 +1597,10 @@ func (p *qparser) copularPlace(k int, beAux bool) {
 		// is. A relational noun before it ("Where is Tom's wedding?", "Bogdan's office") names the place
 		// itself, its slot's value.
 		u := relUnit{said: "where", words: []string{"where"}, optional: true}
-		u.keys = dedupe(append(append(append(relKeys("located_in", ""), relKeys("lives_in", "")...), relKeys("located_at", "")...), relKeys("is_in", "")...))
+		for _, k := range []string{"located_in", "lives_in", "located_at", "is_in"} {
+			u.keys = append(u.keys, relKeys(k, "")...)
+		}
+		u.keys = dedupe(u.keys)
 		u.field = p.t[min(k, len(p.t)-1)].field
 		p.q.units = append(p.q.units, u)
 		return

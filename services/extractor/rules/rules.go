@@ -2624,7 +2624,7 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 		if reWeakObject.MatchString(rest) || len(strings.Fields(attr)) > 3 {
 			return spec{}, false
 		}
-		if attr != "" && roleHead(attr) && (personState(rest) || participleAfterCopula(strings.Fields(strings.ToLower(rest))) || reWhereabouts.MatchString("is "+rest)) {
+		if attr != "" && roleHead(attr) && (personState(rest) || befallsOrIsSomewhere(rest)) {
 			// "my husband was promoted", "my sister is from Porto": what befell the person or where they are,
 			// not who they are.
 			// "my dad is retired", "my sister is engaged": a state of the person, not who they are.
@@ -3463,6 +3463,12 @@ func participleAfterCopula(ws []string) bool {
 // home to Cork", "went over to Dublin".
 var movementParticles = map[string]bool{"back": true, "home": true, "over": true, "away": true, "out": true, "up": true, "down": true, "across": true}
 
+// befallsOrIsSomewhere reports what follows a copula said of a person when it is what befell them or where they
+// are, not who they are: a passive ("promoted to team lead") or a place (reWhereabouts: "still in Leeds").
+func befallsOrIsSomewhere(afterCopula string) bool {
+	return participleAfterCopula(strings.Fields(strings.ToLower(afterCopula))) || reWhereabouts.MatchString("is "+afterCopula)
+}
+
 // reWhereabouts is a copula before where someone is or comes from: "is in Leeds", "'s still at Deloitte", "is
 // now based in Oslo", "is from Porto" (a name after the preposition: "is in a meeting" is no place).
 var reWhereabouts = regexp.MustCompile(`^(?:is|was|'s)\s+(?:(?:now|still|currently|also|back|already)\s+)*(?:(?:based|living|settled)\s+)?(?:in|at|from)\s+\p{Lu}`)
@@ -3499,7 +3505,7 @@ func relativeSubject(speaker, clause string, dates []when) []spec {
 		return []spec{{subject: prefix + role, predicate: "age", object: m[1], confidence: confRelation, change: true}}
 	}
 	if ws := strings.Fields(strings.ToLower(rest)); (ws[0] == "is" || ws[0] == "was" || ws[0] == "'s") && !reIndefiniteComplement.MatchString(rest) &&
-		!(len(ws) > 1 && (strings.HasSuffix(ws[1], "ing") || participleAfterCopula(ws[1:]))) && !reWhereabouts.MatchString(rest) {
+		!(len(ws) > 1 && strings.HasSuffix(ws[1], "ing")) && !befallsOrIsSomewhere(strings.TrimSpace(rest[len(ws[0]):])) {
 		// (A progressive or a passive is a verb's: "my sister is moving to Oslo", "is getting married to Raj",
 		// "my husband was promoted to team lead".)
 		return nil
