@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mneme-ai/mneme/pkg/canon"
 	"github.com/mneme-ai/mneme/pkg/store"
 )
 
@@ -66,6 +67,13 @@ func ownerOf(subjectKey string) string {
 // eventWordsWithin reports whether the words of relation key short are words of long, in order and side by
 // side ("graduation" of "graduation_ceremony", "party" of "farewell_party").
 func eventWordsWithin(short, long string) bool {
+	// An event's date is keyed by the event ("graduation_date" is graduation's, canon.EventDateKey).
+	if event, ok := canon.EventOfDateKey(short); ok {
+		short = event
+	}
+	if event, ok := canon.EventOfDateKey(long); ok {
+		long = event
+	}
 	return short != "" && strings.Contains("_"+long+"_", "_"+short+"_")
 }
 

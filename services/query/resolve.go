@@ -250,6 +250,18 @@ func readQuestion(toks []qtok, m *mention) *questionParse {
 			qp.units[n-1] = u
 		}
 	}
+	if n := len(qp.units); n >= 1 && qp.kind == kindTime {
+		// "When is Declan's wedding?": an event's date has a slot of its own (canon.EventDateKey), read
+		// before the event's, which holds where it is (or, written before the two were kept apart, either).
+		u := &qp.units[n-1]
+		var dates []string
+		for _, k := range u.keys {
+			if d, ok := canon.EventDateKey(k); ok {
+				dates = append(dates, d)
+			}
+		}
+		u.keys = prepend(dates, u.keys)
+	}
 	if n := len(qp.units); n >= 1 && len(qp.typ) == 1 && qp.typ[0] == "year" && contains(qp.units[n-1].keys, "located_in") {
 		// "What year is Noor in?": the year someone is in is a school year ("Year 5", as British schools name
 		// them), a grade, not a date.

@@ -3,6 +3,10 @@ package rules
 import (
 	"regexp"
 	"strings"
+	"time"
+
+	"github.com/mneme-ai/mneme/pkg/canon"
+	"github.com/mneme-ai/mneme/services/extractor/extract"
 )
 
 // Plans said as people say them. A planned event's place or date is said with a copula in the future as often
@@ -16,7 +20,17 @@ import (
 
 // scheduledEvents are the nouns of everyday English for events one plans and gives a place or a date to: the
 // planned events of calledOff and the scheduled ones of work, study and health.
-var scheduledEvents = plannedEvents + `|conference|offsite|retreat|course|class|ceremony|reception|housewarming|launch|exam|operation|surgery|graduation|gig|race|marathon|christening|funeral|anniversary|meetup|workshop|recital|premiere|training|practice|lesson|lessons|rehearsal|rehearsals|club|away\s+day|awayday`
+var scheduledEvents = eventAlternation(canon.ScheduledEventNouns())
+
+// eventAlternation is a regular expression's alternation of event nouns, a noun of two words matched across
+// any space ("away day").
+func eventAlternation(nouns []string) string {
+	alts := make([]string, len(nouns))
+	for i, n := range nouns {
+		alts[i] = strings.ReplaceAll(regexp.QuoteMeta(n), " ", `\s+`)
+	}
+	return strings.Join(alts, "|")
+}
 
 var (
 	// reEventIs is a planned event and a copula of the present or the future, then its place or date: "The
@@ -186,3 +200,142 @@ func bookedEventAt(clause string) string {
 	}
 	return clause
 }
+
+// eventSlot files a statement of an event in the slot of what it says: its date in the event's date slot
+// (canon.EventDateKey: "Our wedding is on 14 September" is wedding_date), so that a new venue does not retire
+// the date nor a new date the venue, and its place said with a noun of place in the event's own slot ("The
+// wedding venue is Aynhoe Park" is the wedding's, as "The wedding is at Aynhoe Park" is).
+func eventSlot(c extract.Claim) extract.Claim {
+	if c.Fallback {
+		return c
+	}
+	if event, ok := canon.EventOfPlaceKey(c.PredicateKey); ok && !dateValued(c.Object) {
+		c.PredicateKey = event
+		return c
+	}
+	if key, ok := canon.EventDateKey(c.PredicateKey); ok && dateValued(c.Object) {
+		c.PredicateKey = key
+	}
+	return c
+}
+
+// timeOfDayWords may stand beside a date in a value that says only when ("Friday 15 March 2024 at 2 pm",
+// "Tuesday 4 June 2024 in the morning").
+var timeOfDayWords = map[string]bool{"on": true, "at": true, "in": true, "the": true, "of": true, "from": true,
+	"morning": true, "afternoon": true, "evening": true, "night": true, "noon": true, "midday": true, "am": true,
+	"pm": true, "a.m.": true, "p.m.": true, "o'clock": true}
+
+// reClockTime is a time of day as written ("2", "2pm", "14:30", "2.30pm").
+var reClockTime = regexp.MustCompile(`^\d{1,2}(?:[:.]\d\d)?(?:am|pm|a\.m\.|p\.m\.)?$`)
+
+// dateValued reports a value that says only when: a date as the extractor writes one ("14 September 2024",
+// "Saturday 1 June 2024", "June 2025"), with at most a time of day beside it. A place beside a date ("Madrid
+// in October") is no date's value.
+func dateValued(object string) bool {
+	// A value is said without the preposition its date is found by ("June 2025" of "in June 2025").
+	var rest []byte
+	for _, prep := range []string{"", "on ", "in "} {
+		ds := findDates(prep+object, time.Time{})
+		if len(ds) == 0 {
+			continue
+		}
+		rest = []byte(prep + object)
+		for _, d := range ds {
+			for i := d.start; i < d.end && i < len(rest); i++ {
+				rest[i] = ' '
+			}
+		}
+		break
+	}
+	if rest == nil {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(string(rest))) {
+		w = strings.Trim(w, ",;")
+		if w != "" && !timeOfDayWords[w] && !reClockTime.MatchString(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// reOwnEventIs is a planned event of the speaker's, as eventPlace says it, and what it is (groups: the
+// determiner and the event, the copula, the rest): "Our wedding is on 14 September at Ballynahinch Castle".
+var reOwnEventIs = regexp.MustCompile(`^((?:Our|My|The|our|my|the)\s+(?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `))(\s+is|\s+are|'s|\s+will\s+be|'ll\s+be)\s+(.+)$`)
+
+// reBookedFor is what English puts between an event's copula and its date or place when it was arranged:
+// "booked for", "set for", "scheduled for", "planned for", "booked in at".
+var reBookedFor = regexp.MustCompile(`^(?i:now\s+)?(?i:(?:booked|set|scheduled|planned|pencilled|penciled|fixed|confirmed)(?:\s+in)?\s+(?:for\s+)?)`)
+
+// rePlaceNamed is a place by its name after "at" or "in": "at Ballynahinch Castle", "in the Old Barn" (group:
+// the place with its preposition).
+var rePlaceNamed = regexp.MustCompile(`\b((?i:at|in)\s+(?:the\s+)?\p{Lu}[\pL\pM'.&-]*(?:\s+(?:(?:of|de|du|la|le|the)\s+)?\p{Lu}[\pL\pM'.&-]*)*)`)
+
+// eventDatesApart says each sentence that gives a planned event both a date and a place by name as two, one
+// for each ("The party is on Saturday at the Crown" is "Our party is on Saturday 1 June 2024." and "Our party
+// is at the Crown."): the two are kept in two slots (eventSlot), and a clause has one value. What follows the
+// place stays with it. Other sentences are returned as they are.
+func eventDatesApart(sents []string, ref time.Time) []string {
+	var out []string
+	for _, s := range sents {
+		out = append(out, eventDateAndPlace(s, ref)...)
+	}
+	return out
+}
+
+func eventDateAndPlace(sent string, ref time.Time) []string {
+	if !strings.ContainsAny(sent, "0123456789") && !reMonthOrWeekday.MatchString(sent) {
+		return []string{sent}
+	}
+	// As eventPlace says it, or as said when eventPlace put a month first ("In October, our offsite is in
+	// Madrid").
+	var m []string
+	for _, said := range []string{eventPlace(bookedEventAt(strings.TrimSpace(sent))), strings.TrimSpace(sent)} {
+		if m = reOwnEventIs.FindStringSubmatch(said); m != nil {
+			break
+		}
+	}
+	if m == nil {
+		return []string{sent}
+	}
+	event, rest := m[1], m[3]
+	from := len(m[0]) - len(rest)
+	if loc := reBookedFor.FindStringIndex(rest); loc != nil {
+		rest, from = rest[loc[1]:], from+loc[1]
+	}
+	// Dates are found in the whole clause, whose verb says whether a month named alone is ahead ("is in
+	// October") or behind.
+	ds := shiftDates(findDates(m[0], ref), from, 0)
+	place := rePlaceNamed.FindStringSubmatchIndex(rest)
+	if len(ds) != 1 || place == nil || place[2] < ds[0].end && ds[0].start < place[3] {
+		return []string{sent}
+	}
+	d := ds[0]
+	var placed string
+	if place[2] > d.start {
+		// "on 14 September at Ballynahinch Castle, about 90 guests": the place and what follows it.
+		if strings.TrimSpace(rest[d.end:place[2]]) != "" && strings.TrimSpace(strings.Trim(rest[d.end:place[2]], ", ")) != "" {
+			return []string{sent}
+		}
+		placed = rest[place[2]:]
+	} else {
+		// "at Weston Hall on 8 June": the place, and what follows the date.
+		if strings.TrimSpace(strings.Trim(rest[place[3]:d.start], ", ")) != "" && !reDatePrep.MatchString(rest[place[3]:d.start]) {
+			return []string{sent}
+		}
+		placed = rest[place[2]:place[3]] + rest[d.end:]
+	}
+	owner := event
+	if strings.EqualFold(strings.Fields(event)[0], "the") {
+		// A definite event without an owner is the speaker's in conversation, as eventPlace says it.
+		owner = "Our " + strings.TrimSpace(event[len("the"):])
+	}
+	return []string{sentence(owner + " is " + d.phrase), sentence(owner + " is " + strings.TrimRight(placed, " "))}
+}
+
+// reMonthOrWeekday finds a month's or a weekday's name, without which a sentence with no digit says no date
+// eventDateAndPlace reads.
+var reMonthOrWeekday = regexp.MustCompile(`(?i)\b(?:` + monthRe + `|` + weekdayRe + `|tomorrow|today|tonight)\b`)
+
+// reDatePrep is the preposition before a date: what may stand between a place and its date ("at the Crown on").
+var reDatePrep = regexp.MustCompile(`^\s*,?\s*(?i:on|in|for)?\s*$`)

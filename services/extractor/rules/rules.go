@@ -192,7 +192,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 	var out []extract.Claim
 	seen := map[string]bool{}
 	add := func(c extract.Claim) {
-		c = countKeyed(c)
+		c = eventSlot(countKeyed(c))
 		// The sequence is part of the identity: a fact list may repeat a fact after overriding it, and the
 		// repetition is what makes it current again.
 		k := c.SubjectKey + "\x00" + c.PredicateKey + "\x00" + canon.ObjectKey(c.Object) + "\x00" + seqKey(c.Sequence)
@@ -210,7 +210,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 			seq = ln.sequence
 		}
 		tc.numbered = numbered
-		for _, sent := range subjectAppositions(splitSentences(ln.text)) {
+		for _, sent := range eventDatesApart(subjectAppositions(splitSentences(ln.text)), tc.ref) {
 			sent = withoutHeading(sent)
 			if strings.HasSuffix(sent, ":") {
 				// "Here is a list of facts:", "Here's my current code:": an introduction, not a statement.
@@ -233,6 +233,9 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 			}
 			if !numbered {
 				tc.things = append(tc.things, namedThings(sent, tc.named)...)
+				if thing := e.lostThing(sent); thing != "" {
+					tc.things = append(tc.things, thing)
+				}
 			}
 			for _, c := range e.negatedClaims(tc, sent, seq) {
 				add(c)
@@ -361,7 +364,7 @@ var rePreface = regexp.MustCompile(`^(?:[\p{L}'-]+\s+){0,6}[\p{L}'-]+:\s+\S`)
 // which the reader reads as an ending of the plan the thing names.
 var (
 	// plannedEvents are the nouns of everyday English for things people plan and call off.
-	plannedEvents = `trip|holiday|holidays|vacation|wedding|party|plan|plans|move|visit|dinner|concert|match|game|meeting|booking|reservation|flight|tour|festival|celebration|reunion|barbecue|bbq|picnic|getaway|cruise|interview|appointment|engagement|sale|deal|purchase|offer|renovation|extension|honeymoon`
+	plannedEvents = eventAlternation(canon.PlannedEventNouns())
 	reEventOff    = regexp.MustCompile(`^((?i:the|our|my)\s+(?:[\pL\pM'-]+\s+){0,3}?(?i:` + plannedEvents + `))\s+(?i:is|'s|are|'re|was)\s+(?:(?i:now|officially|definitely|completely|totally|all)\s+)?(?i:off)` + offEnd)
 	rePlaceOff    = regexp.MustCompile(`^(\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})\s+(?i:is|'s)\s+(?:(?i:now|officially|definitely|completely|totally)\s+)?(?i:off)` + offEnd)
 	reForgetPlace = regexp.MustCompile(`^(?i:forget(?:\s+about)?|scratch|ditch|scrap|skip)\s+((?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+\p{Lu}[\pL\pM'-]*){0,2})(\s*[,;.!-].*)$`)
@@ -2606,7 +2609,12 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 			attr = "job title"
 		}
 		rest := clause[objStart:]
-		if dateAt(dates, objStart) && len(strings.Fields(attr)) <= 4 {
+		if at := reAtClock.FindString(rest); at != "" && reClockFirst.MatchString(rest[len(at):]) {
+			// "My dentist appointment is at 3pm on Tuesday": the time of day, then its day (valuePhrase).
+			objStart += len(at)
+			rest = clause[objStart:]
+		}
+		if (dateAt(dates, objStart) || reClockFirst.MatchString(rest)) && len(strings.Fields(attr)) <= 4 {
 			// "My flight to Denver is on October 14": the date of the speaker's event.
 			if v := valuePhrase(rest, dates, objStart); v != "" {
 				return spec{predicate: attr, object: v, confidence: confFirst, definite: true}, true
@@ -2668,6 +2676,9 @@ func matchPossessive(clause string, dates []when) (spec, bool) {
 	}
 	return spec{}, false
 }
+
+// reAtClock is "at" before a time of day ("at 3pm on Tuesday").
+var reAtClock = regexp.MustCompile(`^(?i:at)\s+`)
 
 // reAttrQualifier is a prepositional phrase after an attribute's noun with a determiner of its own: "on all the
 // forms", "for the flat".
