@@ -324,6 +324,9 @@ func TestDistinctRelations(t *testing.T) {
 		{"switches_to", "switched_to", false},  // unknown to the table: similarity decides
 		{"comes_from", "goes_from", false},     // two sources
 		{"drives_to", "drives_to", false},      // the same key
+		{"wedding", "wedding_date", true},      // where an event is, and when
+		{"party_date", "birthday_party", true}, // when an event is, and where another is
+		{"wedding_date", "wedding_date", false},
 	} {
 		if got := DistinctRelations(c.a, c.b); got != c.want {
 			t.Errorf("DistinctRelations(%q, %q) = %v, want %v", c.a, c.b, got, c.want)

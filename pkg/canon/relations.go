@@ -214,7 +214,14 @@ func DistinctRelations(a, b string) bool {
 	if KnownRelation(a) && KnownRelation(b) && RelationKey(a) != RelationKey(b) {
 		return true
 	}
-	return sourceAndGoal(a, b) || sourceAndGoal(b, a)
+	return sourceAndGoal(a, b) || sourceAndGoal(b, a) || eventAndDate(a, b) || eventAndDate(b, a)
+}
+
+// eventAndDate reports an event's key and the key of an event's date ("wedding", "wedding_date"): where an
+// event is and when it is are two values (EventDateKey), however alike the words.
+func eventAndDate(event, date string) bool {
+	_, isDate := EventOfDateKey(date)
+	return isDate && EventKey(event)
 }
 
 // sourceAndGoal reports a key said with "from" and another of the same stem said with "to" or "into".
