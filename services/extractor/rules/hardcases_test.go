@@ -2278,6 +2278,11 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "car", "a Skoda Octavia", false}}, absent: []claim{{"kim", "replaced", "the M25", false}}},
 		{name: "it after a name typed in lower case died", content: "the volvo finally died on the e4. we replaced it with a used kia e-niro.",
 			want: []claim{{"kim", "replaced", "Volvo", false}, {"kim", "got", "a used Kia e-Niro", false}}},
+		// A time moved by a span, then the day it moved to: the day is the value.
+		{name: "a span later, then the day", content: "Concert's been shifted a week later, 30 June, same venue.",
+			want: []claim{{"kim", "concert_date", "30 June 2024", false}}},
+		{name: "moved forward a span, to a day", content: "They moved the party forward two days, to the 12th.",
+			want: []claim{{"kim", "party_date", "12 June 2024", false}}},
 		{name: "a time of day, then its day", content: "My dentist appointment is at 3pm on Tuesday.",
 			want: []claim{{"kim", "dentist_appointment_date", "Tuesday 4 June 2024 at 3pm", false}}},
 	}

@@ -203,7 +203,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 		seen[k] = true
 		out = append(out, c)
 	}
-	for _, ln := range splitLines(dashApposition(movedThenIt(havePlus(topicThenChange(weekdayDashDate(t.Content)))))) {
+	for _, ln := range splitLines(dashApposition(movedThenIt(havePlus(topicThenChange(spanThenDate(weekdayDashDate(t.Content))))))) {
 		seq := t.Sequence
 		numbered := ln.sequence != nil
 		if numbered {
@@ -612,6 +612,21 @@ func topicThenChange(content string) string {
 		}
 		return g[1] + g[2] + "? My " + topic + " was " + strings.ToLower(g[3][:1]) + g[3][1:]
 	})
+}
+
+// reSpanThenDate is a time moved by a span and then, after a comma, the day it moved to: "shifted a week
+// later, 30 March", "pushed back a fortnight, to the 21st", "moved the party forward two days, to the 12th"
+// (groups: the verb with its object, the day).
+var reSpanThenDate = regexp.MustCompile(`(?i)\b(` + updateVerb + `(?:\s+(?:the|my|our|his|her|their)\s+[\pL-]+(?:\s+[\pL-]+)?)?)(?:\s+(?:back|forward))?\s+(?:by\s+)?(?:a|an|one|two|three|four|five|six|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|fortnight|months?)(?:\s+(?:later|earlier|back|forward|on))?\s*,\s*(?:to\s+)?((?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b|` + monthRe + `\.?\s+\d{1,2}\b|(?:on\s+)?(?:the\s+)?` + weekdayRe + `\b)`)
+
+// spanThenDate says a time moved by a span and then to a day as moved to the day ("Concert's been shifted a
+// week later, 30 March" → "Concert's been shifted to 30 March"): the day is the new value, the span how far it
+// moved.
+func spanThenDate(content string) string {
+	if !strings.Contains(content, ",") {
+		return content
+	}
+	return reSpanThenDate.ReplaceAllString(content, "$1 to $2")
 }
 
 // reWeekdayDashDate is a weekday and then its date after a dash: "moved to the Friday - June 14", "the
