@@ -35,9 +35,16 @@ var reMutualUnion = regexp.MustCompile(`^(?:(?i:my|our)\s+[\p{L}-]+\s+)?(\p{Lu}[
 // theft and breakdown, not any dataset's wording. A thing said with "the" must be a name ("The Fiesta"): "the
 // printer died" may be anyone's. People and pets are no possessions here (kinship nouns: "my grandmother
 // died" keeps its own claim).
+// thingGoneVerb is the verb by which a thing died, broke down or was stolen, with an adverb before it.
+const thingGoneVerb = `(?:(?i:finally|just|completely|totally|suddenly|recently|officially)\s+)?(?i:died|broke\s+down|gave\s+out|gave\s+up\s+the\s+ghost|conked\s+out|packed\s+(?:up|in)|(?:was|got|has\s+been)\s+(?:stolen|totall?ed|written\s+off|wrecked|nicked))\b`
+
 var (
 	reTheft     = regexp.MustCompile(`^(?i:someone|somebody|a\s+thief|thieves|they)\s+(?:(?i:just|finally|actually)\s+)?(?i:stole|nicked|pinched|swiped)\s+(?i:my|our)\s+(.+)$`)
-	reThingGone = regexp.MustCompile(`^(?:(?i:my|our)\s+(.+?)|(?i:the)\s+(\p{Lu}.*?))\s+(?:(?i:finally|just|completely|totally|suddenly|recently|officially)\s+)?(?i:died|broke\s+down|gave\s+out|gave\s+up\s+the\s+ghost|conked\s+out|(?:was|got)\s+(?:stolen|totall?ed|written\s+off|wrecked|nicked))\b`)
+	reThingGone = regexp.MustCompile(`^(?:(?i:my|our)\s+(.+?)|(?i:the)\s+(\p{Lu}.*?))\s+` + thingGoneVerb)
+	// reDefiniteThingGone is a thing said with "the" and a word in lower case that died or was stolen: "the
+	// printer died" (anyone's in written text; in text typed all in lower case, where a name has no capital,
+	// "the fiesta finally died" is as likely the speaker's car).
+	reDefiniteThingGone = regexp.MustCompile(`^(?i:the)\s+(\p{Ll}.*?)\s+` + thingGoneVerb)
 )
 
 // reLostInWater is a thing of the speaker's dropped or lost in water, where it is gone for good: "Dropped the
@@ -51,13 +58,16 @@ var thingWords = map[string]bool{"last": true, "yesterday": true, "today": true,
 	"at": true, "from": true, "outside": true, "while": true, "during": true, "and": true, "so": true, "but": true,
 	"when": true, "after": true, "before": true, "again": true}
 
-// lostThing returns the thing a clause says its speaker lost to theft or breakdown, or "".
-func lostThing(clause string) string {
+// lostThing returns the thing a clause says its speaker lost to theft or breakdown, or "". A clause of text
+// typed all in lower case (typedLower) may name its thing with "the" and no capital (reDefiniteThingGone).
+func lostThing(clause string, typedLower bool) string {
 	var phrase string
 	if m := reTheft.FindStringSubmatch(clause); m != nil {
 		phrase = m[1]
 	} else if m := reThingGone.FindStringSubmatch(clause); m != nil {
 		phrase = m[1] + m[2]
+	} else if m := reDefiniteThingGone.FindStringSubmatch(clause); m != nil && typedLower {
+		phrase = m[1]
 	} else if m := reLostInWater.FindStringSubmatch(clause); m != nil {
 		phrase = m[1] + m[2]
 	} else {
@@ -118,8 +128,8 @@ func matchEnds(clause string, dates []when) []spec {
 }
 
 // lostSpecs returns the speaker's claim that they lost the thing a clause says was stolen or broke down.
-func lostSpecs(clause string) []spec {
-	if thing := lostThing(clause); thing != "" {
+func lostSpecs(clause string, typedLower bool) []spec {
+	if thing := lostThing(clause, typedLower); thing != "" {
 		return []spec{{predicate: "lost", object: thing, confidence: confFirst}}
 	}
 	return nil

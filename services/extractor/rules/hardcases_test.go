@@ -2278,6 +2278,14 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "car", "a Skoda Octavia", false}}, absent: []claim{{"kim", "replaced", "the M25", false}}},
 		{name: "it after a name typed in lower case died", content: "the volvo finally died on the e4. we replaced it with a used kia e-niro.",
 			want: []claim{{"kim", "replaced", "Volvo", false}, {"kim", "got", "a used Kia e-Niro", false}}},
+		{name: "it after a definite thing that died", content: "The car finally died. We replaced it with a Yaris.",
+			want: []claim{{"kim", "car", "a Yaris", false}}},
+		// Typed all in lower case, a name has no capital: "the fiesta" that died may be the speaker's Fiesta; in
+		// written text, "the printer" that died may be anyone's.
+		{name: "a thing typed in lower case that died", content: "the fiesta finally died, so i bought a secondhand toyota yaris.",
+			want: []claim{{"kim", "lost", "fiesta", false}, {"kim", "bought", "a secondhand Toyota Yaris", false}}},
+		{name: "a definite thing written in lower case that died is no loss", content: "The printer died.",
+			absent: []claim{{"kim", "lost", "", false}}},
 		// A time moved by a span, then the day it moved to: the day is the value.
 		{name: "a span later, then the day", content: "Concert's been shifted a week later, 30 June, same venue.",
 			want: []claim{{"kim", "concert_date", "30 June 2024", false}}},

@@ -400,24 +400,20 @@ func namedThings(sent string, people mentions) []string {
 	return append(oblique, out...)
 }
 
-// reThingLost is a sentence whose subject is a thing of the speaker's said with a common noun, and a verb of its
-// breaking down or being lost (group: the noun): "My car broke down on the M25", "the laptop finally died",
-// "our boiler packed up", "my phone got stolen".
-var reThingLost = regexp.MustCompile(`^(?i:my|our|the)\s+(?:(?i:old|trusty|beloved|poor)\s+)?(\p{Ll}[\p{Ll}-]*)\s+(?:(?i:finally|just|completely|totally|suddenly)\s+)?(?i:broke\s+down|died|packed\s+(?:up|in)|conked\s+out|gave\s+up|gave\s+out|(?:got|was|has\s+been)\s+(?:stolen|nicked|written\s+off|totalled|totaled))\b`)
-
-// lostThing returns the common noun a sentence's subject names when the sentence says the speaker's thing broke
-// down or was lost (reThingLost), or "": the subject is the most salient thing of the sentence, which a
-// replaced "it" after it stands for ("My car broke down on the M25. We replaced it with a Skoda": the car, not
-// the road). A word WordNet does not list is a name typed in lower case ("the volvo finally died": Volvo).
-func (e *Extractor) lostThing(sent string) string {
-	m := reThingLost.FindStringSubmatch(sent)
-	if m == nil || kinRole(m[1]) != "" || personNoun(m[1]) {
-		return ""
+// brokenSubject returns the thing a sentence's subject names when the sentence says it broke down, died or was
+// stolen (lostThing, or a thing said with "the" and a common noun: "The printer died"), or "": the subject is the
+// most salient thing of the sentence, which a replaced "it" after it stands for ("My car broke down on the M25.
+// We replaced it with a Skoda": the car, not the road). A word WordNet does not list is a name typed in lower case
+// ("the volvo finally died": the Volvo).
+func (e *Extractor) brokenSubject(sent string) string {
+	thing := lostThing(sent, true)
+	if thing == "" || strings.Contains(thing, " ") {
+		return thing
 	}
-	if e.nouns != nil && !e.nouns.Known(m[1]) {
-		return titleCase(m[1])
+	if e.nouns != nil && thing == strings.ToLower(thing) && !e.nouns.Known(thing) {
+		return titleCase(thing)
 	}
-	return m[1]
+	return thing
 }
 
 // obliqueAt reports a name at sent[at:] that is the object of a preposition: "on the E4", "in Leeds".

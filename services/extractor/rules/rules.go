@@ -155,6 +155,8 @@ type turnCtx struct {
 	earlierSpeaker map[string]string
 	// sentence is the sentence whose clauses are being read (presentTown reads a visit in any of them).
 	sentence string
+	// typedLower says the sentence was typed all in lower case, as many people chat: its names have no capitals.
+	typedLower bool
 	// topic is the relation the sentence names before its clause ("When it comes to sport, …"): the key of
 	// a claim whose verb names none (frontedRelation).
 	topic string
@@ -233,7 +235,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 			}
 			if !numbered {
 				tc.things = append(tc.things, namedThings(sent, tc.named)...)
-				if thing := e.lostThing(sent); thing != "" {
+				if thing := e.brokenSubject(sent); thing != "" {
 					tc.things = append(tc.things, thing)
 				}
 			}
@@ -925,6 +927,7 @@ func (e *Extractor) thereAntecedent(sent string, ref time.Time) string {
 }
 
 func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered bool) []extract.Claim {
+	tc.typedLower = strings.ToLower(raw) == raw
 	sent := plainly(stripDiscourse(expand(trueCase(raw, e.nouns))), tc.ref)
 	sent, tc.topic = frontedRelation(sent)
 	defer func() { tc.topic = "" }()
@@ -2190,7 +2193,7 @@ func (e *Extractor) clauseSpecs(tc turnCtx, clause string, dates []when, numbere
 	if !numbered {
 		// Before the title test: "My Pixel finally died" names a possession, not a work, and "Gym sessions
 		// are Mondays and Thursdays" is a day of the speaker's week, whatever its capitals.
-		out = append(out, lostSpecs(clause)...)
+		out = append(out, lostSpecs(clause, tc.typedLower)...)
 		out = append(out, recurringEvents(clause)...)
 	}
 	if possessiveTitle(clause) {
