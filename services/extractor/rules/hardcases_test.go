@@ -2286,6 +2286,13 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "lost", "fiesta", false}, {"kim", "bought", "a secondhand Toyota Yaris", false}}},
 		{name: "a definite thing written in lower case that died is no loss", content: "The printer died.",
 			absent: []claim{{"kim", "lost", "", false}}},
+		// A job that took the speaker to a town is a move there; for a span of time, a stay.
+		{name: "a job took us to a town", content: "Marc's job took us to Barcelona in September.",
+			want: []claim{{"kim", "lives_in", "Barcelona", false}}, functional: []string{"Barcelona"}, validFrom: time.Date(2023, 9, 1, 0, 0, 0, 0, time.UTC)},
+		{name: "a job took me somewhere for a week", content: "My job took me to Dubai for a week.",
+			absent: []claim{{"kim", "lives_in", "", false}}},
+		{name: "taken to dinner", content: "Tom took us to dinner.",
+			absent: []claim{{"kim", "lives_in", "", false}}},
 		// A time moved by a span, then the day it moved to: the day is the value.
 		{name: "a span later, then the day", content: "Concert's been shifted a week later, 30 June, same venue.",
 			want: []claim{{"kim", "concert_date", "30 June 2024", false}}},

@@ -614,6 +614,30 @@ func movedByEmployer(clause string) string {
 	return "I was transferred to " + m[1]
 }
 
+// reWorkTookUs is a job or a posting taking the speaker to a town: "Marc's job took us to Barcelona in
+// September", "work brought me back to Leeds" (groups: who went, what follows "to"). English says so of a move
+// made for work; "took us to dinner" names no town, so the place must be a name.
+var reWorkTookUs = regexp.MustCompile(`^(?:(?:\p{Lu}[\pL\pM'-]*'s|(?i:my|our|his|her|their))\s+(?:(?i:new)\s+)?)?(?i:job|work|career|posting|transfer|promotion|contract|company|employer)\s+(?:(?i:has|had)\s+)?(?i:took|taken|brought|sent|moved)\s+((?i:me|us))\s+((?:(?i:back|over|out|down|up)\s+)?(?i:to)\s+\p{Lu}.*)$`)
+
+// workTookUs says a job that took the speaker to a town (reWorkTookUs) as the move it states ("Marc's job took
+// us to Barcelona in September" → "We moved to Barcelona in September"), which the clause readers file as where
+// the speaker lives; for a span of time ("for a week") it is a stay. Other clauses are returned as they are.
+func workTookUs(clause string) string {
+	m := reWorkTookUs.FindStringSubmatch(clause)
+	if m == nil {
+		return clause
+	}
+	if _, after, ok := strings.Cut(m[2], " for "); ok && reDurationFor.MatchString(after) {
+		// "My job took me to Dubai for a week": a stay, not a move.
+		return clause
+	}
+	who := "I"
+	if strings.EqualFold(m[1], "us") {
+		who = "We"
+	}
+	return who + " moved " + m[2]
+}
+
 // reTrailingTime is a time phrase closing a clause: "in July", "last month", "next week", "in 2024".
 var reTrailingTime = regexp.MustCompile(`\s+(?:(?i:in|on|from|since|by)\s+\S+(?:\s+\d{4})?|(?i:last|next|this)\s+\w+)$`)
 
