@@ -2293,6 +2293,15 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kim", "lives_in", "", false}}},
 		{name: "taken to dinner", content: "Tom took us to dinner.",
 			absent: []claim{{"kim", "lives_in", "", false}}},
+		// Being now at a place of work of a kind is working there; at a place one visits, not.
+		{name: "now at a place of work, after the job", content: "I'm still cooking, but now at a hotel restaurant in Málaga.",
+			want: []claim{{"kim", "works_at", "a hotel restaurant in Málaga", false}, {"kim", "works_in", "Málaga", false}}},
+		{name: "now at a firm", content: "I'm now at a law firm in Leeds.",
+			want: []claim{{"kim", "works_at", "a law firm in Leeds", false}}},
+		{name: "now at a hotel is a stay", content: "I'm now at a hotel in Leeds.",
+			absent: []claim{{"kim", "works_at", "", false}}},
+		{name: "at a conference now is no job", content: "I'm at a conference in Leeds now.",
+			absent: []claim{{"kim", "works_at", "", false}}},
 		// A time moved by a span, then the day it moved to: the day is the value.
 		{name: "a span later, then the day", content: "Concert's been shifted a week later, 30 June, same venue.",
 			want: []claim{{"kim", "concert_date", "30 June 2024", false}}},

@@ -996,7 +996,7 @@ func (e *Extractor) sentenceClaims(tc *turnCtx, raw string, seq *int64, numbered
 			clause = elidedCopula(clause, parts[0])
 		}
 		said := clause
-		clause = eventPlace(bookedEventAt(e.namedAfterKind(gotBooked(workTookUs(movedByEmployer(futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause)))))))))))))
+		clause = eventPlace(bookedEventAt(e.namedAfterKind(gotBooked(e.nowAtWorkplace(workTookUs(movedByEmployer(futureWorkplace(e.appointment(possessiveFirst(assertedPart(uncleft(e.ownBareNoun(ownParent(clause))))))))))))))
 		if clause == "" {
 			continue
 		}
