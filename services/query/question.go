@@ -805,10 +805,18 @@ func (p *qparser) readWh() {
 		// The type noun phrase: "which city", "what kind of music", "what type of car".
 		k := j
 		var typ []string
-		for k < len(t) && (p.isNoun(k) || p.isAdj(k) && k+1 < len(t) && p.isNoun(k+1)) && !p.t[k].ent {
+		for k < len(t) && (p.isNoun(k) || (p.isAdj(k) || t[k].Tag == "VBG") && k+1 < len(t) && p.isNoun(k+1)) && !p.t[k].ent {
 			if lightNouns[t[k].Lower] && p.low(k+1) == "of" {
 				t[k].used, t[k+1].used = true, true
 				k += 2
+				continue
+			}
+			if t[k].Tag == "VBG" {
+				// "What running watch …", "Which swimming club …": a gerund before the noun is part of the
+				// compound that names the kind, as said.
+				typ = append(typ, t[k].Lower)
+				t[k].used = true
+				k++
 				continue
 			}
 			typ = append(typ, lemmaOf(t[k]))

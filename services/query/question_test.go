@@ -190,6 +190,10 @@ func TestQuestionReading(t *testing.T) {
 		{q: "Where is Bogdan's office?", entity: "Bogdan", chain: []string{"office"}, kind: kindPlace},
 		{q: "What time is Ana's recital happening?", entity: "Ana", chain: []string{"recital"}, kind: kindTime},
 		{q: "When's Luis's book launch happening?", entity: "Luis", chain: []string{"book_launch"}, kind: kindTime},
+		// A gerund before the type noun is part of the kind ("running watch"), no relation of its own.
+		{q: "What running watch does Tomasz use?", entity: "Tomasz", chain: []string{"uses"}},
+		// An event's date is asked of its date slot first (canon.EventDateKey).
+		{q: "When is Declan's wedding?", entity: "Declan", chain: []string{"wedding_date"}, kind: kindTime},
 	} {
 		m := mentionOf(t, c.q, c.entity)
 		qp := readQuestion(analyzeQuestion(c.q), &m)
