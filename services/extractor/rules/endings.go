@@ -3,6 +3,8 @@ package rules
 import (
 	"regexp"
 	"strings"
+
+	"github.com/mneme-ai/mneme/pkg/nlp"
 )
 
 // Ends said without an object after the verb. English reports the end of a relationship with the partner
@@ -47,6 +49,17 @@ var (
 	reDefiniteThingGone = regexp.MustCompile(`^(?i:the)\s+(\p{Ll}.*?)\s+` + thingGoneVerb)
 )
 
+// reGivenAway is a thing of the speaker's given to someone else, gone from them as surely as a stolen one: "The
+// Pixel has gone to my nephew", "my old bike went to a neighbour", "I gave my Kindle to my sister", "We've
+// handed the Golf down to our son" (groups: the thing after "my", or its name after "the", and whom it went to;
+// the thing in the second form). It went to a person ("my bike went to the menders" is a repair).
+var reGivenAway = regexp.MustCompile(`^(?:(?:(?i:my|our)\s+(.+?)|(?i:the)\s+(\p{Lu}.*?))\s+(?:(?i:has|have)\s+)?(?i:gone|went)\s+to\s+(?:(?i:my|our|a|the|his|her)\s+)?([\pL-]+)|(?:I|We)\s+(?:(?i:have|'ve|just|finally)\s+)*(?i:gave|given|handed\s+down|handed\s+on|passed\s+on)\s+(?:(?i:my|our)\s+(.+?)|(?i:the)\s+(\p{Lu}.*?))\s+(?:(?i:down|on|over)\s+)?to\s+)`)
+
+// toPerson reports a word that names whom a thing was given to: a relative, a person by their role, or a name.
+func toPerson(w string) bool {
+	return kinRole(strings.ToLower(w)) != "" || personNoun(strings.ToLower(w)) || nlp.Capitalized(w) && !notNames[strings.ToLower(w)]
+}
+
 // reLostInWater is a thing of the speaker's dropped or lost in water, where it is gone for good: "Dropped the
 // iPhone in the sea", "I dropped my phone down the toilet" (groups: the thing after "my", or its name after
 // "the").
@@ -68,6 +81,8 @@ func lostThing(clause string, typedLower bool) string {
 		phrase = m[1] + m[2]
 	} else if m := reDefiniteThingGone.FindStringSubmatch(clause); m != nil && typedLower {
 		phrase = m[1]
+	} else if m := reGivenAway.FindStringSubmatch(clause); m != nil && (m[3] == "" || toPerson(m[3])) {
+		phrase = m[1] + m[2] + m[4] + m[5]
 	} else if m := reLostInWater.FindStringSubmatch(clause); m != nil {
 		phrase = m[1] + m[2]
 	} else {

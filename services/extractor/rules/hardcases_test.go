@@ -2302,6 +2302,21 @@ func TestHardCases(t *testing.T) {
 			absent: []claim{{"kim", "works_at", "", false}}},
 		{name: "at a conference now is no job", content: "I'm at a conference in Leeds now.",
 			absent: []claim{{"kim", "works_at", "", false}}},
+		// A post said without its article: a title in capitals, or a post and the unit it is held in.
+		{name: "a title in capitals without its article", content: "The promotion finally came through! I'm Director of Product now.",
+			want: []claim{{"kim", "occupation", "Director of Product", false}}, functional: []string{"Director of Product"}},
+		{name: "a post and its ward without its article", content: "I'm charge nurse on the ward now.",
+			want: []claim{{"kim", "occupation", "charge nurse", false}}},
+		// Got oneself a thing is got it; a thing given to someone is gone from the speaker.
+		{name: "got oneself a thing", content: "Caved on Black Friday and got myself an iPhone 16.",
+			want: []claim{{"kim", "got", "an iPhone 16", false}}, absent: []claim{{"kim", "got", "Kim an iPhone 16", false}}},
+		{name: "a thing gone to a relative", content: "The Pixel has gone to my nephew, he's thrilled.",
+			want: []claim{{"kim", "lost", "Pixel", false}}},
+		{name: "a thing gone for repair is no loss", content: "My bike went to the menders.",
+			absent: []claim{{"kim", "lost", "", false}}},
+		// Chat drops "my" before a thing named by its kind.
+		{name: "a bare noun before a thing's name", content: "Car's a Golf.",
+			want: []claim{{"kim", "car", "a Golf", false}}},
 		// A time moved by a span, then the day it moved to: the day is the value.
 		{name: "a span later, then the day", content: "Concert's been shifted a week later, 30 June, same venue.",
 			want: []claim{{"kim", "concert_date", "30 June 2024", false}}},

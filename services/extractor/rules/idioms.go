@@ -200,6 +200,9 @@ var cuedIdioms = []struct {
 	{regexp.MustCompile(`\b((?i:got|was|were|have\s+been|has\s+been|'ve\s+been|been))\s+(?i:made\s+up)\s+(?i:to)\s+`), "$1 promoted to ", "made up"},
 	// transferring to an institution "to finish one's degree" is studying there from now on
 	{regexp.MustCompile(`\b(?i:(?:have|has|had)\s+)?(?i:(?:just|now)\s+)?(?i:transferred|moved|switched)\s+to\s+((?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+(?:of\s+)?\p{Lu}[\pL\pM'-]*)*)(?:\s+in\s+\p{Lu}[\pL\pM'-]*)?\s+to\s+(?i:finish|complete|continue|do|start)\s+(?i:my|his|her|their|the)\s+(?i:degree|studies|course|phd|masters|master's|doctorate|training|bachelor's)\b`), "now study at $1", "to "},
+	// a reflexive pronoun after a verb of getting is who the thing is for, the subject itself: "got myself an
+	// iPhone 16" is "got an iPhone 16" (English's indirect object of benefit, here the subject's own)
+	{regexp.MustCompile(`(?i)\b(got|get|gets|getting|bought|buy|buys|buying|treated|ordered|found|picked\s+up)\s+(?:myself|ourselves|himself|herself|themselves)\s+(a|an|the|some|my|our|his|her|their|new|\d)`), "$1 $2", "sel"},
 	{regexp.MustCompile(`(?i)\b(am|'m|are|'re|is|'s)\s+(?:now\s+)?working\s+for\s+(?:myself|ourselves|himself|herself|themselves)\b`), "$1 self-employed", "sel"},
 	{regexp.MustCompile(`\bI\s+(?:now\s+)?(?i:work)\s+(?i:for)\s+(?i:myself)\b`), "I am self-employed", "myself"},
 	// one's own business: who runs, started or set up their own shop works there, at its name when one follows

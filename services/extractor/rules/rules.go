@@ -2808,6 +2808,35 @@ var (
 	reNamedVerb   = regexp.MustCompile(`^(\p{Lu}[\p{Ll}\p{M}]+(?:\s+\p{Lu}[\p{Ll}\p{M}]+){0,2})\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+`)
 )
 
+// reBarePost is a post said without its article, then the unit it is held in or when it started, and nothing
+// else: "charge nurse on the ward now", "Director of Product as of this week", "Head of Engineering since
+// March" (group: the post).
+var reBarePost = regexp.MustCompile(`^((?:[\pL-]+\s+){0,3}?[\pL-]+(?:\s+(?i:of)\s+\p{Lu}[\pL-]*(?:\s+\p{Lu}[\pL-]*)?)?)` + workUnit + `(?:\s+(?i:now|these\s+days|nowadays|as\s+of\s+.+|since\s+.+|from\s+.+))?[\s.!]*$`)
+
+// reBarePostNow is a time after a post that says it started: "now", "as of this week", "since March".
+var reBarePostNow = regexp.MustCompile(`(?i)\s(?:now|these\s+days|nowadays|as\s+of|since|from)\b`)
+
+// barePost returns the post said without its article (reBarePost) when it is one — an office, or a title in
+// capitals whose words name one ("Director of Product") — or "".
+func barePost(obj string) string {
+	// "Director of Product as": a time after "as of" read apart leaves its preposition behind.
+	for _, dangling := range []string{" as of", " as", " since", " from"} {
+		obj = strings.TrimSuffix(obj, dangling)
+	}
+	m := reBarePost.FindStringSubmatch(obj)
+	if m == nil || strings.HasPrefix(strings.ToLower(m[1]), "the ") || inflectedVerb(strings.ToLower(strings.Fields(m[1])[0])) {
+		return ""
+	}
+	post := m[1]
+	if post != strings.ToLower(post) && !nlp.Capitalized(post) {
+		return ""
+	}
+	if !postNoun(strings.ToLower(post)) {
+		return ""
+	}
+	return post
+}
+
 // reIsBare is "I am" before a post said without its article: "I'm now deputy head at Oakfield School".
 var reIsBare = regexp.MustCompile(`(?i)^I\s+(?:am|have\s+been|was)\s+(?:now\s+|currently\s+|also\s+|still\s+)?`)
 
@@ -2968,6 +2997,9 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 			if ws := strings.Fields(obj); len(ws) <= 3 && obj == strings.ToLower(obj) && !inflectedVerb(ws[0]) && (postNoun(obj) || len(ws) == 1 && leaderNoun(obj)) {
 				// "I'm chair now", "I'm head chef now": a post said without its article and where it is held.
 				return spec{predicate: "works as", object: obj, key: "occupation", confidence: confFirst}, true
+			}
+			if post := barePost(obj); post != "" {
+				return spec{predicate: "works as", object: post, key: "occupation", confidence: confFirst, change: reBarePostNow.MatchString(obj)}, true
 			}
 		}
 	}

@@ -650,9 +650,9 @@ func ownParent(clause string) string {
 }
 
 // reBareNoun is a clause that opens with a noun phrase of one or two words and no determiner, then "be" and a
-// date or an amount ("Dentist appointment is Tuesday 12 March", "rent's €1.250 now", "flight was moved to 15
-// March"): the chat style that drops the possessive of one's own things.
-var reBareNoun = regexp.MustCompile(`^((?i:(?:and|but|so|now|ok|okay|update:?)\s+)?)(\p{L}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)(\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+(?:(?:now|still|only|about|around|due|moved|changed|pushed|back|forward|brought|rescheduled|set|booked|scheduled|planned)\s+){0,3}(?:(?:on|at|for|to|until|from)\s+)?(?:[` + currencySigns + `]\s?\d|(?:the\s+)?\d|(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b))`)
+// date, an amount or a thing by its name ("Dentist appointment is Tuesday 12 March", "rent's €1.250 now", "flight
+// was moved to 15 March", "Phone's a Pixel 7"): the chat style that drops the possessive of one's own things.
+var reBareNoun = regexp.MustCompile(`^((?i:(?:and|but|so|now|ok|okay|update:?)\s+)?)(\p{L}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)(\s+(?:is|was|has\s+been|had\s+been|will\s+be)\s+(?:(?:now|still|only|about|around|due|moved|changed|pushed|back|forward|brought|rescheduled|set|booked|scheduled|planned)\s+){0,3}(?:(?:on|at|for|to|until|from)\s+)?(?:[` + currencySigns + `]\s?\d|(?:the\s+)?\d|(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b|(?i:a|an)\s+\p{Lu}))`)
 
 // notOwnKinds are the kinds of noun a bare noun phrase names without being one's own: a person, a place or a
 // group ("Paris is on the 9th", "Google is at $180").
@@ -677,9 +677,23 @@ func (e *Extractor) ownBareNoun(clause string) string {
 	if m == nil || !e.ownNouns(clause[m[4]:m[5]], notOwnKinds) {
 		return clause
 	}
+	if reNamedValue.MatchString(clause[m[6]:m[7]]) {
+		// "Phone's a Pixel 7", "Car's a Golf": a thing named by its kind is an artifact one has ("Anna is an
+		// English speaker" names no such thing).
+		ws := strings.Fields(clause[m[4]:m[5]])
+		if !e.nouns.Is(strings.ToLower(ws[len(ws)-1]), 1, artifactKind) {
+			return clause
+		}
+	}
 	r, n := utf8.DecodeRuneInString(clause[m[4]:])
 	return clause[:m[4]] + "my " + string(unicode.ToLower(r)) + clause[m[4]+n:]
 }
+
+// reNamedValue is the value reBareNoun ends with when it is a thing's name after "a" or "an".
+var reNamedValue = regexp.MustCompile(`(?i:\sa|\san)\s+\p{Lu}$`)
+
+// artifactKind is WordNet's artifact, under which the things one owns fall (phones, cars, laptops, watches).
+var artifactKind = wordnet.Kind{Lemma: "artifact", Sense: 1}
 
 // reNewBare is a clause that opens with "new" and a noun phrase of one or two lower-case words, then "is"
 // (groups: "new", the noun phrase). A name of two words is capitalized ("New York is lovely").
