@@ -56,7 +56,8 @@ import "strings"
 // comes from: WordNet's verbs of coming into existence (the synset "originate, arise, develop, spring up" and its
 // "emerge"), said with "in" a place. One's pay is also said as one's remuneration or pay package, and in Indian
 // English as one's CTC ("cost to company", the yearly cost of an employee's pay and benefits, the figure offers
-// and salary talk name). Fees, said in the plural as a household pays them, are one fee's amount.
+// and salary talk name); in British English one's basic pay is "one's basic" (Oxford, "basic": "a basic
+// wage or salary"). Fees, said in the plural as a household pays them, are one fee's amount.
 var relationAliases = map[string][]string{
 	"born_in":            {"birthplace", "place_of_birth", "birth_place", "native_of", "born_at", "hometown_of_birth"},
 	"born_on":            {"birthday", "date_of_birth", "birth_date", "birthdate"},
@@ -107,7 +108,7 @@ var relationAliases = map[string][]string{
 	"sport":              {"plays_sport", "sports"},
 	"team":               {"plays_for", "played_for", "member_of_sports_team", "club", "sports_team"},
 	"native_language":    {"mother_tongue", "first_language", "native_tongue"},
-	"salary":             {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns", "take_home_pay", "take_home", "takes_home", "net_pay", "net_salary", "net_income", "gross_pay", "gross_salary", "gross_income", "base_salary", "base_pay", "ctc", "cost_to_company", "pay_package", "salary_package", "remuneration"},
+	"salary":             {"pay", "wage", "wages", "income", "paycheck", "annual_salary", "earns", "take_home_pay", "take_home", "takes_home", "net_pay", "net_salary", "net_income", "gross_pay", "gross_salary", "gross_income", "base_salary", "base_pay", "basic_salary", "basic_pay", "basic", "ctc", "cost_to_company", "pay_package", "salary_package", "remuneration"},
 	"phone_number":       {"phone", "mobile", "cell", "cell_number", "mobile_number", "telephone", "telephone_number", "phone_no"},
 	"email":              {"email_address", "e-mail", "e_mail", "mail_address"},
 	"hobby":              {"hobbies", "pastime", "pastimes", "takes_up", "took_up", "taken_up", "take_up"},

@@ -2317,6 +2317,16 @@ func TestHardCases(t *testing.T) {
 		// Chat drops "my" before a thing named by its kind.
 		{name: "a bare noun before a thing's name", content: "Car's a Golf.",
 			want: []claim{{"kim", "car", "a Golf", false}}},
+		// A noun phrase without a verb before a comma is the topic of the clause after it.
+		{name: "a topic before a comma, then the clause", content: "Letter from the landlord, rent's going up to £1,410 from September.",
+			want: []claim{{"kim", "rent", "£1,410", false}}},
+		{name: "a fronted place stays with its clause", content: "In Paris, Anna works at a bakery.",
+			want: []claim{{"anna", "works_at", "a bakery", false}}},
+		// Enrolling in a course at an institution is studying there; one's basic is one's basic pay.
+		{name: "enrolled in a course at an institution", content: "I've enrolled in the part-time MBA at SDA Bocconi instead.",
+			want: []claim{{"kim", "educated_at", "SDA Bocconi", false}}},
+		{name: "one's basic went up", content: "My basic went up to 11,200 AED.",
+			want: []claim{{"kim", "salary", "11,200 AED", false}}},
 		// A time moved by a span, then the day it moved to: the day is the value.
 		{name: "a span later, then the day", content: "Concert's been shifted a week later, 30 June, same venue.",
 			want: []claim{{"kim", "concert_date", "30 June 2024", false}}},

@@ -200,6 +200,9 @@ var cuedIdioms = []struct {
 	{regexp.MustCompile(`\b((?i:got|was|were|have\s+been|has\s+been|'ve\s+been|been))\s+(?i:made\s+up)\s+(?i:to)\s+`), "$1 promoted to ", "made up"},
 	// transferring to an institution "to finish one's degree" is studying there from now on
 	{regexp.MustCompile(`\b(?i:(?:have|has|had)\s+)?(?i:(?:just|now)\s+)?(?i:transferred|moved|switched)\s+to\s+((?:the\s+)?\p{Lu}[\pL\pM'-]*(?:\s+(?:of\s+)?\p{Lu}[\pL\pM'-]*)*)(?:\s+in\s+\p{Lu}[\pL\pM'-]*)?\s+to\s+(?i:finish|complete|continue|do|start)\s+(?i:my|his|her|their|the)\s+(?i:degree|studies|course|phd|masters|master's|doctorate|training|bachelor's)\b`), "now study at $1", "to "},
+	// to enrol in a course at an institution is to start it there (Oxford, "enrol": "officially register as a
+	// member of an institution or a student on a course")
+	{regexp.MustCompile(`\b(?i:enrolled|enrolling|enrol|enroll|enrols|enrolls)\s+(?i:in|on|onto|for)\s+((?i:a|an|the)\s+[^,.;!?]{1,60}?\s+(?i:at)\s+(?:(?i:the)\s+)?\p{Lu})`), "started $1", "enrol"},
 	// a reflexive pronoun after a verb of getting is who the thing is for, the subject itself: "got myself an
 	// iPhone 16" is "got an iPhone 16" (English's indirect object of benefit, here the subject's own)
 	{regexp.MustCompile(`(?i)\b(got|get|gets|getting|bought|buy|buys|buying|treated|ordered|found|picked\s+up)\s+(?:myself|ourselves|himself|herself|themselves)\s+(a|an|the|some|my|our|his|her|their|new|\d)`), "$1 $2", "sel"},

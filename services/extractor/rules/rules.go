@@ -507,6 +507,12 @@ var reHeading = regexp.MustCompile(`^([^:;.!?]{2,40}):\s+((?:I|We|My|Our|I'm|I'v
 // withoutHeading returns the statement of a sentence that opens with a heading without a verb of its own
 // (reHeading); news headings ("Big news:") are discourse markers already.
 func withoutHeading(sent string) string {
+	if m := reCommaHeading.FindStringSubmatch(sent); m != nil && strings.Contains(m[1], " ") && !hasVerbWord(m[1]) && kinRole(strings.ToLower(m[2])) == "" &&
+		!personNoun(strings.ToLower(m[2])) && finiteClause(firstWords(m[3], 8), true) {
+		// "Letter from the landlord, rent's going up to £1,410": a noun phrase without a verb before a comma, then
+		// a clause of its own, is the clause's topic, said as a heading is.
+		return m[3]
+	}
 	if !strings.Contains(sent, ":") {
 		return sent
 	}
@@ -515,6 +521,13 @@ func withoutHeading(sent string) string {
 	}
 	return sent
 }
+
+// reCommaHeading is a short noun phrase, a comma and a clause whose subject is a pronoun, a possessive or
+// definite noun phrase or a noun typed without its article: "Letter from the landlord, rent's going up",
+// "Big news, we got the flat" (groups: the noun phrase, its first noun, the clause). A phrase that opens with a
+// preposition ("In Paris, Anna works") says where or when the clause holds, and a name ("Tom, he moved …") is
+// the subject itself; neither is matched (withoutHeading also wants a phrase of two words or more).
+var reCommaHeading = regexp.MustCompile(`^((?i:(?:a|an|the|big|bad|good|great|quick|small|sad|happy|more|another|some)\s+)*(\p{L}[\p{Ll}-]*)(?:\s+(?i:from|of|about|on)\s+(?i:the|my|our|a|an)\s+[\p{Ll}-]+)?),\s+((?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Mm]y|[Oo]ur|[Tt]he|\p{Ll}[\p{Ll}-]*)\b.*)$`)
 
 // reSubjectApposition is a named subject with an apposition before its verb: "Ólafur, my brother-in-law, lives
 // in Reykjavík and runs a fishing tour company", "Tom, a nurse at St Mary's, moved to Leeds" (groups: a lead
