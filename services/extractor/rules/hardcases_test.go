@@ -2327,6 +2327,12 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "educated_at", "SDA Bocconi", false}}},
 		{name: "one's basic went up", content: "My basic went up to 11,200 AED.",
 			want: []claim{{"kim", "salary", "11,200 AED", false}}},
+		// A name before a verb that closes its sentence is whom a later "he" or "she" stands for; "In other news"
+		// opens a sentence without being part of it.
+		{name: "he after a name whose verb closes its sentence", content: "Josh retrained. He's a firefighter now.",
+			want: []claim{{"josh", "occupation", "firefighter", false}}},
+		{name: "in happier news", content: "In happier news Josh has moved to Leeds.",
+			want: []claim{{"josh", "lives_in", "Leeds", false}}},
 		// A time moved by a span, then the day it moved to: the day is the value.
 		{name: "a span later, then the day", content: "Concert's been shifted a week later, 30 June, same venue.",
 			want: []claim{{"kim", "concert_date", "30 June 2024", false}}},

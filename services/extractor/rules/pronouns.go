@@ -177,9 +177,11 @@ func collectMentions(ms *mentions, clause string) {
 	}
 }
 
-// namedSubject returns the name a clause starts with when a verb follows it ("Anna works ...").
+// namedSubject returns the name a clause starts with when a verb follows it ("Anna works ...", "Josh
+// retrained.").
 func namedSubject(clause string) string {
-	m := reNamedVerb.FindStringSubmatch(clause)
+	// (A verb may close the clause: "Josh retrained.")
+	m := reNamedVerb.FindStringSubmatch(strings.TrimRight(clause, ".!?; ") + " ")
 	if m == nil {
 		return ""
 	}
