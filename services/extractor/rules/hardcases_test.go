@@ -2333,6 +2333,13 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"josh", "occupation", "firefighter", false}}},
 		{name: "in happier news", content: "In happier news Josh has moved to Leeds.",
 			want: []claim{{"josh", "lives_in", "Leeds", false}}},
+		// Chat's closing "lol" is no part of what is said; a sum's change said without its verb is the sum.
+		{name: "a closing lol", content: "ok update im not doing keto anymore lol",
+			want: []claim{{"kim", "is_doing", "keto", true}}},
+		{name: "a sum down to an amount, without a verb", content: "way cheaper, budgets down to $1,500 each.",
+			want: []claim{{"kim", "budget", "$1,500 each", false}}},
+		{name: "a measure down to a number is no sum", content: "Temperatures down to 5 degrees tonight.",
+			absent: []claim{{"kim", "", "", false}}},
 		// A time moved by a span, then the day it moved to: the day is the value.
 		{name: "a span later, then the day", content: "Concert's been shifted a week later, 30 June, same venue.",
 			want: []claim{{"kim", "concert_date", "30 June 2024", false}}},

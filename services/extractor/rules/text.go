@@ -225,6 +225,10 @@ const newsHeadings = `(?:(?:good|bad|sad|big|great|exciting|happy|fun|funny|quic
 var reSentenceAdverb = regexp.MustCompile(`^\p{L}{3,}ly,\s+`)
 
 func stripDiscourse(s string) string {
+	if t := reChatTail.ReplaceAllString(s, ""); t != "" {
+		// "im not doing keto anymore lol": chat's closing comment is no part of the statement.
+		s = t
+	}
 	for {
 		loc := discourse.FindStringIndex(s)
 		if loc == nil {
@@ -249,6 +253,12 @@ func stripDiscourse(s string) string {
 		s = rest
 	}
 }
+
+// reChatTail is the laughter and the abbreviated comments of chat that close a sentence without being part of
+// what it states: "lol", "haha", "tbh" (to be honest), "imo" (in my opinion), "ngl" (not gonna lie), "btw" (by
+// the way), "fwiw" (for what it's worth) — the common abbreviations of English online chat, with the
+// punctuation after them.
+var reChatTail = regexp.MustCompile(`(?i)(?:[\s,]+(?:lol|lmao|lmfao|rofl|ha(?:ha)+|he(?:he)+|tbh|tbf|imo|imho|ngl|btw|fwiw))+[\s.!?]*$`)
 
 // reTermStart opens a clause with the start of a term, semester, season or school year ("From this term",
 // "Starting next semester,", "As of the new season").
@@ -674,6 +684,18 @@ func (e *Extractor) ownBareNoun(clause string) string {
 		// is one of the speaker's people.
 		return clause[:m[2]] + "my new " + clause[m[4]:]
 	}
+	if m := reBareAmountChange.FindStringSubmatch(clause); m != nil && reMoneyStart.MatchString(m[4]) && !hasVerbWord(m[1]) {
+		// "budgets down to $1,500 each", "Rent up to £950 from June", "way cheaper, budgets down to $1,500":
+		// chat leaves out the possessive and the verb of a sum's change (after a verbless comment, which is
+		// none of the statement). A plural that WordNet knows in the singular is the one sum each has.
+		np := strings.ToLower(m[2])
+		if stem, ok := strings.CutSuffix(np, "s"); ok && !strings.Contains(np, " ") && e.nouns.Known(stem) {
+			np = stem
+		}
+		if e.ownNouns(np, notOwnKinds) {
+			return "my " + np + " is " + m[3]
+		}
+	}
 	m := reBareNoun.FindStringSubmatchIndex(clause)
 	if m == nil || !e.ownNouns(clause[m[4]:m[5]], notOwnKinds) {
 		return clause
@@ -689,6 +711,10 @@ func (e *Extractor) ownBareNoun(clause string) string {
 	r, n := utf8.DecodeRuneInString(clause[m[4]:])
 	return clause[:m[4]] + "my " + string(unicode.ToLower(r)) + clause[m[4]+n:]
 }
+
+// reBareAmountChange is a bare noun phrase and an amount it went up or down to, without a verb (groups: a lead
+// conjunction or a comment before a comma, the noun phrase, the change and what follows, the amount).
+var reBareAmountChange = regexp.MustCompile(`^((?i:(?:and|but|so|now|ok|okay)\s+)?|[^,]{1,30},\s+)(\p{L}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*)?)\s+((?i:up|down)\s+(?i:to)\s+(\S.*))$`)
 
 // reNamedValue is the value reBareNoun ends with when it is a thing's name after "a" or "an".
 var reNamedValue = regexp.MustCompile(`(?i:\sa|\san)\s+\p{Lu}$`)
