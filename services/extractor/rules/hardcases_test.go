@@ -2317,6 +2317,8 @@ func TestHardCases(t *testing.T) {
 		// Chat drops "my" before a thing named by its kind.
 		{name: "a bare noun before a thing's name", content: "Car's a Golf.",
 			want: []claim{{"kim", "car", "a Golf", false}}},
+		{name: "a name that is also a common noun, before a description", content: "Sable is a Czech Republic citizen.",
+			want: []claim{{"sable", "citizen_of", "Czech Republic", false}}, absent: []claim{{"kim", "sable", "", false}}},
 		// A noun phrase without a verb before a comma is the topic of the clause after it.
 		{name: "a topic before a comma, then the clause", content: "Letter from the landlord, rent's going up to £1,410 from September.",
 			want: []claim{{"kim", "rent", "£1,410", false}}},

@@ -701,10 +701,11 @@ func (e *Extractor) ownBareNoun(clause string) string {
 		return clause
 	}
 	if reNamedValue.MatchString(clause[m[6]:m[7]]) {
-		// "Phone's a Pixel 7", "Car's a Golf": a thing named by its kind is an artifact one has ("Anna is an
-		// English speaker" names no such thing).
+		// "Phone's a Pixel 7", "Car's a Golf": a thing named by its kind is an artifact one has, and the value
+		// is its name alone ("Anna is an English speaker", "Sable is a Czech Republic citizen" name no such
+		// thing).
 		ws := strings.Fields(clause[m[4]:m[5]])
-		if !e.nouns.Is(strings.ToLower(ws[len(ws)-1]), 1, artifactKind) {
+		if !e.nouns.Is(strings.ToLower(ws[len(ws)-1]), 1, artifactKind) || !reNameOnlyRest.MatchString(clause[m[7]-1:]) {
 			return clause
 		}
 	}
@@ -718,6 +719,10 @@ var reBareAmountChange = regexp.MustCompile(`^((?i:(?:and|but|so|now|ok|okay)\s+
 
 // reNamedValue is the value reBareNoun ends with when it is a thing's name after "a" or "an".
 var reNamedValue = regexp.MustCompile(`(?i:\sa|\san)\s+\p{Lu}$`)
+
+// reNameOnlyRest is a name and nothing after it but a model number, a time word or punctuation: "Pixel 7",
+// "Vauxhall Astra now", "BYD Atto 3".
+var reNameOnlyRest = regexp.MustCompile(`^\p{Lu}[\pL\pM\d'-]*(?:\s+(?:\p{Lu}[\pL\pM\d'-]*|\d[\w.-]*))*(?:\s+(?i:now|these\s+days|too))?[\s.!]*$`)
 
 // artifactKind is WordNet's artifact, under which the things one owns fall (phones, cars, laptops, watches).
 var artifactKind = wordnet.Kind{Lemma: "artifact", Sense: 1}
