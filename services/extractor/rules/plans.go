@@ -314,7 +314,7 @@ func eventDateAndPlace(sent string, ref time.Time) []string {
 	var placed string
 	if place[2] > d.start {
 		// "on 14 September at Ballynahinch Castle, about 90 guests": the place and what follows it.
-		if strings.TrimSpace(rest[d.end:place[2]]) != "" && strings.TrimSpace(strings.Trim(rest[d.end:place[2]], ", ")) != "" {
+		if strings.TrimSpace(strings.Trim(rest[d.end:place[2]], ", ")) != "" {
 			return []string{sent}
 		}
 		placed = rest[place[2]:]
