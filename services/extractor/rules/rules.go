@@ -49,7 +49,7 @@ import (
 // output for the same input may change.
 const (
 	Name    = "rules"
-	Version = "2.33"
+	Version = "2.34"
 )
 
 // Extractor is the rule-based extractor. It is safe for concurrent use.
