@@ -2342,6 +2342,12 @@ func TestHardCases(t *testing.T) {
 			want: []claim{{"kim", "budget", "$1,500 each", false}}},
 		{name: "a measure down to a number is no sum", content: "Temperatures down to 5 degrees tonight.",
 			absent: []claim{{"kim", "", "", false}}},
+		// An event's date said with its place as chat says it: the article clipped, the place one's home, or all
+		// typed in lower case.
+		{name: "a clipped event at one's home on a day", content: "Book club is at my place on Thursday the 13th, we're reading Demon Copperhead.",
+			want: []claim{{"kim", "book_club_date", "13 June 2024", false}}},
+		{name: "an event's date and place typed in lower case", content: "the choir concert is on 23 june at st giles.",
+			want: []claim{{"kim", "choir_concert_date", "23 June 2024", false}, {"kim", "choir_concert", "St Giles", false}}},
 		// A time moved by a span, then the day it moved to: the day is the value.
 		{name: "a span later, then the day", content: "Concert's been shifted a week later, 30 June, same venue.",
 			want: []claim{{"kim", "concert_date", "30 June 2024", false}}},

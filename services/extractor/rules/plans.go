@@ -260,31 +260,47 @@ func dateValued(object string) bool {
 }
 
 // reOwnEventIs is a planned event of the speaker's, as eventPlace says it, and what it is (groups: the
-// determiner and the event, the copula, the rest): "Our wedding is on 14 September at Ballynahinch Castle".
-var reOwnEventIs = regexp.MustCompile(`^((?:Our|My|The|our|my|the)\s+(?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `))(\s+is|\s+are|'s|\s+will\s+be|'ll\s+be)\s+(.+)$`)
+// determiner and the event — or, as chat clips its article, the event's noun phrase capitalized alone: "Book
+// club is …", checked by eventDateAndPlace —, the copula, the rest): "Our wedding is on 14 September at
+// Ballynahinch Castle".
+var reOwnEventIs = regexp.MustCompile(`^((?:Our|My|The|our|my|the)\s+(?:[\pL\pM-]+\s+){0,2}?(?i:` + scheduledEvents + `)|\p{Lu}\p{Ll}+(?:\s+\p{Ll}+)?)(\s+is|\s+are|'s|\s+will\s+be|'ll\s+be)\s+(.+)$`)
 
 // reBookedFor is what English puts between an event's copula and its date or place when it was arranged:
 // "booked for", "set for", "scheduled for", "planned for", "booked in at".
 var reBookedFor = regexp.MustCompile(`^(?i:now\s+)?(?i:(?:booked|set|scheduled|planned|pencilled|penciled|fixed|confirmed)(?:\s+in)?\s+(?:for\s+)?)`)
 
-// rePlaceNamed is a place by its name after "at" or "in": "at Ballynahinch Castle", "in the Old Barn" (group:
-// the place with its preposition).
-var rePlaceNamed = regexp.MustCompile(`\b((?i:at|in)\s+(?:the\s+)?\p{Lu}[\pL\pM'.&-]*(?:\s+(?:(?:of|de|du|la|le|the)\s+)?\p{Lu}[\pL\pM'.&-]*)*)`)
+// rePlaceNamed is a place by its name after "at" or "in", or someone's home: "at Ballynahinch Castle", "in the Old
+// Barn", "at my place" (group: the place with its preposition).
+var rePlaceNamed = regexp.MustCompile(`\b((?i:at|in)\s+(?:(?:the\s+)?\p{Lu}[\pL\pM'.&-]*(?:\s+(?:(?:of|de|du|la|le|the)\s+)?\p{Lu}[\pL\pM'.&-]*)*|(?i:my|our|his|her|their)\s+(?:[\p{Ll}-]+\s+)?(?:` + homeNounAlts + `)\b))`)
 
 // eventDatesApart says each sentence that gives a planned event both a date and a place by name as two, one
 // for each ("The party is on Saturday at the Crown" is "Our party is on Saturday 1 June 2024." and "Our party
 // is at the Crown."): the two are kept in two slots (eventSlot), and a clause has one value. What follows the
 // place stays with it. Other sentences are returned as they are.
-func eventDatesApart(sents []string, ref time.Time) []string {
+func (e *Extractor) eventDatesApart(sents []string, ref time.Time) []string {
 	var out []string
 	for _, s := range sents {
-		out = append(out, eventDateAndPlace(s, ref)...)
+		if !saysADay(s) {
+			out = append(out, s)
+			continue
+		}
+		if parts := eventDateAndPlace(trueCase(s, e.nouns), ref); len(parts) > 1 {
+			// (A sentence typed in lower case is read with the capitals of its names.)
+			out = append(out, parts...)
+			continue
+		}
+		out = append(out, s)
 	}
 	return out
 }
 
+// saysADay reports a sentence that may name a day: a digit, or the name of a month or a weekday.
+func saysADay(sent string) bool {
+	return strings.ContainsAny(sent, "0123456789") || reMonthOrWeekday.MatchString(sent)
+}
+
 func eventDateAndPlace(sent string, ref time.Time) []string {
-	if !strings.ContainsAny(sent, "0123456789") && !reMonthOrWeekday.MatchString(sent) {
+	if !saysADay(sent) {
 		return []string{sent}
 	}
 	// As eventPlace says it, or as said when eventPlace put a month first ("In October, our offsite is in
@@ -299,6 +315,19 @@ func eventDateAndPlace(sent string, ref time.Time) []string {
 		return []string{sent}
 	}
 	event, rest := m[1], m[3]
+	f := strings.Fields(event)
+	clipped := true
+	switch strings.ToLower(f[0]) {
+	case "our", "my", "the":
+		f, clipped = f[1:], false
+	}
+	if len(f) == 0 || !canon.EventKey(strings.ToLower(strings.Join(f, "_"))) {
+		return []string{sent}
+	}
+	if clipped {
+		// Chat's clipped article ("Book club is at my place on Thursday the 14th"): the event's own noun.
+		event = "the " + strings.ToLower(event)
+	}
 	from := len(m[0]) - len(rest)
 	if loc := reBookedFor.FindStringIndex(rest); loc != nil {
 		rest, from = rest[loc[1]:], from+loc[1]

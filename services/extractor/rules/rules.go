@@ -212,7 +212,7 @@ func (e *Extractor) extractTurn(t event.TurnAcceptedV1, prev mentions, earlier [
 			seq = ln.sequence
 		}
 		tc.numbered = numbered
-		for _, sent := range eventDatesApart(subjectAppositions(splitSentences(ln.text)), tc.ref) {
+		for _, sent := range e.eventDatesApart(subjectAppositions(splitSentences(ln.text)), tc.ref) {
 			sent = withoutHeading(sent)
 			if strings.HasSuffix(sent, ":") {
 				// "Here is a list of facts:", "Here's my current code:": an introduction, not a statement.

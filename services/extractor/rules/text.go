@@ -1059,8 +1059,9 @@ func trueCase(s string, nouns *wordnet.Nouns) string {
 			// "engaged to jack", "i'm seeing grace": the one word after a verb of a relationship, with no
 			// article, is the partner's name, though the dictionary has it ("jack", "grace", "will").
 			up[t.Start] = true
-		case honorifics[titleCase(strings.TrimSuffix(t.Lower, "."))] && i+1 < len(toks):
-			// "dr. okafor", "mr grant": a title of address and the name after it.
+		case (honorifics[titleCase(strings.TrimSuffix(t.Lower, "."))] || strings.TrimSuffix(t.Lower, ".") == "st" && (i == 0 || !unicode.IsDigit(rune(toks[i-1].Text[len(toks[i-1].Text)-1])))) && i+1 < len(toks):
+			// "dr. okafor", "mr grant": a title of address and the name after it; "st giles", "st mary's": a
+			// saint's, in the names of churches, schools and hospitals ("21 st" is an ordinal).
 			up[t.Start] = true
 			n := i + 1
 			if toks[n].Text == "." {
