@@ -639,7 +639,7 @@ func workTookUs(clause string) string {
 }
 
 // reNowAtKind is the speaker now at a place of a kind, said by its kind with an indefinite article: "I'm now at
-// a law firm in Leeds", "I am now at a hotel restaurant in Málaga", "I'm at a GP surgery in Hove these days"
+// a law firm in Leeds", "I am now at a hotel restaurant in Málaga", "I'm at a design agency in Hove these days"
 // (groups: the kind's noun phrase and what follows it).
 var reNowAtKind = regexp.MustCompile(`^I(?:'m|\s+am)\s+(?:(?i:now|currently)\s+)?(?i:at)\s+((?i:a|an)\s+(?:[\p{Ll}-]+\s+){0,2}[\p{Ll}-]+)((?:\s+(?i:in)\s+\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)?(?:\s+(?i:now|these\s+days|nowadays))?[\s.!]*)$`)
 
