@@ -48,18 +48,10 @@ func EventKey(key string) bool {
 	if key == "" {
 		return false
 	}
-	if scheduledEventSet[lastWord(key)] {
-		return true
-	}
-	for _, n := range scheduledEventNouns {
-		if !strings.Contains(n, " ") {
-			continue
-		}
-		if head, ok := strings.CutSuffix(key, strings.ReplaceAll(n, " ", "_")); ok && (head == "" || strings.HasSuffix(head, "_")) {
-			return true
-		}
-	}
-	return false
+	// The nouns are of one word or two ("away day").
+	ws := strings.Split(key, "_")
+	n := len(ws)
+	return scheduledEventSet[ws[n-1]] || n >= 2 && scheduledEventSet[ws[n-2]+"_"+ws[n-1]]
 }
 
 // EventDateKey returns the key of the date of the event key names ("wedding" → "wedding_date"), and

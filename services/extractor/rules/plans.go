@@ -299,10 +299,9 @@ func saysADay(sent string) bool {
 	return strings.ContainsAny(sent, "0123456789") || reMonthOrWeekday.MatchString(sent)
 }
 
+// eventDateAndPlace returns a sentence that may name a day (saysADay) as its date's and its place's sentences,
+// or alone.
 func eventDateAndPlace(sent string, ref time.Time) []string {
-	if !saysADay(sent) {
-		return []string{sent}
-	}
 	// As eventPlace says it, or as said when eventPlace put a month first ("In October, our offsite is in
 	// Madrid").
 	var m []string

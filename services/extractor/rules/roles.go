@@ -640,8 +640,8 @@ func workTookUs(clause string) string {
 
 // reNowAtKind is the speaker now at a place of a kind, said by its kind with an indefinite article: "I'm now at
 // a law firm in Leeds", "I am now at a hotel restaurant in Málaga", "I'm at a design agency in Hove these days"
-// (groups: the kind's noun phrase and what follows it).
-var reNowAtKind = regexp.MustCompile(`^I(?:'m|\s+am)\s+(?:(?i:now|currently)\s+)?(?i:at)\s+((?i:a|an)\s+(?:[\p{Ll}-]+\s+){0,2}[\p{Ll}-]+)((?:\s+(?i:in)\s+\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)?(?:\s+(?i:now|these\s+days|nowadays))?[\s.!]*)$`)
+// (groups: an adverb of time before "at", the kind's noun phrase, what follows it, an adverb of time in it).
+var reNowAtKind = regexp.MustCompile(`^I(?:'m|\s+am)\s+(?:((?i:now|currently))\s+)?(?i:at)\s+((?i:a|an)\s+(?:[\p{Ll}-]+\s+){0,2}[\p{Ll}-]+)((?:\s+(?i:in)\s+\p{Lu}[\pL\pM-]*(?:\s+\p{Lu}[\pL\pM-]*)*)?(?:\s+((?i:now|these\s+days|nowadays)))?[\s.!]*)$`)
 
 // visitedKinds are the kinds of structure one is at as a guest or a traveller, not as a worker.
 var visitedKinds = map[string]bool{"hotel": true, "hostel": true, "motel": true, "airport": true, "station": true,
@@ -653,19 +653,15 @@ var visitedKinds = map[string]bool{"hotel": true, "hostel": true, "motel": true,
 // visits (a hotel, an airport) or lives in (a flat) is not. Other clauses are returned as they are.
 func (e *Extractor) nowAtWorkplace(clause string) string {
 	m := reNowAtKind.FindStringSubmatch(clause)
-	if m == nil || e.nouns == nil {
+	if m == nil || e.nouns == nil || m[1] == "" && m[4] == "" {
 		return clause
 	}
-	low := strings.ToLower(clause)
-	if !strings.Contains(low, " now") && !strings.Contains(low, "currently") && !strings.Contains(low, "these days") && !strings.Contains(low, "nowadays") {
-		return clause
-	}
-	f := strings.Fields(strings.ToLower(m[1]))
+	f := strings.Fields(strings.ToLower(m[2]))
 	head := f[len(f)-1]
-	if visitedKinds[head] || homeNouns[head] || !e.institution(m[1]) && !(e.nouns.Known(head) && e.nouns.Is(head, 1, structureKind)) {
+	if visitedKinds[head] || homeNouns[head] || !e.institution(m[2]) && !(e.nouns.Known(head) && e.nouns.Is(head, 1, structureKind)) {
 		return clause
 	}
-	return "I now work at " + m[1] + m[2]
+	return "I now work at " + m[2] + m[3]
 }
 
 // reTrailingTime is a time phrase closing a clause: "in July", "last month", "next week", "in 2024".

@@ -2823,31 +2823,29 @@ var (
 
 // reBarePost is a post said without its article, then the unit it is held in or when it started, and nothing
 // else: "charge nurse on the ward now", "Director of Product as of this week", "Head of Engineering since
-// March" (group: the post).
-var reBarePost = regexp.MustCompile(`^((?:[\pL-]+\s+){0,3}?[\pL-]+(?:\s+(?i:of)\s+\p{Lu}[\pL-]*(?:\s+\p{Lu}[\pL-]*)?)?)` + workUnit + `(?:\s+(?i:now|these\s+days|nowadays|as\s+of\s+.+|since\s+.+|from\s+.+))?[\s.!]*$`)
-
-// reBarePostNow is a time after a post that says it started: "now", "as of this week", "since March".
-var reBarePostNow = regexp.MustCompile(`(?i)\s(?:now|these\s+days|nowadays|as\s+of|since|from)\b`)
+// March" (groups: the post, the time it started from).
+var reBarePost = regexp.MustCompile(`^((?:[\pL-]+\s+){0,3}?[\pL-]+(?:\s+(?i:of)\s+\p{Lu}[\pL-]*(?:\s+\p{Lu}[\pL-]*)?)?)` + workUnit + `(\s+(?i:now|these\s+days|nowadays|as\s+of\s+.+|since\s+.+|from\s+.+))?[\s.!]*$`)
 
 // barePost returns the post said without its article (reBarePost) when it is one — an office, or a title in
-// capitals whose words name one ("Director of Product") — or "".
-func barePost(obj string) string {
+// capitals whose words name one ("Director of Product") — or "", and whether a time after it says it started
+// ("now", "since March").
+func barePost(obj string) (string, bool) {
 	// "Director of Product as": a time after "as of" read apart leaves its preposition behind.
 	for _, dangling := range []string{" as of", " as", " since", " from"} {
 		obj = strings.TrimSuffix(obj, dangling)
 	}
 	m := reBarePost.FindStringSubmatch(obj)
 	if m == nil || strings.HasPrefix(strings.ToLower(m[1]), "the ") || inflectedVerb(strings.ToLower(strings.Fields(m[1])[0])) {
-		return ""
+		return "", false
 	}
 	post := m[1]
 	if post != strings.ToLower(post) && !nlp.Capitalized(post) {
-		return ""
+		return "", false
 	}
 	if !postNoun(strings.ToLower(post)) {
-		return ""
+		return "", false
 	}
-	return post
+	return post, m[2] != ""
 }
 
 // reIsBare is "I am" before a post said without its article: "I'm now deputy head at Oakfield School".
@@ -3011,8 +3009,8 @@ func matchFirstPerson(clause string, dates []when, firstClause bool) (spec, bool
 				// "I'm chair now", "I'm head chef now": a post said without its article and where it is held.
 				return spec{predicate: "works as", object: obj, key: "occupation", confidence: confFirst}, true
 			}
-			if post := barePost(obj); post != "" {
-				return spec{predicate: "works as", object: post, key: "occupation", confidence: confFirst, change: reBarePostNow.MatchString(obj)}, true
+			if post, started := barePost(obj); post != "" {
+				return spec{predicate: "works as", object: post, key: "occupation", confidence: confFirst, change: started}, true
 			}
 		}
 	}
